@@ -1,0 +1,43 @@
+"""Assembling a Report: facts and measurements in, rules evaluated, findings out. Shared by every command."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from pathlib import Path
+from typing import Iterable, Optional
+
+from advisor import __version__
+from advisor.cli.errors import CliError
+from advisor.models.facts import Facts
+from advisor.models.findings import Finding
+from advisor.models.measurements import Measurements
+from advisor.models.report import Report, ReportMeta
+
+
+def load_rule_set(rules_dirs: Optional[Iterable[Path]]):
+    from advisor.engine.loader import RuleLoadError, load_rules
+
+    try:
+        return [loaded.rule for loaded in load_rules(rules_dirs or ())]
+    except RuleLoadError as exc:
+        raise CliError(f"bad rule: {exc}") from None
+
+
+def new_meta(command: str, sources: list[str]) -> ReportMeta:
+    now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return ReportMeta(tool_version=__version__, command=command, created_utc=now, sources=sources)
+
+
+def evaluate(report: Report, rules_dirs: Optional[Iterable[Path]], extra_findings: Iterable[Finding] = ()) -> Report:
+    """Re-run every rule on the report (any findings it carried are replaced) and add extra findings."""
+    from advisor.engine.evaluate import evaluate_rules
+
+    findings, skipped = evaluate_rules(load_rule_set(rules_dirs), report)
+    findings = sorted([*findings, *extra_findings], key=lambda f: -f.severity.rank)
+    return report.model_copy(update={"findings": findings, "skipped": skipped})
+
+
+def build_report(command: str, facts: Facts, *, sources: list[str], rules_dirs: Optional[Iterable[Path]],
+                 measurements: Optional[Measurements] = None, extra_findings: Iterable[Finding] = ()) -> Report:
+    report = Report(meta=new_meta(command, sources), facts=facts, measurements=measurements or Measurements())
+    return evaluate(report, rules_dirs, extra_findings)

@@ -1,0 +1,192 @@
+"""Derived facts: small, pure conclusions drawn from raw facts that rules cannot express as comparisons.
+
+They are recomputed every time rules run (also on a loaded report), so they never go stale and are never
+stored. Rules read them as ``derived.*`` (machine-wide) and ``gpu.*`` (per GPU, beside the raw GPU facts).
+Each one is Unavailable, with the reason, when the facts it needs are.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from pydantic import BaseModel, ConfigDict
+
+from advisor.models.common import NOT_COLLECTED, Fact, Unavailable, is_missing, missing
+from advisor.models.facts import Facts, GpuFacts
+
+# Minor-version compatibility floors on Linux: a CUDA X.y build runs on any driver of at least this version
+# (CUDA Toolkit release notes, table 3). The driver's own CUDA major must still be at least X.
+DRIVER_FLOOR_BY_CUDA_MAJOR = {13: "580", 12: "525", 11: "450.80.02"}
+
+# First CUDA toolkit that can build for a compute capability (major, minor) -> "X.Y".
+MIN_CUDA_FOR_CC = {
+    (12, 1): "12.9", (12, 0): "12.8", (11, 0): "13.0", (10, 3): "12.9", (10, 0): "12.8",
+    (9, 0): "11.8", (8, 9): "11.8", (8, 7): "11.4", (8, 6): "11.1", (8, 0): "11.0",
+    (7, 5): "10.0", (7, 2): "10.0", (7, 0): "9.0", (6, 1): "8.0", (6, 0): "8.0", (5, 2): "6.5", (5, 0): "6.0",
+}
+
+# Clock-event reasons that cost performance (gpu_idle, sync_boost and settings reasons do not).
+PERFORMANCE_LIMITING_REASONS = (
+    "hw_slowdown", "hw_thermal_slowdown", "hw_power_brake_slowdown", "sw_thermal_slowdown", "sw_power_cap",
+)
+
+_ARCH = re.compile(r"^(sm|compute)_(\d+)([af]?)$")
+
+
+class DerivedFacts(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    torch_cuda_major: Fact[Optional[int]] = NOT_COLLECTED
+    driver_cuda_major: Fact[int] = NOT_COLLECTED
+    #: The oldest driver torch's CUDA major runs on (minor-version compatibility floor).
+    driver_floor_for_torch_cuda: Fact[Optional[str]] = NOT_COLLECTED
+    #: GPUs NVML sees that torch in this process does not (CUDA_VISIBLE_DEVICES and friends).
+    gpus_hidden_from_torch: Fact[int] = NOT_COLLECTED
+    #: CUDA_VISIBLE_DEVICES is set to a value that hides every GPU ("", "-1", "none").
+    cuda_visible_devices_hides_all: Fact[bool] = NOT_COLLECTED
+
+
+class GpuDerived(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    sm_arch: Fact[str] = NOT_COLLECTED  # "sm_90"
+    #: torch's build holds machine code (or PTX it can JIT) that runs on this GPU.
+    torch_arch_supported: Fact[bool] = NOT_COLLECTED
+    min_cuda_for_arch: Fact[Optional[str]] = NOT_COLLECTED
+    #: Which torch build to install for this GPU, in words with the index URL.
+    suggested_torch_build: Fact[str] = NOT_COLLECTED
+    other_processes_memory_fraction: Fact[float] = NOT_COLLECTED
+    performance_limiting_reasons: Fact[list[str]] = NOT_COLLECTED
+    pcie_below_max: Fact[bool] = NOT_COLLECTED
+    ecc_problem: Fact[bool] = NOT_COLLECTED
+
+
+def _first_missing(*values: object) -> Optional[Unavailable]:
+    return next((v for v in values if isinstance(v, Unavailable)), None)
+
+
+def _major(version: object) -> Fact[Optional[int]]:
+    if is_missing(version):
+        return version  # type: ignore[return-value]
+    if version is None:
+        return None
+    try:
+        return int(str(version).split(".")[0])
+    except ValueError:
+        return missing(f"cannot read a major version from {version!r}")
+
+
+def derive_machine(facts: Facts) -> DerivedFacts:
+    torch_major = _major(facts.torch.cuda_version)
+    driver_major = _major(facts.driver.cuda_version)
+    if is_missing(torch_major):
+        floor: Fact[Optional[str]] = torch_major
+    elif torch_major is None:
+        floor = None
+    else:
+        floor = DRIVER_FLOOR_BY_CUDA_MAJOR.get(torch_major, missing(f"no known driver floor for CUDA {torch_major}"))
+
+    cvd = facts.env.variables.get("CUDA_VISIBLE_DEVICES")
+    if cvd is not None:
+        hides_all: Fact[bool] = cvd.strip() in ("", "-1", "none", "None", "NoDevFiles")
+    elif facts.env.complete:
+        hides_all = False
+    else:
+        hides_all = missing("CUDA_VISIBLE_DEVICES is not in the source")
+
+    nvml_count, torch_count = facts.driver.gpu_count, facts.torch.device_count
+    hidden = _first_missing(nvml_count, torch_count) or max(0, nvml_count - torch_count)  # type: ignore[operator]
+
+    return DerivedFacts(
+        torch_cuda_major=torch_major,
+        driver_cuda_major=driver_major,
+        driver_floor_for_torch_cuda=floor,
+        gpus_hidden_from_torch=hidden,
+        cuda_visible_devices_hides_all=hides_all,
+    )
+
+
+def parse_compute_capability(cc: str) -> tuple[int, int]:
+    major, minor = cc.strip().split(".")
+    return int(major), int(minor)
+
+
+def arch_runs_on(arch: str, cc: tuple[int, int]) -> bool:
+    """Whether one entry of torch's arch list can run on a GPU of compute capability ``cc``.
+
+    sm_XY machine code runs on the same major with minor >= Y; sm_XYa only on exactly X.Y; sm_XYf on the
+    same family (major) with minor >= Y; compute_XY PTX is JIT-compiled for any GPU of at least X.Y.
+    """
+    match = _ARCH.match(arch.strip())
+    if not match:
+        return False
+    kind, digits, suffix = match.groups()
+    built = (int(digits[:-1]), int(digits[-1]))
+    if suffix == "a":
+        return built == cc
+    if kind == "compute":
+        return cc >= built
+    return built[0] == cc[0] and cc[1] >= built[1]
+
+
+def _suggested_build(cc: tuple[int, int], min_cuda: Optional[str]) -> str:
+    if cc[0] < 7 or cc in ((7, 0), (7, 2)):
+        # CUDA 13 dropped Maxwell, Pascal and Volta, and PyTorch's cu128 wheels dropped them too.
+        return ("a CUDA 12.6 build, the last PyTorch wheels that ship Maxwell/Pascal/Volta kernels: "
+                "pip install torch --index-url https://download.pytorch.org/whl/cu126")
+    if min_cuda is None:
+        return "a PyTorch build whose arch list includes this GPU (see pytorch.org/get-started)"
+    wheel = {"12.8": "cu128", "12.9": "cu129", "13.0": "cu130"}.get(min_cuda)
+    if wheel:
+        return (f"a build made with CUDA {min_cuda} or newer: "
+                f"pip install torch --index-url https://download.pytorch.org/whl/{wheel}")
+    return f"any current PyTorch CUDA build (CUDA {min_cuda} or newer), e.g. the default pip wheel"
+
+
+def derive_gpu(gpu: GpuFacts, facts: Facts) -> GpuDerived:
+    derived = GpuDerived()
+    if not is_missing(gpu.compute_capability):
+        try:
+            cc = parse_compute_capability(gpu.compute_capability)
+        except ValueError:
+            cc = None
+        if cc is not None:
+            derived.sm_arch = f"sm_{cc[0]}{cc[1]}"
+            derived.min_cuda_for_arch = MIN_CUDA_FOR_CC.get(cc)
+            derived.suggested_torch_build = _suggested_build(cc, derived.min_cuda_for_arch)
+            arch_list = facts.torch.arch_list
+            if is_missing(arch_list):
+                derived.torch_arch_supported = arch_list
+            elif not arch_list:
+                derived.torch_arch_supported = missing("torch reports an empty arch list (CPU build?)")
+            else:
+                derived.torch_arch_supported = any(arch_runs_on(a, cc) for a in arch_list)
+    else:
+        derived.sm_arch = derived.torch_arch_supported = gpu.compute_capability
+
+    total = gpu.memory_total_bytes
+    others = gpu.other_processes_memory_bytes
+    derived.other_processes_memory_fraction = _first_missing(others, total) or (
+        others / total if total else missing("GPU reports zero memory")  # type: ignore[operator]
+    )
+    reasons = gpu.clock_event_reasons
+    derived.performance_limiting_reasons = reasons if is_missing(reasons) else [
+        r for r in reasons if r in PERFORMANCE_LIMITING_REASONS
+    ]
+    derived.pcie_below_max = _first_missing(
+        gpu.pcie_gen_current, gpu.pcie_gen_max, gpu.pcie_width_current, gpu.pcie_width_max
+    ) or (gpu.pcie_gen_current < gpu.pcie_gen_max or gpu.pcie_width_current < gpu.pcie_width_max)  # type: ignore[operator]
+    derived.ecc_problem = _ecc_problem(gpu)
+    return derived
+
+
+def _ecc_problem(gpu: GpuFacts) -> Fact[bool]:
+    signals = [gpu.ecc_uncorrected_volatile, gpu.ecc_uncorrected_aggregate,
+               gpu.remapped_rows_pending, gpu.remapped_rows_failure]
+    known = [s for s in signals if not is_missing(s)]
+    if any(bool(s) for s in known):
+        return True
+    if not known:
+        return _first_missing(*signals)  # type: ignore[return-value]
+    return False

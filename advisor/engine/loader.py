@@ -1,0 +1,112 @@
+"""Loading rule files: YAML -> validated Rule, with every fact path and placeholder checked up front."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Optional
+
+import yaml
+from pydantic import ValidationError
+
+from advisor.engine.conditions import iter_paths
+from advisor.engine.paths import UnknownFactPath, check_path
+from advisor.engine.render import check_spec, placeholder_paths, placeholder_specs
+from advisor.engine.rule import Rule
+
+RULE_SUFFIXES = (".yaml", ".yml")
+
+
+class RuleLoadError(ValueError):
+    """A rule file that cannot be used; the message names the file and what is wrong, on one line."""
+
+
+@dataclass(frozen=True)
+class LoadedRule:
+    rule: Rule
+    path: Path
+
+
+def builtin_rules_dir() -> Path:
+    """The rules shipped with the package (inside the wheel) or, in a source checkout, the repo's rules/."""
+    package_dir = Path(__file__).resolve().parent.parent
+    shipped = package_dir / "_rules"
+    return shipped if shipped.is_dir() else package_dir.parent / "rules"
+
+
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    where = ".".join(str(part) for part in error["loc"] if not str(part).startswith("function-"))
+    message = error["msg"].removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message
+
+
+def parse_rule(path: Path) -> Rule:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RuleLoadError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise RuleLoadError(f"{path}:{where} bad YAML: {problem}") from None
+    if not isinstance(data, dict):
+        raise RuleLoadError(f"{path}: a rule file holds one mapping (id, title, when, ...), got {type(data).__name__}")
+    try:
+        rule = Rule.model_validate(data)
+    except ValidationError as exc:
+        raise RuleLoadError(f"{path}: {_first_error(exc)}") from None
+    _check_references(rule, path)
+    return rule
+
+
+def _check_references(rule: Rule, path: Path) -> None:
+    gpu_scope = rule.for_each == "gpu"
+    templates = (rule.message, rule.remediation)
+    paths = [*iter_paths(rule.when), *(p for t in templates for p in placeholder_paths(t))]
+    try:
+        for fact_path in paths:
+            check_path(fact_path, gpu_scope=gpu_scope)
+        for example in (*rule.examples.fires, *rule.examples.passes):
+            for fact_path in example:
+                check_path(fact_path, gpu_scope=gpu_scope)
+    except UnknownFactPath as exc:
+        raise RuleLoadError(f"{path}: unknown fact path {exc}") from None
+    for spec in (s for t in templates for s in placeholder_specs(t)):
+        try:
+            check_spec(spec)
+        except ValueError:
+            raise RuleLoadError(f"{path}: bad format spec {spec!r} in a placeholder") from None
+    category_dir = path.parent.name
+    if category_dir in ("compat", "perf", "health", "memory") and category_dir != rule.category:
+        raise RuleLoadError(f"{path}: category {rule.category!r} does not match its folder {category_dir!r}")
+    if path.stem != rule.id:
+        raise RuleLoadError(f"{path}: file name must be the rule id ({rule.id}.yaml)")
+
+
+def rule_files(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.rglob("*") if p.suffix in RULE_SUFFIXES and p.is_file())
+
+
+def load_rules(extra_dirs: Iterable[Path] = (), *, include_builtin: bool = True) -> list[LoadedRule]:
+    """All rules, built-in first; a rule id defined twice is an error (no silent override)."""
+    directories = ([builtin_rules_dir()] if include_builtin else []) + [Path(d) for d in extra_dirs]
+    loaded: list[LoadedRule] = []
+    seen: dict[str, Path] = {}
+    for directory in directories:
+        if not directory.is_dir():
+            raise RuleLoadError(f"{directory}: not a directory of rule files")
+        for path in rule_files(directory):
+            rule = parse_rule(path)
+            if rule.id in seen:
+                raise RuleLoadError(f"{path}: rule id {rule.id!r} is already defined in {seen[rule.id]}")
+            seen[rule.id] = path
+            loaded.append(LoadedRule(rule, path))
+    return loaded
+
+
+def find_rule(rules: Iterable[LoadedRule], rule_id: str) -> Optional[LoadedRule]:
+    return next((r for r in rules if r.rule.id == rule_id), None)

@@ -1,0 +1,118 @@
+"""The one place that scrubs private data from a report before it is shown or saved.
+
+Reports are meant to be pasted in public, so redaction is on by default: user and host names, home
+directories, IP and MAC addresses, e-mail addresses, GPU/MIG UUIDs and any UUID, serial numbers, and anything
+that looks like an access token. Each distinct value gets a stable placeholder (``<uuid-1>``), so the report
+still shows that two mentions are the same GPU.
+"""
+
+from __future__ import annotations
+
+import getpass
+import re
+import socket
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from advisor.models.report import Report
+
+_TOKEN_PATTERNS = [
+    r"hf_[A-Za-z0-9]{20,}",                       # Hugging Face
+    r"gh[pousr]_[A-Za-z0-9]{20,}", r"github_pat_[A-Za-z0-9_]{20,}",
+    r"sk-[A-Za-z0-9_\-]{20,}",                    # OpenAI-style keys
+    r"AKIA[0-9A-Z]{16}",                          # AWS access key id
+    r"xox[abprs]-[A-Za-z0-9\-]{10,}",             # Slack
+    r"glpat-[A-Za-z0-9_\-]{20,}",                 # GitLab
+    r"eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",  # JWT
+    r"(?i)(?<=bearer )[A-Za-z0-9._\-]{16,}",
+]
+_UUID = r"(?:GPU-|MIG-|GI-)?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+_IPV4 = r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\w.])"
+_IPV6 = r"(?<![\w:])(?:[0-9a-fA-F]{1,4}:){4,7}[0-9a-fA-F]{1,4}(?![\w:])"
+_MAC = r"(?<![\w:])(?:[0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}(?![\w:])"
+_EMAIL = r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}"
+_HOME_PATHS = [
+    (re.compile(r"(/home/|/Users/)([^/\s\"':]+)"), r"\1<user>"),
+    (re.compile(r"([A-Za-z]:\\+Users\\+)([^\\\s\"']+)", re.IGNORECASE), r"\1<user>"),
+]
+#: Fields whose whole value is private, whatever it looks like.
+_PRIVATE_FIELDS = {"serial": "serial", "hostname": "host"}
+#: Names too common to scrub as words (they would blank out ordinary text).
+_TOO_COMMON = {"root", "user", "admin", "ubuntu", "localhost", "runner", "jovyan"}
+
+
+class Redactor:
+    def __init__(self, extra_words: Iterable[str] = ()) -> None:
+        self._placeholders: dict[tuple[str, str], str] = {}
+        self._counters: dict[str, int] = {}
+        words = {w for w in (_current_user(), *_current_hosts(), *extra_words) if w and len(w) >= 3}
+        self._words = sorted(w for w in words if w.lower() not in _TOO_COMMON)
+        home = str(Path.home())
+        self._home = home if home not in ("/", "/root") and len(home) > 3 else None
+
+    def placeholder(self, kind: str, value: str) -> str:
+        key = (kind, value)
+        if key not in self._placeholders:
+            self._counters[kind] = self._counters.get(kind, 0) + 1
+            self._placeholders[key] = f"<{kind}-{self._counters[kind]}>"
+        return self._placeholders[key]
+
+    def _sub(self, pattern: str, kind: str, text: str) -> str:
+        return re.sub(pattern, lambda m: self.placeholder(kind, m.group(0)), text)
+
+    def text(self, text: str) -> str:
+        if self._home:
+            text = text.replace(self._home, "~")
+        for pattern, replacement in _HOME_PATHS:
+            for match in pattern.finditer(text):
+                name = match.group(2)
+                if name != "<user>" and name.lower() not in _TOO_COMMON and name not in self._words:
+                    self._words.append(name)
+            text = pattern.sub(replacement, text)
+        for token in _TOKEN_PATTERNS:
+            text = re.sub(token, "<token>", text)
+        text = self._sub(_UUID, "uuid", text)
+        text = self._sub(_EMAIL, "email", text)
+        text = self._sub(_MAC, "mac", text)
+        text = self._sub(_IPV6, "ip", text)
+        text = self._sub(_IPV4, "ip", text)
+        for word in self._words:
+            text = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", "<redacted>", text)
+        return text
+
+    def value(self, value: Any, key: str = "") -> Any:
+        if key in _PRIVATE_FIELDS and isinstance(value, str):
+            return self.placeholder(_PRIVATE_FIELDS[key], value)
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {self.text(k) if isinstance(k, str) else k: self.value(v, k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.value(item, key) for item in value]
+        return value
+
+
+def _current_user() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no passwd entry inside some containers
+        return ""
+
+
+def _current_hosts() -> list[str]:
+    try:
+        name = socket.gethostname()
+    except OSError:
+        return []
+    return [name, name.split(".")[0]]
+
+
+def redact_report(report: Report, redactor_factory: Callable[[], Redactor] = Redactor) -> Report:
+    """A copy of the report with private data replaced; ``meta.redacted`` says it was done."""
+    scrubbed = redactor_factory().value(report.model_dump(mode="json"))
+    scrubbed["meta"]["redacted"] = True
+    return Report.model_validate(scrubbed)
+
+
+def redact_text(text: str) -> str:
+    return Redactor().text(text)

@@ -1,0 +1,68 @@
+"""Markdown for GitHub/GitLab issues: verdict and findings on top, the details folded, one comment long."""
+
+from __future__ import annotations
+
+from advisor.models.findings import Finding
+from advisor.models.report import Report
+from advisor.report.fact_sections import Section
+from advisor.report.sections import report_sections
+from advisor.report.verdict import verdict
+
+_SEVERITY_MARK = {"high": "🔴 high", "medium": "🟠 medium", "low": "🟡 low", "info": "🔵 info"}
+#: GitHub rejects comments over 65,536 characters; keep room for the user's own words.
+COMMENT_LIMIT = 60_000
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _finding(finding: Finding) -> list[str]:
+    where = f" (GPU {finding.gpu_index})" if finding.gpu_index is not None else ""
+    if finding.location is not None:
+        where = f" (`{finding.location.path}:{finding.location.line}:{finding.location.column}`)"
+    return [
+        f"- **{_SEVERITY_MARK[finding.severity.value]}** · `{finding.rule_id}`{where} · {finding.confidence.value}  ",
+        f"  **{finding.title}.** {finding.message}  ",
+        f"  *Fix:* {finding.remediation}",
+    ]
+
+
+def _table(section: Section) -> list[str]:
+    lines = [f"<details><summary>{section.title}</summary>", ""]
+    if section.note:
+        lines += [f"_{section.note}_", ""]
+    if section.rows:
+        lines += ["| | |", "|---|---|", *(f"| {_cell(label)} | {_cell(value)} |" for label, value in section.rows), ""]
+    lines += ["</details>", ""]
+    return lines
+
+
+def render_markdown(report: Report) -> str:
+    answer = verdict(report)
+    lines = ["### gpu-advisor report", "", f"**{answer.headline}** — {answer.because}", ""]
+    if report.findings:
+        lines += [f"**Findings ({len(report.findings)})**", ""]
+        for finding in report.findings:
+            lines += _finding(finding)
+        lines.append("")
+    else:
+        lines += ["No problems found by the rules that could be evaluated.", ""]
+    for recommendation in report.recommendations:
+        lines += [f"**{recommendation.title}:** {recommendation.summary}", ""]
+        lines += [f"- {reason}" for reason in recommendation.reasoning] + [""]
+    for section in report_sections(report):
+        lines += _table(section)
+    if report.skipped:
+        lines += [f"<details><summary>Rules skipped for missing facts ({len(report.skipped)})</summary>", ""]
+        lines += [f"- `{s.rule_id}`" + (f" (GPU {s.gpu_index})" if s.gpu_index is not None else "") + f": {_cell(s.reason)}"
+                  for s in report.skipped]
+        lines += ["", "</details>", ""]
+    meta = report.meta
+    lines.append(f"<sub>gpu-advisor {meta.tool_version} · `{meta.command}` · {meta.created_utc} · "
+                 f"{'redacted' if meta.redacted else 'NOT redacted'} · schema {report.schema_version}</sub>")
+    text = "\n".join(lines) + "\n"
+    if len(text) > COMMENT_LIMIT:
+        cut = text[:COMMENT_LIMIT].rsplit("\n<details>", 1)[0]
+        text = cut + "\n\n_(details truncated to fit one comment; attach the JSON report for the rest)_\n"
+    return text

@@ -1,0 +1,12 @@
+"""Every table a report shows, in order. Reporters render these; they decide nothing about content."""
+
+from __future__ import annotations
+
+from advisor.models.report import Report
+from advisor.report.fact_sections import Section, fact_sections
+
+
+def report_sections(report: Report) -> list[Section]:
+    from advisor.report.measurement_sections import measurement_sections
+
+    return [*measurement_sections(report.measurements), *fact_sections(report.facts)]

@@ -1,0 +1,68 @@
+"""The terminal report (rich): the only place with colour. Verdict first, then findings, then the facts."""
+
+from __future__ import annotations
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from advisor.models.findings import Finding
+from advisor.models.report import Report
+from advisor.report.fact_sections import Section
+from advisor.report.sections import report_sections
+from advisor.report.verdict import verdict
+
+_STYLE = {"high": "bold red", "medium": "bold yellow", "low": "yellow", "info": "cyan"}
+
+
+def _finding_panel(finding: Finding) -> Panel:
+    where = f"GPU {finding.gpu_index} · " if finding.gpu_index is not None else ""
+    if finding.location is not None:
+        where = f"{finding.location.path}:{finding.location.line}:{finding.location.column} · "
+    body = Group(
+        Text(finding.message),
+        Text.assemble(("Fix: ", "bold"), finding.remediation),
+        Text(f"{where}{finding.rule_id} · confidence: {finding.confidence.value}", style="dim"),
+    )
+    style = _STYLE[finding.severity.value]
+    return Panel(body, title=Text(f"{finding.severity.value.upper()} {finding.title}", style=style),
+                 title_align="left", border_style=style)
+
+
+def _section_table(section: Section) -> Table:
+    table = Table(title=section.title, title_justify="left", show_header=False, box=None, pad_edge=False)
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(overflow="fold")
+    for label, value in section.rows:
+        table.add_row(label, Text(value, style="dim" if value.startswith("unavailable") else ""))
+    if section.note:
+        table.add_row("", Text(section.note, style="dim italic"))
+    return table
+
+
+def render_terminal(report: Report, console: Console) -> None:
+    answer = verdict(report)
+    style = {True: "green", False: "red", None: "yellow"}[answer.usable]
+    console.print(Panel(Text(answer.because), title=Text(answer.headline, style=f"bold {style}"),
+                        title_align="left", border_style=style))
+    if report.findings:
+        for finding in report.findings:
+            console.print(_finding_panel(finding))
+    else:
+        console.print(Text("No problems found by the rules that could be evaluated.", style="green"))
+    for recommendation in report.recommendations:
+        lines = [Text(recommendation.summary, style="bold")] + [Text(f"- {r}") for r in recommendation.reasoning]
+        console.print(Panel(Group(*lines), title=recommendation.title, title_align="left", border_style="blue"))
+    for section in report_sections(report):
+        console.print()
+        console.print(_section_table(section))
+    if report.skipped:
+        console.print()
+        console.print(Text(f"Rules skipped for missing facts ({len(report.skipped)}):", style="bold dim"))
+        for skipped in report.skipped:
+            gpu = f" (GPU {skipped.gpu_index})" if skipped.gpu_index is not None else ""
+            console.print(Text(f"  {skipped.rule_id}{gpu}: {skipped.reason}", style="dim"))
+    meta = report.meta
+    console.print(Text(f"\ngpu-advisor {meta.tool_version} · {meta.command} · {meta.created_utc} · "
+                       f"{'redacted' if meta.redacted else 'NOT redacted'}", style="dim"))
