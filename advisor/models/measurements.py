@@ -52,6 +52,8 @@ class Measured(StrictModel):
 class ScalarMeasurement(Measured):
     """One derived number (a bandwidth, a rate, an overhead) and the timing it came from."""
 
+    #: Short label: "launch overhead", "host->device pinned 256 MiB".
+    name: str = ""
     value: Optional[float] = None
     unit: str
     stats: Optional[TimingStats] = None

@@ -12,9 +12,13 @@ from advisor.models.facts import Facts, GpuFacts
 
 @dataclass
 class Section:
+    """A titled table. Two columns (label, value) unless ``header`` names more; ``chart`` is preformatted text."""
+
     title: str
-    rows: list[tuple[str, str]] = field(default_factory=list)
+    rows: list[tuple[str, ...]] = field(default_factory=list)
     note: str = ""
+    header: tuple[str, ...] = ()
+    chart: str = ""
 
     def add(self, label: str, value: Any, *, unit: str = "") -> None:
         text = human_value(value)

@@ -33,7 +33,12 @@ def _table(section: Section) -> list[str]:
     if section.note:
         lines += [f"_{section.note}_", ""]
     if section.rows:
-        lines += ["| | |", "|---|---|", *(f"| {_cell(label)} | {_cell(value)} |" for label, value in section.rows), ""]
+        width = len(section.header) or 2
+        header = section.header or ("",) * width
+        lines += ["| " + " | ".join(header) + " |", "|" + "---|" * width,
+                  *("| " + " | ".join(_cell(cell) for cell in row) + " |" for row in section.rows), ""]
+    if section.chart:
+        lines += ["```", section.chart, "```", ""]
     lines += ["</details>", ""]
     return lines
 

@@ -30,15 +30,19 @@ def _finding_panel(finding: Finding) -> Panel:
                  title_align="left", border_style=style)
 
 
-def _section_table(section: Section) -> Table:
-    table = Table(title=section.title, title_justify="left", show_header=False, box=None, pad_edge=False)
-    table.add_column(style="bold", no_wrap=True)
-    table.add_column(overflow="fold")
-    for label, value in section.rows:
-        table.add_row(label, Text(value, style="dim" if value.startswith("unavailable") else ""))
+def _section_table(section: Section) -> Group:
+    table = Table(title=section.title, title_justify="left", show_header=bool(section.header), box=None,
+                  pad_edge=False, header_style="bold")
+    for index, name in enumerate(section.header or ("", "")):
+        table.add_column(name, style="bold" if index == 0 else None, no_wrap=index == 0, overflow="fold")
+    for row in section.rows:
+        table.add_row(*(Text(cell, style="dim" if cell.startswith("unavailable") else "") for cell in row))
+    parts = [table]
     if section.note:
-        table.add_row("", Text(section.note, style="dim italic"))
-    return table
+        parts.append(Text(section.note, style="dim italic"))
+    if section.chart:
+        parts.append(Text(section.chart))
+    return Group(*parts)
 
 
 def render_terminal(report: Report, console: Console) -> None:

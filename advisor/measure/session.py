@@ -1,0 +1,223 @@
+"""One measurement run: what to measure, in which order, within a time budget and a GPU memory cap.
+
+Every step is guarded: an OOM or CUDA error marks that measurement failed with its reason and the rest go on;
+Ctrl-C stops the run and keeps what was measured (``run.interrupted``). Whatever happens, the memory the run
+allocated is released before it returns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from advisor.measure.crossover import CrossoverRunner, CrossoverSettings, failed_crossover
+from advisor.measure.monitor import GpuMonitor, StateReader
+from advisor.measure.overheads import first_call_costs, launch_and_sync_costs
+from advisor.measure.peaks import cpu_matmul_peak, device_copy_bandwidth, fill_specs, gpu_matmul_peak
+from advisor.measure.timer import Stopwatch
+from advisor.measure.transfer import LinkReader, link_gbps, measure_transfers
+from advisor.measure.unsync import unsync_demo
+from advisor.models.common import missing
+from advisor.models.measurements import DType, Measurements, Mode
+
+#: Progress callback: (step description, steps done, steps planned).
+Progress = Callable[[str, int, int], None]
+
+ALL_MODES: tuple[Mode, ...] = ("resident", "sync", "transfer_pinned", "transfer_pageable")
+#: Crossovers in order of how much users need them: when the budget runs out, the tail is skipped.
+FULL_CROSSOVERS: tuple[tuple[str, DType], ...] = (
+    ("matmul", "float32"), ("add", "float32"), ("matmul", "tf32"), ("matmul", "bfloat16"), ("matmul", "float16"),
+    ("sum", "float32"), ("conv2d", "float32"), ("conv2d", "tf32"), ("conv2d", "bfloat16"), ("conv2d", "float16"),
+    ("add", "bfloat16"), ("add", "float16"), ("sum", "bfloat16"), ("sum", "float16"),
+    ("matmul", "float64"), ("add", "float64"), ("sum", "float64"), ("conv2d", "float64"),
+)
+QUICK_CROSSOVERS: tuple[tuple[str, DType], ...] = (("matmul", "float32"), ("add", "float32"))
+QUICK_MODES: tuple[Mode, ...] = ("resident", "sync", "transfer_pinned")
+PEAK_DTYPES: tuple[DType, ...] = ("float32", "tf32", "bfloat16", "float16", "float64")
+
+
+@dataclass
+class MeasurePlan:
+    crossovers: tuple[tuple[str, DType], ...] = FULL_CROSSOVERS
+    modes: tuple[Mode, ...] = ALL_MODES
+    peak_dtypes: tuple[DType, ...] = PEAK_DTYPES
+    cpu_peak_dtypes: tuple[DType, ...] = ("float32", "float64")
+    #: Wall seconds this run may take (start-up before it is the caller's, and is subtracted by the caller).
+    budget_s: float = 24.0
+    memory_fraction: float = 0.25
+    crossover: CrossoverSettings = field(default_factory=CrossoverSettings)
+    #: Crossovers only (the `crossover` command): no overheads, bandwidth, peaks or demonstration.
+    only_crossovers: bool = False
+    #: Every grid point instead of the bracket search (the reference the search is checked against).
+    dense: bool = False
+
+    @classmethod
+    def quick(cls, budget_s: float) -> "MeasurePlan":
+        return cls(crossovers=QUICK_CROSSOVERS, modes=QUICK_MODES, peak_dtypes=("float32", "tf32", "bfloat16"),
+                   cpu_peak_dtypes=("float32",), budget_s=budget_s)
+
+
+@dataclass
+class DeviceInfo:
+    """What the caller knows about the GPU under test (from the probe), and how to read its state."""
+
+    torch_index: int = 0
+    name: Optional[str] = None
+    pcie_gen_max: Optional[int] = None
+    pcie_width_max: Optional[int] = None
+    read_link: Optional[LinkReader] = None
+    read_state: Optional[StateReader] = None
+
+
+class MeasurementSession:
+    def __init__(self, plan: MeasurePlan, device: DeviceInfo, progress: Optional[Progress] = None) -> None:
+        self.plan = plan
+        self.info = device
+        self.progress = progress or (lambda *_: None)
+        self.result = Measurements()
+        self.watch = Stopwatch()
+        self._done = 0
+
+    # -- guards -----------------------------------------------------------------------------------------
+    def _step(self, description: str, total: int) -> None:
+        self.progress(description, self._done, total)
+        self._done += 1
+
+    def _guarded(self, what: str, fn: Callable[[], Any]) -> Optional[str]:
+        """Run one measurement; return the failure reason (OOM, CUDA error) instead of raising."""
+        import torch
+
+        failure = None
+        try:
+            fn()
+        except torch.cuda.OutOfMemoryError as exc:
+            failure = f"out of GPU memory during {what}: {str(exc).splitlines()[0]}"
+        except RuntimeError as exc:
+            failure = f"{what} failed: {str(exc).splitlines()[0]}"
+        if failure is not None:
+            # Outside the except block: the traceback no longer pins the tensors, so the memory really frees.
+            torch.cuda.synchronize() if torch.cuda.is_available() else None
+            torch.cuda.empty_cache()
+            self.result.run.notes.append(failure)
+        return failure
+
+    def _time_left(self) -> float:
+        return self.plan.budget_s - self.watch.elapsed()
+
+    # -- the run ----------------------------------------------------------------------------------------
+    def run_cpu_only(self, reason: str) -> Measurements:
+        """No usable GPU: the CPU's own figures, and every GPU measurement marked with the reason."""
+        import torch
+
+        run = self.result.run
+        run.budget_s, run.cpu_threads = self.plan.budget_s, torch.get_num_threads()
+        run.notes.append(f"GPU measurements skipped: {reason}")
+        for dtype in self.plan.cpu_peak_dtypes:
+            self._step(f"CPU matmul {dtype}", len(self.plan.cpu_peak_dtypes))
+            self._cpu_peak(dtype)
+        unavailable = missing(f"no GPU measurement: {reason}")
+        self.result.unsync_timing = unavailable
+        self.result.gpu_state.clock_event_reasons_seen = unavailable
+        for op, dtype in self.plan.crossovers:
+            for mode in self.plan.modes:
+                self.result.crossover.append(failed_crossover(op, dtype, mode, reason, status="skipped"))
+        run.wall_s = self.watch.elapsed()
+        return self.result
+
+    def run(self) -> Measurements:
+        import torch
+
+        device = torch.device("cuda", self.info.torch_index)
+        run = self.result.run
+        run.device_index, run.device_name = self.info.torch_index, self.info.name
+        run.cpu_threads, run.budget_s = torch.get_num_threads(), self.plan.budget_s
+        run.memory_cap_fraction = self.plan.memory_fraction
+        steps = 6 + len(self.plan.crossovers) * len(self.plan.modes)
+        try:
+            with GpuMonitor(self.info.read_state) as monitor:
+                self._step("first-call costs (CUDA context, cuBLAS)", steps)
+                # First, before anything else touches CUDA: context creation happens once per process.
+                self._guarded("first-call costs", lambda: first_call_costs(device, self.result.overheads))
+                torch.cuda.set_device(device)  # events and synchronize act on the current device
+                allocated_before = torch.cuda.memory_allocated(device)
+                free, _total = torch.cuda.mem_get_info(device)
+                cap = int(free * self.plan.memory_fraction)
+                self.plan.crossover.gpu_memory_cap_bytes = min(self.plan.crossover.gpu_memory_cap_bytes, cap)
+                try:
+                    self._measure_all(device, cap, steps)
+                finally:
+                    self.result.gpu_state = monitor.summary()
+                    torch.cuda.synchronize(device)
+                    torch.cuda.empty_cache()
+                    leaked = torch.cuda.memory_allocated(device) - allocated_before
+                    if leaked > 0:
+                        run.notes.append(f"{leaked} bytes still allocated after the run")
+        except KeyboardInterrupt:
+            run.interrupted = True
+            run.notes.append("interrupted (Ctrl-C): the measurements above were completed, the rest were not")
+        run.wall_s = self.watch.elapsed()
+        return self.result
+
+    def _measure_all(self, device: Any, cap: int, steps: int) -> None:
+        overheads, plan = self.result.overheads, self.plan
+        if plan.only_crossovers:
+            self._crossovers(device, steps)
+            return
+        self._step("launch, synchronize and .item() overheads", steps)
+        self._guarded("overheads", lambda: launch_and_sync_costs(device, overheads))
+        self._step("host<->device bandwidth", steps)
+        transfer = self.result.transfer
+        if self.info.pcie_gen_max and self.info.pcie_width_max:
+            transfer.link_gen_max, transfer.link_width_max = self.info.pcie_gen_max, self.info.pcie_width_max
+            theoretical = link_gbps(self.info.pcie_gen_max, self.info.pcie_width_max)
+            if theoretical:
+                transfer.link_max_theoretical_gbps = theoretical
+        self._guarded("transfer bandwidth",
+                      lambda: measure_transfers(device, transfer, max_bytes=cap // 2, read_link=self.info.read_link))
+        self._step("peak matmul throughput and memory bandwidth", steps)
+        self._peaks(device, cap)
+        self._step("unsynchronized-timing demonstration", steps)
+        self._guarded("unsynchronized timing demo", lambda: setattr(self.result, "unsync_timing", unsync_demo(device)))
+        self._crossovers(device, steps)
+
+    def _peaks(self, device: Any, cap: int) -> None:
+        peaks = self.result.peaks
+        fill_specs(peaks, self.info.name)
+        for dtype in self.plan.peak_dtypes:
+            def measure(dtype: DType = dtype) -> None:
+                measurement = gpu_matmul_peak(device, dtype, cap)
+                peaks.details.append(measurement)
+                peaks.matmul_tflops[dtype] = measurement.value  # type: ignore[assignment]
+
+            reason = self._guarded(f"{dtype} matmul peak", measure)
+            if reason:
+                peaks.matmul_tflops[dtype] = missing(reason)
+
+        def copy() -> None:
+            measurement = device_copy_bandwidth(device, cap)
+            peaks.details.append(measurement)
+            peaks.device_copy_gbps = measurement.value  # type: ignore[assignment]
+
+        self._guarded("device memory bandwidth", copy)
+        for dtype in self.plan.cpu_peak_dtypes:
+            self._cpu_peak(dtype)
+
+    def _cpu_peak(self, dtype: DType) -> None:
+        measurement = cpu_matmul_peak(dtype)
+        self.result.peaks.details.append(measurement)
+        self.result.peaks.cpu_matmul_gflops[dtype] = measurement.value  # type: ignore[assignment]
+
+    def _crossovers(self, device: Any, steps: int) -> None:
+        runner = CrossoverRunner(device, self.plan.crossover)
+        for op, dtype in self.plan.crossovers:
+            for mode in self.plan.modes:
+                self._step(f"crossover {op} {dtype} {mode}", steps)
+                if self._time_left() <= 0:
+                    self.result.crossover.append(failed_crossover(
+                        op, dtype, mode, "time budget reached before this crossover (raise --budget)", "skipped"))
+                    continue
+                holder: list[Any] = []
+                reason = self._guarded(f"crossover {op} {dtype} {mode}", lambda: holder.append(
+                    runner.crossover(op, dtype, mode, dense=self.plan.dense, modes_planned=self.plan.modes)))
+                self.result.crossover.append(holder[0] if holder else failed_crossover(op, dtype, mode, reason or "?"))
+

@@ -1,0 +1,26 @@
+"""Shared test helpers. GPU tests (marked `gpu`) are skipped where no CUDA device exists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+REPO = Path(__file__).parent.parent
+
+
+def _cuda_available() -> bool:
+    try:
+        import torch
+    except Exception:
+        return False
+    return bool(torch.cuda.is_available())
+
+
+def pytest_collection_modifyitems(config, items):
+    if any("gpu" in item.keywords for item in items) and not _cuda_available():
+        skip = pytest.mark.skip(reason="needs a CUDA GPU (run on the device machine)")
+        for item in items:
+            if "gpu" in item.keywords:
+                item.add_marker(skip)
