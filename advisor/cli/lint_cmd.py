@@ -1,0 +1,73 @@
+"""`gpu-advisor lint PATH...`: static checks of PyTorch scripts and notebooks (never imports torch).
+
+Exit codes: 0 nothing found, 1 findings, 2 bad usage (unknown check id or format, a path that does not
+exist, an output file that cannot be written). Skipped files are notes on stderr, not failures.
+Only typer is imported here at module level: the linter loads when the command runs.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+_FORMATS = ("text", "json", "sarif")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("lint")(lint)
+
+
+def lint(
+    paths: Annotated[Optional[list[str]], typer.Argument(
+        help="Files or folders; folders are searched for *.py and *.ipynb.", show_default=False)] = None,
+    output_format: Annotated[str, typer.Option("--format", "-f", help="text, json or sarif.")] = "text",
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the report here, not stdout.")] = None,
+    select: Annotated[Optional[str], typer.Option(help="Only these checks: comma-separated ids (GA101), id "
+                                                       "prefixes (GA1) or names.")] = None,
+    ignore: Annotated[Optional[str], typer.Option(help="Skip these checks (same forms as --select).")] = None,
+    list_checks: Annotated[bool, typer.Option("--list-checks", help="List the checks and exit.")] = False,
+) -> None:
+    """Find GPU performance mistakes in PyTorch code, statically: file:line:col, what it costs, the fix."""
+    from advisor.cli.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK
+    from advisor.lint import MissingPath, UnknownCheck, all_infos, lint_paths
+    from advisor.lint.formats import FORMATS
+
+    def fail(message: str) -> None:
+        typer.echo(f"gpu-advisor lint: error: {message}", err=True)
+        raise typer.Exit(EXIT_BAD_INPUT)
+
+    if list_checks:
+        for info in all_infos():
+            typer.echo(f"{info.id}  {info.severity:<6}  {info.confidence:<9}  {info.name:<26}  {info.title}")
+        raise typer.Exit(EXIT_OK)
+    if output_format not in _FORMATS:
+        fail(f"unknown format {output_format!r} (use one of: {', '.join(_FORMATS)})")
+    if not paths:
+        fail("no paths given (gpu-advisor lint PATH...)")
+    try:
+        run = lint_paths(paths, select=_split(select), ignore=_split(ignore))
+    except MissingPath as missing:
+        fail(f"no such file or directory: {missing}")
+    except UnknownCheck as unknown:
+        fail(str(unknown))
+    report = FORMATS[output_format](run)
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8") as handle:
+                handle.write(report)
+        except OSError as exc:
+            fail(f"cannot write {output}: {exc.strerror or exc}")
+    else:
+        typer.echo(report, nl=False)
+    for note in run.notes:
+        typer.echo(f"{note.path}: {note.reason}", err=True)
+    typer.echo(f"{len(run.findings)} finding(s) in {run.files_checked} file(s), {run.lines_checked} lines"
+               + (f"; {len(run.notes)} note(s)" if run.notes else ""), err=True)
+    raise typer.Exit(EXIT_FINDINGS if run.findings else EXIT_OK)
+
+
+def _split(value: Optional[str]) -> Optional[list[str]]:
+    if not value:
+        return None
+    return [part.strip() for part in value.split(",") if part.strip()]

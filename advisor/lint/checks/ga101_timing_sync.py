@@ -1,0 +1,55 @@
+"""GA101: a host clock read after CUDA work with no synchronization in between.
+
+Must match:   t0 = time.perf_counter(); y = a @ b; print(time.perf_counter() - t0)   (a on CUDA)
+              %timeit model(x)   (notebook, model on CUDA)
+Must not:     ...; y = a @ b; torch.cuda.synchronize(); t1 = time.perf_counter()
+              ...; loss = model(x).sum(); print(loss.item()); elapsed = time.time() - t0  (.item() waits)
+              CUDA events with end.synchronize(); torch.utils.benchmark.Timer
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from advisor.lint.checks.common import short, where
+from advisor.lint.model import CheckInfo, Hit
+
+INFO = CheckInfo(
+    id="GA101", name="timing-without-sync", title="Timing CUDA work without synchronizing",
+    severity="high", confidence="inferred",
+    cost="CUDA calls return as soon as the work is queued, so the clock stops before the GPU has finished: "
+         "the number is launch overhead, not run time (a 4096x4096 fp32 matmul reads ~0.1-0.4 ms instead of "
+         "~2.7 ms on an H100).",
+    fix="Call torch.cuda.synchronize() right before the closing clock read (and before the opening one), or "
+        "time with CUDA events: start, end = torch.cuda.Event(enable_timing=True), "
+        "torch.cuda.Event(enable_timing=True); start.record(); ...; end.record(); end.synchronize(); "
+        "ms = start.elapsed_time(end). torch.utils.benchmark.Timer does this for you.",
+    references=("https://pytorch.org/docs/stable/notes/cuda.html#asynchronous-execution",
+                "https://pytorch.org/tutorials/recipes/recipes/benchmark.html"),
+)
+
+_MAGIC_FIX = ("Synchronize inside the timed statement: `%timeit f(x); torch.cuda.synchronize()` (or end the "
+              "cell with torch.cuda.synchronize()), or use torch.utils.benchmark.Timer(stmt=..., globals=...)"
+              ".blocked_autorange().")
+_TIMEIT_FIX = ("Synchronize inside the timed callable: timeit.timeit(lambda: (f(x), torch.cuda.synchronize()), "
+               "number=100), or use torch.utils.benchmark.Timer, which synchronizes and warms up.")
+
+
+def run(ctx) -> Iterator[Hit]:
+    for region in ctx.timings.regions:
+        if not region.has_work or region.synchronized:
+            continue
+        last = region.last_work
+        work = f"{short(last.node)} ({where(last.node)})" if last is not None else "CUDA work"
+        evidence = {"timing": region.how, "last_gpu_work": short(last.node) if last else None}
+        if region.how == "clock":
+            yield Hit(f"{short(region.close)} stops the clock after {work} with no torch.cuda.synchronize() "
+                      "in between: it measures the kernel launch, not the GPU work",
+                      node=region.close, evidence=evidence)
+        elif region.how == "timeit":
+            yield Hit(f"timeit times {work} without torch.cuda.synchronize(): it measures kernel launches, "
+                      "not the GPU work", node=region.close, fix=_TIMEIT_FIX, evidence=evidence)
+        else:
+            yield Hit(f"{region.how} times {work} without torch.cuda.synchronize(): it measures kernel "
+                      "launches, not the GPU work", line=region.line, column=region.column, fix=_MAGIC_FIX,
+                      evidence=evidence)

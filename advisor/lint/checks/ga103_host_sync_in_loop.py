@@ -1,0 +1,52 @@
+"""GA103: a host read of a CUDA tensor on every iteration of a training or benchmark loop.
+
+Must match:   for x, y in loader: loss = step(x, y); running += loss.item()
+              for x, y in loader: ...; print(loss) / float(loss) / if loss < best: / f"{loss}"
+              for batch in loader: loss = train_step(batch)   where train_step returns loss.item()
+Must not:     ...; total += loss.detach()  then  total.item() after the loop
+              if step % 100 == 0: print(loss.item())      (some iterations only)
+              for epoch in range(n): train_one_epoch(); print(val_loss.item())   (once per epoch)
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from advisor.lint.checks.common import short, where
+from advisor.lint.model import CheckInfo, Hit
+
+INFO = CheckInfo(
+    id="GA103", name="host-sync-in-loop", title="Host-GPU synchronization inside a hot loop",
+    severity="medium", confidence="inferred",
+    cost="Each host read of a CUDA tensor waits for all queued GPU work, then copies it back: the CPU stops "
+         "queueing the next step, the GPU idles until it does (~20-25 us per .item() on an H100 plus the "
+         "lost overlap; for small steps it can halve throughput).",
+    fix="Keep values on the GPU inside the loop (running_loss += loss.detach(); correct += (pred == y).sum()) "
+        "and read them once after the loop, or only every N steps under `if step % N == 0:`; collect "
+        "predictions in a list of CUDA tensors and torch.cat(...).cpu() once at the end.",
+    references=("https://pytorch.org/tutorials/recipes/recipes/tuning_guide.html"
+                "#avoid-unnecessary-cpu-gpu-synchronization",),
+)
+
+
+def describe(node: ast.AST) -> str:
+    if isinstance(node, ast.FormattedValue):
+        return f"formatting the CUDA tensor {short(node.value)} into a string"
+    if isinstance(node, ast.Call):
+        return short(node)
+    return f"using the CUDA tensor {short(node)} as a condition"
+
+
+def run(ctx) -> Iterator[Hit]:
+    loops = ctx.loops
+    for loop in ctx.index.loops:
+        if not loops.is_hot(loop):
+            continue
+        for event in loops.host_reads(loop):
+            yield Hit(f"{describe(event.node)} waits for the GPU on every iteration of the loop at "
+                      f"{where(loop)}", node=event.node, evidence={"loop_line": loop.lineno})
+        for call, inner in loops.calls_with_host_reads(loop):
+            yield Hit(f"{short(call.node)} waits for the GPU on every iteration of the loop at {where(loop)}: "
+                      f"it calls {describe(inner.node)} ({where(inner.node)})", node=call.node,
+                      evidence={"loop_line": loop.lineno, "sync_line": inner.node.lineno})

@@ -1,0 +1,157 @@
+"""GA108: debugging switches left on in code that runs for real.
+
+Must match:   os.environ["CUDA_LAUNCH_BLOCKING"] = "1";  %env CUDA_LAUNCH_BLOCKING=1
+              torch.autograd.set_detect_anomaly(True);  with torch.autograd.detect_anomaly(): train()
+              os.environ["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1";  torch.cuda.set_sync_debug_mode("warn")
+              with torch.profiler.profile() as prof: for step in ...   (no schedule: every step profiled)
+              torch.cuda.memory._record_memory_history()  never turned off
+Must not:     os.environ["CUDA_LAUNCH_BLOCKING"] = "0";  set_detect_anomaly(False) / (args.debug)
+              torch.profiler.profile(schedule=torch.profiler.schedule(wait=1, warmup=1, active=3))
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator, Optional
+
+from advisor.lint.model import CheckInfo, Hit
+
+INFO = CheckInfo(
+    id="GA108", name="debug-switch-left-on", title="Debugging switch left on",
+    severity="high", confidence="inferred",
+    cost="Debug modes are slow by design: CUDA_LAUNCH_BLOCKING=1 makes every kernel launch wait for the GPU "
+         "(~+34% on a loop of small ops on an H100, no CPU/GPU overlap); anomaly detection checks every "
+         "backward op and records stack traces; a profiler without a schedule records every op of every step.",
+    fix="Remove it, or tie it to an explicit debug flag (if args.debug: ...); profile a few steps with "
+        "torch.profiler.schedule(wait=1, warmup=1, active=3) and prof.step().",
+    references=("https://pytorch.org/docs/stable/notes/cuda.html#asynchronous-execution",
+                "https://pytorch.org/docs/stable/autograd.html#anomaly-detection",
+                "https://pytorch.org/docs/stable/profiler.html"),
+)
+_DEBUG_ENV = {
+    "CUDA_LAUNCH_BLOCKING": "makes every CUDA launch synchronous",
+    "PYTORCH_NO_CUDA_MEMORY_CACHING": "turns off the CUDA caching allocator (a cudaMalloc/cudaFree per tensor)",
+}
+_ANOMALY = ("torch.autograd.set_detect_anomaly", "torch.autograd.detect_anomaly",
+            "torch.autograd.anomaly_mode.set_detect_anomaly", "torch.autograd.anomaly_mode.detect_anomaly")
+_PROFILERS = ("torch.profiler.profile", "torch.autograd.profiler.profile")
+
+
+def run(ctx) -> Iterator[Hit]:
+    yield from _environment(ctx)
+    for call in ctx.index.calls:
+        name = ctx.qual(call.func) or ""
+        if name in _ANOMALY and _switched_on(call, default=name.endswith("detect_anomaly")):
+            yield Hit(f"anomaly detection is on ({name.rsplit('.', 1)[-1]}): every autograd op is checked and "
+                      "traced", node=call, evidence={"switch": name})
+        elif name == "torch.cuda.set_sync_debug_mode" and call.args and not _is_off(call.args[0]):
+            yield Hit("torch.cuda.set_sync_debug_mode is on: every synchronizing call is checked",
+                      node=call, severity="medium")
+        elif name == "torch.cuda.memory._record_memory_history" and _switched_on(call, default=True, key="enabled") \
+                and not _memory_history_stopped(ctx):
+            yield Hit("CUDA memory history recording is on and never turned off: every allocation records a "
+                      "stack trace", node=call, severity="medium")
+        elif name in _PROFILERS:
+            hit = _profiler(ctx, call)
+            if hit is not None:
+                yield hit
+
+
+def _environment(ctx) -> Iterator[Hit]:
+    for node in ctx.index.assigns:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                variable = _environ_key(ctx, target)
+                if variable in _DEBUG_ENV and not _is_off(node.value):
+                    yield Hit(f"{variable} is set in code: it {_DEBUG_ENV[variable]}", node=node)
+    for call in ctx.index.calls:
+        name = ctx.qual(call.func) or ""
+        if name in ("os.environ.setdefault", "os.putenv") and len(call.args) == 2:
+            variable = _constant(call.args[0])
+            if variable in _DEBUG_ENV and not _is_off(call.args[1]):
+                yield Hit(f"{variable} is set in code: it {_DEBUG_ENV[variable]}", node=call)
+        elif name == "os.environ.update":
+            for key, value in _update_items(call):
+                if key in _DEBUG_ENV and not _is_off(value):
+                    yield Hit(f"{key} is set in code: it {_DEBUG_ENV[key]}", node=call)
+        elif isinstance(call.func, ast.Attribute) and call.func.attr == "run_line_magic" and len(call.args) == 2:
+            magic, argument = _constant(call.args[0]), _constant(call.args[1]) or ""
+            hit = _env_magic(magic, argument)
+            if hit:
+                yield Hit(hit, node=call)
+    for magic in ctx.unit.magics:
+        hit = _env_magic(magic.name, magic.args)
+        if hit:
+            yield Hit(hit, line=magic.line, column=magic.column)
+
+
+def _env_magic(name: Optional[str], argument: str) -> Optional[str]:
+    if name not in ("env", "set_env"):
+        return None
+    variable, _, value = argument.replace("=", " ", 1).partition(" ")
+    value = value.strip().strip("'\"")
+    if variable in _DEBUG_ENV and value and value != "0":
+        return f"%{name} sets {variable}: it {_DEBUG_ENV[variable]}"
+    return None
+
+
+def _environ_key(ctx, target: ast.AST) -> Optional[str]:
+    if isinstance(target, ast.Subscript) and ctx.qual(target.value) == "os.environ":
+        return _constant(target.slice)
+    return None
+
+
+def _update_items(call: ast.Call):
+    for keyword in call.keywords:
+        if keyword.arg:
+            yield keyword.arg, keyword.value
+    if call.args and isinstance(call.args[0], ast.Dict):
+        for key, value in zip(call.args[0].keys, call.args[0].values):
+            if key is not None:
+                yield _constant(key), value
+
+
+def _constant(node: ast.AST) -> Optional[str]:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _is_off(node: ast.AST) -> bool:
+    """A literal that leaves the switch off; a variable (an explicit debug flag) counts as off too."""
+    if not isinstance(node, ast.Constant):
+        return True
+    return node.value in (None, False, 0, "0", "", "default", "false", "False")
+
+
+def _switched_on(call: ast.Call, default: bool, key: str = "mode") -> bool:
+    value = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg in (key, "mode")), None)
+    if value is None:
+        return default
+    return isinstance(value, ast.Constant) and bool(value.value)
+
+
+def _memory_history_stopped(ctx) -> bool:
+    for call in ctx.index.calls:
+        if (ctx.qual(call.func) or "").endswith("_record_memory_history"):
+            value = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "enabled"), None)
+            if isinstance(value, ast.Constant) and value.value in (None, False):
+                return True
+    return False
+
+
+def _profiler(ctx, call: ast.Call) -> Optional[Hit]:
+    keywords = {k.arg: k.value for k in call.keywords}
+    if "schedule" in keywords or ("enabled" in keywords and _is_off(keywords["enabled"])):
+        return None
+    parent = ctx.index.parents.get(call)
+    if isinstance(parent, ast.withitem):
+        block = ctx.index.parents.get(parent)
+        if any(isinstance(n, (ast.For, ast.While)) for s in block.body for n in ast.walk(s)):
+            return Hit("a profiler without a schedule wraps a loop: every iteration is profiled", node=call,
+                       severity="medium")
+        return None
+    started = any(isinstance(c.func, ast.Attribute) and c.func.attr == "start" for c in ctx.index.calls)
+    stopped = any(isinstance(c.func, ast.Attribute) and c.func.attr in ("stop", "__exit__") for c in ctx.index.calls)
+    if started and not stopped:
+        return Hit("a profiler is started and never stopped: everything after it is profiled", node=call,
+                   severity="medium")
+    return None

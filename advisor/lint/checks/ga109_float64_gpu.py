@@ -1,0 +1,62 @@
+"""GA109: float64 data on the GPU.
+
+Must match:   torch.from_numpy(np.random.rand(64, 3)).to("cuda")   (NumPy's default dtype is float64)
+              x_cuda.double();  torch.zeros(8, dtype=torch.float64, device="cuda");  model.cuda().double()
+              torch.set_default_dtype(torch.float64) in a file that uses CUDA
+Must not:     torch.from_numpy(a.astype(np.float32)).to("cuda");  torch.from_numpy(a).float().cuda()
+              metric.cpu().double() (float64 on the CPU);  float64 tensors that never reach CUDA
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from advisor.lint.checks.common import short
+from advisor.lint.kinds import CUDA_MODEL, CUDA_TENSOR, DTYPE_F64, F64
+from advisor.lint.model import CheckInfo, Hit
+
+INFO = CheckInfo(
+    id="GA109", name="float64-on-gpu", title="float64 on the GPU",
+    severity="medium", confidence="heuristic",
+    cost="GPUs run float64 at 1/2 of float32 speed on data-centre parts (A100, H100) and 1/32-1/64 on GeForce/RTX "
+         "cards, with no tensor-core path; it also doubles memory and bandwidth. NumPy arrays are float64 by "
+         "default and torch.from_numpy keeps that.",
+    fix="Convert before moving: torch.from_numpy(a).float().to(device) or a.astype(np.float32); create tensors "
+        "with dtype=torch.float32 (the default); keep float64 for the few steps that need it, on the CPU.",
+    references=("https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#arithmetic-instructions",),
+)
+_CUDA = CUDA_TENSOR | CUDA_MODEL
+_DEFAULT_DTYPE_SETTERS = ("torch.set_default_dtype", "torch.set_default_tensor_type")
+
+
+def run(ctx) -> Iterator[Hit]:
+    for call in ctx.index.calls:
+        name = ctx.qual(call.func) or ""
+        if name in _DEFAULT_DTYPE_SETTERS and ctx.flow.uses_cuda and call.args and _is_f64_default(ctx, call.args[0]):
+            yield Hit(f"{short(call)} makes every new tensor float64 in a program that uses the GPU", node=call)
+            continue
+        value = ctx.kind(call)
+        if not (value & F64 and value & _CUDA):
+            continue
+        inputs = [call.func.value] if isinstance(call.func, ast.Attribute) and name == "" else []
+        inputs += list(call.args) + [k.value for k in call.keywords]
+        if any(ctx.kind(node) & F64 and ctx.kind(node) & _CUDA for node in inputs):
+            continue  # already float64 on the GPU: reported where it got there
+        yield Hit(_message(call, name), node=call)
+
+
+def _message(call: ast.Call, name: str) -> str:
+    if isinstance(call.func, ast.Attribute) and not name:
+        if call.func.attr == "double":
+            return f"{short(call)} converts GPU data to float64"
+        if call.func.attr in ("to", "cuda"):
+            return f"{short(call)} moves float64 data to the GPU"
+    return f"{short(call)} creates float64 data on the GPU"
+
+
+def _is_f64_default(ctx, node: ast.AST) -> bool:
+    if ctx.kind(node) & DTYPE_F64:
+        return True
+    text = ctx.qual(node) or ""
+    return text.endswith("DoubleTensor")

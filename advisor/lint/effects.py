@@ -1,0 +1,219 @@
+"""What each expression does to the GPU: queue work, queue compute, wait for it (sync), read a host clock.
+
+CUDA calls return as soon as the work is queued; a sync (``torch.cuda.synchronize()``, an event's or a
+stream's ``synchronize()``, or any host read of a CUDA tensor: ``.item()``, ``.cpu()``, ``print(t)``,
+``if t:``) waits until everything queued before it has finished. ``events()`` lists the effects of a
+body in evaluation order (operands before the call, the condition before the branch); nested functions
+and lambdas are not run where they are written, so they are left out. A call into one of the user's
+functions has the effect of that function's body (its summary).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Optional
+
+from advisor.lint import torch_api as api
+from advisor.lint.kinds import CPU_TENSOR, CUDA_FN, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVENT, MODEL
+from advisor.lint.scopes import ClassInfo, FunctionInfo
+
+if TYPE_CHECKING:
+    from advisor.lint.context import FileContext
+
+WORK = 1  # queues GPU work (a kernel, a copy)
+COMPUTE = 2  # ... that computes (not just allocates or copies): what warms up cuBLAS/cuDNN
+SYNC = 4  # waits for all queued GPU work
+CLOCK = 8  # reads a host clock
+HOST_READ = 16  # the sync is a host read of a tensor (.item(), print(t), if t:), not an explicit synchronize
+_SKIPPED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+@dataclass(frozen=True)
+class Event:
+    node: ast.AST
+    bits: int
+    callee: Optional[FunctionInfo] = None  # set when the effect is a call into the user's function
+
+
+@dataclass
+class Summary:
+    bits: int = 0  # WORK/COMPUTE if the body does that; SYNC if it ends synchronized
+    events: list[Event] = field(default_factory=list)
+
+
+class Effects:
+    def __init__(self, ctx: "FileContext") -> None:
+        self.ctx = ctx
+        self._summaries: dict[FunctionInfo, Summary] = {}
+        self._in_progress: set[FunctionInfo] = set()
+        self._stop_at_loops = False
+
+    # -- walking -----------------------------------------------------------------------------------
+    def events(self, nodes: list[ast.AST], stop_at_loops: bool = False) -> list[Event]:
+        """Effects of ``nodes`` in evaluation order; ``stop_at_loops`` leaves out the bodies of inner loops."""
+        out: list[Event] = []
+        saved, self._stop_at_loops = self._stop_at_loops, stop_at_loops
+        try:
+            for node in nodes:
+                self._walk(node, out)
+        finally:
+            self._stop_at_loops = saved
+        return out
+
+    def _walk(self, node: ast.AST, out: list[Event]) -> None:
+        if isinstance(node, _SKIPPED):
+            return
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            self._walk(node.iter, out)
+            if not self._stop_at_loops:
+                self._walk_all(node.body + node.orelse, out)
+        elif isinstance(node, ast.While) and self._stop_at_loops:
+            return
+        elif isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+            self._walk(node.test, out)
+            if self.truth_sync(node.test):
+                out.append(Event(node.test, SYNC | HOST_READ))
+            for name in ("body", "orelse", "msg"):
+                part = getattr(node, name, None)
+                if isinstance(part, list):
+                    self._walk_all(part, out)
+                elif part is not None:
+                    self._walk(part, out)
+        elif isinstance(node, ast.Assign):
+            self._walk(node.value, out)
+            self._walk_all(node.targets, out)
+        elif isinstance(node, ast.AugAssign):
+            self._walk(node.value, out)
+            if self.ctx.kind(node.target) & CUDA_TENSOR:
+                out.append(Event(node, WORK | COMPUTE))
+        else:
+            for child in ast.iter_child_nodes(node):
+                self._walk(child, out)
+            if isinstance(node, ast.expr):
+                self._emit(node, out)
+
+    def _walk_all(self, nodes: list[ast.AST], out: list[Event]) -> None:
+        for node in nodes:
+            self._walk(node, out)
+
+    def _emit(self, node: ast.expr, out: list[Event]) -> None:
+        if isinstance(node, ast.Call):
+            bits, callee = self.call_effect(node)
+            if bits:
+                out.append(Event(node, bits, callee))
+        elif isinstance(node, (ast.BinOp, ast.Compare)) or (isinstance(node, ast.UnaryOp)
+                                                           and not isinstance(node.op, ast.Not)):
+            if self.ctx.kind(node) & CUDA_TENSOR:
+                out.append(Event(node, WORK | COMPUTE))
+        elif isinstance(node, ast.FormattedValue) and self.ctx.kind(node.value) & CUDA_TENSOR:
+            out.append(Event(node, SYNC | HOST_READ))
+
+    def truth_sync(self, test: ast.AST) -> bool:
+        """Python asks a CUDA tensor for its truth value: the host waits for the GPU."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self.truth_sync(test.operand)
+        if isinstance(test, ast.BoolOp):
+            return any(self.truth_sync(value) for value in test.values)
+        return bool(self.ctx.kind(test) & CUDA_TENSOR)
+
+    # -- one call ----------------------------------------------------------------------------------
+    def call_effect(self, call: ast.Call) -> tuple[int, Optional[FunctionInfo]]:
+        ctx = self.ctx
+        func = call.func
+        qualified = ctx.qual(func)
+        if qualified in api.CLOCKS:
+            return CLOCK, None
+        if qualified in api.SYNC_FUNCTIONS or (isinstance(func, ast.Attribute) and func.attr == "synchronize"):
+            return SYNC, None
+        value = ctx.kind(call)
+        if qualified is not None:
+            if qualified.startswith("torch.cuda.") or qualified in api.DEVICE_CONSTRUCTORS:
+                return 0, None
+            last = qualified.rsplit(".", 1)[-1]
+            if value & CUDA_TENSOR:
+                is_factory = qualified.count(".") == 1 and last in api.FACTORIES
+                return (WORK if is_factory else WORK | COMPUTE), None
+            return (WORK if value & CUDA_MODEL else 0), None
+        if isinstance(func, ast.Attribute):
+            return self._method_effect(call, func, value)
+        if isinstance(func, ast.Name):
+            return self._name_effect(call, func, value)
+        return (WORK | COMPUTE if value & CUDA_TENSOR else 0), None
+
+    def _method_effect(self, call: ast.Call, func: ast.Attribute, value: int) -> tuple[int, Optional[FunctionInfo]]:
+        attr = func.attr
+        receiver = self.ctx.kind(func.value)
+        if receiver & CUDA_TENSOR:
+            if attr in api.HOST_SYNC_METHODS or (attr == "to" and value & CPU_TENSOR and not value & CUDA_TENSOR):
+                return SYNC | HOST_READ, None
+            if attr in api.NON_TENSOR_METHODS and attr != "backward" or attr == "cuda":
+                return 0, None
+            return WORK | COMPUTE, None
+        if receiver & (CUDA_MODEL | MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR):
+            if attr in api.MODEL_QUIET_METHODS:
+                return 0, None
+            if attr in ("to", "cuda", "cpu", "half", "float", "double", "bfloat16"):
+                return (WORK if value & CUDA_MODEL else 0), None
+            if receiver & CUDA_MODEL or value & CUDA_TENSOR:
+                return WORK | COMPUTE, None
+        if receiver & CUDA_WORKER and attr not in api.WORKER_QUIET_METHODS:
+            return WORK | COMPUTE, None
+        if receiver & EVENT:
+            return 0, None
+        if isinstance(func.value, ast.Name) and func.value.id == "self":
+            method = self.ctx.flow.scopes.method_of(self.ctx.index.scope_of(call), attr)
+            if method is not None:
+                return self.summary(method).bits, method
+        if attr in ("to", "cuda"):
+            return (WORK if value & (CUDA_TENSOR | CUDA_MODEL) else 0), None
+        return (WORK | COMPUTE if value & CUDA_TENSOR else 0), None
+
+    def _name_effect(self, call: ast.Call, func: ast.Name, value: int) -> tuple[int, Optional[FunctionInfo]]:
+        ctx = self.ctx
+        arguments = 0
+        for argument in call.args:
+            arguments |= ctx.kind(argument)
+        for keyword in call.keywords:
+            arguments |= ctx.kind(keyword.value)
+        scope = ctx.index.scope_of(call)
+        found = ctx.flow.scopes.resolve(func.id, scope)
+        if isinstance(found, FunctionInfo):
+            return self.summary(found).bits, found
+        if isinstance(found, ClassInfo):
+            init = found.methods.get("__init__")
+            return (self.summary(init).bits if init is not None else 0), init
+        if func.id in api.SYNC_BUILTINS and arguments & CUDA_TENSOR:
+            return SYNC | HOST_READ, None
+        if value & CUDA_TENSOR or ctx.kind(func) & CUDA_FN:
+            return WORK | COMPUTE, None
+        info = ctx.flow.scopes.functions.get(scope)
+        if info is not None and func.id in info.positional + info.keyword_only and arguments & CUDA_TENSOR:
+            return WORK | COMPUTE, None  # a function handed in (benchmark(fn, x)), called on CUDA tensors
+        return 0, None
+
+    # -- the user's functions ----------------------------------------------------------------------
+    def summary(self, info: FunctionInfo) -> Summary:
+        cached = self._summaries.get(info)
+        if cached is not None:
+            return cached
+        if info in self._in_progress:  # recursion: assume nothing rather than loop
+            return Summary()
+        self._in_progress.add(info)
+        saved, self._stop_at_loops = self._stop_at_loops, False
+        events = self.events(info.node.body)
+        self._stop_at_loops = saved
+        self._in_progress.discard(info)
+        bits = 0
+        last_work = last_sync = -1
+        for position, event in enumerate(events):
+            bits |= event.bits & (WORK | COMPUTE)
+            if event.bits & WORK:
+                last_work = position
+            if event.bits & SYNC:
+                last_sync = position
+        if last_sync >= 0 and last_sync >= last_work:
+            bits |= SYNC
+        summary = Summary(bits, events)
+        self._summaries[info] = summary
+        return summary

@@ -1,0 +1,108 @@
+"""Lint output: text like other linters, JSON, and SARIF 2.1.0 for code-scanning upload.
+
+text   ``path:line:col: GA101 message`` (``path:cellN:line:col: ...`` in notebooks), then the cost and
+       the fix on indented lines that line-matching tools ignore.
+json   {"tool", "version", "files_checked", "lines_checked", "findings": [...], "notes": [...]}
+sarif  one run; rules carry id, name, title, cost (fullDescription) and fix (help); results carry
+       ruleId, level (high -> error, medium -> warning, low/info -> note), message, and one physical
+       location with a 1-based region in Unicode code points. For a notebook the uri is the .ipynb and
+       startLine is the line inside the cell, which ``properties.cell`` names (SARIF has no notion of
+       cells); files that were skipped are toolExecutionNotifications.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import PurePath
+from typing import Callable
+from urllib.parse import quote
+
+from advisor import __version__
+from advisor.lint.model import LintFinding, LintRun
+from advisor.lint.registry import all_infos
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_LEVELS = {"high": "error", "medium": "warning", "low": "note", "info": "note"}
+
+
+def render_text(run: LintRun) -> str:
+    lines = []
+    for finding in run.findings:
+        lines.append(f"{finding.location}: {finding.check_id} {finding.message}")
+        lines.append(f"    cost: {finding.cost}")
+        lines.append(f"    fix: {finding.fix}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def finding_dict(finding: LintFinding) -> dict:
+    return {
+        "id": finding.check_id, "title": finding.title, "path": finding.path, "cell": finding.cell,
+        "line": finding.line, "column": finding.column, "end_line": finding.end_line,
+        "end_column": finding.end_column, "severity": finding.severity, "confidence": finding.confidence,
+        "message": finding.message, "cost": finding.cost, "fix": finding.fix,
+        "references": list(finding.references), "evidence": finding.evidence,
+    }
+
+
+def render_json(run: LintRun) -> str:
+    document = {
+        "tool": "gpu-advisor lint", "version": __version__, "files_checked": run.files_checked,
+        "lines_checked": run.lines_checked, "findings": [finding_dict(f) for f in run.findings],
+        "notes": [{"path": note.path, "reason": note.reason} for note in run.notes],
+    }
+    return json.dumps(document, indent=2, default=str) + "\n"
+
+
+def _uri(path: str) -> str:
+    pure = PurePath(path)
+    if pure.is_absolute():
+        return "file://" + quote(pure.as_posix())
+    return quote(pure.as_posix())
+
+
+def render_sarif(run: LintRun) -> str:
+    infos = all_infos()
+    index_of = {info.id: i for i, info in enumerate(infos)}
+    rules = []
+    for info in infos:
+        rule = {
+            "id": info.id, "name": info.name, "shortDescription": {"text": info.title},
+            "fullDescription": {"text": info.cost}, "help": {"text": info.fix},
+            "defaultConfiguration": {"level": _LEVELS[info.severity]},
+            "properties": {"tags": ["performance", "gpu", "pytorch"], "confidence": info.confidence},
+        }
+        if info.references:
+            rule["helpUri"] = info.references[0]
+        rules.append(rule)
+    results = []
+    for finding in run.findings:
+        region = {"startLine": finding.line, "startColumn": finding.column}
+        if finding.end_line is not None and finding.end_column is not None:
+            region.update(endLine=finding.end_line, endColumn=finding.end_column)
+        result = {
+            "ruleId": finding.check_id, "ruleIndex": index_of[finding.check_id],
+            "level": _LEVELS.get(finding.severity, "warning"),
+            "message": {"text": f"{finding.message}. Fix: {finding.fix}"},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(finding.path)},
+                                                "region": region}}],
+        }
+        if finding.cell is not None:
+            result["properties"] = {"cell": finding.cell}
+        results.append(result)
+    notifications = [{"level": "warning", "message": {"text": note.reason},
+                      "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(note.path)}}}]}
+                     for note in run.notes]
+    document = {
+        "$schema": SARIF_SCHEMA, "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "gpu-advisor", "version": __version__, "semanticVersion": __version__,
+                                "rules": rules}},
+            "columnKind": "unicodeCodePoints",
+            "invocations": [{"executionSuccessful": True, "toolExecutionNotifications": notifications}],
+            "results": results,
+        }],
+    }
+    return json.dumps(document, indent=2) + "\n"
+
+
+FORMATS: dict[str, Callable[[LintRun], str]] = {"text": render_text, "json": render_json, "sarif": render_sarif}

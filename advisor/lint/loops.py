@@ -1,0 +1,149 @@
+"""Hot loops: the loops whose every iteration is a training or benchmark step.
+
+A loop is hot when its own body (inner loops aside) runs CUDA compute and no loop inside it (nor in a
+function it calls) is hot: in ``for epoch: for batch in loader: ...`` the batch loop is hot and the epoch
+loop is not, so one ``.item()`` per epoch stays quiet. A loop over a literal list (``for n in [256,
+1024, 4096]``) is a parameter sweep, not iterations, and is never hot. A host read is excused when it
+runs only some iterations: under ``if step % 100 == 0:``, ``if i == 0:`` or a flag such as
+``if args.verbose:``.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cached_property
+from typing import TYPE_CHECKING, Optional
+
+from advisor.lint.effects import COMPUTE, HOST_READ, Event
+from advisor.lint.index import FUNCTION_TYPES
+from advisor.lint.kinds import CUDA_TENSOR
+from advisor.lint.scopes import FunctionInfo
+
+if TYPE_CHECKING:
+    from advisor.lint.context import FileContext
+
+_MAX_DEPTH = 6
+
+
+class LoopAnalysis:
+    def __init__(self, ctx: "FileContext") -> None:
+        self.ctx = ctx
+        self.effects = ctx.effects
+        self._hot: dict[ast.AST, bool] = {}
+        self._function_hot: dict[FunctionInfo, bool] = {}
+
+    @cached_property
+    def _children(self) -> dict[ast.AST, list[ast.AST]]:
+        children: dict[ast.AST, list[ast.AST]] = {loop: [] for loop in self.ctx.index.loops}
+        for loop in self.ctx.index.loops:
+            around = self.ctx.index.enclosing_loops(loop)
+            if around:
+                children[around[0]].append(loop)
+        return children
+
+    def body_nodes(self, loop: ast.AST) -> list[ast.AST]:
+        """What runs every iteration: the body, and a while-loop's condition."""
+        return ([loop.test] if isinstance(loop, ast.While) else []) + list(loop.body)
+
+    def is_hot(self, loop: ast.AST) -> bool:
+        known = self._hot.get(loop)
+        if known is None:
+            self._hot[loop] = False  # a guard against cycles through recursive functions
+            known = self._hot[loop] = self._decide(loop)
+        return known
+
+    def _decide(self, loop: ast.AST) -> bool:
+        if self.is_sweep(loop):
+            return False
+        events = self.effects.events(self.body_nodes(loop), stop_at_loops=True)
+        if not any(event.bits & COMPUTE for event in events):
+            return False
+        if any(self.is_hot(inner) for inner in self._children.get(loop, [])):
+            return False
+        return not any(event.callee is not None and self.function_has_hot_loop(event.callee, 0)
+                       for event in events)
+
+    def function_has_hot_loop(self, info: FunctionInfo, depth: int) -> bool:
+        known = self._function_hot.get(info)
+        if known is not None:
+            return known
+        if depth > _MAX_DEPTH:
+            return False
+        self._function_hot[info] = False
+        loops = [loop for loop in self.ctx.index.loops if self.ctx.index.scope_of(loop) is info.node]
+        found = any(self.is_hot(loop) for loop in loops) or any(
+            event.callee is not None and self.function_has_hot_loop(event.callee, depth + 1)
+            for event in self.effects.summary(info).events)
+        self._function_hot[info] = found
+        return found
+
+    def is_sweep(self, loop: ast.AST) -> bool:
+        """``for size in [256, 1024]``: each iteration is a separate experiment."""
+        if not isinstance(loop, (ast.For, ast.AsyncFor)):
+            return False
+        iterable = loop.iter
+        if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
+            return True
+        if isinstance(iterable, ast.Name):
+            values = [node.value for node in self.ctx.index.assigns if isinstance(node, ast.Assign)
+                      and any(isinstance(t, ast.Name) and t.id == iterable.id for t in node.targets)]
+            return bool(values) and all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) for v in values)
+        return False
+
+    # -- host reads ----------------------------------------------------------------------------------
+    def host_reads(self, loop: ast.AST) -> list[Event]:
+        """Host reads of CUDA tensors that run on every iteration of ``loop``, inner loops included."""
+        events = self.effects.events(self.body_nodes(loop))
+        return [e for e in events if e.bits & HOST_READ and not self.guarded(e.node, loop)]
+
+    def calls_with_host_reads(self, loop: ast.AST) -> list[tuple[Event, Event]]:
+        """(call in the loop, host read inside the called function) for the user's functions."""
+        found = []
+        for event in self.effects.events(self.body_nodes(loop)):
+            if event.callee is None or self.guarded(event.node, loop):
+                continue
+            inner = self.function_host_read(event.callee, 0, set())
+            if inner is not None:
+                found.append((event, inner))
+        return found
+
+    def function_host_read(self, info: FunctionInfo, depth: int, visiting: set) -> Optional[Event]:
+        """A host read a call to ``info`` makes every time, outside the function's own loops."""
+        if depth > _MAX_DEPTH or info in visiting:
+            return None
+        for event in self.effects.events(info.node.body, stop_at_loops=True):
+            if self.guarded(event.node, info.node):
+                continue
+            if event.bits & HOST_READ:
+                return event
+            if event.callee is not None:
+                inner = self.function_host_read(event.callee, depth + 1, visiting | {info})
+                if inner is not None:
+                    return inner
+        return None
+
+    def guarded(self, node: ast.AST, stop: ast.AST) -> bool:
+        """Is ``node`` under a branch that runs only on some iterations (between it and ``stop``)?"""
+        child = node
+        for parent in self.ctx.index.ancestors(node):
+            if parent is stop or isinstance(parent, FUNCTION_TYPES):
+                return False
+            if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test and self.is_guard(parent.test):
+                return True
+            child = parent
+        return False
+
+    def is_guard(self, test: ast.AST) -> bool:
+        if self.ctx.kind(test) & CUDA_TENSOR:
+            return False  # that condition is itself a host read
+        if isinstance(test, ast.BoolOp):
+            return any(self.is_guard(value) for value in test.values)
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self.is_guard(test.operand)
+        if isinstance(test, (ast.Name, ast.Attribute)):
+            return True  # `if args.verbose:`
+        if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(test)):
+            return True  # `if step % 100 == 0:`
+        if isinstance(test, ast.Compare) and all(isinstance(op, (ast.Eq, ast.NotEq)) for op in test.ops):
+            return any(isinstance(side, ast.Constant) for side in [test.left] + test.comparators)
+        return False

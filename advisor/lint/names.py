@@ -1,0 +1,75 @@
+"""Resolve what a name in the user's code refers to: `F.relu` -> `torch.nn.functional.relu`.
+
+Imports are collected flow-insensitively (a notebook imports in cell 1 and uses in cell 9; a script may
+import inside main()). Snippets often skip the import of the usual suspects, so `torch`, `np`, `time`
+and friends resolve to their usual modules unless the file binds those names to something else.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+_CONVENTIONAL = {
+    "torch": "torch", "np": "numpy", "numpy": "numpy", "time": "time", "timeit": "timeit",
+    "os": "os", "nn": "torch.nn", "datetime": "datetime",
+}
+
+
+class Names:
+    def __init__(self, imports: dict[str, str]) -> None:
+        self.imports = imports
+
+    @classmethod
+    def from_nodes(cls, import_nodes: Iterable[ast.AST], bound_names: set[str]) -> "Names":
+        imports = {name: target for name, target in _CONVENTIONAL.items() if name not in bound_names}
+        for node in import_nodes:
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        imports[alias.asname] = alias.name
+                    else:  # `import torch.cuda` binds `torch`
+                        top = alias.name.split(".")[0]
+                        imports[top] = top
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    if alias.name != "*":
+                        imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        return cls(imports)
+
+    def qual(self, node: ast.AST) -> Optional[str]:
+        """Dotted import path of a Name/Attribute chain rooted at an imported name; None otherwise."""
+        parts: list[str] = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return None
+        root = self.imports.get(node.id)
+        if root is None:
+            return None
+        parts.append(root)
+        return ".".join(reversed(parts))
+
+
+def dotted(node: ast.AST) -> Optional[str]:
+    """`self.model` for a chain of attributes on a plain name; None for anything else (calls, subscripts)."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def last_identifier(node: ast.AST) -> str:
+    """The name a reader sees: `model` for `self.model`, `net` for `net`, '' for anything else."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Call):
+        return last_identifier(node.func)
+    return ""

@@ -1,0 +1,103 @@
+"""Run the checks: over one SourceUnit, over text, or over the files and folders a user names."""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from advisor.lint.context import FileContext
+from advisor.lint.discover import discover
+from advisor.lint.model import CheckInfo, Hit, LintFinding, LintRun, Note
+from advisor.lint.registry import SYNTAX_ERROR, all_checks, selected_ids
+from advisor.lint.source import SkipFile, SourceUnit, notebook_unit, parse_unit, read_source
+from advisor.lint.suppress import find_suppressions, is_suppressed
+
+
+def lint_paths(paths: list[str], select: Optional[Iterable[str]] = None,
+               ignore: Optional[Iterable[str]] = None) -> LintRun:
+    """Lint files and folders. Raises discover.MissingPath and registry.UnknownCheck (bad usage)."""
+    ids = selected_ids(select, ignore)
+    run = LintRun()
+    for path, display in discover(paths):
+        try:
+            unit = read_source(path, display)
+        except SkipFile as skip:
+            run.notes.append(Note(display, skip.reason))
+            continue
+        findings, notes = lint_unit(unit, ids)
+        run.findings.extend(findings)
+        run.notes.extend(notes)
+        run.files_checked += 1
+        run.lines_checked += len(unit.lines)
+    run.findings.sort(key=LintFinding.sort_key)
+    return run
+
+
+def lint_text(text: str, path: str = "<string>", select: Optional[Iterable[str]] = None,
+              ignore: Optional[Iterable[str]] = None) -> list[LintFinding]:
+    """Lint Python source (or notebook JSON when ``path`` ends in .ipynb) held in memory."""
+    ids = selected_ids(select, ignore)
+    if path.endswith(".ipynb"):
+        unit = notebook_unit(text.encode("utf-8"), path)
+    else:
+        unit = SourceUnit(path=path, text=text)
+    return sorted(lint_unit(unit, ids)[0], key=LintFinding.sort_key)
+
+
+def lint_unit(unit: SourceUnit, ids: set[str]) -> tuple[list[LintFinding], list[Note]]:
+    tree, problems = parse_unit(unit)
+    findings: list[tuple[LintFinding, tuple[int, int]]] = []  # with its lines in the parsed text
+    notes: list[Note] = []
+    if SYNTAX_ERROR.id in ids:
+        for problem in problems:
+            hit = Hit(problem.message, line=problem.line, column=problem.column - 1)
+            findings.append(_finding(unit, SYNTAX_ERROR, hit))
+    if tree is None:
+        return [finding for finding, _ in findings], notes
+    try:
+        ctx = FileContext(unit, tree)
+    except RecursionError:
+        notes.append(Note(unit.path, "skipped: nested too deeply to analyse"))
+        return findings, notes
+    for check in all_checks():
+        if check.INFO.id not in ids:
+            continue
+        try:
+            hits = list(check.run(ctx))
+        except RecursionError:
+            notes.append(Note(unit.path, f"{check.INFO.id} skipped: nested too deeply to analyse"))
+            continue
+        findings.extend(_finding(unit, check.INFO, hit) for hit in hits)
+    suppressions = find_suppressions(unit.lines)
+    kept, seen = [], set()
+    for finding, joined_lines in findings:
+        key = (finding.check_id, finding.cell, finding.line, finding.column)
+        if key in seen or (suppressions and is_suppressed(finding.check_id, joined_lines, suppressions)):
+            continue
+        seen.add(key)
+        kept.append(finding)
+    return kept, notes
+
+
+def _finding(unit: SourceUnit, info: CheckInfo, hit: Hit) -> tuple[LintFinding, tuple[int, int]]:
+    node = hit.node
+    if hit.line is not None:
+        line, col, end_line, end_col = hit.line, hit.column or 0, None, None
+    else:
+        assert node is not None
+        line, col = node.lineno, node.col_offset
+        end_line, end_col = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
+    cell, cell_line = unit.locate(line)
+    end_cell_line = None
+    column = unit.char_column(line, col)
+    end_column = None
+    if end_line is not None and end_col is not None:
+        end_cell, end_cell_line = unit.locate(end_line)
+        end_column = unit.char_column(end_line, end_col)
+        if end_cell != cell:
+            end_cell_line, end_column = None, None
+    finding = LintFinding(
+        check_id=info.id, title=info.title, path=unit.path, line=cell_line, column=column,
+        end_line=end_cell_line, end_column=end_column, cell=cell, message=hit.message, cost=info.cost,
+        fix=hit.fix or info.fix, severity=hit.severity or info.severity, confidence=info.confidence,
+        references=info.references, evidence=dict(hit.evidence))
+    return finding, (line, end_line or line)

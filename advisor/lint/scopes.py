@@ -1,0 +1,129 @@
+"""Functions and classes of one module, and which one a bare name calls (Python's lexical rules, simplified).
+
+The data-flow pass keeps its per-function summaries here: the kinds each parameter was called with, the
+kind the function returns, and the attributes `self.x` its class assigns.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from advisor.lint.index import FUNCTION_TYPES, FileIndex, FunctionNode
+from advisor.lint.names import Names, last_identifier
+from advisor.lint.torch_api import MODEL_BASE_HINT
+
+
+@dataclass(eq=False)
+class FunctionInfo:
+    node: FunctionNode
+    parent: ast.AST  # Module, FunctionDef or ClassDef holding the def
+    class_info: Optional["ClassInfo"]
+    positional: list[str]
+    keyword_only: list[str]
+    vararg: Optional[str]
+    kwarg: Optional[str]
+    param_kinds: dict[str, int] = field(default_factory=dict)
+    return_kind: int = 0
+    touches_cuda: bool = False
+    exit_env: dict[str, int] = field(default_factory=dict)
+    called: bool = False  # some call in the module reaches it
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+    @property
+    def takes_self(self) -> bool:
+        if self.class_info is None or not self.positional:
+            return False
+        return not any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in self.node.decorator_list)
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    node: ast.ClassDef
+    parent: ast.AST
+    is_model: bool = False
+    methods: dict[str, FunctionInfo] = field(default_factory=dict)
+    attrs: dict[str, int] = field(default_factory=dict)  # "self.model" -> kind, joined over its methods
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+
+Definition = Union[FunctionInfo, ClassInfo]
+
+
+class ScopeIndex:
+    def __init__(self, index: FileIndex, names: Names) -> None:
+        self.index = index
+        self.functions: dict[ast.AST, FunctionInfo] = {}
+        self.classes: dict[ast.AST, ClassInfo] = {}
+        self._defs_in: dict[ast.AST, dict[str, Definition]] = {}
+        for node in index.classes:
+            parent = self._holder(node)
+            info = ClassInfo(node, parent)
+            self.classes[node] = info
+            self._defs_in.setdefault(parent, {})[node.name] = info
+        for node in index.functions:
+            parent = self._holder(node)
+            class_info = self.classes.get(parent) if isinstance(parent, ast.ClassDef) else None
+            args = node.args
+            info = FunctionInfo(
+                node, parent, class_info,
+                positional=[a.arg for a in args.posonlyargs + args.args],
+                keyword_only=[a.arg for a in args.kwonlyargs],
+                vararg=args.vararg.arg if args.vararg else None,
+                kwarg=args.kwarg.arg if args.kwarg else None)
+            self.functions[node] = info
+            if class_info is not None:
+                class_info.methods[node.name] = info
+            else:
+                self._defs_in.setdefault(parent, {})[node.name] = info
+        for info in self.classes.values():  # in source order, so a base defined earlier is already decided
+            info.is_model = any(self._is_model_base(base, names) for base in info.node.bases)
+
+    def _holder(self, node: ast.AST) -> ast.AST:
+        for parent in self.index.ancestors(node):
+            if isinstance(parent, FUNCTION_TYPES + (ast.ClassDef, ast.Module)):
+                return parent
+        return self.index.tree
+
+    def _is_model_base(self, base: ast.AST, names: Names) -> bool:
+        qualified = names.qual(base) or ""
+        if qualified.startswith("torch.nn.") or qualified.startswith("lightning") \
+                or qualified.startswith("pytorch_lightning"):
+            return True
+        if isinstance(base, ast.Name):
+            for info in self.classes.values():
+                if info.name == base.id and info.node is not base:
+                    return info.is_model
+        return bool(MODEL_BASE_HINT.search(last_identifier(base)))
+
+    def resolve(self, name: str, scope: ast.AST) -> Optional[Definition]:
+        """The def or class a bare ``name`` refers to from inside ``scope`` (class bodies are skipped)."""
+        node: Optional[ast.AST] = scope
+        while node is not None:
+            found = self._defs_in.get(node, {}).get(name)
+            if found is not None:
+                return found
+            if isinstance(node, ast.Module):
+                return None
+            info = self.functions.get(node)
+            node = info.parent if info is not None else self._holder(node)
+            while isinstance(node, ast.ClassDef):
+                node = self.classes[node].parent
+        return None
+
+    def method_of(self, scope: ast.AST, name: str) -> Optional[FunctionInfo]:
+        """``self.name`` called from inside a method of a class: that class's method ``name``."""
+        info = self.functions.get(scope)
+        if info is None or info.class_info is None:
+            return None
+        return info.class_info.methods.get(name)
+
+    def children_of(self, node: ast.AST) -> list[FunctionInfo]:
+        return [info for info in self.functions.values() if info.parent is node]

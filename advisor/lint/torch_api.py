@@ -1,0 +1,104 @@
+"""What the linter knows about the torch, numpy and stdlib APIs it reasons about: tables only, no logic.
+
+Names are fully qualified (after names.Names.qual) or bare method names where the receiver decides.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Host clocks: reading one before and after GPU work is a timing.
+CLOCKS = frozenset({
+    "time.time", "time.perf_counter", "time.monotonic", "time.process_time", "time.time_ns",
+    "time.perf_counter_ns", "time.monotonic_ns", "timeit.default_timer",
+    "datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today",
+})
+TIMEIT_CALLS = frozenset({"timeit.timeit", "timeit.repeat", "timeit.Timer"})
+SYNC_FUNCTIONS = frozenset({"torch.cuda.synchronize", "torch.accelerator.synchronize", "torch.synchronize"})
+
+# Tensor factories: torch.<name>(..., device=..., dtype=...).
+FACTORIES = frozenset({
+    "tensor", "as_tensor", "asarray", "from_numpy", "randn", "rand", "randint", "zeros", "ones", "empty", "full",
+    "arange", "range", "linspace", "logspace", "eye", "randperm", "normal", "empty_strided", "zeros_like",
+    "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "randint_like", "bernoulli",
+})
+# These wrap data that already exists: moving them is the copy itself, not a tensor that could be born there.
+WRAPPING_FACTORIES = frozenset({"from_numpy", "as_tensor", "asarray"})
+
+DEVICE_CONSTRUCTORS = frozenset({"torch.device"})
+CUDA_DEVICE_FUNCTIONS = frozenset({"torch.cuda.current_device"})
+EVENT_CONSTRUCTORS = frozenset({
+    "torch.cuda.Event", "torch.cuda.Stream", "torch.cuda.current_stream", "torch.cuda.default_stream",
+    "torch.cuda.ExternalStream", "torch.Event", "torch.Stream",
+})
+CUDA_WORKER_CONSTRUCTORS = frozenset({"torch.cuda.amp.GradScaler", "torch.amp.GradScaler"})
+LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+DATASETS_OF_TENSORS = frozenset({"torch.utils.data.TensorDataset"})
+PASSTHROUGH_CALLS = frozenset({
+    "iter", "next", "list", "tuple", "sorted", "reversed", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm",
+    "tqdm.notebook.tqdm", "torch.compile", "copy.deepcopy",
+})
+
+GRAD_OFF_CONTEXTS = frozenset({
+    "torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.inference_mode",
+    "torch.autograd.grad_mode.no_grad", "torch.autograd.grad_mode.inference_mode",
+})
+GRAD_SWITCHES = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"})
+
+# Methods on a CUDA tensor that wait for the GPU and copy to the host.
+HOST_SYNC_METHODS = frozenset({"item", "tolist", "cpu", "numpy", "nonzero"})
+# Builtins that turn a tensor into a Python value (or text): a host sync for a CUDA tensor.
+SYNC_BUILTINS = frozenset({"float", "int", "bool", "print", "str", "repr", "complex", "format"})
+# Tensor methods whose result is not a tensor.
+NON_TENSOR_METHODS = frozenset({
+    "item", "tolist", "size", "dim", "numel", "nelement", "element_size", "data_ptr", "stride",
+    "is_contiguous", "get_device", "storage_offset", "is_floating_point", "is_complex", "backward",
+    "register_hook", "retain_grad", "untyped_storage", "record_stream", "dim_order",
+})
+TENSOR_META_ATTRS = frozenset({
+    "shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "layout", "is_leaf", "names",
+    "is_sparse", "is_quantized", "itemsize", "nbytes", "grad_fn",
+})
+# Module methods that return the module itself.
+MODEL_SELF_METHODS = frozenset({"eval", "train", "half", "float", "bfloat16", "double", "requires_grad_",
+                                "share_memory", "to_empty", "cpu", "cuda", "to", "type"})
+# Module methods that launch no GPU work.
+MODEL_QUIET_METHODS = frozenset({
+    "parameters", "named_parameters", "buffers", "named_buffers", "modules", "named_modules", "children",
+    "named_children", "state_dict", "load_state_dict", "zero_grad", "register_forward_hook",
+    "register_forward_pre_hook", "register_full_backward_hook", "register_buffer", "eval", "train",
+    "requires_grad_", "add_module", "get_submodule", "extra_repr",
+})
+WORKER_QUIET_METHODS = frozenset({"zero_grad", "state_dict", "load_state_dict", "add_param_group",
+                                  "get_scale", "is_enabled"})
+EVENT_QUIET_METHODS = frozenset({"record", "elapsed_time", "query", "wait_event", "wait_stream", "wait"})
+
+NUMPY_F64_FACTORIES = frozenset({
+    "numpy.random.rand", "numpy.random.randn", "numpy.random.random", "numpy.random.random_sample",
+    "numpy.random.uniform", "numpy.random.normal", "numpy.random.standard_normal", "numpy.random.ranf",
+    "numpy.random.sample", "numpy.random.exponential", "numpy.random.beta", "numpy.random.gamma",
+})
+NUMPY_DEFAULT_F64 = frozenset({
+    "numpy.zeros", "numpy.ones", "numpy.empty", "numpy.linspace", "numpy.eye", "numpy.identity",
+    "numpy.loadtxt", "numpy.genfromtxt", "numpy.logspace",
+})
+NUMPY_RNG_CONSTRUCTORS = frozenset({"numpy.random.default_rng", "numpy.random.RandomState",
+                                    "numpy.random.Generator"})
+RNG_F64_METHODS = frozenset({"random", "standard_normal", "normal", "uniform", "exponential", "rand", "randn",
+                             "random_sample", "beta", "gamma"})
+
+F64_DTYPES = frozenset({"torch.float64", "torch.double", "numpy.float64", "numpy.double", "numpy.float_",
+                        "numpy.longdouble"})
+F64_DTYPE_STRINGS = frozenset({"float64", "double", "f8", "<f8", "float"})
+OTHER_DTYPE_PREFIXES = ("torch.float", "torch.half", "torch.bfloat", "torch.int", "torch.uint", "torch.long",
+                        "torch.bool", "torch.short", "torch.complex", "numpy.float", "numpy.int", "numpy.uint",
+                        "numpy.bool", "numpy.half", "numpy.single")
+
+MODEL_CONSTRUCTOR_PREFIXES = ("torchvision.models.", "timm.create_model", "torch.hub.load")
+NOT_A_MODEL = re.compile(r"Tokenizer|Processor|Config|FeatureExtractor|Pipeline|Dataset|Loader")
+# Names people give to models; used only when nothing else says what `.cuda()` was called on.
+MODEL_NAME_HINT = re.compile(
+    r"model|net|encoder|decoder|module|layer|backbone|head|classifier|criterion|loss_?f|policy|actor|"
+    r"critic|generator|discriminator|unet|vae|transformer|bert|gpt|resnet|vit|mlp|cnn|rnn|lstm|gru",
+    re.IGNORECASE)
+MODEL_BASE_HINT = re.compile(r"Module$|Model$|Net$|Layer$|^Sequential$|^ModuleList$|^ModuleDict$")
