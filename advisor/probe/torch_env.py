@@ -1,0 +1,177 @@
+"""What torch in this process is and sees: build, CUDA/cuDNN it loads, devices, CPU backends, settings.
+
+``import torch`` happens here, inside ``probe_torch``, and nowhere at module level. Nothing here creates a CUDA
+context or allocates GPU memory: device properties come from cudaGetDeviceProperties (no context), and
+``mem_get_info`` / tensor creation are deliberately absent.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from typing import Any, Callable, Optional
+
+from advisor.models.common import Fact, missing
+from advisor.models.facts import TorchDevice, TorchFacts, TorchSettings
+
+_PARALLEL_BACKEND = re.compile(r"^ATen parallel backend:\s*(.+)$", re.MULTILINE)
+
+
+def attempt(function: Callable[[], Any]) -> Fact[Any]:
+    """The value, or Unavailable with the exception's text: one odd torch build must cost one fact."""
+    try:
+        return function()
+    except Exception as error:  # noqa: BLE001
+        return missing(f"{type(error).__name__}: {error}")
+
+
+def decode_cudnn_version(version: int) -> str:
+    """cuDNN's integer version: 8902 -> "8.9.2" (major*1000 before 9), 91002 -> "9.10.2" (major*10000 from 9)."""
+    if version >= 90000:
+        return f"{version // 10000}.{version % 10000 // 100}.{version % 100}"
+    return f"{version // 1000}.{version % 1000 // 100}.{version % 100}"
+
+
+def parse_parallel_backend(info: str) -> Fact[str]:
+    match = _PARALLEL_BACKEND.search(info)
+    return match.group(1).strip() if match else missing("torch.__config__.parallel_info() names no backend")
+
+
+def _import_torch() -> tuple[Optional[Any], Optional[TorchFacts]]:
+    try:
+        import torch
+
+        return torch, None
+    except ModuleNotFoundError as error:
+        if error.name == "torch":
+            gone = missing(f"torch is not installed ({error})")
+            return None, _failed(installed=False, import_error=str(error), reason=gone)
+        return None, _failed(installed=True, import_error=f"{type(error).__name__}: {error}",
+                             reason=missing(f"import torch failed: {error}"))
+    except BaseException as error:  # noqa: BLE001 - a broken build can raise anything, even SystemExit
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        return None, _failed(installed=True, import_error=f"{type(error).__name__}: {error}",
+                             reason=missing(f"import torch failed: {error}"))
+
+
+def _failed(*, installed: bool, import_error: str, reason: Any) -> TorchFacts:
+    fields = {name: reason for name in TorchFacts.model_fields if name not in ("installed", "import_error", "settings")}
+    settings = TorchSettings(**{name: reason for name in TorchSettings.model_fields})
+    return TorchFacts(installed=installed, import_error=import_error, settings=settings, **fields)
+
+
+def _arch_list(torch: Any) -> Fact[list[str]]:
+    archs = torch.cuda.get_arch_list()  # empty whenever CUDA is unavailable, even on a CUDA build
+    if archs:
+        return list(archs)
+    flags = getattr(torch._C, "_cuda_getArchFlags", None)  # works without a GPU, on CUDA builds only
+    text = flags() if flags is not None else None
+    return text.split() if text else []
+
+
+def _cudnn_version(torch: Any) -> Fact[Optional[str]]:
+    if torch.version.cuda is None and getattr(torch.version, "hip", None):
+        return missing("ROCm build: torch.backends.cudnn reports MIOpen, not cuDNN")
+    # version() raises on a cuDNN whose major differs from the build's: that text is the fact worth keeping.
+    version = torch.backends.cudnn.version()
+    return decode_cudnn_version(int(version)) if version is not None else None
+
+
+def _cuda_availability(torch: Any) -> tuple[Fact[bool], Fact[Optional[str]]]:
+    """is_available(), and torch's own words when it is False: the warning it emits or torch.cuda.init()'s error."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        available = attempt(torch.cuda.is_available)
+    if available is True:
+        return True, None
+    if not isinstance(available, bool):
+        return available, available
+    # Only torch's own warnings: the probe's worker threads share the process-wide warnings machinery.
+    said = [str(w.message) for w in caught if "torch" in (w.filename or "")]
+    if said:
+        return False, "\n".join(dict.fromkeys(said))
+    # No warning (already emitted once in this process, or nothing to warn about: CPU build, CUDA_VISIBLE_DEVICES
+    # hiding all GPUs): the error a user's first .cuda() would hit says why. On failure init() creates nothing.
+    try:
+        torch.cuda.init()
+    except Exception as error:  # noqa: BLE001
+        return False, str(error) or type(error).__name__
+    return False, "torch.cuda.is_available() returned False without a warning or an error"
+
+
+def _devices(torch: Any, count: Fact[int]) -> Fact[list[TorchDevice]]:
+    if not isinstance(count, int):
+        return count
+    devices = []
+    for index in range(count):
+        props = attempt(lambda: torch.cuda.get_device_properties(index))
+        if not hasattr(props, "major"):
+            devices.append(TorchDevice(index=index, name=props, compute_capability=props, total_memory_bytes=props,
+                                       sm_count=props, uuid=props))
+            continue
+        uuid = getattr(props, "uuid", None)  # torch >= 2.0; str() gives 8-4-4-4-12 hex without "GPU-"
+        devices.append(TorchDevice(
+            index=index,
+            name=props.name,
+            compute_capability=f"{props.major}.{props.minor}",
+            total_memory_bytes=props.total_memory,
+            sm_count=props.multi_processor_count,
+            uuid=str(uuid) if uuid is not None else missing("this torch does not report device UUIDs"),
+        ))
+    return devices
+
+
+def _settings(torch: Any) -> TorchSettings:
+    return TorchSettings(
+        matmul_allow_tf32=attempt(lambda: bool(torch.backends.cuda.matmul.allow_tf32)),
+        cudnn_allow_tf32=attempt(lambda: bool(torch.backends.cudnn.allow_tf32)),
+        float32_matmul_precision=attempt(torch.get_float32_matmul_precision),
+        cudnn_enabled=attempt(lambda: bool(torch.backends.cudnn.enabled)),
+        cudnn_benchmark=attempt(lambda: bool(torch.backends.cudnn.benchmark)),
+        cudnn_deterministic=attempt(lambda: bool(torch.backends.cudnn.deterministic)),
+        deterministic_algorithms=attempt(torch.are_deterministic_algorithms_enabled),
+        anomaly_detection=attempt(torch.is_anomaly_enabled),
+    )
+
+
+def _xnnpack(torch: Any) -> bool:
+    import torch.backends.xnnpack  # not imported by `import torch`
+
+    return bool(torch.backends.xnnpack.enabled)
+
+
+def probe_torch() -> TorchFacts:
+    torch, failed = _import_torch()
+    if failed is not None:
+        return failed
+    available, unavailable_reason = _cuda_availability(torch)
+    # device_count() works without initialising CUDA; devices are described only when CUDA is usable.
+    count = attempt(torch.cuda.device_count)
+    devices = _devices(torch, count) if available is True else ([] if available is False else available)
+    return TorchFacts(
+        installed=True,
+        import_error=None,
+        version=attempt(lambda: str(torch.__version__)),
+        git_version=attempt(lambda: torch.version.git_version),
+        debug_build=attempt(lambda: bool(torch.version.debug)),
+        cuda_version=attempt(lambda: torch.version.cuda),
+        hip_version=attempt(lambda: getattr(torch.version, "hip", None)),
+        cudnn_version=attempt(lambda: _cudnn_version(torch)),
+        arch_list=attempt(lambda: _arch_list(torch)),
+        cuda_available=available,
+        cuda_unavailable_reason=unavailable_reason,
+        device_count=count,
+        devices=devices,
+        xpu_available=attempt(lambda: bool(hasattr(torch, "xpu") and torch.xpu.is_available())),
+        mps_available=attempt(lambda: bool(torch.backends.mps.is_available())),
+        num_threads=attempt(torch.get_num_threads),
+        num_interop_threads=attempt(torch.get_num_interop_threads),
+        cpu_capability=attempt(lambda: torch.backends.cpu.get_cpu_capability()),
+        mkl_available=attempt(lambda: bool(torch.backends.mkl.is_available())),
+        mkldnn_available=attempt(lambda: bool(torch.backends.mkldnn.is_available())),
+        openmp_available=attempt(lambda: bool(torch.backends.openmp.is_available())),
+        xnnpack_available=attempt(lambda: _xnnpack(torch)),
+        parallel_backend=attempt(lambda: parse_parallel_backend(torch.__config__.parallel_info())),
+        settings=_settings(torch),
+    )
