@@ -41,8 +41,11 @@ def verdict(report: Report) -> Verdict:
     blocking = {f.rule_id: f for f in report.findings if f.rule_id in _BLOCKING_RULES}
     available = torch.cuda_available
     if available is True:
-        count = torch.device_count if isinstance(torch.device_count, int) else "?"
-        because = f"torch {torch.version} (CUDA {torch.cuda_version}) sees {count} GPU(s): {_gpu_names(report)}"
+        names = _gpu_names(report)
+        if isinstance(torch.device_count, int):
+            because = f"torch {torch.version} (CUDA {torch.cuda_version}) sees {torch.device_count} GPU(s): {names}"
+        else:
+            because = f"torch {torch.version} (CUDA {torch.cuda_version}) reports CUDA available; GPU(s): {names}"
         serious = [f for f in report.findings if f.severity == Severity.high]
         if serious:
             because += f" -- but {len(serious)} high-severity problem(s) below need attention"

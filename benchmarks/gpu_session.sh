@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# One call on the lent GPU machine: everything GPU-side in one go, results under $OUT.
+#   run: bash benchmarks/gpu_session.sh [stage ...]     (stages: facts speed diagnose crossover reference tests)
+# Wheels that the device image lacks travel in .whl/ (see the device tool's README).
+set -u
+export PYTHONUNBUFFERED=1
+OUT=${OUT:-/tmp/gpu-advisor-out}; mkdir -p "$OUT"
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
+  || { echo "wheel install failed"; exit 1; }
+export PYTHONPATH=/tmp/site:$PWD
+stages=${*:-facts speed diagnose crossover reference tests}
+log() { echo "=== $* ($(date +%T))"; }
+for stage in $stages; do
+  case $stage in
+    facts)
+      log facts
+      nvidia-smi -q > "$OUT/nvidia-smi-q.txt" 2>&1
+      nvidia-smi --query-gpu=driver_version,pcie.link.gen.max,pcie.link.width.max,memory.total,name,compute_cap --format=csv
+      python3 -c "import torch, typer, rich, pydantic, pynvml; print(torch.__version__, typer.__version__, pydantic.__version__)"
+      python3 benchmarks/record_facts.py "$OUT/facts_h100.json" ;;
+    speed)
+      log speed
+      ( time python3 -m torch.utils.collect_env > "$OUT/collect_env.txt" 2>&1 ) 2>&1 | grep real
+      python3 benchmarks/bench_env_speed.py --runs 3
+      for i in 1 2 3; do ( time python3 -m advisor env --format json -o /tmp/env.json ) 2>&1 | grep real; done ;;
+    diagnose)
+      log diagnose
+      ( time python3 -m advisor diagnose --format json -o "$OUT/diagnose.json" ) 2>&1 | tail -5
+      python3 -m advisor explain "$OUT/diagnose.json" --format terminal --no-redact 2>&1 | head -150 ;;
+    quick)
+      log quick
+      ( time python3 -m advisor diagnose --quick --format json -o "$OUT/diagnose_quick.json" ) 2>&1 | tail -5 ;;
+    crossover)
+      log crossover; python3 benchmarks/bench_crossover.py --json "$OUT/bench_crossover.json" ;;
+    reference)
+      log reference; python3 benchmarks/bench_reference.py --json "$OUT/bench_reference.json" ;;
+    tests)
+      log tests; python3 -m pytest -m gpu tests -q -p no:cacheprovider 2>&1 | tail -25 ;;
+  esac
+done
+log done
