@@ -77,8 +77,8 @@ class CallEvaluator(ExprEvaluator):
             return 0
         if name.count(".") == 1 and name.startswith("torch.") and last in api.FACTORIES:
             return self._factory(last, node, pos, kw)
-        if name in api.LOADERS:
-            return LOADER
+        if name in api.LOADERS:  # batches keep the dataset's dtype
+            return LOADER | ((pos[0] if pos else kw.get("dataset", 0)) & F64)
         if name in api.DATASETS_OF_TENSORS:
             return _all(pos, kw) & (CUDA_TENSOR | CPU_TENSOR | F64)
         if name in api.PASSTHROUGH_CALLS:

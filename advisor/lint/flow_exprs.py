@@ -256,7 +256,7 @@ class ExprEvaluator:
             if callee == "range":
                 return 0
         if kind & LOADER:
-            return CPU_TENSOR  # a batch: the copy to the GPU is needed, pin_memory makes it cheap
+            return CPU_TENSOR | (kind & F64)  # a batch: the copy to the GPU is needed, pin_memory makes it cheap
         return kind & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL | CUDA_DEVICE)
 
     def bind_target(self, target: ast.AST, shape: Shape) -> None:

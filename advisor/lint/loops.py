@@ -2,7 +2,8 @@
 
 A loop is hot when its own body (inner loops aside) runs CUDA compute and no loop inside it (nor in a
 function it calls) is hot: in ``for epoch: for batch in loader: ...`` the batch loop is hot and the epoch
-loop is not, so one ``.item()`` per epoch stays quiet. A loop over a literal list (``for n in [256,
+loop is not, so one ``.item()`` per epoch stays quiet. A loop over a DataLoader that computes is always
+hot: one iteration per batch is a step, even when it calls a helper with a loop of its own. A loop over a literal list (``for n in [256,
 1024, 4096]``) is a parameter sweep, not iterations, and is never hot. A host read is excused when it
 runs only some iterations: under ``if step % 100 == 0:``, ``if i == 0:`` or a flag such as
 ``if args.verbose:``.
@@ -16,7 +17,8 @@ from typing import TYPE_CHECKING, Optional
 
 from advisor.lint.effects import COMPUTE, HOST_READ, Event
 from advisor.lint.index import FUNCTION_TYPES
-from advisor.lint.kinds import CUDA_TENSOR
+from advisor.lint.kinds import CUDA_TENSOR, LOADER
+from advisor.lint.names import dotted
 from advisor.lint.scopes import FunctionInfo
 
 if TYPE_CHECKING:
@@ -31,6 +33,7 @@ class LoopAnalysis:
         self.effects = ctx.effects
         self._hot: dict[ast.AST, bool] = {}
         self._function_hot: dict[FunctionInfo, bool] = {}
+        self._assigned: dict[ast.AST, set[str]] = {}
 
     @cached_property
     def _children(self) -> dict[ast.AST, list[ast.AST]]:
@@ -58,6 +61,8 @@ class LoopAnalysis:
         events = self.effects.events(self.body_nodes(loop), stop_at_loops=True)
         if not any(event.bits & COMPUTE for event in events):
             return False
+        if self.iterates_loader(loop):
+            return True  # one iteration per batch is a step, whatever else it calls
         if any(self.is_hot(inner) for inner in self._children.get(loop, [])):
             return False
         return not any(event.callee is not None and self.function_has_hot_loop(event.callee, 0)
@@ -76,6 +81,28 @@ class LoopAnalysis:
             for event in self.effects.summary(info).events)
         self._function_hot[info] = found
         return found
+
+    def assigned(self, node: ast.AST) -> set[str]:
+        """Names and dotted names written anywhere in ``node`` (a loop: its target too)."""
+        known = self._assigned.get(node)
+        if known is None:
+            known = set()
+            for inner in ast.walk(node):
+                if isinstance(inner, (ast.Name, ast.Attribute)) and isinstance(inner.ctx, (ast.Store, ast.Del)):
+                    key = dotted(inner)
+                    if key is not None:
+                        known.add(key)
+            self._assigned[node] = known
+        return known
+
+    def iterates_loader(self, loop: ast.AST) -> bool:
+        """``for batch in loader`` (also through enumerate(), tqdm(), zip())."""
+        if not isinstance(loop, (ast.For, ast.AsyncFor)):
+            return False
+        iterable = loop.iter
+        while isinstance(iterable, ast.Call) and iterable.args and not self.ctx.kind(iterable) & LOADER:
+            iterable = iterable.args[0]
+        return bool(self.ctx.kind(iterable) & LOADER)
 
     def is_sweep(self, loop: ast.AST) -> bool:
         """``for size in [256, 1024]``: each iteration is a separate experiment."""
@@ -134,8 +161,10 @@ class LoopAnalysis:
         return False
 
     def is_guard(self, test: ast.AST) -> bool:
+        if self.effects.truth_sync(test):
+            return True  # the condition is the host read (reported there); its branch runs only sometimes
         if self.ctx.kind(test) & CUDA_TENSOR:
-            return False  # that condition is itself a host read
+            return False
         if isinstance(test, ast.BoolOp):
             return any(self.is_guard(value) for value in test.values)
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.effects import CLOCK, COMPUTE, SYNC, WORK, Event
 from advisor.lint.index import FUNCTION_TYPES
-from advisor.lint.kinds import CUDA_ANY, CUDA_DEVICE, LOADER
+from advisor.lint.kinds import CUDA_ANY, CUDA_DEVICE
 from advisor.lint.scopes import FunctionInfo
 
 if TYPE_CHECKING:
@@ -209,8 +209,7 @@ class Timings:
 
     @cached_property
     def _loader_loops(self) -> list[ast.AST]:
-        return [loop for loop in self.ctx.index.loops if isinstance(loop, (ast.For, ast.AsyncFor))
-                and self.ctx.kind(loop.iter) & LOADER]
+        return [loop for loop in self.ctx.index.loops if self.ctx.loops.iterates_loader(loop)]
 
     def _function_trains(self, info: FunctionInfo, visiting: set) -> bool:
         if info in visiting:

@@ -14,6 +14,13 @@ def short(node: ast.AST, width: int = 48) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def where(node: ast.AST) -> str:
-    """`line 12` for messages that point at a second place."""
-    return f"line {getattr(node, 'lineno', '?')}"
+def where(ctx, node: ast.AST) -> str:
+    """`line 12` (`cell 3, line 2` in a notebook) for messages that point at a second place."""
+    cell, line = ctx.unit.locate(getattr(node, "lineno", 0))
+    return f"cell {cell}, line {line}" if cell is not None else f"line {line}"
+
+
+def line_of(ctx, node: ast.AST):
+    """A line for evidence: an int in a .py file, "cellN:line" in a notebook."""
+    cell, line = ctx.unit.locate(getattr(node, "lineno", 0))
+    return f"cell{cell}:{line}" if cell is not None else line

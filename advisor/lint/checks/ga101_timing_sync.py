@@ -40,7 +40,7 @@ def run(ctx) -> Iterator[Hit]:
         if not region.has_work or region.synchronized:
             continue
         last = region.last_work
-        work = f"{short(last.node)} ({where(last.node)})" if last is not None else "CUDA work"
+        work = f"{short(last.node)} ({where(ctx, last.node)})" if last is not None else "CUDA work"
         evidence = {"timing": region.how, "last_gpu_work": short(last.node) if last else None}
         if region.how == "clock":
             yield Hit(f"{short(region.close)} stops the clock after {work} with no torch.cuda.synchronize() "

@@ -37,7 +37,7 @@ def run(ctx) -> Iterator[Hit]:
             continue
         first = chain[-1].node
         message = (f"the timed region runs the program's first CUDA computation, {short(first)} "
-                   f"({where(first)}), with no warm-up: the time includes CUDA start-up")
+                   f"({where(ctx, first)}), with no warm-up: the time includes CUDA start-up")
         evidence = {"timing": region.how, "first_compute": short(first)}
         if region.line is not None:
             yield Hit(message, line=region.line, column=region.column, evidence=evidence)

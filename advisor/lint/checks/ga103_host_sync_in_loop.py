@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from typing import Iterator
 
-from advisor.lint.checks.common import short, where
+from advisor.lint.checks.common import line_of, short, where
 from advisor.lint.model import CheckInfo, Hit
 
 INFO = CheckInfo(
@@ -44,9 +44,11 @@ def run(ctx) -> Iterator[Hit]:
         if not loops.is_hot(loop):
             continue
         for event in loops.host_reads(loop):
+            # Python 3.11 places every part of an f-string at the f-string: point at the formatted value
+            node = event.node.value if isinstance(event.node, ast.FormattedValue) else event.node
             yield Hit(f"{describe(event.node)} waits for the GPU on every iteration of the loop at "
-                      f"{where(loop)}", node=event.node, evidence={"loop_line": loop.lineno})
+                      f"{where(ctx, loop)}", node=node, evidence={"loop_line": line_of(ctx, loop)})
         for call, inner in loops.calls_with_host_reads(loop):
-            yield Hit(f"{short(call.node)} waits for the GPU on every iteration of the loop at {where(loop)}: "
-                      f"it calls {describe(inner.node)} ({where(inner.node)})", node=call.node,
-                      evidence={"loop_line": loop.lineno, "sync_line": inner.node.lineno})
+            yield Hit(f"{short(call.node)} waits for the GPU on every iteration of the loop at {where(ctx, loop)}: "
+                      f"it calls {describe(inner.node)} ({where(ctx, inner.node)})", node=call.node,
+                      evidence={"loop_line": line_of(ctx, loop), "sync_line": line_of(ctx, inner.node)})

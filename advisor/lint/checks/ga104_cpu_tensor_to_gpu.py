@@ -46,6 +46,9 @@ def run(ctx) -> Iterator[Hit]:
             continue
         factory = _factory_call(ctx, receiver)
         if isinstance(receiver, ast.Name):
+            loops = ctx.index.enclosing_loops(call)
+            if loops and receiver.id not in ctx.loops.assigned(loops[0]):
+                continue  # made before the loop, copied in it: GA105 reports the repeated copy
             scope = ctx.index.scope_of(call)
             counts = uses.get(scope) or uses.setdefault(scope, _name_loads(scope))
             if not _assigned_back(ctx, call, receiver.id) and counts[receiver.id] > 1:
@@ -60,7 +63,7 @@ def run(ctx) -> Iterator[Hit]:
                                  keywords=[k for k in factory.keywords if k.arg != "device"]
                                  + [ast.keyword(arg="device", value=ast.Name(id=device))])
             fix = f"Create it on the GPU: {short(rewritten, 90)}" + (
-                f" ({where(factory)})" if factory.lineno != call.lineno else "")
+                f" ({where(ctx, factory)})" if factory.lineno != call.lineno else "")
         yield Hit(f"{short(call)} copies a tensor just made on the CPU to the GPU; create it with "
                   f"device={device} instead", node=call, fix=fix,
                   evidence={"created": short(factory) if factory is not None else short(receiver)})

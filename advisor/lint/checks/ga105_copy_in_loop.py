@@ -1,20 +1,24 @@
-"""GA105: the same host->device copy (or model move) repeated on every loop iteration.
+"""GA105: the same host->device copy (or model move) repeated on every loop iteration or every call.
 
 Must match:   weights = torch.from_numpy(w)  ...  for x in loader: y = model(x) * weights.to(device)
               for epoch in range(n): model.to(device); train(model)
+              def preprocess(self, x): return x - self.mean.to(self.device)   (called in a loop)
+              def forward(self, x): return x + self.table.to(x.device)        (runs every step)
 Must not:     for x, y in loader: x = x.to(device)     (new data each iteration: the copy is the point)
               weights = weights.to(device) before the loop; x = x.to(device) where x changes per iteration
+              a helper that copies an attribute once and is never called from a loop
 """
 
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from typing import Iterator, Optional
 
-from advisor.lint.checks.common import short, where
-from advisor.lint.kinds import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, FRESH, MODEL
+from advisor.lint.checks.common import line_of, short, where
+from advisor.lint.kinds import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, MODEL
 from advisor.lint.model import CheckInfo, Hit
 from advisor.lint.names import dotted
+from advisor.lint.scopes import FunctionInfo
 
 INFO = CheckInfo(
     id="GA105", name="copy-in-loop", title="Same host-to-device copy repeated in a loop",
@@ -22,46 +26,81 @@ INFO = CheckInfo(
     cost="The same bytes cross PCIe on every iteration (~16 GB/s from pageable memory, synchronously); a "
          "module's .to() also walks every parameter and buffer each call.",
     fix="Move it once, before the loop (weights = weights.to(device); model.to(device)), and reuse the GPU "
-        "copy inside the loop.",
+        "copy inside the loop; inside an nn.Module, register constant tensors with self.register_buffer(...) "
+        "so model.to(device) moves them once.",
     references=("https://pytorch.org/tutorials/recipes/recipes/tuning_guide.html",),
 )
+_PER_CALL_METHODS = frozenset({"forward", "__call__", "training_step", "validation_step", "predict_step"})
+_MAX_DEPTH = 4
 
 
 def run(ctx) -> Iterator[Hit]:
-    assigned_in: dict[ast.AST, set[str]] = {}
     for call in ctx.index.calls:
         func = call.func
         if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda")):
             continue
         if not ctx.kind(call) & (CUDA_TENSOR | CUDA_MODEL):
             continue
-        loops = ctx.index.enclosing_loops(call)
-        if not loops or ctx.loops.is_sweep(loops[0]):
-            continue
-        loop = loops[0]
         receiver = func.value
         before = ctx.kind(receiver)
         key = dotted(receiver)
-        if before & (MODEL | CUDA_MODEL) and not before & (CUDA_TENSOR | CPU_TENSOR):
-            yield Hit(f"{short(call)} moves the model on every iteration of the loop at {where(loop)}",
-                      node=call, severity="low", evidence={"loop_line": loop.lineno})
+        loops = ctx.index.enclosing_loops(call)
+        if loops:
+            loop = loops[0]
+            if ctx.loops.is_sweep(loop):
+                continue
+            if before & (MODEL | CUDA_MODEL) and not before & (CUDA_TENSOR | CPU_TENSOR):
+                yield Hit(f"{short(call)} moves the model on every iteration of the loop at {where(ctx, loop)}",
+                          node=call, severity="low", evidence={"loop_line": line_of(ctx, loop)})
+            elif _invariant_cpu_tensor(ctx, key, before, ctx.loops.assigned(loop)):
+                yield Hit(f"{short(call)} copies the same CPU tensor `{key}` to the GPU on every iteration of the "
+                          f"loop at {where(ctx, loop)}", node=call, evidence={"loop_line": line_of(ctx, loop), "tensor": key},
+                          fix=f"Copy it once before the loop ({key.replace('.', '_')}_gpu = {short(call)}) and use "
+                              "that inside.")
             continue
-        if key is None or not before & CPU_TENSOR or before & (CUDA_TENSOR | FRESH):
+        info = ctx.flow.scopes.functions.get(ctx.index.scope_of(call))
+        if info is None or key is None or "." not in key and key in _locals(info):
             continue
-        names = assigned_in.get(loop) or assigned_in.setdefault(loop, _assigned(loop))
-        if key in names or key.split(".")[0] in names:
+        if not _invariant_cpu_tensor(ctx, key, before, ctx.loops.assigned(info.node)):
             continue
-        yield Hit(f"{short(call)} copies the same CPU tensor `{key}` to the GPU on every iteration of the loop "
-                  f"at {where(loop)}", node=call, evidence={"loop_line": loop.lineno, "tensor": key},
-                  fix=f"Copy it once before the loop ({key}_gpu = {short(call)}) and use {key}_gpu inside.")
+        repeated = _why_repeated(ctx, info, 0, set())
+        if repeated:
+            yield Hit(f"{short(call)} copies the same CPU tensor `{key}` to the GPU on every call of "
+                      f"{info.name}(), {repeated}", node=call, evidence={"tensor": key})
 
 
-def _assigned(loop: ast.AST) -> set[str]:
-    """Names (and dotted names) written anywhere in the loop, its target included."""
-    names: set[str] = set()
-    for node in ast.walk(loop):
-        if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            key = dotted(node)
-            if key is not None:
-                names.add(key)
-    return names
+def _invariant_cpu_tensor(ctx, key: Optional[str], kind: int, assigned: set[str]) -> bool:
+    if key is None or not kind & CPU_TENSOR or kind & CUDA_TENSOR:
+        return False
+    return key not in assigned and key.split(".")[0] not in assigned
+
+
+def _locals(info: FunctionInfo) -> set[str]:
+    return set(info.positional + info.keyword_only + [info.vararg or "", info.kwarg or ""])
+
+
+def _why_repeated(ctx, info: FunctionInfo, depth: int, visiting: set) -> Optional[str]:
+    """'which runs in the loop at line 40' / 'which runs on every forward pass', or None."""
+    if info.name in _PER_CALL_METHODS and info.class_info is not None:
+        return "which runs on every step"
+    if depth > _MAX_DEPTH or info in visiting:
+        return None
+    for site in ctx.index.calls:
+        func = site.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        if name != info.name:
+            continue
+        scope = ctx.index.scope_of(site)
+        if isinstance(func, ast.Name) and ctx.flow.scopes.resolve(name, scope) is not info:
+            continue
+        if isinstance(func, ast.Attribute) and ctx.flow.scopes.method_of(scope, name) is not info:
+            continue
+        loops = ctx.index.enclosing_loops(site)
+        if loops:
+            return f"which runs in the loop at {where(ctx, loops[0])}"
+        caller = ctx.flow.scopes.functions.get(scope)
+        if caller is not None:
+            found = _why_repeated(ctx, caller, depth + 1, visiting | {info})
+            if found:
+                return found
+    return None

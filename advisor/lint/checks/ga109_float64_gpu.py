@@ -39,8 +39,9 @@ def run(ctx) -> Iterator[Hit]:
         value = ctx.kind(call)
         if not (value & F64 and value & _CUDA):
             continue
-        inputs = [call.func.value] if isinstance(call.func, ast.Attribute) and name == "" else []
-        inputs += list(call.args) + [k.value for k in call.keywords]
+        inputs = [call.func] + list(call.args) + [k.value for k in call.keywords]
+        if isinstance(call.func, ast.Attribute) and name == "":
+            inputs.append(call.func.value)
         if any(ctx.kind(node) & F64 and ctx.kind(node) & _CUDA for node in inputs):
             continue  # already float64 on the GPU: reported where it got there
         yield Hit(_message(call, name), node=call)
