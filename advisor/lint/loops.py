@@ -15,7 +15,7 @@ import ast
 from functools import cached_property
 from typing import TYPE_CHECKING, Optional
 
-from advisor.lint.effects import COMPUTE, HOST_READ, Event
+from advisor.lint.effects import COMPUTE, HOST_READ, SYNC, Event
 from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.kinds import CUDA_TENSOR, LOADER
 from advisor.lint.names import dotted
@@ -44,9 +44,14 @@ class LoopAnalysis:
                 children[around[0]].append(loop)
         return children
 
-    def body_nodes(self, loop: ast.AST) -> list[ast.AST]:
-        """What runs every iteration: the body, and a while-loop's condition."""
-        return ([loop.test] if isinstance(loop, ast.While) else []) + list(loop.body)
+    def iteration_events(self, loop: ast.AST, stop_at_loops: bool = False) -> list[Event]:
+        """What runs every iteration: a while-loop's condition, then the body."""
+        events = []
+        if isinstance(loop, ast.While):
+            events = self.effects.events([loop.test])
+            if self.effects.truth_sync(loop.test):
+                events.append(Event(loop.test, SYNC | HOST_READ))
+        return events + self.effects.events(loop.body, stop_at_loops=stop_at_loops)
 
     def is_hot(self, loop: ast.AST) -> bool:
         known = self._hot.get(loop)
@@ -58,7 +63,7 @@ class LoopAnalysis:
     def _decide(self, loop: ast.AST) -> bool:
         if self.is_sweep(loop):
             return False
-        events = self.effects.events(self.body_nodes(loop), stop_at_loops=True)
+        events = self.iteration_events(loop, stop_at_loops=True)
         if not any(event.bits & COMPUTE for event in events):
             return False
         if self.iterates_loader(loop):
@@ -120,13 +125,13 @@ class LoopAnalysis:
     # -- host reads ----------------------------------------------------------------------------------
     def host_reads(self, loop: ast.AST) -> list[Event]:
         """Host reads of CUDA tensors that run on every iteration of ``loop``, inner loops included."""
-        events = self.effects.events(self.body_nodes(loop))
+        events = self.iteration_events(loop)
         return [e for e in events if e.bits & HOST_READ and not self.guarded(e.node, loop)]
 
     def calls_with_host_reads(self, loop: ast.AST) -> list[tuple[Event, Event]]:
         """(call in the loop, host read inside the called function) for the user's functions."""
         found = []
-        for event in self.effects.events(self.body_nodes(loop)):
+        for event in self.iteration_events(loop):
             if event.callee is None or self.guarded(event.node, loop):
                 continue
             inner = self.function_host_read(event.callee, 0, set())

@@ -15,7 +15,7 @@ import ast
 from typing import Iterator, Optional
 
 from advisor.lint.checks.common import line_of, short, where
-from advisor.lint.kinds import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, MODEL
+from advisor.lint.kinds import CPU_DEVICE, CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, DTYPE, MODEL
 from advisor.lint.model import CheckInfo, Hit
 from advisor.lint.names import dotted
 from advisor.lint.scopes import FunctionInfo
@@ -39,7 +39,7 @@ def run(ctx) -> Iterator[Hit]:
         func = call.func
         if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda")):
             continue
-        if not ctx.kind(call) & (CUDA_TENSOR | CUDA_MODEL):
+        if not _to_gpu(ctx, call):
             continue
         receiver = func.value
         before = ctx.kind(receiver)
@@ -67,6 +67,16 @@ def run(ctx) -> Iterator[Hit]:
         if repeated:
             yield Hit(f"{short(call)} copies the same CPU tensor `{key}` to the GPU on every call of "
                       f"{info.name}(), {repeated}", node=call, evidence={"tensor": key})
+
+
+def _to_gpu(ctx, call: ast.Call) -> bool:
+    """Moved to CUDA, or -- in a program that uses CUDA -- to a device we cannot name (`x.device`)."""
+    if ctx.kind(call) & (CUDA_TENSOR | CUDA_MODEL):
+        return True
+    if call.func.attr != "to" or not ctx.flow.uses_cuda:
+        return False
+    device = next((k.value for k in call.keywords if k.arg == "device"), call.args[0] if call.args else None)
+    return device is not None and not ctx.kind(device) & (CPU_DEVICE | DTYPE) and not isinstance(device, ast.Constant)
 
 
 def _invariant_cpu_tensor(ctx, key: Optional[str], kind: int, assigned: set[str]) -> bool:
