@@ -33,7 +33,11 @@ def run_measurements(facts, *, quick: bool, budget_s: float, device: int, memory
     from advisor.probe.nvml import nvml_session
 
     left = max(1.0, budget_s - elapsed_s - REPORT_RESERVE_S)
+    # A bigger budget buys tighter spreads, a smaller one trades precision for time.
+    precision = min(4.0, max(0.3, budget_s / (QUICK_BUDGET_S if quick else DEFAULT_BUDGET_S)))
     plan = MeasurePlan.quick(left) if quick else MeasurePlan(budget_s=left)
+    plan.precision *= precision
+    plan.crossover.timer = plan.crossover.timer.scaled(precision)
     plan.memory_fraction = memory_fraction
     if crossovers is not None:
         plan.crossovers = crossovers

@@ -10,10 +10,12 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
+from advisor.engine import derive_measured as measured
 from advisor.models.common import NOT_COLLECTED, Fact, Unavailable, is_missing, missing
 from advisor.models.facts import Facts, GpuFacts
+from advisor.models.measurements import DType, Measurements, Mode, Op
 
 # Minor-version compatibility floors on Linux: a CUDA X.y build runs on any driver of at least this version
 # (CUDA Toolkit release notes, table 3). The driver's own CUDA major must still be at least X.
@@ -46,6 +48,26 @@ class DerivedFacts(BaseModel):
     #: CUDA_VISIBLE_DEVICES is set to a value that hides every GPU ("", "-1", "none").
     cuda_visible_devices_hides_all: Fact[bool] = NOT_COLLECTED
 
+    # -- from measurements (engine/derive_measured.py) --
+    #: op -> dtype -> mode -> crossover size; None where the GPU never won in the range tried.
+    crossover: dict[Op, dict[DType, dict[Mode, Optional[int]]]] = Field(default_factory=dict)
+    matmul_crossovers: Fact[str] = NOT_COLLECTED  # "142 resident, 209 synchronized per op, ..."
+    add_crossovers: Fact[str] = NOT_COLLECTED
+    #: Pinned-copy crossover over resident crossover (None: copies make the GPU lose at every size tried).
+    matmul_transfer_ratio: Fact[Optional[float]] = NOT_COLLECTED
+    add_transfer_ratio: Fact[Optional[float]] = NOT_COLLECTED
+    #: Share of a copied elementwise add's GPU-side time spent moving data (largest size measured both ways).
+    add_copy_share: Fact[float] = NOT_COLLECTED
+    gpu_cpu_matmul_ratio: Fact[float] = NOT_COLLECTED
+    fp64_fp32_ratio: Fact[float] = NOT_COLLECTED
+    tf32_speedup: Fact[float] = NOT_COLLECTED
+    bf16_speedup: Fact[float] = NOT_COLLECTED
+    fp16_speedup: Fact[float] = NOT_COLLECTED
+    launch_to_kernel_ratio: Fact[float] = NOT_COLLECTED
+    link_degraded_under_load: Fact[bool] = NOT_COLLECTED
+    slowdown_reasons_under_load: Fact[list[str]] = NOT_COLLECTED
+    unstable_timing_fraction: Fact[float] = NOT_COLLECTED
+
 
 class GpuDerived(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -57,6 +79,7 @@ class GpuDerived(BaseModel):
     #: Which torch build to install for this GPU, in words with the index URL.
     suggested_torch_build: Fact[str] = NOT_COLLECTED
     other_processes_memory_fraction: Fact[float] = NOT_COLLECTED
+    memory_free_fraction: Fact[float] = NOT_COLLECTED
     performance_limiting_reasons: Fact[list[str]] = NOT_COLLECTED
     pcie_below_max: Fact[bool] = NOT_COLLECTED
     ecc_problem: Fact[bool] = NOT_COLLECTED
@@ -77,7 +100,7 @@ def _major(version: object) -> Fact[Optional[int]]:
         return missing(f"cannot read a major version from {version!r}")
 
 
-def derive_machine(facts: Facts) -> DerivedFacts:
+def derive_machine(facts: Facts, measurements: Optional[Measurements] = None) -> DerivedFacts:
     torch_major = _major(facts.torch.cuda_version)
     driver_major = _major(facts.driver.cuda_version)
     if is_missing(torch_major):
@@ -98,13 +121,35 @@ def derive_machine(facts: Facts) -> DerivedFacts:
     nvml_count, torch_count = facts.driver.gpu_count, facts.torch.device_count
     hidden = _first_missing(nvml_count, torch_count) or max(0, nvml_count - torch_count)  # type: ignore[operator]
 
-    return DerivedFacts(
+    derived = DerivedFacts(
         torch_cuda_major=torch_major,
         driver_cuda_major=driver_major,
         driver_floor_for_torch_cuda=floor,
         gpus_hidden_from_torch=hidden,
         cuda_visible_devices_hides_all=hides_all,
     )
+    if measurements is not None:
+        _derive_measured(derived, measurements)
+    return derived
+
+
+def _derive_measured(derived: DerivedFacts, m: Measurements) -> None:
+    overheads = m.overheads
+    derived.crossover = measured.crossover_map(m)
+    derived.matmul_crossovers = measured.crossover_summary(m, "matmul", "float32")
+    derived.add_crossovers = measured.crossover_summary(m, "add", "float32")
+    derived.matmul_transfer_ratio = measured.transfer_ratio(m, "matmul", "float32")
+    derived.add_transfer_ratio = measured.transfer_ratio(m, "add", "float32")
+    derived.add_copy_share = measured.copy_share(m, "add", "float32")
+    derived.gpu_cpu_matmul_ratio = measured.gpu_cpu_ratio(m)
+    derived.fp64_fp32_ratio = measured.peak_ratio(m, "float64")
+    derived.tf32_speedup = measured.peak_ratio(m, "tf32")
+    derived.bf16_speedup = measured.peak_ratio(m, "bfloat16")
+    derived.fp16_speedup = measured.peak_ratio(m, "float16")
+    derived.launch_to_kernel_ratio = measured.ratio(overheads.launch_us, overheads.tiny_kernel_us, "not measured")
+    derived.link_degraded_under_load = measured.link_degraded(m)
+    derived.slowdown_reasons_under_load = measured.slowdown_seen(m)
+    derived.unstable_timing_fraction = measured.unstable_fraction(m)
 
 
 def parse_compute_capability(cc: str) -> tuple[int, int]:
@@ -169,6 +214,10 @@ def derive_gpu(gpu: GpuFacts, facts: Facts) -> GpuDerived:
     others = gpu.other_processes_memory_bytes
     derived.other_processes_memory_fraction = _first_missing(others, total) or (
         others / total if total else missing("GPU reports zero memory")  # type: ignore[operator]
+    )
+    free = gpu.memory_free_bytes
+    derived.memory_free_fraction = _first_missing(free, total) or (
+        free / total if total else missing("GPU reports zero memory")  # type: ignore[operator]
     )
     reasons = gpu.clock_event_reasons
     derived.performance_limiting_reasons = reasons if is_missing(reasons) else [

@@ -139,7 +139,8 @@ def evaluate_rule(rule: Rule, view: FactView, *, gpu_index: Optional[int] = None
 def view_for_report(report: Report, derived: Optional[DerivedFacts] = None) -> FactView:
     facts = report.facts
     roots = {"host": facts.host, "torch": facts.torch, "driver": facts.driver,
-             "measurements": report.measurements, "derived": derived or derive_machine(facts)}
+             "measurements": report.measurements,
+             "derived": derived or derive_machine(facts, report.measurements)}
     return FactView(roots, env=facts.env, packages=facts.packages)
 
 

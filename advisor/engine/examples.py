@@ -65,9 +65,13 @@ def report_from_example(example: dict[str, Any]) -> tuple[Report, dict[str, Any]
 
 def run_example(rule: Rule, example: dict[str, Any]) -> Finding | SkippedRule | None:
     report, derived_overrides, gpu_overrides = report_from_example(example)
-    derived = derive_machine(report.facts)
-    for field, value in derived_overrides.items():
-        setattr(derived, field, value)
+    derived = derive_machine(report.facts, report.measurements)
+    for path, value in derived_overrides.items():
+        field, *inner = path.split(".")
+        if inner:  # a nested derived table such as crossover.matmul.float32.resident
+            _set_path(getattr(derived, field), inner, value)
+        else:
+            setattr(derived, field, value)
     view = view_for_report(report, derived)
     if rule.for_each == "gpu":
         gpu = report.facts.gpus[0]  # type: ignore[index]

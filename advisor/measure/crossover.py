@@ -22,18 +22,20 @@ from advisor.measure.workloads import WORKLOADS, precision_mode, torch_dtype
 from advisor.models.measurements import CrossoverPoint, CrossoverResult, DType, Mode, TimingStats
 
 #: Per-point timing: short, because the comparison looks at spreads and re-measures when they overlap.
-POINT_TIMER = TimerConfig(warmup_runs=1, min_samples=5, budget_s=0.04, target_rel_spread=0.05, min_sample_s=5e-4)
+POINT_TIMER = TimerConfig(warmup_runs=1, min_samples=5, budget_s=0.015, target_rel_spread=0.05, min_sample_s=5e-4)
+#: Overlapping spreads, and the two sizes either side of an answer, are measured again this much longer.
 REMEASURE_FACTOR = 4.0
 
 
 @dataclass
 class CrossoverSettings:
     #: Largest CPU time one op may take at the top of the grid (bounds the range and the run time).
-    cpu_op_cap_s: float = 0.02
+    cpu_op_cap_s: float = 0.01
     #: GPU memory the inputs and output of the largest size may take.
     gpu_memory_cap_bytes: int = 1 << 30
-    #: Host memory the largest transfer-mode inputs may take (page-locking is slow and scarce).
-    host_memory_cap_bytes: int = 512 << 20
+    #: Host memory the largest transfer-mode inputs may take (page-locking is slow and scarce, and pageable
+    #: copies of hundreds of MiB cost more per point than the rest of a search).
+    host_memory_cap_bytes: int = 128 << 20
     timer: TimerConfig = POINT_TIMER
 
 
@@ -127,9 +129,9 @@ class CrossoverRunner:
         return fn
 
     # -- one point, one crossover -----------------------------------------------------------------------
-    def point(self, op: str, dtype: DType, mode: Mode, size: int) -> CrossoverPoint:
-        config = self.settings.timer
-        cpu = self.cpu_stats(op, dtype, size, config)
+    def point(self, op: str, dtype: DType, mode: Mode, size: int, careful: bool = False) -> CrossoverPoint:
+        config = self.settings.timer.scaled(REMEASURE_FACTOR) if careful else self.settings.timer
+        cpu = self.cpu_stats(op, dtype, size, config, fresh=careful)
         gpu = self.gpu_stats(op, dtype, mode, size, config)
         verdict = compare(cpu, gpu)
         if verdict == "ambiguous":  # the spreads overlap: look again, longer, before deciding
@@ -147,11 +149,14 @@ class CrossoverRunner:
         grid = self.grid(op, dtype, modes_planned or (mode,))
         points: dict[int, CrossoverPoint] = {}
 
-        def evaluate(size: int) -> Winner:
-            points[size] = self.point(op, dtype, mode, size)
+        def evaluate(size: int, careful: bool = False) -> Winner:
+            points[size] = self.point(op, dtype, mode, size, careful)
             return points[size].winner
 
-        outcome = (dense_search if dense else bracket_search)(grid, evaluate)
+        if dense:
+            outcome = dense_search(grid, evaluate)
+        else:
+            outcome = bracket_search(grid, evaluate, confirm=lambda size: evaluate(size, careful=True))
         index = outcome.crossover_index
         return CrossoverResult(
             op=op, dtype=dtype, mode=mode, size_unit=workload.size_unit, workload=workload.description,

@@ -9,7 +9,7 @@ from advisor.measure.timer import TimerConfig, time_cpu, time_cuda_events
 from advisor.measure.workloads import precision_mode, torch_dtype
 from advisor.models.measurements import DType, PeakMeasurements, ScalarMeasurement
 
-PEAK_TIMER = TimerConfig(warmup_runs=3, warmup_s=0.05, min_samples=5, budget_s=0.25, target_rel_spread=0.03,
+PEAK_TIMER = TimerConfig(warmup_runs=3, warmup_s=0.05, min_samples=5, budget_s=0.15, target_rel_spread=0.03,
                          min_sample_s=2e-3)
 CPU_PEAK_TIMER = TimerConfig(warmup_runs=1, min_samples=3, budget_s=0.4, target_rel_spread=0.05, min_sample_s=1e-2)
 #: A rough look to choose the problem size (one warm-up, three samples).

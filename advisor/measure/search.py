@@ -60,10 +60,8 @@ class SearchOutcome:
     #: Index into the grid of the crossover size; None when the GPU does not win at the top of the grid.
     crossover_index: Optional[int]
     winners: dict[int, Winner] = field(default_factory=dict)
-
-    @property
-    def evaluations(self) -> int:
-        return len(self.winners)
+    #: Measurements taken, re-checks included.
+    evaluations: int = 0
 
 
 def crossover_from_winners(grid_length: int, winners: dict[int, Winner]) -> Optional[int]:
@@ -81,39 +79,49 @@ def crossover_from_winners(grid_length: int, winners: dict[int, Winner]) -> Opti
 def dense_search(grid: list[int], evaluate: Callable[[int], Winner]) -> SearchOutcome:
     """The reference: every grid point, smallest first."""
     winners = {index: evaluate(size) for index, size in enumerate(grid)}
-    return SearchOutcome(crossover_from_winners(len(grid), winners), winners)
+    return SearchOutcome(crossover_from_winners(len(grid), winners), winners, len(grid))
 
 
-def bracket_search(grid: list[int], evaluate: Callable[[int], Winner], coarse_step: int = COARSE_STEP) -> SearchOutcome:
-    """Top-down coarse walk to the first size where the GPU does not win, then bisection inside that bracket."""
+def bracket_search(grid: list[int], evaluate: Callable[[int], Winner], coarse_step: int = COARSE_STEP,
+                   confirm: Optional[Callable[[int], Winner]] = None) -> SearchOutcome:
+    """Top-down coarse walk to the first size where the GPU does not win, then bisection inside that bracket.
+
+    Every step re-derives the bracket from all decisions so far, so a decision that changes is simply taken
+    into account. With ``confirm`` (a slower, more careful measurement), the two sizes either side of the
+    answer -- where noise decides -- are measured again before the answer stands, as is a "GPU never wins".
+    """
     winners: dict[int, Winner] = {}
-
-    def winner(index: int) -> Winner:
-        if index not in winners:
-            winners[index] = evaluate(grid[index])
-        return winners[index]
-
+    confirmed: set[int] = set()
+    calls = 0
     top = len(grid) - 1
-    if winner(top) != "gpu":
-        return SearchOutcome(None, winners)
-    upper = top
-    lower: Optional[int] = None
-    for index in range(top - coarse_step, -1, -coarse_step):
-        if winner(index) != "gpu":
-            lower = index
-            break
-        upper = index
-    if lower is None:
-        if upper == 0:
-            return SearchOutcome(0, winners)
-        # The coarse walk ended above index 0: the last bracket is [0, upper].
-        if winner(0) == "gpu":
-            return SearchOutcome(0, winners)  # the GPU wins at the smallest size too
-        lower = 0
-    while upper - lower > 1:
-        middle = (lower + upper) // 2
-        if winner(middle) == "gpu":
-            upper = middle
+
+    def check(index: int, careful: bool = False) -> None:
+        nonlocal calls
+        calls += 1
+        if careful:
+            confirmed.add(index)
+            winners[index] = confirm(grid[index])  # type: ignore[misc]
         else:
-            lower = middle
-    return SearchOutcome(upper, winners)
+            winners[index] = evaluate(grid[index])
+
+    check(top)
+    while True:
+        upper = crossover_from_winners(len(grid), winners)
+        if upper is None:
+            if confirm is not None and top not in confirmed:
+                check(top, careful=True)
+                continue
+            return SearchOutcome(None, winners, calls)
+        below = [index for index in winners if index < upper]
+        if upper > 0 and not below:  # walk down: the GPU won everywhere tried so far
+            check(max(0, upper - coarse_step))
+            continue
+        lower = max(below) if below else None
+        if lower is not None and upper - lower > 1:
+            check((lower + upper) // 2)
+            continue
+        pending = [i for i in (upper, lower) if i is not None and i not in confirmed] if confirm else []
+        if pending:
+            check(pending[0], careful=True)
+            continue
+        return SearchOutcome(upper, winners, calls)

@@ -12,10 +12,12 @@ from typing import Any, Callable, Optional
 
 from advisor.measure.crossover import CrossoverRunner, CrossoverSettings, failed_crossover
 from advisor.measure.monitor import GpuMonitor, StateReader
-from advisor.measure.overheads import first_call_costs, launch_and_sync_costs
-from advisor.measure.peaks import cpu_matmul_peak, device_copy_bandwidth, fill_specs, gpu_matmul_peak
-from advisor.measure.timer import Stopwatch
-from advisor.measure.transfer import LinkReader, link_gbps, measure_transfers
+from advisor.measure.overheads import OVERHEAD_TIMER, first_call_costs, launch_and_sync_costs
+from advisor.measure.peaks import (
+    CPU_PEAK_TIMER, PEAK_TIMER, cpu_matmul_peak, device_copy_bandwidth, fill_specs, gpu_matmul_peak,
+)
+from advisor.measure.timer import Stopwatch, TimerConfig
+from advisor.measure.transfer import TRANSFER_TIMER, LinkReader, link_gbps, measure_transfers
 from advisor.measure.unsync import unsync_demo
 from advisor.models.common import missing
 from advisor.models.measurements import DType, Measurements, Mode
@@ -50,11 +52,19 @@ class MeasurePlan:
     only_crossovers: bool = False
     #: Every grid point instead of the bracket search (the reference the search is checked against).
     dense: bool = False
+    #: Scales every timer's sampling budget: below 1 trades precision for time (--quick, a small --budget).
+    precision: float = 1.0
+
+    def timer(self, base: TimerConfig) -> TimerConfig:
+        return base.scaled(self.precision)
 
     @classmethod
     def quick(cls, budget_s: float) -> "MeasurePlan":
         return cls(crossovers=QUICK_CROSSOVERS, modes=QUICK_MODES, peak_dtypes=("float32", "tf32", "bfloat16"),
-                   cpu_peak_dtypes=("float32",), budget_s=budget_s)
+                   cpu_peak_dtypes=("float32",), budget_s=budget_s, precision=0.5)
+
+    def __post_init__(self) -> None:
+        self.crossover.timer = self.crossover.timer.scaled(self.precision)
 
 
 @dataclass
@@ -164,7 +174,7 @@ class MeasurementSession:
             self._crossovers(device, steps)
             return
         self._step("launch, synchronize and .item() overheads", steps)
-        self._guarded("overheads", lambda: launch_and_sync_costs(device, overheads))
+        self._guarded("overheads", lambda: launch_and_sync_costs(device, overheads, plan.timer(OVERHEAD_TIMER)))
         self._step("host<->device bandwidth", steps)
         transfer = self.result.transfer
         if self.info.pcie_gen_max and self.info.pcie_width_max:
@@ -173,7 +183,8 @@ class MeasurementSession:
             if theoretical:
                 transfer.link_max_theoretical_gbps = theoretical
         self._guarded("transfer bandwidth",
-                      lambda: measure_transfers(device, transfer, max_bytes=cap // 2, read_link=self.info.read_link))
+                      lambda: measure_transfers(device, transfer, max_bytes=cap // 2, read_link=self.info.read_link,
+                                                config=plan.timer(TRANSFER_TIMER)))
         self._step("peak matmul throughput and memory bandwidth", steps)
         self._peaks(device, cap)
         self._step("unsynchronized-timing demonstration", steps)
@@ -185,7 +196,7 @@ class MeasurementSession:
         fill_specs(peaks, self.info.name)
         for dtype in self.plan.peak_dtypes:
             def measure(dtype: DType = dtype) -> None:
-                measurement = gpu_matmul_peak(device, dtype, cap)
+                measurement = gpu_matmul_peak(device, dtype, cap, self.plan.timer(PEAK_TIMER))
                 peaks.details.append(measurement)
                 peaks.matmul_tflops[dtype] = measurement.value  # type: ignore[assignment]
 
@@ -194,7 +205,7 @@ class MeasurementSession:
                 peaks.matmul_tflops[dtype] = missing(reason)
 
         def copy() -> None:
-            measurement = device_copy_bandwidth(device, cap)
+            measurement = device_copy_bandwidth(device, cap, self.plan.timer(PEAK_TIMER))
             peaks.details.append(measurement)
             peaks.device_copy_gbps = measurement.value  # type: ignore[assignment]
 
@@ -203,21 +214,26 @@ class MeasurementSession:
             self._cpu_peak(dtype)
 
     def _cpu_peak(self, dtype: DType) -> None:
-        measurement = cpu_matmul_peak(dtype)
+        measurement = cpu_matmul_peak(dtype, self.plan.timer(CPU_PEAK_TIMER))
         self.result.peaks.details.append(measurement)
         self.result.peaks.cpu_matmul_gflops[dtype] = measurement.value  # type: ignore[assignment]
 
     def _crossovers(self, device: Any, steps: int) -> None:
         runner = CrossoverRunner(device, self.plan.crossover)
+        took: list[float] = []
         for op, dtype in self.plan.crossovers:
             for mode in self.plan.modes:
                 self._step(f"crossover {op} {dtype} {mode}", steps)
-                if self._time_left() <= 0:
+                # Start one only if a typical one so far still fits: the budget is a promise, not a hint.
+                expected = sorted(took)[len(took) // 2] if took else 0.0
+                if self._time_left() <= expected:
                     self.result.crossover.append(failed_crossover(
                         op, dtype, mode, "time budget reached before this crossover (raise --budget)", "skipped"))
                     continue
+                started = self.watch.elapsed()
                 holder: list[Any] = []
                 reason = self._guarded(f"crossover {op} {dtype} {mode}", lambda: holder.append(
                     runner.crossover(op, dtype, mode, dense=self.plan.dense, modes_planned=self.plan.modes)))
                 self.result.crossover.append(holder[0] if holder else failed_crossover(op, dtype, mode, reason or "?"))
+                took.append(self.watch.elapsed() - started)
 

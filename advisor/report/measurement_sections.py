@@ -115,7 +115,7 @@ def unsync_section(measurements: Measurements) -> Section:
 
 def describe_crossover(result: CrossoverResult) -> str:
     if result.status != "ok":
-        return f"{result.status}: {result.reason}"
+        return result.status  # the reasons are listed once, under the table
     if result.gpu_never_wins:
         return f"CPU wins up to {result.range_max:,}"
     if result.gpu_always_wins:
@@ -139,6 +139,9 @@ def crossover_section(measurements: Measurements) -> Section:
     section.note = ("resident: data on the GPU, ops queued; sync per op: each result waited for; copy: inputs copied "
                     "host->device and the result back each time. Above the crossover the GPU stays faster at every "
                     "size tried.")
+    not_measured = sorted({f"{r.status}: {r.reason}" for r in measurements.crossover if r.status != "ok"})
+    if not_measured:
+        section.note += " Not measured -- " + "; ".join(not_measured)
     section.chart = "\n\n".join(filter(None, (crossover_chart(measurements, op, dtype) for op, dtype in CHARTED)))
     return section
 

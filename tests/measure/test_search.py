@@ -63,3 +63,28 @@ def test_compare_uses_the_spreads():
     assert compare(stats(1.0, 0.2), stats(0.9, 0.2)) == "ambiguous"
     assert compare(stats(1.0, 0.001), stats(0.99, 0.001)) == "tie"
     assert settle("ambiguous", stats(1.0, 0.2), stats(0.9, 0.2)) == "tie"
+
+
+@pytest.mark.parametrize("truth, wrong_at", [(100, 95), (100, 105), (40, 40), (3000, 4000), (8, 10)])
+def test_confirmation_corrects_a_noisy_decision_at_the_boundary(truth, wrong_at):
+    """The quick measurement is wrong at one size near the answer; the careful one is right."""
+    grid = log_grid(8, 4096)
+    noisy_index = min(range(len(grid)), key=lambda i: abs(grid[i] - wrong_at))
+
+    def quick(size):
+        correct = "gpu" if size >= truth else "cpu"
+        if size == grid[noisy_index]:
+            return "cpu" if correct == "gpu" else "gpu"
+        return correct
+
+    careful = pattern(truth)
+    outcome = bracket_search(grid, quick, confirm=careful)
+    expected = dense_search(grid, careful).crossover_index
+    assert outcome.crossover_index == expected
+
+
+def test_a_never_wins_verdict_is_confirmed_before_it_is_reported():
+    grid = log_grid(8, 4096)
+    outcome = bracket_search(grid, lambda size: "cpu", confirm=pattern(1000))
+    assert outcome.crossover_index is not None
+    assert grid[outcome.crossover_index] >= 1000
