@@ -12,8 +12,8 @@ from advisor.cli.options import FailOn, FailOnOption, FormatOption, NoRedactOpti
 
 DEFAULT_BUDGET_S = 30.0
 QUICK_BUDGET_S = 10.0
-#: Kept back from the budget for rules and rendering after the measurements.
-REPORT_RESERVE_S = 0.5
+#: Kept back from the budget for rules, redaction, rendering and releasing CUDA after the measurements.
+REPORT_RESERVE_S = 1.0
 
 BudgetOption = Annotated[Optional[float], typer.Option(
     "--budget", min=3.0, help="Wall-time budget in seconds for the whole run (default 30, --quick 10). "
@@ -73,10 +73,11 @@ def diagnose(
     """Probe, measure (crossover sizes, bandwidth, overheads, peaks) and explain, with the numbers behind it."""
     from advisor.cli.output import exit_code_for, write_report
     from advisor.cli.pipeline import build_report
+    from advisor import PROCESS_START
     from advisor.measure.timer import Stopwatch
     from advisor.probe import collect_facts
 
-    watch = Stopwatch()
+    watch = Stopwatch(since=PROCESS_START)
     lint_findings, lint_notes = _lint(code) if code else ([], [])
     facts = collect_facts()
     budget_s = budget if budget is not None else (QUICK_BUDGET_S if quick else DEFAULT_BUDGET_S)

@@ -5,26 +5,32 @@ Modes (what the user's code pays):
     sync               one op, then torch.cuda.synchronize() (code that needs each result: .item(), print)
     transfer_pageable  inputs copied host->device from ordinary memory, op, result copied back
     transfer_pinned    the same from page-locked memory with non_blocking copies
-The CPU side is the same op on CPU tensors with torch's default threads; it is measured once per size and
-shared by all modes.
+The CPU side is the same op on CPU tensors with torch's default threads. Its samples are pooled per size and
+shared by all modes; a close race draws more samples on both sides until a confidence interval decides it.
 """
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from advisor.measure.search import (
-    COARSE_STEP, Winner, bracket_search, compare, crossover_from_winners, dense_search, log_grid, settle,
+    COARSE_STEP, Winner, bracket_search, crossover_from_winners, decide, dense_search, log_grid, settle,
 )
-from advisor.measure.timer import Stopwatch, TimerConfig, time_cpu, time_cuda_events, time_synchronized
+from advisor.measure.timer import (
+    Sampler, Stopwatch, TimerConfig, cpu_sampler, cuda_events_sampler, summarize, synchronized_sampler,
+)
 from advisor.measure.workloads import WORKLOADS, precision_mode, torch_dtype
 from advisor.models.measurements import CrossoverPoint, CrossoverResult, DType, Mode, TimingStats
 
-#: Per-point timing: short, because the comparison looks at spreads and re-measures when they overlap.
-POINT_TIMER = TimerConfig(warmup_runs=1, min_samples=5, budget_s=0.015, target_rel_spread=0.05, min_sample_s=5e-4)
-#: Overlapping spreads, and the two sizes either side of an answer, are measured again this much longer.
-REMEASURE_FACTOR = 4.0
+#: First look at a point: a handful of samples. Most points are decided by it (one side clearly faster).
+POINT_TIMER = TimerConfig(warmup_runs=1, min_samples=5, budget_s=0.008, target_rel_spread=0.05, min_sample_s=5e-4)
+#: A close race gets up to this many extra rounds of samples on both sides (each round doubles the pool).
+CLOSE_RACE_ROUNDS = 3
+#: The sizes either side of an answer are re-checked with this many more rounds.
+CONFIRM_ROUNDS = 1
+MIN_ROUND_SAMPLES = 5
 
 
 @dataclass
@@ -40,34 +46,116 @@ class CrossoverSettings:
 
 
 @dataclass
-class _CpuCache:
-    stats: dict[tuple[str, str, int], TimingStats] = field(default_factory=dict)
+class _Pool:
+    """Per-op times of one workload at one size, kept across evaluations (inputs are not kept)."""
+
+    ops_per_sample: int
+    method: str
+    per_op: list[float] = field(default_factory=list)
+    threads: Optional[int] = None
+
+    def stats(self, target: float) -> TimingStats:
+        return summarize(self.per_op, method=self.method, ops_per_sample=self.ops_per_sample,  # type: ignore[arg-type]
+                         stable_target=target, threads=self.threads)
 
 
 class CrossoverRunner:
     def __init__(self, device: Any, settings: CrossoverSettings) -> None:
         self.device = device
         self.settings = settings
-        self._cpu = _CpuCache()
+        self._cpu: dict[tuple[str, str, int], _Pool] = {}
+        self._gpu: dict[tuple[str, str, str, int], _Pool] = {}
         self._grids: dict[tuple[str, str], list[int]] = {}
+        self._inputs: dict[tuple[str, str, int, str], tuple[Any, ...]] = {}
 
-    # -- CPU side ---------------------------------------------------------------------------------------
-    def _cpu_dtype(self, dtype: DType) -> DType:
+    # -- inputs -----------------------------------------------------------------------------------------
+    def inputs(self, op: str, dtype: DType, size: int, where: str) -> tuple[Any, ...]:
+        """Random inputs on the GPU ("gpu"), in ordinary ("cpu") or page-locked ("pinned") host memory.
+
+        Drawn on the GPU and copied (torch.randn of tens of millions of elements on the CPU takes longer than
+        the timing itself), and kept for the other modes of the same op and dtype; the cache holds one op and
+        dtype at a time, so memory stays bounded by the grid's largest size.
+        """
+        tdtype = torch_dtype(dtype)
+        key = (op, str(tdtype), size, where)
+        if key not in self._inputs:
+            if any(k[:2] != key[:2] for k in self._inputs):
+                self._inputs.clear()
+            on_gpu = self._inputs.get((op, str(tdtype), size, "gpu")) or WORKLOADS[op].make_inputs(size, tdtype, self.device)
+            if where == "gpu":
+                self._inputs[key] = on_gpu
+            else:
+                host = tuple(t.cpu() for t in on_gpu)
+                self._inputs[key] = tuple(t.pin_memory() for t in host) if where == "pinned" else host
+        return self._inputs[key]
+
+    def release(self) -> None:
+        self._inputs.clear()
+
+    # -- samplers ---------------------------------------------------------------------------------------
+    @staticmethod
+    def _cpu_dtype(dtype: DType) -> DType:
         return "float32" if dtype == "tf32" else dtype  # CPUs have no TF32: the user's CPU baseline is fp32
 
-    def cpu_stats(self, op: str, dtype: DType, size: int, config: TimerConfig, fresh: bool = False) -> TimingStats:
-        key = (op, self._cpu_dtype(dtype), size)
-        if fresh or key not in self._cpu.stats:
-            workload = WORKLOADS[op]
-            inputs = workload.make_inputs(size, torch_dtype(dtype), "cpu")
-            self._cpu.stats[key] = time_cpu(lambda: workload.run(*inputs), config)
-        return self._cpu.stats[key]
+    def _cpu_sampler(self, op: str, dtype: DType, size: int, ops: Optional[int] = None) -> Sampler:
+        workload = WORKLOADS[op]
+        inputs = self.inputs(op, self._cpu_dtype(dtype), size, "cpu")
+        return cpu_sampler(lambda: workload.run(*inputs), self.settings.timer, ops)
 
+    def _gpu_sampler(self, op: str, dtype: DType, mode: Mode, size: int, ops: Optional[int] = None) -> Sampler:
+        import torch
+
+        workload = WORKLOADS[op]
+        config = self.settings.timer
+        if mode == "resident":
+            inputs = self.inputs(op, dtype, size, "gpu")
+            return cuda_events_sampler(lambda: workload.run(*inputs), config, ops)
+        if mode == "sync":
+            inputs = self.inputs(op, dtype, size, "gpu")
+            return synchronized_sampler(lambda: (workload.run(*inputs), torch.cuda.synchronize()), config, ops)
+        pinned = mode == "transfer_pinned"
+        host = list(self.inputs(op, dtype, size, "pinned" if pinned else "cpu"))
+        return synchronized_sampler(self._transfer_fn(workload.run, host, pinned), config, ops)
+
+    def _transfer_fn(self, run: Callable[..., Any], host: list[Any], pinned: bool) -> Callable[[], Any]:
+        import torch
+
+        device = self.device
+        if not pinned:
+            return lambda: run(*[t.to(device) for t in host]).cpu()
+        result = run(*[t.to(device) for t in host])
+        host_out = torch.empty(result.shape, dtype=result.dtype, pin_memory=True)
+
+        def fn() -> None:
+            out = run(*[t.to(device, non_blocking=True) for t in host])
+            host_out.copy_(out, non_blocking=True)
+            torch.cuda.synchronize()
+
+        return fn
+
+    def _open(self, pools: dict, key: tuple, make: Callable[[Optional[int]], Sampler]) -> tuple[_Pool, Sampler]:
+        """A live sampler for ``key``, its samples pooled with every earlier one for the same key."""
+        pool = pools.get(key)
+        sampler = make(pool.ops_per_sample if pool else None)
+        if pool is None:
+            sampler.collect(self.settings.timer)
+            pool = pools[key] = _Pool(sampler.ops, sampler.method, threads=sampler.threads)
+        pool.per_op.extend(sampler.per_op)
+        sampler.per_op = []
+        return pool, sampler
+
+    def cpu_stats(self, op: str, dtype: DType, size: int) -> TimingStats:
+        key = (op, self._cpu_dtype(dtype), size)
+        if key not in self._cpu:
+            self._open(self._cpu, key, lambda ops: self._cpu_sampler(op, dtype, size, ops))
+        return self._cpu[key].stats(self.settings.timer.target_rel_spread)
+
+    # -- the grid ---------------------------------------------------------------------------------------
     def grid(self, op: str, dtype: DType, modes: tuple[Mode, ...]) -> list[int]:
         """The sizes tried: the workload's range, cut where one CPU op would exceed its time cap or the tensors
         would exceed the memory caps.
 
-        The CPU is timed walking up a coarse grid (these timings are cached and reused by the search), because
+        The CPU is timed walking up a coarse grid (these samples are pooled and reused by the search), because
         small sizes are dominated by fixed costs and cannot be extrapolated from.
         """
         key = (op, self._cpu_dtype(dtype))
@@ -78,10 +166,9 @@ class CrossoverRunner:
             top = full[0]
             for index in range(0, len(full), COARSE_STEP):
                 size = full[index]
-                seconds = self.cpu_stats(op, dtype, size, self.settings.timer).median_s
-                if seconds > cap:
+                if self.cpu_stats(op, dtype, size).median_s > cap:
                     # Extrapolate from the last affordable coarse point only: a short, reliable step.
-                    rate = self.cpu_stats(op, dtype, top, self.settings.timer).median_s / workload.work(top)
+                    rate = self.cpu_stats(op, dtype, top).median_s / workload.work(top)
                     top = max([s for s in full[:index] if s >= top and rate * workload.work(s) <= cap], default=top)
                     break
                 top = size
@@ -95,52 +182,35 @@ class CrossoverRunner:
         host_ok = not any(m.startswith("transfer") for m in modes) or needed <= self.settings.host_memory_cap_bytes
         return needed <= self.settings.gpu_memory_cap_bytes and host_ok
 
-    # -- GPU side ---------------------------------------------------------------------------------------
-    def gpu_stats(self, op: str, dtype: DType, mode: Mode, size: int, config: TimerConfig) -> TimingStats:
-        import torch
-
-        workload = WORKLOADS[op]
-        tdtype = torch_dtype(dtype)
-        with precision_mode(dtype):
-            if mode == "resident":
-                inputs = workload.make_inputs(size, tdtype, self.device)
-                return time_cuda_events(lambda: workload.run(*inputs), config)
-            if mode == "sync":
-                inputs = workload.make_inputs(size, tdtype, self.device)
-                return time_synchronized(lambda: (workload.run(*inputs), torch.cuda.synchronize()), config)
-            pinned = mode == "transfer_pinned"
-            host = [t.pin_memory() if pinned else t for t in workload.make_inputs(size, tdtype, "cpu")]
-            return time_synchronized(self._transfer_fn(workload.run, host, pinned), config)
-
-    def _transfer_fn(self, run: Callable[..., Any], host: list[Any], pinned: bool) -> Callable[[], Any]:
-        import torch
-
-        device = self.device
-        if not pinned:
-            return lambda: run(*[t.to(device) for t in host]).cpu()
-        result_shape = run(*[t.to(device) for t in host])
-        host_out = torch.empty(result_shape.shape, dtype=result_shape.dtype, pin_memory=True)
-
-        def fn() -> None:
-            out = run(*[t.to(device, non_blocking=True) for t in host])
-            host_out.copy_(out, non_blocking=True)
-            torch.cuda.synchronize()
-
-        return fn
-
     # -- one point, one crossover -----------------------------------------------------------------------
-    def point(self, op: str, dtype: DType, mode: Mode, size: int, careful: bool = False) -> CrossoverPoint:
-        config = self.settings.timer.scaled(REMEASURE_FACTOR) if careful else self.settings.timer
-        cpu = self.cpu_stats(op, dtype, size, config, fresh=careful)
-        gpu = self.gpu_stats(op, dtype, mode, size, config)
-        verdict = compare(cpu, gpu)
-        if verdict == "ambiguous":  # the spreads overlap: look again, longer, before deciding
-            longer = config.scaled(REMEASURE_FACTOR)
-            cpu = self.cpu_stats(op, dtype, size, longer, fresh=True)
-            gpu = self.gpu_stats(op, dtype, mode, size, longer)
-            verdict = compare(cpu, gpu)
-        return CrossoverPoint(size=size, cpu=cpu, gpu=gpu, speedup=cpu.median_s / gpu.median_s,
-                              winner=settle(verdict, cpu, gpu))
+    def point(self, op: str, dtype: DType, mode: Mode, size: int, rounds: int = CLOSE_RACE_ROUNDS,
+              confirm: bool = False) -> CrossoverPoint:
+        """Decide who wins at one size, sampling both sides more while the race is too close to call."""
+        with precision_mode(dtype):
+            cpu_pool, cpu = self._open(self._cpu, (op, self._cpu_dtype(dtype), size),
+                                       lambda ops: self._cpu_sampler(op, dtype, size, ops))
+            gpu_pool, gpu = self._open(self._gpu, (op, dtype, mode, size),
+                                       lambda ops: self._gpu_sampler(op, dtype, mode, size, ops))
+
+            def more() -> None:
+                for pool, sampler in ((cpu_pool, cpu), (gpu_pool, gpu)):
+                    sampler.add(max(MIN_ROUND_SAMPLES, len(pool.per_op) // 2))
+                    pool.per_op.extend(sampler.per_op)
+                    sampler.per_op = []
+
+            if confirm:
+                more()
+            verdict = decide(cpu_pool.per_op, gpu_pool.per_op)
+            for _ in range(rounds):
+                if verdict != "ambiguous":
+                    break
+                more()
+                verdict = decide(cpu_pool.per_op, gpu_pool.per_op)
+            winner: Winner = settle(cpu_pool.per_op, gpu_pool.per_op) if verdict == "ambiguous" else verdict
+        target = self.settings.timer.target_rel_spread
+        return CrossoverPoint(size=size, cpu=cpu_pool.stats(target), gpu=gpu_pool.stats(target),
+                              speedup=statistics.median(cpu_pool.per_op) / statistics.median(gpu_pool.per_op),
+                              winner=winner)
 
     def crossover(self, op: str, dtype: DType, mode: Mode, *, dense: bool = False,
                   modes_planned: tuple[Mode, ...] = ()) -> CrossoverResult:
@@ -149,14 +219,15 @@ class CrossoverRunner:
         grid = self.grid(op, dtype, modes_planned or (mode,))
         points: dict[int, CrossoverPoint] = {}
 
-        def evaluate(size: int, careful: bool = False) -> Winner:
-            points[size] = self.point(op, dtype, mode, size, careful)
+        def evaluate(size: int, confirm: bool = False) -> Winner:
+            rounds = CLOSE_RACE_ROUNDS + CONFIRM_ROUNDS if confirm else CLOSE_RACE_ROUNDS
+            points[size] = self.point(op, dtype, mode, size, rounds, confirm)
             return points[size].winner
 
         if dense:
             outcome = dense_search(grid, evaluate)
         else:
-            outcome = bracket_search(grid, evaluate, confirm=lambda size: evaluate(size, careful=True))
+            outcome = bracket_search(grid, evaluate, confirm=lambda size: evaluate(size, confirm=True))
         index = outcome.crossover_index
         return CrossoverResult(
             op=op, dtype=dtype, mode=mode, size_unit=workload.size_unit, workload=workload.description,

@@ -9,18 +9,19 @@ dense sweep spends most of its time (CPU time grows with size).
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass, field
-from typing import Callable, Literal, Optional
-
-from advisor.models.measurements import TimingStats
+from typing import Callable, Literal, Optional, Sequence
 
 Winner = Literal["gpu", "cpu", "tie"]
 Verdict = Literal["gpu", "cpu", "tie", "ambiguous"]
 
 POINTS_PER_DECADE = 12
 COARSE_STEP = 6  # every 6th grid point: two per decade
-#: Medians closer than this (relative) are a tie even when the spreads separate them.
-TIE_MARGIN = 0.03
+#: The GPU must be this much faster to count as winning: within it, the two are a tie (not a GPU win).
+TIE_MARGIN = 0.05
+#: Standard errors of margin a winner needs (about 95% confidence).
+CONFIDENCE_Z = 2.0
 
 
 def log_grid(low: int, high: int, per_decade: int = POINTS_PER_DECADE) -> list[int]:
@@ -32,26 +33,50 @@ def log_grid(low: int, high: int, per_decade: int = POINTS_PER_DECADE) -> list[i
     return [s for s in sizes if low <= s <= high]
 
 
-def compare(cpu: TimingStats, gpu: TimingStats) -> Verdict:
-    """Which side is faster, judged on the spreads, not the medians alone.
+def relative_standard_error(samples: Sequence[float]) -> float:
+    """Standard error of the median over the median, from the IQR (robust to the odd slow sample).
 
-    A side wins when its third quartile is under the other's first quartile and the medians differ by more
-    than TIE_MARGIN; overlapping spreads are "ambiguous" (the caller re-measures with a bigger budget).
+    For roughly normal data the median's standard error is 1.2533 sigma / sqrt(n) and sigma is IQR / 1.349.
     """
-    ratio = cpu.median_s / gpu.median_s
-    if abs(ratio - 1) <= TIE_MARGIN:
-        return "tie"
-    if gpu.q3_s < cpu.q1_s:
+    if len(samples) < 2:
+        return math.inf
+    ordered = sorted(samples)
+    if len(ordered) < 4:  # slow ops give 2-3 samples: their full range stands in for the IQR (conservative)
+        q1, median, q3 = ordered[0], statistics.median(ordered), ordered[-1]
+    else:
+        q1, median, q3 = statistics.quantiles(ordered, n=4, method="inclusive")
+    if median <= 0:
+        return math.inf
+    return 0.929 * (q3 - q1) / math.sqrt(len(ordered)) / median
+
+
+def decide(cpu: Sequence[float], gpu: Sequence[float], *, tie: float = TIE_MARGIN, z: float = CONFIDENCE_Z) -> Verdict:
+    """Which side is faster, with a confidence interval on the ratio of medians.
+
+    The GPU (or CPU) wins when it is faster by more than ``tie`` with ``z`` standard errors to spare; the
+    medians are a tie when the whole interval lies within ``tie`` of equal; anything else needs more samples
+    ("ambiguous"). Comparing the medians' uncertainty -- not the spreads themselves -- lets more samples
+    settle a close race.
+    """
+    log_ratio = math.log(statistics.median(cpu) / statistics.median(gpu))
+    error = z * math.hypot(relative_standard_error(cpu), relative_standard_error(gpu))
+    band = math.log1p(tie)
+    if log_ratio - error > band:
         return "gpu"
-    if cpu.q3_s < gpu.q1_s:
+    if log_ratio + error < -band:
         return "cpu"
+    if abs(log_ratio) + error <= band:
+        return "tie"
     return "ambiguous"
 
 
-def settle(verdict: Verdict, cpu: TimingStats, gpu: TimingStats) -> Winner:
-    """The final call after re-measuring: still-overlapping spreads count as a tie, never as a GPU win."""
-    if verdict in ("gpu", "cpu", "tie"):
-        return verdict  # type: ignore[return-value]
+def settle(cpu: Sequence[float], gpu: Sequence[float], *, tie: float = TIE_MARGIN) -> Winner:
+    """The call when sampling must stop while still ambiguous: the point estimate, outside the tie band."""
+    ratio = statistics.median(cpu) / statistics.median(gpu)
+    if ratio > 1 + tie:
+        return "gpu"
+    if ratio < 1 / (1 + tie):
+        return "cpu"
     return "tie"
 
 

@@ -143,28 +143,31 @@ class MeasurementSession:
         run.cpu_threads, run.budget_s = torch.get_num_threads(), self.plan.budget_s
         run.memory_cap_fraction = self.plan.memory_fraction
         steps = 6 + len(self.plan.crossovers) * len(self.plan.modes)
+        allocated_before: Optional[int] = None
         try:
             with GpuMonitor(self.info.read_state) as monitor:
-                self._step("first-call costs (CUDA context, cuBLAS)", steps)
-                # First, before anything else touches CUDA: context creation happens once per process.
-                self._guarded("first-call costs", lambda: first_call_costs(device, self.result.overheads))
-                torch.cuda.set_device(device)  # events and synchronize act on the current device
-                allocated_before = torch.cuda.memory_allocated(device)
-                free, _total = torch.cuda.mem_get_info(device)
-                cap = int(free * self.plan.memory_fraction)
-                self.plan.crossover.gpu_memory_cap_bytes = min(self.plan.crossover.gpu_memory_cap_bytes, cap)
                 try:
+                    self._step("first-call costs (CUDA context, cuBLAS)", steps)
+                    # First, before anything else touches CUDA: context creation happens once per process.
+                    self._guarded("first-call costs", lambda: first_call_costs(device, self.result.overheads))
+                    torch.cuda.set_device(device)  # events and synchronize act on the current device
+                    allocated_before = torch.cuda.memory_allocated(device)
+                    free, _total = torch.cuda.mem_get_info(device)
+                    cap = int(free * self.plan.memory_fraction)
+                    self.plan.crossover.gpu_memory_cap_bytes = min(self.plan.crossover.gpu_memory_cap_bytes, cap)
                     self._measure_all(device, cap, steps)
                 finally:
                     self.result.gpu_state = monitor.summary()
-                    torch.cuda.synchronize(device)
-                    torch.cuda.empty_cache()
-                    leaked = torch.cuda.memory_allocated(device) - allocated_before
-                    if leaked > 0:
-                        run.notes.append(f"{leaked} bytes still allocated after the run")
         except KeyboardInterrupt:
             run.interrupted = True
             run.notes.append("interrupted (Ctrl-C): the measurements above were completed, the rest were not")
+        # Only here, with any exception and its frames gone, is everything the run allocated unreferenced.
+        if allocated_before is not None:
+            torch.cuda.synchronize(device)
+            torch.cuda.empty_cache()
+            leaked = torch.cuda.memory_allocated(device) - allocated_before
+            if leaked > 0:
+                run.notes.append(f"{leaked} bytes still allocated after the run")
         run.wall_s = self.watch.elapsed()
         return self.result
 
@@ -220,6 +223,12 @@ class MeasurementSession:
 
     def _crossovers(self, device: Any, steps: int) -> None:
         runner = CrossoverRunner(device, self.plan.crossover)
+        try:
+            self._crossover_loop(runner, steps)
+        finally:
+            runner.release()
+
+    def _crossover_loop(self, runner: CrossoverRunner, steps: int) -> None:
         took: list[float] = []
         for op, dtype in self.plan.crossovers:
             for mode in self.plan.modes:
@@ -234,6 +243,8 @@ class MeasurementSession:
                 holder: list[Any] = []
                 reason = self._guarded(f"crossover {op} {dtype} {mode}", lambda: holder.append(
                     runner.crossover(op, dtype, mode, dense=self.plan.dense, modes_planned=self.plan.modes)))
+                if reason:
+                    runner.release()  # what the failed search held; the next one starts clean
                 self.result.crossover.append(holder[0] if holder else failed_crossover(op, dtype, mode, reason or "?"))
                 took.append(self.watch.elapsed() - started)
 

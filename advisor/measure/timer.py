@@ -18,7 +18,7 @@ import math
 import statistics
 import time
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 from advisor.models.measurements import TimingMethod, TimingStats
 
@@ -101,28 +101,52 @@ def _warm_up_and_calibrate(take_sample: Callable[[int], float], config: TimerCon
     return int(min(config.max_ops_per_sample, max(1, math.ceil(config.min_sample_s / per_op))))
 
 
-def _cpu_sampler(fn: Callable[[], Any]) -> Callable[[int], float]:
-    def take_sample(ops: int) -> float:
+class Sampler:
+    """Repeated timing of one piece of work, warm and calibrated once, to which samples can be added later.
+
+    ``take_sample(ops)`` runs the work ``ops`` times and returns the elapsed seconds; the factories below
+    build it for each timing method. Per-operation times accumulate in ``per_op``.
+    """
+
+    def __init__(self, take_sample: Callable[[int], float], method: TimingMethod, config: TimerConfig,
+                 threads: Optional[int] = None, ops_per_sample: Optional[int] = None) -> None:
+        self._take = take_sample
+        self.method = method
+        self.threads = threads
+        self.target = config.target_rel_spread
+        self.ops = ops_per_sample or _warm_up_and_calibrate(take_sample, config)
+        if ops_per_sample:  # re-created for more samples of known work: one warm-up run is enough
+            take_sample(1)
+        self.per_op: list[float] = []
+
+    def collect(self, config: TimerConfig) -> "Sampler":
+        """Add samples until the spread is small, the budget is spent, or max_samples is reached."""
+        self.per_op.extend(_sample_until_stable(self._take, self.ops, config))
+        return self
+
+    def add(self, count: int) -> "Sampler":
+        self.per_op.extend(self._take(self.ops) / self.ops for _ in range(count))
+        return self
+
+    def stats(self, extra: Sequence[float] = ()) -> TimingStats:
+        return summarize([*extra, *self.per_op], method=self.method, ops_per_sample=self.ops,
+                         stable_target=self.target, threads=self.threads)
+
+
+def cpu_sampler(fn: Callable[[], Any], config: TimerConfig = TimerConfig(), ops: Optional[int] = None) -> Sampler:
+    """Host work (CPU ops, or host-side costs) with the threads torch gives a user's program."""
+
+    def take_sample(count: int) -> float:
         start = time.perf_counter()
-        for _ in range(ops):
+        for _ in range(count):
             fn()
         return time.perf_counter() - start
 
-    return take_sample
+    return Sampler(take_sample, "cpu_clock", config, threads=_torch_threads(), ops_per_sample=ops)
 
 
-def time_cpu(fn: Callable[[], Any], config: TimerConfig = TimerConfig()) -> TimingStats:
-    """Host work (CPU ops, or the host-side cost of a launch) with the threads torch gives a user's program."""
-    threads = _torch_threads()
-    take_sample = _cpu_sampler(fn)
-    ops = _warm_up_and_calibrate(take_sample, config)
-    per_op = _sample_until_stable(take_sample, ops, config)
-    return summarize(per_op, method="cpu_clock", ops_per_sample=ops, stable_target=config.target_rel_spread,
-                     threads=threads)
-
-
-def time_cuda_events(fn: Callable[[], Any], config: TimerConfig = TimerConfig()) -> TimingStats:
-    """GPU time of queued work: CUDA events around ``ops`` back-to-back calls, one wait at the end.
+def cuda_events_sampler(fn: Callable[[], Any], config: TimerConfig = TimerConfig(), ops: Optional[int] = None) -> Sampler:
+    """GPU time of queued work: CUDA events around back-to-back calls, one wait at the end.
 
     For work the host launches slower than the GPU runs it, this is the launch-bound rate, which is what a
     loop of such ops really achieves.
@@ -131,39 +155,47 @@ def time_cuda_events(fn: Callable[[], Any], config: TimerConfig = TimerConfig())
 
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
 
-    def take_sample(ops: int) -> float:
+    def take_sample(count: int) -> float:
         start.record()
-        for _ in range(ops):
+        for _ in range(count):
             fn()
         end.record()
         end.synchronize()
         return start.elapsed_time(end) / 1e3
 
     torch.cuda.synchronize()
-    ops = _warm_up_and_calibrate(take_sample, config)
-    per_op = _sample_until_stable(take_sample, ops, config)
-    return summarize(per_op, method="cuda_events", ops_per_sample=ops, stable_target=config.target_rel_spread)
+    return Sampler(take_sample, "cuda_events", config, ops_per_sample=ops)
 
 
-def time_synchronized(fn: Callable[[], Any], config: TimerConfig = TimerConfig()) -> TimingStats:
+def synchronized_sampler(fn: Callable[[], Any], config: TimerConfig = TimerConfig(), ops: Optional[int] = None) -> Sampler:
     """Wall time of work that ends with the result on hand: host clock, device synchronized before and after.
 
-    Use it for work that includes host<->device copies or a synchronize per operation (sync / transfer
-    modes), where the host's wait is part of what the user pays.
+    For work that includes host<->device copies or a synchronize per operation (sync / transfer modes),
+    where the host's wait is part of what the user pays.
     """
     import torch
 
-    def take_sample(ops: int) -> float:
+    def take_sample(count: int) -> float:
         torch.cuda.synchronize()
         start = time.perf_counter()
-        for _ in range(ops):
+        for _ in range(count):
             fn()
         torch.cuda.synchronize()
         return time.perf_counter() - start
 
-    ops = _warm_up_and_calibrate(take_sample, config)
-    per_op = _sample_until_stable(take_sample, ops, config)
-    return summarize(per_op, method="synchronize", ops_per_sample=ops, stable_target=config.target_rel_spread)
+    return Sampler(take_sample, "synchronize", config, ops_per_sample=ops)
+
+
+def time_cpu(fn: Callable[[], Any], config: TimerConfig = TimerConfig()) -> TimingStats:
+    return cpu_sampler(fn, config).collect(config).stats()
+
+
+def time_cuda_events(fn: Callable[[], Any], config: TimerConfig = TimerConfig()) -> TimingStats:
+    return cuda_events_sampler(fn, config).collect(config).stats()
+
+
+def time_synchronized(fn: Callable[[], Any], config: TimerConfig = TimerConfig()) -> TimingStats:
+    return synchronized_sampler(fn, config).collect(config).stats()
 
 
 def time_host_launch(fn: Callable[[], Any], config: TimerConfig = TimerConfig()) -> TimingStats:
@@ -173,19 +205,17 @@ def time_host_launch(fn: Callable[[], Any], config: TimerConfig = TimerConfig())
     """
     import torch
 
-    def take_sample(ops: int) -> float:
+    def take_sample(count: int) -> float:
         torch.cuda.synchronize()
         start = time.perf_counter()
-        for _ in range(ops):
+        for _ in range(count):
             fn()
         elapsed = time.perf_counter() - start
         torch.cuda.synchronize()
         return elapsed
 
     config = replace(config, max_ops_per_sample=min(config.max_ops_per_sample, 256))
-    ops = _warm_up_and_calibrate(take_sample, config)
-    per_op = _sample_until_stable(take_sample, ops, config)
-    return summarize(per_op, method="cpu_clock", ops_per_sample=ops, stable_target=config.target_rel_spread)
+    return Sampler(take_sample, "cpu_clock", config).collect(config).stats()
 
 
 def time_once(fn: Callable[[], Any], *, synchronize: bool) -> float:
@@ -223,8 +253,8 @@ def time_unsynchronized(fn: Callable[[], Any], repeats: int = 5) -> float:
 class Stopwatch:
     """Wall time of a whole phase (for budgets and reporting), not of GPU work."""
 
-    def __init__(self) -> None:
-        self.started = time.perf_counter()
+    def __init__(self, since: Optional[float] = None) -> None:
+        self.started = time.perf_counter() if since is None else since
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started

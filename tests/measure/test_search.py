@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from advisor.measure.search import (
-    bracket_search, compare, crossover_from_winners, dense_search, log_grid, settle,
+    bracket_search, crossover_from_winners, decide, dense_search, log_grid, relative_standard_error, settle,
 )
-from advisor.models.measurements import TimingStats
 
 
 def test_log_grid_has_twelve_points_per_decade():
@@ -52,39 +51,36 @@ def test_a_tie_is_not_a_gpu_win():
     assert crossover_from_winners(3, {0: "cpu", 1: "tie", 2: "gpu"}) == 2
 
 
-def stats(median, spread):
-    return TimingStats(median_s=median, q1_s=median * (1 - spread), q3_s=median * (1 + spread), min_s=median * 0.9,
-                       max_s=median * 1.1, samples=5, rel_spread=2 * spread, stable=True, method="cpu_clock")
+def samples(median, spread, n, seed):
+    """Deterministic pseudo-samples around a median with a given relative spread."""
+    import random
+
+    rng = random.Random(seed)
+    return [median * (1 + rng.uniform(-spread, spread)) for _ in range(n)]
 
 
-def test_compare_uses_the_spreads():
-    assert compare(stats(1.0, 0.01), stats(0.5, 0.01)) == "gpu"
-    assert compare(stats(0.5, 0.01), stats(1.0, 0.01)) == "cpu"
-    assert compare(stats(1.0, 0.2), stats(0.9, 0.2)) == "ambiguous"
-    assert compare(stats(1.0, 0.001), stats(0.99, 0.001)) == "tie"
-    assert settle("ambiguous", stats(1.0, 0.2), stats(0.9, 0.2)) == "tie"
+def test_decide_calls_a_clear_race_from_a_few_samples():
+    assert decide(samples(1.0, 0.02, 5, 1), samples(0.5, 0.02, 5, 2)) == "gpu"
+    assert decide(samples(0.5, 0.02, 5, 3), samples(1.0, 0.02, 5, 4)) == "cpu"
 
 
-@pytest.mark.parametrize("truth, wrong_at", [(100, 95), (100, 105), (40, 40), (3000, 4000), (8, 10)])
-def test_confirmation_corrects_a_noisy_decision_at_the_boundary(truth, wrong_at):
-    """The quick measurement is wrong at one size near the answer; the careful one is right."""
-    grid = log_grid(8, 4096)
-    noisy_index = min(range(len(grid)), key=lambda i: abs(grid[i] - wrong_at))
-
-    def quick(size):
-        correct = "gpu" if size >= truth else "cpu"
-        if size == grid[noisy_index]:
-            return "cpu" if correct == "gpu" else "gpu"
-        return correct
-
-    careful = pattern(truth)
-    outcome = bracket_search(grid, quick, confirm=careful)
-    expected = dense_search(grid, careful).crossover_index
-    assert outcome.crossover_index == expected
+def test_decide_asks_for_more_samples_in_a_close_race_and_more_samples_settle_it():
+    cpu, gpu = samples(1.10, 0.2, 5, 5), samples(1.0, 0.2, 5, 6)
+    assert decide(cpu, gpu) == "ambiguous"
+    assert decide(samples(1.10, 0.2, 400, 7), samples(1.0, 0.2, 400, 8)) == "gpu"
 
 
-def test_a_never_wins_verdict_is_confirmed_before_it_is_reported():
-    grid = log_grid(8, 4096)
-    outcome = bracket_search(grid, lambda size: "cpu", confirm=pattern(1000))
-    assert outcome.crossover_index is not None
-    assert grid[outcome.crossover_index] >= 1000
+def test_equal_medians_are_a_tie_once_the_interval_is_tight():
+    assert decide(samples(1.0, 0.01, 50, 9), samples(1.01, 0.01, 50, 10)) == "tie"
+
+
+def test_settle_uses_the_point_estimate_outside_the_tie_band():
+    assert settle([1.2] * 5, [1.0] * 5) == "gpu"
+    assert settle([1.0] * 5, [1.03] * 5) == "tie"
+    assert settle([1.0] * 5, [1.2] * 5) == "cpu"
+
+
+def test_three_slow_samples_decide_only_a_clear_race():
+    assert relative_standard_error([1.0]) == float("inf")
+    assert decide([0.010, 0.0105, 0.0098], [0.0001, 0.00011, 0.0001]) == "gpu"
+    assert decide([0.010, 0.012, 0.009], [0.0095, 0.011, 0.0099]) == "ambiguous"
