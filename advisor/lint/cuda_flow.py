@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from advisor.lint.flow_calls import CallEvaluator
+from advisor.lint.flow_env import TrailEnvironment
 from advisor.lint.index import FileIndex
 from advisor.lint.kinds import CPU_TENSOR, CUDA_TENSOR, F64, FRESH, MODEL, MODEL_BITS, NUMPY
 from advisor.lint.names import Names, dotted
 from advisor.lint.scopes import ClassInfo, FunctionInfo, ScopeIndex
 
 _MAX_PASSES = 8
-_LOOP_ROUNDS = 3
+_MAX_NESTING = 20  # on-demand analyses inside each other (calls inside calls)
 _IN_PLACE_METHODS = frozenset({"to", "cuda", "cpu", "eval", "train", "double", "half", "float", "bfloat16"})
 
 
@@ -45,7 +46,7 @@ def analyze(index: FileIndex, names: Names) -> FlowResult:
                       analyzer.cuda_seen > 0, analyzer.readers)
 
 
-class FlowAnalyzer(CallEvaluator):
+class FlowAnalyzer(TrailEnvironment, CallEvaluator):
     def __init__(self, index: FileIndex, names: Names) -> None:
         self.index = index
         self.names = names
@@ -62,6 +63,9 @@ class FlowAnalyzer(CallEvaluator):
         self.dirty: set[FunctionInfo] = set()
         self.module_dirty = True
         self.readers: dict[FunctionInfo, set] = {}
+        self.global_reads: dict[str, set[FunctionInfo]] = {}
+        self.active: set[FunctionInfo] = set()  # being analysed on demand (recursion guard)
+        self.trail: list[dict[str, Optional[int]]] = []
         self.init_handlers()
         self._stmt_handlers = {
             ast.Assign: self._assign, ast.AugAssign: self._augassign, ast.AnnAssign: self._annassign,
@@ -72,40 +76,6 @@ class FlowAnalyzer(CallEvaluator):
         }
         if hasattr(ast, "TryStar"):
             self._stmt_handlers[ast.TryStar] = self._try
-
-    # -- environment -------------------------------------------------------------------------------
-    def lookup(self, key: str) -> Optional[int]:
-        kind = self.env.get(key)
-        if kind is not None:
-            return kind
-        for env in self.outer:
-            kind = env.get(key)
-            if kind is not None:
-                return kind
-        return None
-
-    def bind(self, key: str, kind: int) -> None:
-        self.env[key] = kind
-
-    def _join(self, first: dict[str, int], second: dict[str, int]) -> dict[str, int]:
-        if first is second:
-            return dict(first)
-        joined = dict(first)
-        for key, kind in second.items():
-            mine = joined.get(key)
-            if mine is None:
-                mine = self._outer_lookup(key)
-            joined[key] = mine | kind
-        for key in first.keys() - second.keys():
-            joined[key] |= self._outer_lookup(key)
-        return joined
-
-    def _outer_lookup(self, key: str) -> int:
-        for env in self.outer:
-            kind = env.get(key)
-            if kind is not None:
-                return kind
-        return 0
 
     # -- driver ------------------------------------------------------------------------------------
     def run(self) -> None:
@@ -118,11 +88,12 @@ class FlowAnalyzer(CallEvaluator):
                 self.module_dirty = False
                 before = self.module_env
                 self._analyze_module()
-                if self.module_env != before:
-                    self.dirty.update(order)
+                after = self.module_env
+                for key in before.keys() | after.keys():
+                    if before.get(key) != after.get(key):
+                        self.dirty.update(self.global_reads.get(key, ()))
             for info in order:
                 if info in self.dirty:
-                    self.dirty.discard(info)
                     self._analyze_function(info)
 
     def _analyze_module(self) -> None:
@@ -131,6 +102,8 @@ class FlowAnalyzer(CallEvaluator):
         self.module_env = self.env
 
     def _analyze_function(self, info: FunctionInfo) -> None:
+        self.dirty.discard(info)
+        info.analyzed = True
         before = (info.return_kind, info.touches_cuda, info.exit_env)
         self.scope, self.current, self.returned = info.node, info, 0
         self.outer = self._outer_envs(info)
@@ -184,7 +157,6 @@ class FlowAnalyzer(CallEvaluator):
     def call_function(self, info: FunctionInfo, call: ast.Call, pos: list[int], kw: dict,
                       skip_self: bool) -> int:
         info.called = True
-        self.readers.setdefault(info, set()).add(self.current)
         params = info.positional[1:] if skip_self else info.positional
         grown = False
         for index, kind in enumerate(pos):
@@ -196,7 +168,20 @@ class FlowAnalyzer(CallEvaluator):
             grown |= self._grow(info, target, kind)
         if grown:
             self.dirty.add(info)
+        if not info.analyzed and info not in self.active and len(self.active) < _MAX_NESTING:
+            self._analyze_now(info)  # on first call: the caller gets a real return kind at once
+        self.readers.setdefault(info, set()).add(self.current)
         return info.return_kind
+
+    def _analyze_now(self, info: FunctionInfo) -> None:
+        saved = (self.env, self.outer, self.scope, self.current, self.returned, self.trail)
+        self.active.add(info)
+        self.trail = []
+        try:
+            self._analyze_function(info)
+        finally:
+            self.active.discard(info)
+            self.env, self.outer, self.scope, self.current, self.returned, self.trail = saved
 
     def _grow(self, info: FunctionInfo, name: Optional[str], kind: int) -> bool:
         if name is None or not kind:
@@ -262,33 +247,16 @@ class FlowAnalyzer(CallEvaluator):
 
     def _if(self, node: ast.If) -> None:
         self.ev(node.test)
-        before = self.env
-        self.env = dict(before)
-        self._block(node.body)
-        after_body = self.env
-        self.env = dict(before)
-        self._block(node.orelse)
-        self.env = self._join(after_body, self.env)
-
-    def _loop(self, node: ast.AST, enter) -> None:
-        env = self.env
-        for _ in range(_LOOP_ROUNDS):
-            self.env = dict(env)
-            enter()
-            self._block(node.body)
-            joined = self._join(env, self.env)
-            if joined == env:
-                break
-            env = joined
-        self.env = env
-        self._block(node.orelse)
+        self.branches([lambda: self._block(node.body), lambda: self._block(node.orelse)], may_skip_all=False)
 
     def _for(self, node: ast.For) -> None:
         shape = self.element_of(node.iter, self.ev(node.iter))
-        self._loop(node, lambda: self.bind_target(node.target, shape))
+        self.loop(lambda: self.bind_target(node.target, shape), lambda: self._block(node.body))
+        self._block(node.orelse)
 
     def _while(self, node: ast.While) -> None:
-        self._loop(node, lambda: self.ev(node.test))
+        self.loop(lambda: self.ev(node.test), lambda: self._block(node.body))
+        self._block(node.orelse)
 
     def _with(self, node: ast.With) -> None:
         for item in node.items:
@@ -298,33 +266,27 @@ class FlowAnalyzer(CallEvaluator):
         self._block(node.body)
 
     def _try(self, node: ast.Try) -> None:
-        before = self.env
-        self.env = dict(before)
-        self._block(node.body)
-        self._block(node.orelse)
-        after = self.env
+        # the body may stop anywhere: what follows sees its values joined with those from before it
+        self.branches([lambda: (self._block(node.body), self._block(node.orelse))], may_skip_all=True)
         for handler in node.handlers:
-            self.env = self._join(before, after)
             if handler.type is not None:
                 self.ev(handler.type)
-            if handler.name:
-                self.bind(handler.name, 0)
-            self._block(handler.body)
-            after = self._join(after, self.env)
-        self.env = after
+            self.branches([lambda h=handler: self._handler(h)], may_skip_all=True)
         self._block(node.finalbody)
+
+    def _handler(self, handler: ast.ExceptHandler) -> None:
+        if handler.name:
+            self.bind(handler.name, 0)
+        self._block(handler.body)
 
     def _match(self, node: ast.AST) -> None:
         self.ev(node.subject)
-        before = self.env
-        joined = dict(before)
-        for case in node.cases:
-            self.env = dict(before)
-            if case.guard is not None:
-                self.ev(case.guard)
-            self._block(case.body)
-            joined = self._join(joined, self.env)
-        self.env = joined
+        self.branches([lambda c=case: self._case(c) for case in node.cases], may_skip_all=True)
+
+    def _case(self, case: ast.AST) -> None:
+        if case.guard is not None:
+            self.ev(case.guard)
+        self._block(case.body)
 
     def _return(self, node: ast.Return) -> None:
         if node.value is not None:

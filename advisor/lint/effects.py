@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
 from advisor.lint import torch_api as api
+from advisor.lint.index import children
 from advisor.lint.kinds import CPU_TENSOR, CUDA_FN, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVENT, MODEL
 from advisor.lint.scopes import ClassInfo, FunctionInfo
 
@@ -26,7 +27,12 @@ COMPUTE = 2  # ... that computes (not just allocates or copies): what warms up c
 SYNC = 4  # waits for all queued GPU work
 CLOCK = 8  # reads a host clock
 HOST_READ = 16  # the sync is a host read of a tensor (.item(), print(t), if t:), not an explicit synchronize
-_SKIPPED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+# Not run where written (definitions), or nothing in them can touch the GPU (leaves, imports).
+_NOTHING_INSIDE = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Name,
+                             ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Import, ast.ImportFrom,
+                             ast.Global, ast.Nonlocal})
+_SPECIAL = frozenset({ast.For, ast.AsyncFor, ast.While, ast.If, ast.IfExp, ast.Assert, ast.Assign, ast.AugAssign})
+_EMITTING = frozenset({ast.Call, ast.BinOp, ast.Compare, ast.UnaryOp, ast.FormattedValue})
 
 
 @dataclass(frozen=True)
@@ -62,7 +68,14 @@ class Effects:
         return out
 
     def _walk(self, node: ast.AST, out: list[Event]) -> None:
-        if isinstance(node, _SKIPPED):
+        cls = node.__class__
+        if cls in _NOTHING_INSIDE:
+            return
+        if cls not in _SPECIAL:
+            for child in children(node):
+                self._walk(child, out)
+            if cls in _EMITTING:
+                self._emit(node, out)
             return
         if isinstance(node, (ast.For, ast.AsyncFor)):
             self._walk(node.iter, out)
@@ -87,11 +100,6 @@ class Effects:
             self._walk(node.value, out)
             if self.ctx.kind(node.target) & CUDA_TENSOR:
                 out.append(Event(node, WORK | COMPUTE))
-        else:
-            for child in ast.iter_child_nodes(node):
-                self._walk(child, out)
-            if isinstance(node, ast.expr):
-                self._emit(node, out)
 
     def _walk_all(self, nodes: list[ast.AST], out: list[Event]) -> None:
         for node in nodes:
@@ -118,6 +126,16 @@ class Effects:
         return bool(self.ctx.kind(test) & CUDA_TENSOR)
 
     # -- one call ----------------------------------------------------------------------------------
+    def call_effect_is_host_read(self, call: ast.Call) -> bool:
+        """Cheap pre-filter: could this call be a host read of a CUDA tensor?"""
+        func = call.func
+        if isinstance(func, ast.Attribute):
+            return func.attr in api.HOST_SYNC_METHODS or func.attr == "to" \
+                and bool(self.ctx.kind(func.value) & CUDA_TENSOR)
+        if isinstance(func, ast.Name) and func.id in api.SYNC_BUILTINS:
+            return any(self.ctx.kind(argument) & CUDA_TENSOR for argument in call.args)
+        return False
+
     def call_effect(self, call: ast.Call) -> tuple[int, Optional[FunctionInfo]]:
         ctx = self.ctx
         func = call.func

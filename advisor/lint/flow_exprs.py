@@ -15,6 +15,7 @@ from advisor.lint.kinds import (
     CPU_DEVICE, CPU_TENSOR, CUDA_ANY, CUDA_DEVICE, CUDA_FN, CUDA_MODEL, CUDA_TENSOR, DTYPE, DTYPE_F64, F64, FRESH,
     LOADER, MODEL, NUMPY, TENSOR_BITS,
 )
+from advisor.lint.index import children
 from advisor.lint.names import Names, dotted, last_identifier
 from advisor.lint.scopes import ClassInfo, FunctionInfo, ScopeIndex
 
@@ -63,7 +64,11 @@ class ExprEvaluator:
         raise NotImplementedError
 
     def init_handlers(self) -> None:
-        self._handlers = {cls: getattr(self, name) for cls, name in _HANDLER_NAMES.items()}
+        table = type(self).__dict__.get("_handler_table")
+        if table is None:  # once per class: plain functions, called with self
+            table = {cls: getattr(type(self), name) for cls, name in _HANDLER_NAMES.items()}
+            type(self)._handler_table = table
+        self._handlers = table
 
     # -- expressions --------------------------------------------------------------------------------
     def ev(self, node: ast.AST, keep_fresh: bool = False) -> int:
@@ -71,7 +76,7 @@ class ExprEvaluator:
             kind = self.lookup(node.id) or 0
         else:
             handler = self._handlers.get(node.__class__)
-            kind = handler(node) if handler is not None else self._children(node)
+            kind = handler(self, node) if handler is not None else self._children(node)
         if kind:
             values = self.values
             values[node] = values.get(node, 0) | kind
@@ -80,7 +85,7 @@ class ExprEvaluator:
         return kind
 
     def _children(self, node: ast.AST) -> int:
-        for child in ast.iter_child_nodes(node):
+        for child in children(node):
             if isinstance(child, (ast.expr, ast.comprehension, ast.keyword)):
                 self.ev(child)
         return 0

@@ -10,6 +10,30 @@ import ast
 from typing import Iterator, Optional, Union
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
+_AST = ast.AST
+# Fields that never hold a node worth visiting: context and operator singletons, names, flags.
+_SKIPPED_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "name", "names", "module", "level", "kind",
+                             "type_comment", "conversion", "simple", "is_async"})
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def children(node: ast.AST) -> list[ast.AST]:
+    """ast.iter_child_nodes without the Load/Store/operator singletons, about a third faster."""
+    cls = node.__class__
+    fields = _CHILD_FIELDS.get(cls)
+    if fields is None:
+        fields = _CHILD_FIELDS[cls] = tuple(f for f in cls._fields if f not in _SKIPPED_FIELDS)
+    found = []
+    for name in fields:
+        value = getattr(node, name, None)
+        if value.__class__ is list:
+            for item in value:
+                if isinstance(item, _AST):
+                    found.append(item)
+        elif isinstance(value, _AST):
+            found.append(value)
+    return found
+
 ScopeNode = Union[ast.Module, ast.FunctionDef, ast.AsyncFunctionDef]
 LOOP_TYPES = (ast.For, ast.AsyncFor, ast.While)
 FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -38,24 +62,54 @@ class FileIndex:
             ast.Assert: self.tests, ast.IfExp: self.tests,
         }
         parents = self.parents
+        self.subtractions: list[ast.BinOp] = []
         stack: list[ast.AST] = [tree]
-        iter_children = ast.iter_child_nodes
-        while stack:
+        fields_of, binop, sub = _CHILD_FIELDS, ast.BinOp, ast.Sub
+        while stack:  # children() inlined: this loop runs once per node of the file
             node = stack.pop()
-            bucket = buckets.get(node.__class__)
+            cls = node.__class__
+            bucket = buckets.get(cls)
             if bucket is not None:
                 bucket.append(node)
-            children = list(iter_children(node))
-            for child in children:
-                parents[child] = node
-            children.reverse()
-            stack.extend(children)
+            elif cls is binop and node.op.__class__ is sub:
+                self.subtractions.append(node)
+            fields = fields_of.get(cls)
+            if fields is None:
+                fields = fields_of[cls] = tuple(f for f in cls._fields if f not in _SKIPPED_FIELDS)
+            if not fields:
+                continue
+            found = []
+            for name in fields:
+                value = getattr(node, name, None)
+                if value.__class__ is list:
+                    for item in value:
+                        if isinstance(item, _AST):
+                            parents[item] = node
+                            found.append(item)
+                elif isinstance(value, _AST):
+                    parents[value] = node
+                    found.append(value)
+            found.reverse()
+            stack.extend(found)
         for loop in self.loops:
             if isinstance(loop, ast.While):
                 self.tests.append(loop)
+        # name -> values assigned to it anywhere (flow-insensitive), and callee name -> call sites
+        self.assigned_values: dict[str, list[ast.AST]] = {}
         for node in self.assigns:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            self.bound_names.update(t.id for t in targets if isinstance(t, ast.Name))
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    self.bound_names.add(target.id)
+                    if node.value is not None:
+                        self.assigned_values.setdefault(target.id, []).append(node.value)
+        self.calls_by_name: dict[str, list[ast.Call]] = {}
+        for call in self.calls:
+            func = call.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if name is not None:
+                self.calls_by_name.setdefault(name, []).append(call)
+        self._scope_cache: dict[ast.AST, ScopeNode] = {}
         self.bound_names.update(f.name for f in self.functions)
         self.bound_names.update(c.name for c in self.classes)
 
@@ -67,10 +121,15 @@ class FileIndex:
 
     def scope_of(self, node: ast.AST) -> ScopeNode:
         """The function (or module) whose body holds ``node``; lambdas belong to where they are written."""
-        for parent in self.ancestors(node):
-            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
-                return parent
-        return self.tree
+        cached = self._scope_cache.get(node)
+        if cached is None:
+            cached = self.tree
+            for parent in self.ancestors(node):
+                if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+                    cached = parent
+                    break
+            self._scope_cache[node] = cached
+        return cached
 
     def enclosing_loops(self, node: ast.AST) -> list[ast.AST]:
         """Loops around ``node`` inside its own function, innermost first. A for-loop's iterable is not inside."""

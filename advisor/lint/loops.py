@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Optional
 
 from advisor.lint.effects import COMPUTE, HOST_READ, SYNC, Event
-from advisor.lint.index import FUNCTION_TYPES
+from advisor.lint.index import FUNCTION_TYPES, children
 from advisor.lint.kinds import CUDA_TENSOR, LOADER
 from advisor.lint.names import dotted
 from advisor.lint.scopes import FunctionInfo
@@ -34,6 +34,14 @@ class LoopAnalysis:
         self._hot: dict[ast.AST, bool] = {}
         self._function_hot: dict[FunctionInfo, bool] = {}
         self._assigned: dict[ast.AST, set[str]] = {}
+        self._iteration_events: dict[tuple, list[Event]] = {}
+
+    @cached_property
+    def _loops_by_scope(self) -> dict[ast.AST, list[ast.AST]]:
+        by_scope: dict[ast.AST, list[ast.AST]] = {}
+        for loop in self.ctx.index.loops:
+            by_scope.setdefault(self.ctx.index.scope_of(loop), []).append(loop)
+        return by_scope
 
     @cached_property
     def _children(self) -> dict[ast.AST, list[ast.AST]]:
@@ -46,12 +54,18 @@ class LoopAnalysis:
 
     def iteration_events(self, loop: ast.AST, stop_at_loops: bool = False) -> list[Event]:
         """What runs every iteration: a while-loop's condition, then the body."""
+        key = (loop, stop_at_loops)
+        cached = self._iteration_events.get(key)
+        if cached is not None:
+            return cached
         events = []
         if isinstance(loop, ast.While):
             events = self.effects.events([loop.test])
             if self.effects.truth_sync(loop.test):
                 events.append(Event(loop.test, SYNC | HOST_READ))
-        return events + self.effects.events(loop.body, stop_at_loops=stop_at_loops)
+        events = events + self.effects.events(loop.body, stop_at_loops=stop_at_loops)
+        self._iteration_events[key] = events
+        return events
 
     def is_hot(self, loop: ast.AST) -> bool:
         known = self._hot.get(loop)
@@ -80,7 +94,7 @@ class LoopAnalysis:
         if depth > _MAX_DEPTH:
             return False
         self._function_hot[info] = False
-        loops = [loop for loop in self.ctx.index.loops if self.ctx.index.scope_of(loop) is info.node]
+        loops = self._loops_by_scope.get(info.node, [])
         found = any(self.is_hot(loop) for loop in loops) or any(
             event.callee is not None and self.function_has_hot_loop(event.callee, depth + 1)
             for event in self.effects.summary(info).events)
@@ -92,11 +106,14 @@ class LoopAnalysis:
         known = self._assigned.get(node)
         if known is None:
             known = set()
-            for inner in ast.walk(node):
-                if isinstance(inner, (ast.Name, ast.Attribute)) and isinstance(inner.ctx, (ast.Store, ast.Del)):
+            stack = [node]
+            while stack:
+                inner = stack.pop()
+                if inner.__class__ in (ast.Name, ast.Attribute) and inner.ctx.__class__ is not ast.Load:
                     key = dotted(inner)
                     if key is not None:
                         known.add(key)
+                stack.extend(children(inner))
             self._assigned[node] = known
         return known
 
@@ -117,12 +134,32 @@ class LoopAnalysis:
         if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
             return True
         if isinstance(iterable, ast.Name):
-            values = [node.value for node in self.ctx.index.assigns if isinstance(node, ast.Assign)
-                      and any(isinstance(t, ast.Name) and t.id == iterable.id for t in node.targets)]
+            values = self.ctx.index.assigned_values.get(iterable.id, [])
             return bool(values) and all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) for v in values)
         return False
 
     # -- host reads ----------------------------------------------------------------------------------
+    def loops_with_host_reads(self) -> list[ast.AST]:
+        """Only the loops around a possible host read (or around a call that leads to one) need a closer
+        look: finding them from the reads is much cheaper than walking every loop of the file."""
+        index, effects = self.ctx.index, self.effects
+        reads: list[ast.AST] = [n for n in index.formatted if self.ctx.kind(n.value) & CUDA_TENSOR]
+        reads += [n.test for n in index.tests if effects.truth_sync(n.test)]
+        reads += [c for c in index.calls if effects.call_effect_is_host_read(c)]
+        found: dict[ast.AST, None] = {}
+        seen_functions: set = set()
+        work = [(node, 0) for node in reads]
+        while work:
+            node, depth = work.pop()
+            for loop in index.enclosing_loops(node):
+                found[loop] = None
+            info = self.ctx.flow.scopes.functions.get(index.scope_of(node))
+            if info is None or info in seen_functions or depth > _MAX_DEPTH:
+                continue
+            seen_functions.add(info)
+            work.extend((site, depth + 1) for site in index.calls_by_name.get(info.name, ()))
+        return sorted(found, key=lambda loop: (loop.lineno, loop.col_offset))
+
     def host_reads(self, loop: ast.AST) -> list[Event]:
         """Host reads of CUDA tensors that run on every iteration of ``loop``, inner loops included."""
         events = self.iteration_events(loop)

@@ -19,6 +19,7 @@ _CONVENTIONAL = {
 class Names:
     def __init__(self, imports: dict[str, str]) -> None:
         self.imports = imports
+        self._cache: dict[ast.AST, Optional[str]] = {}  # the pass and the checks ask about the same nodes
 
     @classmethod
     def from_nodes(cls, import_nodes: Iterable[ast.AST], bound_names: set[str]) -> "Names":
@@ -39,6 +40,13 @@ class Names:
 
     def qual(self, node: ast.AST) -> Optional[str]:
         """Dotted import path of a Name/Attribute chain rooted at an imported name; None otherwise."""
+        try:
+            return self._cache[node]
+        except KeyError:
+            found = self._cache[node] = self._qual(node)
+            return found
+
+    def _qual(self, node: ast.AST) -> Optional[str]:
         parts: list[str] = []
         while isinstance(node, ast.Attribute):
             parts.append(node.attr)

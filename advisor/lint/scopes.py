@@ -29,6 +29,7 @@ class FunctionInfo:
     touches_cuda: bool = False
     exit_env: dict[str, int] = field(default_factory=dict)
     called: bool = False  # some call in the module reaches it
+    analyzed: bool = False
 
     @property
     def name(self) -> str:

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.effects import CLOCK, COMPUTE, SYNC, WORK, Event
-from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.kinds import CUDA_ANY, CUDA_DEVICE
 from advisor.lint.scopes import FunctionInfo
 
@@ -66,6 +65,7 @@ class Timings:
     def __init__(self, ctx: "FileContext") -> None:
         self.ctx = ctx
         self.effects = ctx.effects
+        self._module_events: Optional[list[Event]] = None
 
     @cached_property
     def regions(self) -> list[TimedRegion]:
@@ -86,7 +86,7 @@ class Timings:
 
     # -- clock pairs -------------------------------------------------------------------------------
     def _clock_regions(self, scope: ast.AST) -> list[TimedRegion]:
-        events = self.effects.events(scope.body)
+        events = self._scope_events(scope)
         position = {id(e.node): i for i, e in enumerate(events) if e.bits & CLOCK}
         assigned: list[tuple[tuple[int, int], str, int]] = []  # (where, variable, event index)
         for index, event in enumerate(events):
@@ -101,7 +101,8 @@ class Timings:
 
         regions = []
         seen: set[tuple[int, int]] = set()
-        for node in _subtractions(scope):
+        for node in sorted((n for n in self.ctx.index.subtractions if self.ctx.index.scope_of(n) is scope),
+                           key=lambda n: (n.lineno, n.col_offset)):
             if isinstance(self.ctx.index.parents.get(node), ast.Compare):
                 continue  # `if time.time() - last > 30:` throttles, it does not measure
             if not isinstance(node.right, ast.Name):
@@ -185,7 +186,15 @@ class Timings:
 
     @cached_property
     def _module_chain(self) -> list[Event]:
-        return self._first_compute(self.effects.events(self.ctx.tree.body), 0, set())
+        return self._first_compute(self._scope_events(self.ctx.tree), 0, set())
+
+    def _scope_events(self, scope: ast.AST) -> list[Event]:
+        info = self.ctx.flow.scopes.functions.get(scope)
+        if info is not None:
+            return self.effects.summary(info).events
+        if self._module_events is None:
+            self._module_events = self.effects.events(scope.body)
+        return self._module_events
 
     def _first_compute(self, events: list[Event], depth: int, visiting: set) -> list[Event]:
         for event in events:
@@ -228,16 +237,4 @@ def _assigned_name(parent: Optional[ast.AST]) -> Optional[str]:
     return None
 
 
-def _subtractions(scope: ast.AST) -> list[ast.BinOp]:
-    found = []
-    stack = list(scope.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, FUNCTION_TYPES + (ast.ClassDef, ast.Lambda)):
-            continue
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
-            found.append(node)
-        stack.extend(ast.iter_child_nodes(node))
-    found.sort(key=lambda n: (n.lineno, n.col_offset))
-    return found
 

@@ -40,7 +40,7 @@ def describe(node: ast.AST) -> str:
 
 def run(ctx) -> Iterator[Hit]:
     loops = ctx.loops
-    for loop in ctx.index.loops:
+    for loop in loops.loops_with_host_reads():
         if not loops.is_hot(loop):
             continue
         for event in loops.host_reads(loop):

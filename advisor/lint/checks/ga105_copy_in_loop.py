@@ -95,11 +95,9 @@ def _why_repeated(ctx, info: FunctionInfo, depth: int, visiting: set) -> Optiona
         return "which runs on every step"
     if depth > _MAX_DEPTH or info in visiting:
         return None
-    for site in ctx.index.calls:
+    for site in ctx.index.calls_by_name.get(info.name, ()):
         func = site.func
-        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-        if name != info.name:
-            continue
+        name = info.name
         scope = ctx.index.scope_of(site)
         if isinstance(func, ast.Name) and ctx.flow.scopes.resolve(name, scope) is not info:
             continue

@@ -68,7 +68,7 @@ def _grad_off(ctx, node: ast.AST, depth: int) -> bool:
 
 
 def _callers_grad_off(ctx, info: FunctionInfo, depth: int) -> bool:
-    sites = [call for call in ctx.index.calls if _calls(ctx, call, info)]
+    sites = [call for call in ctx.index.calls_by_name.get(info.name, ()) if _calls(ctx, call, info)]
     return bool(sites) and all(_grad_off(ctx, site, depth + 1) for site in sites)
 
 
@@ -97,7 +97,8 @@ def _grad_switched_off_lines(ctx) -> list[int]:
 
 def _backward_after(ctx, call: ast.Call, scope: ast.AST) -> bool:
     """Gradients are wanted: .backward() / torch.autograd.grad later in the same function."""
-    for other in ctx.index.calls:
+    candidates = ctx.index.calls_by_name.get("backward", []) + ctx.index.calls_by_name.get("grad", [])
+    for other in candidates:
         if other.lineno <= call.lineno:
             continue
         func = other.func

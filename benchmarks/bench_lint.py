@@ -1,0 +1,90 @@
+"""How fast `gpu-advisor lint` is on realistic code: lines per second over >= 10,000 lines.
+
+The code is the lint corpus (training loops, benchmarks, inference services, notebooks), copied as many
+times as it takes to pass --lines. Two layouts are timed, each --runs times after one untimed warm-up:
+many files (a project folder) and the same code joined into one big module (one scope, the worst case for
+the data-flow pass). The time covers everything `gpu-advisor lint` does: discover, read, parse, analyse,
+check -- in this process, so interpreter start-up (~50 ms) is not counted.
+
+    python benchmarks/bench_lint.py [--lines 10000] [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = REPO / "tests" / "lint_corpus"
+sys.path.insert(0, str(REPO))
+
+from advisor.lint import lint_paths  # noqa: E402  (after the path tweak, so it runs from a checkout)
+
+
+def build(root: Path, lines: int) -> tuple[int, int]:
+    """Copy the corpus into root/project until it holds >= lines; join the .py copies into root/big.py."""
+    sources = sorted(CORPUS.glob("scripts/*.py")) + sorted(CORPUS.glob("notebooks/*.ipynb"))
+    project = root / "project"
+    project.mkdir()
+    total = copy = 0
+    joined: list[str] = []
+    while total < lines:
+        copy += 1
+        for source in sources:
+            target = project / f"{source.stem}_{copy}{source.suffix}"
+            shutil.copyfile(source, target)
+            if source.suffix == ".py":
+                text = source.read_text(encoding="utf-8")
+                total += text.count("\n")
+                joined.append(text)
+            else:
+                total += _notebook_lines(source)
+    parts, count = [], 0
+    for text in joined * 2:  # scripts only, one after another, until the module is long enough
+        if count >= lines:
+            break
+        parts.append(text)
+        count += text.count("\n") + 1
+    big = "\n".join(parts)
+    (root / "big.py").write_text(big, encoding="utf-8")
+    return total, big.count("\n")
+
+
+def _notebook_lines(path: Path) -> int:
+    from advisor.lint.source import notebook_unit
+
+    return len(notebook_unit(path.read_bytes(), path.name).lines)
+
+
+def timed(path: Path, runs: int) -> tuple[list[float], int, int]:
+    lint_paths([str(path)])  # warm-up: imports, page cache
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        run = lint_paths([str(path)])
+        times.append(time.perf_counter() - start)
+    return times, run.lines_checked, len(run.findings)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lines", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        build(root, args.lines)
+        for label, path in (("project folder", root / "project"), ("one big module", root / "big.py")):
+            times, lines, findings = timed(path, args.runs)
+            best, median = min(times), statistics.median(times)
+            print(f"{label:15s}: {lines:6d} lines, {findings:4d} findings, median {median * 1000:6.1f} ms "
+                  f"(best {best * 1000:6.1f} ms) -> {lines / median:9,.0f} lines/s")
+
+
+if __name__ == "__main__":
+    main()
