@@ -1,0 +1,104 @@
+"""Crossover sizes on both sides, per op, dtype and mode: smaller is better (the GPU pays off sooner).
+
+A crossover is not always a number: the GPU may win already at the smallest size tried, or never within the
+range tried. Each side is therefore an interval the true crossover lies in, and B is only called better or
+worse when the intervals say so for certain; "GPU never wins in range" is never turned into a ratio.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Optional
+
+from advisor.compare.judge import judge
+from advisor.compare.measurements_diff import absent_reason
+from advisor.models.comparison import MeasurementChange
+from advisor.models.measurements import CrossoverResult, Measurements
+
+MODE_LABELS = {"resident": "resident", "sync": "sync per op", "transfer_pinned": "copy pinned",
+               "transfer_pageable": "copy pageable"}
+
+
+@dataclass(frozen=True)
+class _Interval:
+    low: float  # the true crossover is at least this
+    high: float  # ... and at most this (inf: the GPU may never win)
+    exact: bool
+
+
+def _interval(result: Optional[CrossoverResult]) -> Optional[_Interval]:
+    if result is None or result.status != "ok":
+        return None
+    if result.gpu_never_wins:
+        return _Interval(result.range_max + 1, math.inf, False)
+    if result.gpu_always_wins:
+        return _Interval(0, result.range_min, False)
+    if result.crossover_size is None:
+        return None
+    return _Interval(result.crossover_size, result.crossover_size, True)
+
+
+def _text(result: Optional[CrossoverResult], measurements: Measurements) -> str:
+    if result is None:
+        return absent_reason(measurements)
+    if result.status != "ok":
+        return f"{result.status}: {result.reason}" if result.reason else result.status
+    if result.gpu_never_wins:
+        return f"GPU never wins (up to {result.range_max:,})"
+    if result.gpu_always_wins:
+        return f"<= {result.range_min:,} (GPU wins from the smallest tried)"
+    return f"{result.crossover_size:,}" if result.crossover_size is not None else "no result"
+
+
+def compare_crossover(result_a: Optional[CrossoverResult], result_b: Optional[CrossoverResult],
+                      a: Measurements, b: Measurements, threshold: float) -> MeasurementChange:
+    sample = result_b or result_a
+    assert sample is not None
+    change = MeasurementChange(
+        group="Crossover sizes", name=f"{sample.op} {sample.dtype} ({MODE_LABELS.get(sample.mode, sample.mode)})",
+        unit=sample.size_unit, higher_is_better=False, a_text=_text(result_a, a), b_text=_text(result_b, b))
+    range_a, range_b = _interval(result_a), _interval(result_b)
+    if range_a is None or range_b is None:
+        change.verdict = "only_b" if range_b is not None else "only_a"
+        change.a = range_a.low if range_a and range_a.exact else None
+        change.b = range_b.low if range_b and range_b.exact else None
+        return change
+    if range_a.exact and range_b.exact:
+        change.a, change.b = range_a.low, range_b.low
+        return judge(change, threshold=threshold)
+    change.a = range_a.low if range_a.exact else None
+    change.b = range_b.low if range_b.exact else None
+    if range_b.low > range_a.high:
+        # Certainly later on B; the ratio of the nearest bounds is the least it got worse by.
+        change.worse_by = range_b.low / range_a.high - 1 if range_a.high > 0 else None
+        change.verdict = "worse" if change.worse_by is None or change.worse_by > threshold else "similar"
+        change.note = "from the bounds of the ranges tried, not a measured ratio"
+    elif range_b.high < range_a.low:
+        change.worse_by = range_b.high / range_a.low - 1
+        change.verdict = "better" if -change.worse_by > threshold else "similar"
+        change.note = "from the bounds of the ranges tried, not a measured ratio"
+    elif math.isinf(range_a.high) and math.isinf(range_b.high):
+        change.verdict, change.note = "similar", "the GPU never wins in the range tried on either side"
+    elif range_a.low == range_b.low == 0:
+        change.verdict, change.note = "similar", "the GPU wins from the smallest size tried on both sides"
+    else:
+        change.verdict = "unclear"
+        change.note = "the ranges tried overlap: no order can be told"
+    change.regression = change.verdict == "worse"
+    return change
+
+
+def diff_crossovers(a: Measurements, b: Measurements, threshold: float) -> list[MeasurementChange]:
+    def key(result: CrossoverResult) -> tuple[str, str, str]:
+        return result.op, result.dtype, result.mode
+
+    by_key_a = {key(r): r for r in a.crossover}
+    by_key_b = {key(r): r for r in b.crossover}
+    changes = []
+    for item in [*by_key_a, *(k for k in by_key_b if k not in by_key_a)]:
+        result_a, result_b = by_key_a.get(item), by_key_b.get(item)
+        if _interval(result_a) is None and _interval(result_b) is None:
+            continue  # measured on neither side
+        changes.append(compare_crossover(result_a, result_b, a, b, threshold))
+    return changes
