@@ -1,0 +1,58 @@
+"""A comparison as Markdown for one GitHub/GitLab comment: headline and findings open, long tables folded."""
+
+from __future__ import annotations
+
+from advisor import __version__
+from advisor.compare.tables import (Table, evaluation_line, fact_tables, finding_table, measurement_tables,
+                                    regression_headline, side_description, summary_line)
+from advisor.models.comparison import Comparison
+from advisor.report.markdown import COMMENT_LIMIT
+
+#: Tables longer than this are folded under <details> so the comment stays readable.
+FOLD_ROWS = 12
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ") or " "
+
+
+def _table(table: Table, *, fold: bool = False) -> list[str]:
+    title = f"{table.title} ({len(table.rows)})" if table.rows else table.title
+    body: list[str] = []
+    if table.note:
+        body += [f"_{table.note}_", ""]
+    if table.rows:
+        body += ["| " + " | ".join(table.header) + " |", "|" + "---|" * len(table.header),
+                 *("| " + " | ".join(_cell(c) for c in row) + " |" for row in table.rows), ""]
+    if fold or len(table.rows) > FOLD_ROWS:
+        return [f"<details><summary>{title}</summary>", "", *body, "</details>", ""]
+    return [f"**{title}**", "", *body]
+
+
+def render_compare_markdown(comparison: Comparison) -> str:
+    lines = ["### gpu-advisor compare", "", f"**{regression_headline(comparison)}**", ""]
+    lines += [f"- **{side.label}:** `{side.source}` -- {side_description(side)}" for side in (comparison.a, comparison.b)]
+    lines += ["", summary_line(comparison), "", f"_{evaluation_line(comparison)}_", ""]
+    if comparison.regressions:
+        lines += [f"**Regressions (threshold {comparison.threshold:.0%})**", ""]
+        lines += [f"- {_cell(line)}" for line in comparison.regressions] + [""]
+    lines += _table(finding_table(comparison))
+    differing, *other_facts = fact_tables(comparison)
+    lines += _table(differing)
+    for table in measurement_tables(comparison):
+        lines += _table(table, fold=table.title == "Measured on one side only")
+    for table in other_facts:
+        lines += _table(table, fold=True)
+    ignored = comparison.facts.ignored
+    if ignored:
+        lines += [f"<details><summary>Left out of the comparison ({len(ignored)} facts)</summary>", ""]
+        lines += [f"- `{path}`: {why}" for path, why in ignored.items()] + ["", "</details>", ""]
+    redaction = " · ".join(f"{side.label} {'redacted' if side.redacted else 'NOT redacted'}"
+                           for side in (comparison.a, comparison.b))
+    lines.append(f"<sub>gpu-advisor {__version__} · `compare` · B against baseline A · threshold "
+                 f"{comparison.threshold:.0%} · {redaction}</sub>")
+    text = "\n".join(lines) + "\n"
+    if len(text) > COMMENT_LIMIT:
+        cut = text[:COMMENT_LIMIT].rsplit("\n<details>", 1)[0]
+        text = cut + "\n\n_(details truncated to fit one comment; attach the JSON comparison for the rest)_\n"
+    return text
