@@ -1,0 +1,116 @@
+"""`gpu-advisor compare A B`: two reports side by side (two machines, or before/after an upgrade). No torch.
+
+A and B may each be a JSON report or pasted collect_env / nvidia-smi -q text, so a maintainer can hold a
+user's paste against their own report. The rules are run again on both so the findings come from one rule set.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from advisor.cli.errors import EXIT_FINDINGS, EXIT_OK, CliError
+from advisor.cli.options import FormatOption, NoRedactOption, OutputFormat, OutputOption, RulesDirOption
+
+FailOnRegressionOption = Annotated[bool, typer.Option(
+    "--fail-on-regression",
+    help="Exit with code 1 when B is worse than A: a measurement worse by more than --threshold (and its "
+         "spread; noisy numbers are shown, not counted), or a finding of medium severity or higher appeared.")]
+ThresholdOption = Annotated[float, typer.Option(
+    "--threshold", min=0.0,
+    help="Relative change that counts as better or worse, 0.10 = 10%.")]
+
+
+def _load(path: str, rules_dir: Optional[list[Path]]):
+    """The report at PATH with its rules re-evaluated, whether it came from a report or pasted text, and the
+    number of findings it was saved with (None for text)."""
+    from advisor.cli.explain_cmd import load_any_report
+    from advisor.cli.pipeline import evaluate
+    from advisor.compare import report_origin
+
+    report = load_any_report(path)
+    origin = report_origin(report)
+    saved = len([f for f in report.findings if f.source == "rules"]) if origin == "report" else None
+    # As in `explain`: lint findings come from code, not facts, so they are kept; rule findings are recomputed.
+    report = evaluate(report, rules_dir, [f for f in report.findings if f.source == "lint"])
+    return report, origin, saved
+
+
+def _write(comparison, fmt: Optional[OutputFormat], output: Optional[Path]) -> None:
+    from advisor.cli.output import choose_format
+
+    chosen = choose_format(fmt, output)
+    try:
+        if chosen is OutputFormat.terminal:
+            from rich.console import Console
+
+            from advisor.report.compare_terminal import render_compare_terminal
+
+            if output is None:
+                render_compare_terminal(comparison, Console())
+            else:
+                with output.open("w", encoding="utf-8") as handle:
+                    render_compare_terminal(comparison, Console(file=handle, width=110, no_color=True,
+                                                                force_terminal=False))
+            return
+        if chosen is OutputFormat.json:
+            text = comparison.model_dump_json(indent=2) + "\n"
+        else:
+            from advisor.report.compare_markdown import render_compare_markdown
+
+            text = render_compare_markdown(comparison)
+        if output is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+def compare(
+    a_path: Annotated[str, typer.Argument(
+        metavar="A", help="The baseline (before, or the reference machine): a gpu-advisor JSON report, "
+                          "collect_env or nvidia-smi -q output, or - for stdin.")],
+    b_path: Annotated[str, typer.Argument(
+        metavar="B", help="The one judged against A (after, or the other machine); same kinds of input.")],
+    fmt: FormatOption = None,
+    output: OutputOption = None,
+    no_redact: NoRedactOption = False,
+    fail_on_regression: FailOnRegressionOption = False,
+    threshold: ThresholdOption = 0.10,
+    rules_dir: RulesDirOption = None,
+) -> None:
+    """Compare two reports: facts that differ, measurements with B/A ratios, findings that appeared or went."""
+    from advisor.compare import compare_reports, describe_side
+    from advisor.redact import Redactor, redact_report
+
+    if a_path == "-" and b_path == "-":
+        raise CliError("A and B cannot both be read from stdin (-); give at least one as a file")
+    report_a, origin_a, saved_a = _load(a_path, rules_dir)
+    report_b, origin_b, saved_b = _load(b_path, rules_dir)
+    source_a, source_b = ("<stdin>" if path == "-" else path for path in (a_path, b_path))
+    if not no_redact:
+        # One redactor for both: a value private on both sides gets the same placeholder in each.
+        redactor = Redactor()
+        report_a = redact_report(report_a, lambda: redactor)
+        report_b = redact_report(report_b, lambda: redactor)
+        source_a, source_b = redactor.text(source_a), redactor.text(source_b)
+    sides = (
+        describe_side(report_a, "A", source=source_a, origin=origin_a, re_evaluated=True, saved_findings=saved_a),
+        describe_side(report_b, "B", source=source_b, origin=origin_b, re_evaluated=True, saved_findings=saved_b),
+    )
+    comparison = compare_reports(report_a, report_b, threshold=threshold, sides=sides)
+    _write(comparison, fmt, output)
+    if fail_on_regression and comparison.regressions:
+        print(f"gpu-advisor: {len(comparison.regressions)} regression(s) of B against A "
+              f"(threshold {threshold:.0%})", file=sys.stderr)
+        raise typer.Exit(EXIT_FINDINGS)
+    raise typer.Exit(EXIT_OK)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("compare")(compare)
