@@ -25,11 +25,12 @@ from advisor.measure.workloads import WORKLOADS, precision_mode, torch_dtype
 from advisor.models.measurements import CrossoverPoint, CrossoverResult, DType, Mode, TimingStats
 
 #: First look at a point: a handful of samples. Most points are decided by it (one side clearly faster).
-POINT_TIMER = TimerConfig(warmup_runs=1, min_samples=5, budget_s=0.008, target_rel_spread=0.05, min_sample_s=5e-4)
-#: A close race gets up to this many extra rounds of samples on both sides (each round doubles the pool).
-CLOSE_RACE_ROUNDS = 3
-#: The sizes either side of an answer are re-checked with this many more rounds.
-CONFIRM_ROUNDS = 1
+POINT_TIMER = TimerConfig(warmup_runs=1, min_samples=5, budget_s=0.005, target_rel_spread=0.05, min_sample_s=2e-4)
+#: A close race draws more samples on both sides (each round adds half the pool) for at most this long;
+#: then the point estimate decides and the point is marked a close call.
+CLOSE_RACE_CAP_S = 0.08
+#: A close call either side of an answer is re-checked with this much more sampling time.
+CONFIRM_CAP_S = 0.12
 MIN_ROUND_SAMPLES = 5
 
 
@@ -183,9 +184,10 @@ class CrossoverRunner:
         return needed <= self.settings.gpu_memory_cap_bytes and host_ok
 
     # -- one point, one crossover -----------------------------------------------------------------------
-    def point(self, op: str, dtype: DType, mode: Mode, size: int, rounds: int = CLOSE_RACE_ROUNDS,
+    def point(self, op: str, dtype: DType, mode: Mode, size: int, cap_s: float = CLOSE_RACE_CAP_S,
               confirm: bool = False) -> CrossoverPoint:
         """Decide who wins at one size, sampling both sides more while the race is too close to call."""
+        watch = Stopwatch()
         with precision_mode(dtype):
             cpu_pool, cpu = self._open(self._cpu, (op, self._cpu_dtype(dtype), size),
                                        lambda ops: self._cpu_sampler(op, dtype, size, ops))
@@ -201,16 +203,14 @@ class CrossoverRunner:
             if confirm:
                 more()
             verdict = decide(cpu_pool.per_op, gpu_pool.per_op)
-            for _ in range(rounds):
-                if verdict != "ambiguous":
-                    break
+            while verdict == "ambiguous" and watch.elapsed() < cap_s:
                 more()
                 verdict = decide(cpu_pool.per_op, gpu_pool.per_op)
             winner: Winner = settle(cpu_pool.per_op, gpu_pool.per_op) if verdict == "ambiguous" else verdict
         target = self.settings.timer.target_rel_spread
         return CrossoverPoint(size=size, cpu=cpu_pool.stats(target), gpu=gpu_pool.stats(target),
                               speedup=statistics.median(cpu_pool.per_op) / statistics.median(gpu_pool.per_op),
-                              winner=winner)
+                              winner=winner, close_call=verdict == "ambiguous")
 
     def crossover(self, op: str, dtype: DType, mode: Mode, *, dense: bool = False,
                   modes_planned: tuple[Mode, ...] = ()) -> CrossoverResult:
@@ -218,23 +218,34 @@ class CrossoverRunner:
         watch = Stopwatch()
         grid = self.grid(op, dtype, modes_planned or (mode,))
         points: dict[int, CrossoverPoint] = {}
+        measured = 0
 
-        def evaluate(size: int, confirm: bool = False) -> Winner:
-            rounds = CLOSE_RACE_ROUNDS + CONFIRM_ROUNDS if confirm else CLOSE_RACE_ROUNDS
-            points[size] = self.point(op, dtype, mode, size, rounds, confirm)
+        def evaluate(size: int) -> Winner:
+            nonlocal measured
+            measured += 1
+            points[size] = self.point(op, dtype, mode, size)
+            return points[size].winner
+
+        def confirm(size: int) -> Winner:
+            """Only a close call is measured again: a decided race stays decided."""
+            nonlocal measured
+            if size in points and not points[size].close_call:
+                return points[size].winner
+            measured += 1
+            points[size] = self.point(op, dtype, mode, size, CONFIRM_CAP_S, confirm=True)
             return points[size].winner
 
         if dense:
             outcome = dense_search(grid, evaluate)
         else:
-            outcome = bracket_search(grid, evaluate, confirm=lambda size: evaluate(size, confirm=True))
+            outcome = bracket_search(grid, evaluate, confirm=confirm)
         index = outcome.crossover_index
         return CrossoverResult(
             op=op, dtype=dtype, mode=mode, size_unit=workload.size_unit, workload=workload.description,
             crossover_size=grid[index] if index is not None else None,
             gpu_never_wins=index is None, gpu_always_wins=index == 0,
             range_min=grid[0], range_max=grid[-1], points=[points[s] for s in sorted(points)],
-            search="dense" if dense else "bisect", evaluations=outcome.evaluations, wall_s=watch.elapsed(),
+            search="dense" if dense else "bisect", evaluations=measured, wall_s=watch.elapsed(),
         )
 
 

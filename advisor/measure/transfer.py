@@ -9,7 +9,7 @@ from advisor.models.measurements import ScalarMeasurement, TransferMeasurements
 
 TRANSFER_SIZES = (1 << 20, 16 << 20, 256 << 20)
 #: Pageable copies go through a staging buffer and vary run to run: keep 5 samples even for slow copies.
-TRANSFER_TIMER = TimerConfig(warmup_runs=2, min_samples=5, min_samples_slow=5, budget_s=0.15,
+TRANSFER_TIMER = TimerConfig(warmup_runs=2, min_samples=5, min_samples_slow=5, budget_s=0.08,
                              target_rel_spread=0.03, min_sample_s=1e-3)
 #: Per-direction GB/s of one lane after line encoding, by PCIe generation (x16 = 4, 8, 15.75, 31.5, 63, 126).
 PCIE_LANE_GBPS = {1: 0.25, 2: 0.5, 3: 0.984375, 4: 1.96875, 5: 3.9375, 6: 7.875}

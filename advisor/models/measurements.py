@@ -67,8 +67,11 @@ class CrossoverPoint(StrictModel):
     gpu: TimingStats
     #: CPU median over GPU median: above 1 the GPU is faster.
     speedup: float
-    #: "tie" when the two medians lie within each other's spread even after re-measuring.
+    #: "tie" when the medians are within a few percent of each other.
     winner: Literal["gpu", "cpu", "tie"]
+    #: Sampling stopped (time cap) before the confidence interval settled the race: the winner is the point
+    #: estimate, and a rerun may call it the other way.
+    close_call: bool = False
 
 
 class CrossoverResult(Measured):

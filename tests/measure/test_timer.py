@@ -17,7 +17,10 @@ def busy_wait(seconds: float) -> None:
 
 def test_a_known_duration_is_measured_within_a_few_percent():
     stats = time_cpu(lambda: busy_wait(0.002), TimerConfig(budget_s=0.2))
-    assert stats.median_s == pytest.approx(0.002, rel=0.1)
+    # The fastest sample is the one no other process preempted: it must be the true duration. The median may
+    # sit higher on a busy 2-core CI machine, but not by much.
+    assert stats.min_s == pytest.approx(0.002, rel=0.05)
+    assert stats.median_s == pytest.approx(0.002, rel=0.3)
     assert stats.method == "cpu_clock"
     assert stats.q1_s <= stats.median_s <= stats.q3_s
     assert stats.samples >= 5
