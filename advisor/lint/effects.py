@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
 from advisor.lint import torch_api as api
+from advisor.lint.flow_exprs import is_text
 from advisor.lint.index import children
 from advisor.lint.kinds import CPU_TENSOR, CUDA_FN, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVENT, MODEL
 from advisor.lint.scopes import ClassInfo, FunctionInfo
@@ -110,6 +111,9 @@ class Effects:
             bits, callee = self.call_effect(node)
             if bits:
                 out.append(Event(node, bits, callee))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and is_text(node.left):
+            if self.ctx.kind(node.right) & CUDA_TENSOR:  # "loss %.4f" % loss formats a CUDA tensor
+                out.append(Event(node, SYNC | HOST_READ))
         elif isinstance(node, (ast.BinOp, ast.Compare)) or (isinstance(node, ast.UnaryOp)
                                                            and not isinstance(node.op, ast.Not)):
             if self.ctx.kind(node) & CUDA_TENSOR:
@@ -129,6 +133,8 @@ class Effects:
     def call_effect_is_host_read(self, call: ast.Call) -> bool:
         """Cheap pre-filter: could this call be a host read of a CUDA tensor?"""
         func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "format":
+            return True
         if isinstance(func, ast.Attribute):
             return func.attr in api.HOST_SYNC_METHODS or func.attr == "to" \
                 and bool(self.ctx.kind(func.value) & CUDA_TENSOR)
@@ -161,6 +167,9 @@ class Effects:
 
     def _method_effect(self, call: ast.Call, func: ast.Attribute, value: int) -> tuple[int, Optional[FunctionInfo]]:
         attr = func.attr
+        if attr == "format" and is_text(func.value):  # "{:.4f}".format(loss)
+            arguments = [a for a in call.args] + [k.value for k in call.keywords]
+            return (SYNC | HOST_READ if any(self.ctx.kind(a) & CUDA_TENSOR for a in arguments) else 0), None
         receiver = self.ctx.kind(func.value)
         if receiver & CUDA_TENSOR:
             if attr in api.HOST_SYNC_METHODS or (attr == "to" and value & CPU_TENSOR and not value & CUDA_TENSOR):

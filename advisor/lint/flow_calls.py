@@ -123,6 +123,8 @@ class CallEvaluator(ExprEvaluator):
             out = CUDA_TENSOR
         else:
             out = CPU_TENSOR | (0 if name in api.WRAPPING_FACTORIES else FRESH)
+        if name == "DoubleTensor":
+            out |= F64
         if "dtype" in kw:
             out |= F64 if kw["dtype"] & DTYPE_F64 else 0
         elif pos and (name in api.WRAPPING_FACTORIES or name == "tensor" or name.endswith("_like")):

@@ -145,6 +145,8 @@ class ExprEvaluator:
 
     def _binop(self, node: ast.BinOp) -> int:
         left, right = self.ev(node.left), self.ev(node.right)
+        if isinstance(node.op, ast.Mod) and is_text(node.left):
+            return 0  # "%.4f" % loss is text (and a host read of loss: see effects.py)
         both = left | right
         out = 0
         if both & CUDA_TENSOR:
@@ -298,6 +300,10 @@ class ExprEvaluator:
 
     def _call(self, node: ast.Call) -> int:
         raise NotImplementedError  # flow_calls.CallEvaluator knows the APIs
+
+
+def is_text(node: ast.AST) -> bool:
+    return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
 
 
 def dtype_kind(node: Optional[ast.AST], kind: int) -> int:

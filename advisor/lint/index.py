@@ -63,6 +63,7 @@ class FileIndex:
         }
         parents = self.parents
         self.subtractions: list[ast.BinOp] = []
+        self.text_formats: list[ast.BinOp] = []  # "%.3f" % value
         stack: list[ast.AST] = [tree]
         fields_of, binop, sub = _CHILD_FIELDS, ast.BinOp, ast.Sub
         while stack:  # children() inlined: this loop runs once per node of the file
@@ -73,6 +74,8 @@ class FileIndex:
                 bucket.append(node)
             elif cls is binop and node.op.__class__ is sub:
                 self.subtractions.append(node)
+            elif cls is binop and node.op.__class__ is ast.Mod and node.left.__class__ in (ast.Constant, ast.JoinedStr):
+                self.text_formats.append(node)
             fields = fields_of.get(cls)
             if fields is None:
                 fields = fields_of[cls] = tuple(f for f in cls._fields if f not in _SKIPPED_FIELDS)

@@ -146,6 +146,7 @@ class LoopAnalysis:
         reads: list[ast.AST] = [n for n in index.formatted if self.ctx.kind(n.value) & CUDA_TENSOR]
         reads += [n.test for n in index.tests if effects.truth_sync(n.test)]
         reads += [c for c in index.calls if effects.call_effect_is_host_read(c)]
+        reads += [n for n in index.text_formats if self.ctx.kind(n.right) & CUDA_TENSOR]
         found: dict[ast.AST, None] = {}
         seen_functions: set = set()
         work = [(node, 0) for node in reads]

@@ -21,6 +21,8 @@ FACTORIES = frozenset({
     "tensor", "as_tensor", "asarray", "from_numpy", "randn", "rand", "randint", "zeros", "ones", "empty", "full",
     "arange", "range", "linspace", "logspace", "eye", "randperm", "normal", "empty_strided", "zeros_like",
     "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "randint_like", "bernoulli",
+    # legacy constructors, still common in older tutorials
+    "Tensor", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "HalfTensor", "ByteTensor", "BoolTensor",
 })
 # These wrap data that already exists: moving them is the copy itself, not a tensor that could be born there.
 WRAPPING_FACTORIES = frozenset({"from_numpy", "as_tensor", "asarray"})

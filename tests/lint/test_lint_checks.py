@@ -185,6 +185,14 @@ def train_step(xb):
 for i in range(100):
     train_step(torch.randn(4, 8, device="cuda"))
 """, [7]),
+    ("GA103", "%-formatting and str.format of CUDA tensors", """
+x = torch.ones(3).cuda()
+for i in range(10):
+    y = x * i
+    print("loss %.4f" % y.sum())
+    print("loss {:.4f}".format(y.mean()))
+    print("step %d" % i)
+""", [4, 5]),
     ("GA103", "while loop condition on a CUDA tensor", """
 err = torch.ones((), device="cuda")
 while err > 1e-6:
@@ -232,6 +240,9 @@ a = torch.randn(64, 128).cuda()
 b = torch.zeros(10, dtype=torch.long).to(device)
 c = torch.arange(10).float().to("cuda:0")
 """, [2, 3, 4]),
+    ("GA104", "legacy constructors", """
+buf = torch.FloatTensor(64, 3).cuda()
+""", [1]),
     ("GA104", "made, then moved into the same name", """
 device = "cuda"
 noise = torch.randn(16, 100)

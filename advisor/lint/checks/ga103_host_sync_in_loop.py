@@ -33,6 +33,8 @@ INFO = CheckInfo(
 def describe(node: ast.AST) -> str:
     if isinstance(node, ast.FormattedValue):
         return f"formatting the CUDA tensor {short(node.value)} into a string"
+    if isinstance(node, ast.BinOp):  # "%.4f" % loss
+        return f"formatting {short(node.right)} into a string with %"
     if isinstance(node, ast.Call):
         return short(node)
     return f"using the CUDA tensor {short(node)} as a condition"

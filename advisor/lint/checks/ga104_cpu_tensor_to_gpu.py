@@ -109,7 +109,8 @@ def _name_loads(scope: ast.AST) -> Counter:
 
 
 def _device_text(func: ast.Attribute, call: ast.Call) -> str:
-    if func.attr == "cuda":
-        return '"cuda"'
+    if func.attr == "cuda":  # .cuda(i) means device i
+        index = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "device"), None)
+        return short(index, 30) if index is not None else '"cuda"'
     device = next((k.value for k in call.keywords if k.arg == "device"), call.args[0] if call.args else None)
     return short(device, 30) if device is not None else '"cuda"'

@@ -49,7 +49,8 @@ def run(ctx) -> Iterator[Hit]:
             loop = loops[0]
             if ctx.loops.is_sweep(loop):
                 continue
-            if before & (MODEL | CUDA_MODEL) and not before & (CUDA_TENSOR | CPU_TENSOR):
+            is_module = before & (MODEL | CUDA_MODEL) and not before & (CUDA_TENSOR | CPU_TENSOR)
+            if is_module and key is not None and key not in ctx.loops.assigned(loop):  # not a new model each time
                 yield Hit(f"{short(call)} moves the model on every iteration of the loop at {where(ctx, loop)}",
                           node=call, severity="low", evidence={"loop_line": line_of(ctx, loop)})
             elif _invariant_cpu_tensor(ctx, key, before, ctx.loops.assigned(loop)):

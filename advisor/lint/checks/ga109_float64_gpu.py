@@ -37,14 +37,24 @@ def run(ctx) -> Iterator[Hit]:
             yield Hit(f"{short(call)} makes every new tensor float64 in a program that uses the GPU", node=call)
             continue
         value = ctx.kind(call)
-        if not (value & F64 and value & _CUDA):
-            continue
+        if not (value & F64 and value & _CUDA) or _calls_user_code(ctx, call):
+            continue  # a call into the user's own function: reported inside it, where the float64 appears
         inputs = [call.func] + list(call.args) + [k.value for k in call.keywords]
         if isinstance(call.func, ast.Attribute) and name == "":
             inputs.append(call.func.value)
         if any(ctx.kind(node) & F64 and ctx.kind(node) & _CUDA for node in inputs):
             continue  # already float64 on the GPU: reported where it got there
         yield Hit(_message(call, name), node=call)
+
+
+def _calls_user_code(ctx, call: ast.Call) -> bool:
+    func = call.func
+    scope = ctx.index.scope_of(call)
+    if isinstance(func, ast.Name):
+        return ctx.flow.scopes.resolve(func.id, scope) is not None
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+        return ctx.flow.scopes.method_of(scope, func.attr) is not None
+    return False
 
 
 def _message(call: ast.Call, name: str) -> str:
