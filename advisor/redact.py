@@ -37,6 +37,8 @@ _HOME_PATHS = [
 ]
 #: Fields whose whole value is private, whatever it looks like.
 _PRIVATE_FIELDS = {"serial": "serial", "hostname": "host"}
+#: Mappings whose values are version numbers (which can look like IPv4 addresses: nvidia-cublas 13.1.0.3).
+_VERSION_MAPS = {"packages"}
 #: Names too common to scrub as words (they would blank out ordinary text).
 _TOO_COMMON = {"root", "user", "admin", "ubuntu", "localhost", "runner", "jovyan"}
 
@@ -60,7 +62,8 @@ class Redactor:
     def _sub(self, pattern: str, kind: str, text: str) -> str:
         return re.sub(pattern, lambda m: self.placeholder(kind, m.group(0)), text)
 
-    def text(self, text: str) -> str:
+    def text(self, text: str, *, version: bool = False) -> str:
+        """Scrub one string; ``version`` strings ("13.1.0.3") are never mistaken for IP addresses."""
         if self._home:
             text = text.replace(self._home, "~")
         for pattern, replacement in _HOME_PATHS:
@@ -73,20 +76,23 @@ class Redactor:
             text = re.sub(token, "<token>", text)
         text = self._sub(_UUID, "uuid", text)
         text = self._sub(_EMAIL, "email", text)
-        text = self._sub(_MAC, "mac", text)
-        text = self._sub(_IPV6, "ip", text)
-        text = self._sub(_IPV4, "ip", text)
+        if not version:
+            text = self._sub(_MAC, "mac", text)
+            text = self._sub(_IPV6, "ip", text)
+            text = self._sub(_IPV4, "ip", text)
         for word in self._words:
             text = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", "<redacted>", text)
         return text
 
-    def value(self, value: Any, key: str = "") -> Any:
+    def value(self, value: Any, key: str = "", *, versions: bool = False) -> Any:
+        """Scrub a JSON value; ``versions``: the values of this mapping are version numbers (packages)."""
         if key in _PRIVATE_FIELDS and isinstance(value, str):
             return self.placeholder(_PRIVATE_FIELDS[key], value)
         if isinstance(value, str):
-            return self.text(value)
+            return self.text(value, version=versions or key == "version" or key.endswith("_version"))
         if isinstance(value, dict):
-            return {self.text(k) if isinstance(k, str) else k: self.value(v, k) for k, v in value.items()}
+            inner = key in _VERSION_MAPS
+            return {self.text(k) if isinstance(k, str) else k: self.value(v, k, versions=inner) for k, v in value.items()}
         if isinstance(value, list):
             return [self.value(item, key) for item in value]
         return value

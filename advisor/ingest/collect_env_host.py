@@ -110,7 +110,9 @@ def _libc(text: Optional[str]) -> Fact[str]:
         return missing(NOT_IN)
     if is_no_value(text) or text.strip("-") == "":
         return missing(f"{printed_as(text, TOOL)} (collect_env reads libc on Linux only)")
-    return text
+    # collect_env joins platform.libc_ver() with "-" ("glibc-2.39"); the probe reports "glibc 2.39".
+    match = re.fullmatch(r"([A-Za-z]+)-(\d[\w.]*)", text.strip())
+    return f"{match.group(1)} {match.group(2)}" if match else text
 
 
 def _is_wsl(system: Optional[str], kernel: Fact[str]) -> Fact[bool]:

@@ -47,3 +47,10 @@ def test_report_fields_are_scrubbed_and_marked():
     assert out.facts.gpus[0].serial == "<serial-1>"
     assert out.facts.gpus[0].uuid == "<uuid-1>"
     assert report.facts.gpus[0].serial == "1654922004711"  # the original is untouched
+
+
+def test_four_part_package_versions_are_not_ip_addresses():
+    report = Report(meta=ReportMeta(tool_version="t", command="env", created_utc="x"),
+                    facts=Facts(packages={"nvidia-cublas": "13.1.0.3"}))
+    assert redact_report(report, redactor).facts.packages == {"nvidia-cublas": "13.1.0.3"}
+    assert redactor().text("host 10.1.2.3") == "host <ip-1>"
