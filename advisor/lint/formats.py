@@ -1,7 +1,8 @@
 """Lint output: text like other linters, JSON, and SARIF 2.1.0 for code-scanning upload.
 
-text   ``path:line:col: GA101 message`` (``path:cellN:line:col: ...`` in notebooks), then the cost and
-       the fix on indented lines that line-matching tools ignore.
+text   ``path:line:col: GA101 message`` (``path:cellN:line:col: ...`` in notebooks), then on indented
+       lines, which line-matching tools ignore, what it costs (the first time each cost appears) and
+       the fix (every time: it is often written for that very line).
 json   {"tool", "version", "files_checked", "lines_checked", "findings": [...], "notes": [...]}
 sarif  one run; rules carry id, name, title, cost (fullDescription) and fix (help); results carry
        ruleId, level (high -> error, medium -> warning, low/info -> note), message, and one physical
@@ -27,9 +28,12 @@ _LEVELS = {"high": "error", "medium": "warning", "low": "note", "info": "note"}
 
 def render_text(run: LintRun) -> str:
     lines = []
+    explained: set[tuple[str, str]] = set()
     for finding in run.findings:
         lines.append(f"{finding.location}: {finding.check_id} {finding.message}")
-        lines.append(f"    cost: {finding.cost}")
+        if (finding.check_id, finding.cost) not in explained:
+            explained.add((finding.check_id, finding.cost))
+            lines.append(f"    cost: {finding.cost}")
         lines.append(f"    fix: {finding.fix}")
     return "\n".join(lines) + ("\n" if lines else "")
 

@@ -3,10 +3,10 @@
 A loop is hot when its own body (inner loops aside) runs CUDA compute and no loop inside it (nor in a
 function it calls) is hot: in ``for epoch: for batch in loader: ...`` the batch loop is hot and the epoch
 loop is not, so one ``.item()`` per epoch stays quiet. A loop over a DataLoader that computes is always
-hot: one iteration per batch is a step, even when it calls a helper with a loop of its own. A loop over a literal list (``for n in [256,
-1024, 4096]``) is a parameter sweep, not iterations, and is never hot. A host read is excused when it
-runs only some iterations: under ``if step % 100 == 0:``, ``if i == 0:`` or a flag such as
-``if args.verbose:``.
+hot: one iteration per batch is a step, even when it calls a helper with a loop of its own. A loop over
+a literal list (``for n in [256, 1024, 4096]``) is a parameter sweep, not iterations, and is never hot.
+A host read is excused when it runs only some iterations: under ``if step % 100 == 0:``, ``if i == 0:``,
+a flag such as ``if args.verbose:``, or a branch whose condition is itself the (reported) host read.
 """
 
 from __future__ import annotations

@@ -33,6 +33,7 @@ class Hit:
     line: Optional[int] = None
     column: Optional[int] = None  # 0-based, like ast's col_offset
     fix: Optional[str] = None  # a fix written for this very line; falls back to CheckInfo.fix
+    cost: Optional[str] = None  # what this particular pattern costs; falls back to CheckInfo.cost
     evidence: dict[str, Any] = field(default_factory=dict)
     severity: Optional[str] = None
 

@@ -57,7 +57,10 @@ def lint_unit(unit: SourceUnit, ids: set[str]) -> tuple[list[LintFinding], list[
         ctx = FileContext(unit, tree)
     except RecursionError:
         notes.append(Note(unit.path, "skipped: nested too deeply to analyse"))
-        return findings, notes
+        return [finding for finding, _ in findings], notes
+    except Exception as exc:  # a bug of ours must not cost the user the other files: say so and go on
+        notes.append(Note(unit.path, f"skipped: internal error in the analysis ({type(exc).__name__}: {exc})"))
+        return [finding for finding, _ in findings], notes
     for check in all_checks():
         if check.INFO.id not in ids:
             continue
@@ -65,6 +68,9 @@ def lint_unit(unit: SourceUnit, ids: set[str]) -> tuple[list[LintFinding], list[
             hits = list(check.run(ctx))
         except RecursionError:
             notes.append(Note(unit.path, f"{check.INFO.id} skipped: nested too deeply to analyse"))
+            continue
+        except Exception as exc:  # same: report it as a note, keep the other checks' findings
+            notes.append(Note(unit.path, f"{check.INFO.id} skipped: internal error ({type(exc).__name__}: {exc})"))
             continue
         findings.extend(_finding(unit, check.INFO, hit) for hit in hits)
     suppressions = find_suppressions(unit.lines)
@@ -97,7 +103,7 @@ def _finding(unit: SourceUnit, info: CheckInfo, hit: Hit) -> tuple[LintFinding, 
             end_cell_line, end_column = None, None
     finding = LintFinding(
         check_id=info.id, title=info.title, path=unit.path, line=cell_line, column=column,
-        end_line=end_cell_line, end_column=end_column, cell=cell, message=hit.message, cost=info.cost,
+        end_line=end_cell_line, end_column=end_column, cell=cell, message=hit.message, cost=hit.cost or info.cost,
         fix=hit.fix or info.fix, severity=hit.severity or info.severity, confidence=info.confidence,
         references=info.references, evidence=dict(hit.evidence))
     return finding, (line, end_line or line)

@@ -55,7 +55,8 @@ def run(ctx) -> Iterator[Hit]:
                           node=call, severity="low", evidence={"loop_line": line_of(ctx, loop)})
             elif _invariant_cpu_tensor(ctx, key, before, ctx.loops.assigned(loop)):
                 yield Hit(f"{short(call)} copies the same CPU tensor `{key}` to the GPU on every iteration of the "
-                          f"loop at {where(ctx, loop)}", node=call, evidence={"loop_line": line_of(ctx, loop), "tensor": key},
+                          f"loop at {where(ctx, loop)}", node=call,
+                          evidence={"loop_line": line_of(ctx, loop), "tensor": key},
                           fix=f"Copy it once before the loop ({key.replace('.', '_')}_gpu = {short(call)}) and use "
                               "that inside.")
             continue
