@@ -73,7 +73,7 @@ def test_pasted_text_against_a_report_says_what_was_re_evaluated(runner, app):
     result = run(runner, app, H200_COLLECT_ENV, H200, "-f", "markdown")
     assert result.exit_code == 0
     assert "(pasted text," in result.stdout and "Rules re-evaluated on A and B" in result.stdout
-    assert "| host.libc | glibc-2.39 | glibc 2.39 |" in result.stdout
+    assert "host.libc" not in result.stdout  # both sides spell libc the same way
 
 
 def test_redaction_is_shared_and_on_by_default(runner, app, tmp_path):

@@ -18,7 +18,7 @@ EXPECTED = {
         "torch.cudnn_version": None, "torch.cuda_available": False, "torch.xpu_available": False,
         "torch.xnnpack_available": False,
         "host.os": "Debian GNU/Linux 12 (bookworm)", "host.system": "Linux", "host.kernel": "6.18.44-fc-v669",
-        "host.machine": "x86_64", "host.libc": "glibc-2.36", "host.is_wsl": False, "host.python_version": "3.11.7",
+        "host.machine": "x86_64", "host.libc": "glibc 2.36", "host.is_wsl": False, "host.python_version": "3.11.7",
         "host.python_platform": "Linux-6.18.44-fc-v669-x86_64-with-glibc2.36", "host.gcc_version": "12.2.0",
         "host.cmake_version": "3.25.1", "host.nvcc_version": "13.0.88",
         "host.cpu_model": "Intel(R) Xeon(R) Processor", "host.cpu_vendor": "GenuineIntel", "host.cpu_sockets": 1,
