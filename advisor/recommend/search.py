@@ -1,0 +1,194 @@
+"""Which batch sizes to try, and when to stop: the largest batch that runs, found with few real steps. Pure logic.
+
+Two phases. **fit**: small batches, doubling from ``start_batch``, each measured for peak memory, until the
+current batch reaches ``fit_reach`` of the batch the memory model predicts will fill the device (the slope is
+then measured on batches big enough to be well above the allocator's rounding). **refine**: try the predicted
+maximum with real steps; from each result step towards where the limit must be (1% first, doubling, never past
+the middle of the known bracket), re-predicting from the largest batches that ran. When the prediction was
+right this costs two or three trials; bisection happens only where the prediction was wrong.
+
+The caller owns the GPU: it asks ``propose()`` for a batch, runs it, and hands the Trial to ``record()``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Optional
+
+from advisor.recommend.memory_model import LinearMemoryModel, fit_largest
+from advisor.recommend.trials import Trial
+
+
+@dataclass
+class SearchConfig:
+    start_batch: int = 1
+    #: Leave the fit phase once the batch is this share of the predicted maximum (extrapolate at most 8x).
+    fit_reach: float = 1 / 8
+    max_fit_trials: int = 30
+    #: Stop when the bracket [largest that ran, smallest that did not) is this narrow, relative to the former.
+    rel_tolerance: float = 0.005
+    #: First step from a known result towards the limit, relative; doubles while it keeps going the same way.
+    first_step: float = 0.01
+    max_batch: Optional[int] = None
+    max_search_trials: int = 16
+    #: The fit phase needs this many batches that ran, and peak memory grown by this share of the limit across
+    #: them, before its slope is trusted (a slope read off a few MiB is mostly allocator rounding).
+    min_fit_points: int = 3
+    min_fit_growth: float = 0.04
+
+
+@dataclass
+class SearchState:
+    """What is known so far; the search's answer is ``largest_fit`` once ``done``."""
+
+    largest_fit: Optional[int] = None
+    smallest_fail: Optional[int] = None
+    done: bool = False
+    #: converged / capped / too_large / error / trial_limit / no_growth / stopped
+    reason: str = ""
+    #: The first prediction of the maximum, from the fit phase alone (to report how good it was).
+    initial_prediction: Optional[int] = None
+    notes: list[str] = field(default_factory=list)
+
+
+class BatchSearch:
+    def __init__(self, limit_bytes: float, config: Optional[SearchConfig] = None) -> None:
+        self.limit_bytes = limit_bytes
+        self.config = config or SearchConfig()
+        self.trials: list[Trial] = []
+        self.state = SearchState()
+        self.phase = "fit"
+        self._up = self.config.first_step
+        self._down = self.config.first_step
+        self._refine_proposals = 0
+
+    # -- what the caller reads -------------------------------------------------------------------------------
+    def fitted(self, *, reserved: bool) -> Optional[LinearMemoryModel]:
+        """Least-squares model on the three largest batches that ran (reserved or allocated peaks)."""
+        points = [(t.batch, float(t.peak_reserved if reserved else t.peak_allocated)) for t in self.trials if t.fits]
+        if len({b for b, _ in points}) < 2:
+            return None
+        return fit_largest(points)
+
+    def predicted_max(self) -> Optional[int]:
+        """The largest batch whose peak reserved memory the (conservative) model puts within the limit."""
+        model = self.fitted(reserved=True)
+        if model is None:
+            return None
+        predicted = model.upper_envelope().max_batch_within(self.limit_bytes)
+        if predicted is not None and self.config.max_batch is not None:
+            predicted = min(predicted, self.config.max_batch)
+        return predicted
+
+    # -- the protocol ----------------------------------------------------------------------------------------
+    def propose(self) -> Optional[int]:
+        if self.state.done:
+            return None
+        if not self.trials:
+            return self._cap(self.config.start_batch)
+        if self.phase == "fit":
+            return self._cap(self.trials[-1].batch * 2)
+        return self._next_refine()
+
+    def record(self, trial: Trial) -> None:
+        self.trials.append(trial)
+        state = self.state
+        if trial.fits:
+            if state.smallest_fail is not None and trial.batch >= state.smallest_fail:
+                state.notes.append(f"batch {trial.batch} ran although {state.smallest_fail} had failed: the limit "
+                                   "is not sharp here (allocator or kernel choice); the failure is forgotten")
+                state.smallest_fail = None
+            state.largest_fit = max(state.largest_fit or 0, trial.batch)
+        elif state.largest_fit is not None and trial.batch <= state.largest_fit:
+            state.notes.append(f"batch {trial.batch} failed although {state.largest_fit} had run: the limit is "
+                               "not sharp here; the larger success stands")
+        else:
+            state.smallest_fail = min(state.smallest_fail or trial.batch, trial.batch)
+            if trial.failure == "error":
+                state.notes.append(f"batch {trial.batch} failed with an error that is not out-of-memory; treated "
+                                   f"as the limit: {trial.message}")
+        if self.phase == "fit":
+            self._after_fit_trial(trial)
+        else:
+            self._check_finished()
+
+    def stop(self, reason: str) -> None:
+        """End early (time budget, interruption); the largest batch that ran so far stands."""
+        if not self.state.done:
+            self.state.done, self.state.reason = True, reason
+
+    # -- internals -------------------------------------------------------------------------------------------
+    def _cap(self, batch: int) -> int:
+        return min(batch, self.config.max_batch) if self.config.max_batch is not None else batch
+
+    def _finish(self, reason: str) -> None:
+        self.state.done, self.state.reason = True, reason
+
+    def _after_fit_trial(self, trial: Trial) -> None:
+        config = self.config
+        if not trial.fits:
+            if len(self.trials) == 1:
+                self._finish("too_large" if trial.failure == "oom" else "error")
+                return
+            self._enter_refine()
+            return
+        if config.max_batch is not None and trial.batch >= config.max_batch:
+            self._finish("capped")
+            return
+        predicted = self.predicted_max()
+        if self.state.initial_prediction is None or predicted is not None:
+            self.state.initial_prediction = predicted
+        if predicted is not None and trial.batch >= predicted * config.fit_reach and self._fit_is_trustworthy():
+            self._enter_refine()
+        elif len(self.trials) >= config.max_fit_trials:
+            self._finish("no_growth")
+
+    def _fit_is_trustworthy(self) -> bool:
+        ran = [t for t in self.trials if t.fits]
+        if len(ran) < self.config.min_fit_points:
+            return False
+        growth = max(t.peak_reserved for t in ran) - min(t.peak_reserved for t in ran)
+        return growth >= self.config.min_fit_growth * self.limit_bytes
+
+    def _enter_refine(self) -> None:
+        self.phase = "refine"
+        self._check_finished()
+
+    def _tolerance(self) -> int:
+        return max(1, math.floor((self.state.largest_fit or 1) * self.config.rel_tolerance))
+
+    def _check_finished(self) -> None:
+        state, config = self.state, self.config
+        if config.max_batch is not None and (state.largest_fit or 0) >= config.max_batch:
+            self._finish("capped")
+        elif state.smallest_fail is not None and state.largest_fit is not None \
+                and state.smallest_fail - state.largest_fit <= self._tolerance():
+            self._finish("converged")
+        elif sum(1 for t in self.trials if t.phase == "search") >= config.max_search_trials:
+            self._finish("trial_limit")
+
+    def _next_refine(self) -> Optional[int]:
+        lo, hi = self.state.largest_fit, self.state.smallest_fail
+        assert lo is not None  # the fit phase always ends with at least one batch that ran
+        tolerance = self._tolerance()
+        predicted = self.predicted_max()
+        self._refine_proposals += 1
+        if hi is None:  # no failure yet: go up, at least one step, to the prediction when it is higher
+            step = max(tolerance, math.ceil(lo * self._up))
+            candidate = lo + step
+            if predicted is not None and predicted > candidate:
+                candidate = predicted
+            else:
+                self._up *= 2
+            return self._cap(candidate)
+        middle = (lo + hi) // 2
+        if self._refine_proposals == 1 and predicted is not None and lo < predicted < hi:
+            candidate = predicted  # the fit phase ended on a failure: the model still knows best where to look
+        elif self.trials[-1].fits:
+            candidate = min(lo + max(tolerance, math.ceil(lo * self._up)), middle)
+            self._up, self._down = self._up * 2, self.config.first_step
+        else:
+            candidate = max(hi - max(tolerance, math.ceil(hi * self._down)), middle)
+            self._down, self._up = self._down * 2, self.config.first_step
+        return min(max(candidate, lo + 1), hi - 1)
