@@ -51,8 +51,8 @@ def lint_unit(unit: SourceUnit, ids: set[str]) -> tuple[list[LintFinding], list[
         for problem in problems:
             hit = Hit(problem.message, line=problem.line, column=problem.column - 1)
             findings.append(_finding(unit, SYNTAX_ERROR, hit))
-    if tree is None:
-        return [finding for finding, _ in findings], notes
+    if tree is None or not _mentions_gpu(unit.text):
+        return [finding for finding, _ in findings], notes  # no torch, no CUDA: nothing here to check
     try:
         ctx = FileContext(unit, tree)
     except RecursionError:
@@ -82,6 +82,11 @@ def lint_unit(unit: SourceUnit, ids: set[str]) -> tuple[list[LintFinding], list[
         seen.add(key)
         kept.append(finding)
     return kept, notes
+
+
+def _mentions_gpu(text: str) -> bool:
+    """Every check needs torch or a CUDA switch somewhere in the file; most helper modules have neither."""
+    return "torch" in text or "cuda" in text.lower()
 
 
 def _finding(unit: SourceUnit, info: CheckInfo, hit: Hit) -> tuple[LintFinding, tuple[int, int]]:

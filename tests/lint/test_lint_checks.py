@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import lines_of
+from lint_helpers import lines_of
 
 HEAD = "import os\nimport time\nimport timeit\nimport numpy as np\nimport torch\nfrom torch import nn\n" \
        "from torch.utils.data import DataLoader, TensorDataset\n"

@@ -1,0 +1,12 @@
+"""Helpers for the lint unit tests: lint a snippet, get (line, id) pairs back."""
+
+from __future__ import annotations
+
+import textwrap
+
+from advisor.lint import lint_text
+
+
+def lines_of(code: str, select=None, path: str = "snippet.py") -> list[tuple[int, str]]:
+    findings = lint_text(textwrap.dedent(code).lstrip("\n"), path=path, select=select)
+    return [(f.line, f.check_id) for f in findings]
