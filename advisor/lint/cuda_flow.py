@@ -17,7 +17,7 @@ from typing import Optional
 from advisor.lint.flow_calls import CallEvaluator
 from advisor.lint.flow_env import TrailEnvironment
 from advisor.lint.index import FileIndex
-from advisor.lint.kinds import CPU_TENSOR, CUDA_TENSOR, F64, FRESH, MODEL, MODEL_BITS, NUMPY
+from advisor.lint.kinds import CONTAINER, CPU_TENSOR, CUDA_TENSOR, F64, FRESH, MODEL, MODEL_BITS, NUMPY, TENSOR_BITS
 from advisor.lint.names import Names, dotted
 from advisor.lint.scopes import ClassInfo, FunctionInfo, ScopeIndex
 
@@ -111,8 +111,8 @@ class FlowAnalyzer(TrailEnvironment, CallEvaluator):
         for name in info.positional + info.keyword_only + [info.vararg, info.kwarg]:
             if name is not None:
                 self.env[name] = info.param_kinds.get(name, 0)
-        if info.takes_self and info.class_info is not None and info.class_info.is_model:
-            self.env[info.positional[0]] = MODEL
+        if info.takes_self and info.class_info is not None:
+            self.env[info.positional[0]] = (MODEL if info.class_info.is_model else 0) | info.class_info.instance_bit
         seen = self.cuda_seen
         self._block(info.node.body)
         info.return_kind |= self.returned
@@ -196,7 +196,7 @@ class FlowAnalyzer(TrailEnvironment, CallEvaluator):
         init = info.methods.get("__init__")
         if init is not None:
             self.call_function(init, call, pos, kw, skip_self=True)
-        return MODEL if info.is_model else 0
+        return (MODEL if info.is_model else 0) | info.instance_bit
 
     # -- statements --------------------------------------------------------------------------------
     def _block(self, statements: list[ast.stmt]) -> None:
@@ -238,8 +238,15 @@ class FlowAnalyzer(TrailEnvironment, CallEvaluator):
     def _expr(self, node: ast.Expr) -> None:
         kind = self.ev(node.value)
         call = node.value
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-                and call.func.attr in _IN_PLACE_METHODS):
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+            return
+        if call.func.attr in ("append", "extend", "insert") and call.args:  # outputs.append(pred): a list of them
+            key = dotted(call.func.value)
+            added = self.values.get(call.args[-1], 0) & (TENSOR_BITS | NUMPY)
+            if key is not None and added:
+                self.bind(key, (self.lookup(key) or 0) | (added & ~FRESH) | CONTAINER)
+            return
+        if call.func.attr not in _IN_PLACE_METHODS:
             return
         key = dotted(call.func.value)  # `model.to(device)` on its own line moves the module in place
         if key is not None and kind & MODEL_BITS and not kind & (CUDA_TENSOR | CPU_TENSOR):

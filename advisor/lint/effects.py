@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.flow_exprs import is_text
 from advisor.lint.index import children
-from advisor.lint.kinds import CPU_TENSOR, CUDA_FN, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVENT, MODEL
+from advisor.lint.kinds import (CONTAINER, CPU_TENSOR, CUDA_FN, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVENT, INSTANCE_BITS,
+                                MODEL)
 from advisor.lint.scopes import ClassInfo, FunctionInfo
 
 if TYPE_CHECKING:
@@ -127,7 +128,8 @@ class Effects:
             return self.truth_sync(test.operand)
         if isinstance(test, ast.BoolOp):
             return any(self.truth_sync(value) for value in test.values)
-        return bool(self.ctx.kind(test) & CUDA_TENSOR)
+        kind = self.ctx.kind(test)
+        return bool(kind & CUDA_TENSOR) and not kind & CONTAINER  # `if outputs:` asks a list, not the GPU
 
     # -- one call ----------------------------------------------------------------------------------
     def call_effect_is_host_read(self, call: ast.Call) -> bool:
@@ -192,6 +194,11 @@ class Effects:
             method = self.ctx.flow.scopes.method_of(self.ctx.index.scope_of(call), attr)
             if method is not None:
                 return self.summary(method).bits, method
+        if receiver & INSTANCE_BITS:
+            for info in self.ctx.flow.scopes.classes_of(receiver):
+                method = info.methods.get(attr)
+                if method is not None:
+                    return self.summary(method).bits, method
         if attr in ("to", "cuda"):
             return (WORK if value & (CUDA_TENSOR | CUDA_MODEL) else 0), None
         return (WORK | COMPUTE if value & CUDA_TENSOR else 0), None

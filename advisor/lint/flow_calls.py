@@ -13,7 +13,7 @@ from typing import Optional
 from advisor.lint import torch_api as api
 from advisor.lint.flow_exprs import ExprEvaluator, dtype_kind, has_float_literal, looks_like_model
 from advisor.lint.kinds import (
-    CPU_DEVICE, CPU_TENSOR, CUDA_DEVICE, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, DEVICE_BITS, DTYPE,
+    INSTANCE_BITS, CPU_DEVICE, CPU_TENSOR, CUDA_DEVICE, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, DEVICE_BITS, DTYPE,
     DTYPE_F64, EVAL, EVENT, F64, FRESH, LOADER, MODEL, MODEL_BITS, NP_RNG, NUMPY, TENSOR_BITS,
 )
 from advisor.lint.names import dotted
@@ -166,7 +166,14 @@ class CallEvaluator(ExprEvaluator):
             method = self.scopes.method_of(self.scope, attr)
             if method is not None:
                 return self.call_function(method, node, pos, kw, skip_self=True)
-        return self.method_result(receiver, attr, node, pos, kw)
+        if receiver & INSTANCE_BITS:  # an instance of the user's own class: run its method
+            methods = [c.methods[attr] for c in self.scopes.classes_of(receiver) if attr in c.methods]
+            if methods:
+                out = 0
+                for method in methods:
+                    out |= self.call_function(method, node, pos, kw, skip_self=True)
+                return out
+        return self.method_result(receiver & ~INSTANCE_BITS, attr, node, pos, kw)
 
     def method_result(self, receiver: int, attr: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
         receiver_node = node.func.value if isinstance(node.func, ast.Attribute) else node.func

@@ -12,8 +12,8 @@ from typing import Optional, Union
 
 from advisor.lint import torch_api as api
 from advisor.lint.kinds import (
-    CPU_DEVICE, CPU_TENSOR, CUDA_ANY, CUDA_DEVICE, CUDA_FN, CUDA_MODEL, CUDA_TENSOR, DTYPE, DTYPE_F64, F64, FRESH,
-    LOADER, MODEL, NUMPY, TENSOR_BITS,
+    CONTAINER, CPU_DEVICE, CPU_TENSOR, CUDA_ANY, CUDA_DEVICE, CUDA_FN, CUDA_MODEL, CUDA_TENSOR, DTYPE, DTYPE_F64, F64, FRESH,
+    INSTANCE_BITS, LOADER, MODEL, NUMPY, TENSOR_BITS,
 )
 from advisor.lint.index import children
 from advisor.lint.names import Names, dotted, last_identifier
@@ -126,6 +126,13 @@ class ExprEvaluator:
             return held
         base = self.ev(node.value)
         attr = node.attr
+        if base & INSTANCE_BITS:  # trainer.model: what the class's methods stored in self.model
+            held = 0
+            for info in self.scopes.classes_of(base):
+                held |= info.attrs.get("self." + attr, 0)
+            if held:
+                return held
+            base &= ~INSTANCE_BITS
         if attr == "device":
             return (CUDA_DEVICE if base & (CUDA_TENSOR | CUDA_MODEL) else 0) | \
                 (CPU_DEVICE if base & CPU_TENSOR else 0)
@@ -164,9 +171,10 @@ class ExprEvaluator:
         return 0 if isinstance(node.op, ast.Not) else operand & (TENSOR_BITS | NUMPY)
 
     def _compare(self, node: ast.Compare) -> int:
-        both = self.ev(node.left)
-        for comparator in node.comparators:
-            both |= self.ev(comparator)
+        both = 0
+        for operand in [node.left] + node.comparators:
+            kind = self.ev(operand)
+            both |= 0 if kind & CONTAINER else kind  # `preds == []` compares a list, not tensors
         if all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
             return 0
         if both & CUDA_TENSOR:
@@ -201,7 +209,9 @@ class ExprEvaluator:
         out = 0
         for element in node.elts:
             out |= self.ev(element)
-        return 0 if isinstance(getattr(node, "ctx", None), ast.Store) else out
+        if isinstance(getattr(node, "ctx", None), ast.Store):
+            return 0
+        return out | CONTAINER if out & TENSOR_BITS else out
 
     def _dict(self, node: ast.Dict) -> int:
         out = 0
@@ -209,7 +219,8 @@ class ExprEvaluator:
             if key is not None:
                 self.ev(key)
             out |= self.ev(value)
-        return out & (TENSOR_BITS | NUMPY)
+        out &= TENSOR_BITS | NUMPY
+        return out | CONTAINER if out else 0
 
     def _lambda(self, node: ast.Lambda) -> int:
         params = [a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
@@ -239,7 +250,8 @@ class ExprEvaluator:
             out = self.ev(node.elt)
         for name, kind in bound.items():
             self.bind(name, kind or 0)
-        return out & (TENSOR_BITS | NUMPY)
+        out &= TENSOR_BITS | NUMPY
+        return out | CONTAINER if out and not isinstance(node, ast.GeneratorExp) else out
 
     def _namedexpr(self, node: ast.NamedExpr) -> int:
         kind = self.ev(node.value)

@@ -24,6 +24,12 @@ NP_RNG = 1 << 13  # numpy.random.default_rng(): draws float64
 DTYPE = 1 << 14  # a dtype value (torch.float16, np.float32, ...)
 DTYPE_F64 = 1 << 15  # the dtype float64 itself
 CUDA_FN = 1 << 16  # a function or lambda that launches CUDA work when called
+CONTAINER = 1 << 17  # a list/tuple/dict of such values: torch.cat(it) is a tensor, `if it:` is no host read
+
+# Bits from INSTANCE_SHIFT up say which of the user's own classes a value may be an instance of (one bit
+# per class, numbered in source order): `metric.add(x)` then reaches Accumulator.add.
+INSTANCE_SHIFT = 32
+INSTANCE_BITS = ~((1 << INSTANCE_SHIFT) - 1)
 
 CUDA_ANY = CUDA_TENSOR | CUDA_MODEL | CUDA_WORKER
 MODEL_BITS = MODEL | CUDA_MODEL | EVAL
@@ -31,12 +37,16 @@ TENSOR_BITS = CUDA_TENSOR | CPU_TENSOR | F64 | FRESH
 DEVICE_BITS = CUDA_DEVICE | CPU_DEVICE
 
 _NAMES = {value: name for name, value in list(globals().items())
-          if name.isupper() and isinstance(value, int) and value & (value - 1) == 0}
+          if name.isupper() and isinstance(value, int) and 0 < value < (1 << INSTANCE_SHIFT)
+          and value & (value - 1) == 0}
 
 
 def describe(kind: int) -> str:
     """`CUDA_TENSOR|F64`: for evidence and debugging."""
-    return "|".join(name for bit, name in sorted(_NAMES.items()) if kind & bit) or "unknown"
+    names = [name for bit, name in sorted(_NAMES.items()) if kind & bit]
+    if kind >> INSTANCE_SHIFT:
+        names.append("INSTANCE")
+    return "|".join(names) or "unknown"
 
 
 def is_cuda_tensor(kind: int) -> bool:

@@ -173,9 +173,39 @@ class LoopAnalysis:
             if event.callee is None or self.guarded(event.node, loop):
                 continue
             inner = self.function_host_read(event.callee, 0, set())
-            if inner is not None:
+            if inner is not None and not self._read_needs_other_arguments(event, inner):
                 found.append((event, inner))
         return found
+
+    def _read_needs_other_arguments(self, call: Event, read: Event) -> bool:
+        """The pass merges what all call sites pass. For a ``*args`` helper (``metric.add(*values)``) that
+        merge is too coarse: count its host read at this call only if this call passes a CUDA tensor."""
+        info = call.callee
+        variadic = self._variadic_derived(info)
+        if not variadic or not any(isinstance(n, ast.Name) and n.id in variadic for n in ast.walk(read.node)):
+            return False
+        arguments = list(call.node.args) + [k.value for k in call.node.keywords] \
+            if isinstance(call.node, ast.Call) else []
+        return not any(self.ctx.kind(a.value if isinstance(a, ast.Starred) else a) & CUDA_TENSOR
+                       for a in arguments)
+
+    def _variadic_derived(self, info: FunctionInfo) -> set[str]:
+        """Names in ``info`` whose value comes from its ``*args`` / ``**kwargs`` (through assignments, loops and
+        comprehensions), flow-insensitively."""
+        derived = {name for name in (info.vararg, info.kwarg) if name}
+        if not derived:
+            return derived
+        bindings = []
+        for node in ast.walk(info.node):
+            if isinstance(node, ast.Assign):
+                bindings.extend((target, node.value) for target in node.targets)
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                bindings.append((node.target, node.iter))
+        for _ in range(3):
+            for target, source in bindings:
+                if any(isinstance(n, ast.Name) and n.id in derived for n in ast.walk(source)):
+                    derived.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+        return derived
 
     def function_host_read(self, info: FunctionInfo, depth: int, visiting: set) -> Optional[Event]:
         """A host read a call to ``info`` makes every time, outside the function's own loops."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from advisor.lint.index import FUNCTION_TYPES, FileIndex, FunctionNode
+from advisor.lint.kinds import INSTANCE_SHIFT
 from advisor.lint.names import Names, last_identifier
 from advisor.lint.torch_api import MODEL_BASE_HINT
 
@@ -47,6 +48,7 @@ class ClassInfo:
     node: ast.ClassDef
     parent: ast.AST
     is_model: bool = False
+    instance_bit: int = 0  # see kinds.INSTANCE_SHIFT
     methods: dict[str, FunctionInfo] = field(default_factory=dict)
     attrs: dict[str, int] = field(default_factory=dict)  # "self.model" -> kind, joined over its methods
 
@@ -64,9 +66,11 @@ class ScopeIndex:
         self.functions: dict[ast.AST, FunctionInfo] = {}
         self.classes: dict[ast.AST, ClassInfo] = {}
         self._defs_in: dict[ast.AST, dict[str, Definition]] = {}
-        for node in index.classes:
+        self.by_instance_bit: dict[int, ClassInfo] = {}
+        for number, node in enumerate(index.classes):
             parent = self._holder(node)
-            info = ClassInfo(node, parent)
+            info = ClassInfo(node, parent, instance_bit=1 << (INSTANCE_SHIFT + number))
+            self.by_instance_bit[info.instance_bit] = info
             self.classes[node] = info
             self._defs_in.setdefault(parent, {})[node.name] = info
         for node in index.functions:
@@ -125,6 +129,18 @@ class ScopeIndex:
         if info is None or info.class_info is None:
             return None
         return info.class_info.methods.get(name)
+
+    def classes_of(self, kind: int) -> list[ClassInfo]:
+        """The user's classes a value of this kind may be an instance of."""
+        bits = kind >> INSTANCE_SHIFT
+        found = []
+        while bits:
+            low = bits & -bits
+            info = self.by_instance_bit.get(low << INSTANCE_SHIFT)
+            if info is not None:
+                found.append(info)
+            bits ^= low
+        return found
 
     def children_of(self, node: ast.AST) -> list[FunctionInfo]:
         return [info for info in self.functions.values() if info.parent is node]

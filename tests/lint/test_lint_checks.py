@@ -72,6 +72,17 @@ loss = model(torch.randn(4, 8, device="cuda")).sum()
 print(loss.item())
 elapsed = time.time() - t0
 """, []),
+    ("GA101", "a list of results read back with .cpu() waits too", """
+model = nn.Linear(8, 2).cuda()
+x = torch.randn(4, 8, device="cuda")
+model(x)
+t0 = time.time()
+outs = []
+for _ in range(10):
+    outs.append(model(x))
+result = torch.stack(outs).cpu()
+print(time.time() - t0)
+""", []),
     ("GA101", "CUDA events", """
 x = torch.randn(512, 512, device="cuda")
 start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -193,6 +204,28 @@ for i in range(10):
     print("loss {:.4f}".format(y.mean()))
     print("step %d" % i)
 """, [4, 5]),
+    ("GA103", "a method of the user's own class, called with a CUDA tensor", """
+class Meter:
+    def __init__(self):
+        self.total = 0.0
+    def add(self, *values):
+        self.total += sum(float(v) for v in values)
+model = nn.Linear(8, 1).cuda()
+meter = Meter()
+for xb in loader:
+    loss = model(xb.cuda()).sum()
+    meter.add(loss)
+    meter.add(1.0, 2.0)
+""", [10]),
+    ("GA103", "a list of CUDA tensors is not a host read", """
+model = nn.Linear(8, 2).cuda()
+outputs = []
+for xb in loader:
+    outputs.append(model(xb.cuda()))
+    if outputs and len(outputs) > 10 and outputs != []:
+        pass
+preds = torch.cat(outputs).cpu()
+""", []),
     ("GA103", "while loop condition on a CUDA tensor", """
 err = torch.ones((), device="cuda")
 while err > 1e-6:
