@@ -56,6 +56,7 @@ class Effects:
         self._summaries: dict[FunctionInfo, Summary] = {}
         self._in_progress: set[FunctionInfo] = set()
         self._stop_at_loops = False
+        self._statement_events: dict[tuple[ast.AST, bool], list[Event]] = {}
 
     # -- walking -----------------------------------------------------------------------------------
     def events(self, nodes: list[ast.AST], stop_at_loops: bool = False) -> list[Event]:
@@ -64,7 +65,15 @@ class Effects:
         saved, self._stop_at_loops = self._stop_at_loops, stop_at_loops
         try:
             for node in nodes:
-                self._walk(node, out)
+                if isinstance(node, ast.stmt):  # loops, summaries and timings walk the same statements
+                    key = (node, stop_at_loops)
+                    cached = self._statement_events.get(key)
+                    if cached is None:
+                        cached = self._statement_events[key] = []
+                        self._walk(node, cached)
+                    out.extend(cached)
+                else:
+                    self._walk(node, out)
         finally:
             self._stop_at_loops = saved
         return out
@@ -104,6 +113,9 @@ class Effects:
                 out.append(Event(node, WORK | COMPUTE))
 
     def _walk_all(self, nodes: list[ast.AST], out: list[Event]) -> None:
+        if nodes and isinstance(nodes[0], ast.stmt):
+            out.extend(self.events(nodes, self._stop_at_loops))
+            return
         for node in nodes:
             self._walk(node, out)
 
