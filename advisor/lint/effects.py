@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.flow_exprs import is_text
 from advisor.lint.index import children
-from advisor.lint.kinds import (CONTAINER, CPU_TENSOR, CUDA_FN, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVENT, INSTANCE_BITS,
-                                MODEL)
+from advisor.lint.kinds import (
+    CONTAINER, CPU_TENSOR, CUDA_FN, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVENT, INSTANCE_BITS, MODEL,
+)
 from advisor.lint.scopes import ClassInfo, FunctionInfo
 
 if TYPE_CHECKING:
@@ -246,9 +247,7 @@ class Effects:
         if info in self._in_progress:  # recursion: assume nothing rather than loop
             return Summary()
         self._in_progress.add(info)
-        saved, self._stop_at_loops = self._stop_at_loops, False
         events = self.events(info.node.body)
-        self._stop_at_loops = saved
         self._in_progress.discard(info)
         bits = 0
         last_work = last_sync = -1
