@@ -46,6 +46,24 @@ def analyze(index: FileIndex, names: Names) -> FlowResult:
                       analyzer.cuda_seen > 0, analyzer.readers)
 
 
+def _argparse(index: FileIndex) -> tuple[set[str], dict[str, ast.AST]]:
+    """``parser.add_argument("--device", default="cuda")`` ... ``args = parser.parse_args()``: so that
+    ``args.device`` is known to be a CUDA device, as the script's author meant it to be by default."""
+    defaults: dict[str, ast.AST] = {}
+    for call in index.calls_by_name.get("add_argument", ()):
+        flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        keywords = {k.arg: k.value for k in call.keywords}
+        dest = keywords.get("dest")
+        name = dest.value if isinstance(dest, ast.Constant) else next(
+            (f.lstrip("-") for f in flags if f.startswith("--")), flags[0].lstrip("-") if flags else None)
+        if name and "default" in keywords:
+            defaults[str(name).replace("-", "_")] = keywords["default"]
+    parsed = {name for name, values in index.assigned_values.items()
+              if any(isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)
+                     and v.func.attr == "parse_args" for v in values)}
+    return parsed, defaults
+
+
 class FlowAnalyzer(TrailEnvironment, CallEvaluator):
     def __init__(self, index: FileIndex, names: Names) -> None:
         self.index = index
@@ -66,6 +84,7 @@ class FlowAnalyzer(TrailEnvironment, CallEvaluator):
         self.global_reads: dict[str, set[FunctionInfo]] = {}
         self.active: set[FunctionInfo] = set()  # being analysed on demand (recursion guard)
         self.trail: list[dict[str, Optional[int]]] = []
+        self.parsed_args, self.argparse_defaults = _argparse(index)
         self.init_handlers()
         self._stmt_handlers = {
             ast.Assign: self._assign, ast.AugAssign: self._augassign, ast.AnnAssign: self._annassign,

@@ -48,6 +48,8 @@ class ExprEvaluator:
     values: dict[ast.AST, int]
     default_cuda: bool
     cuda_seen: int
+    parsed_args: set[str]  # names holding parser.parse_args()
+    argparse_defaults: dict[str, ast.AST]  # dest -> the default= of its add_argument
 
     # -- supplied by the statement layer ------------------------------------------------------------
     def lookup(self, key: str) -> Optional[int]:
@@ -126,6 +128,9 @@ class ExprEvaluator:
             return held
         base = self.ev(node.value)
         attr = node.attr
+        if not base and isinstance(node.value, ast.Name) and node.value.id in self.parsed_args:
+            default = self.argparse_defaults.get(attr)  # args.device: what --device defaults to
+            return self.ev(default) if default is not None else 0
         if base & INSTANCE_BITS:  # trainer.model: what the class's methods stored in self.model
             held = 0
             for info in self.scopes.classes_of(base):

@@ -130,3 +130,33 @@ def test_default_device_makes_factories_cuda():
         probe(z)
     """)
     assert k["z"] & CUDA_TENSOR
+
+
+def test_argparse_defaults_name_the_device():
+    k = kinds("""
+        import argparse
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--device", default="cuda:0")
+        parser.add_argument("-w", "--num-workers", type=int, default=0)
+        args = parser.parse_args()
+        dev = torch.device(args.device)
+        probe(dev); probe(args.num_workers)
+    """)
+    assert k["dev"] & CUDA_DEVICE
+    assert k["args.num_workers"] == 0
+
+
+def test_instances_of_the_users_classes_reach_their_methods_and_attributes():
+    k = kinds("""
+        class Trainer:
+            def __init__(self, model, device):
+                self.model = model.to(device)
+            def step(self, x):
+                return self.model(x)
+
+        trainer = Trainer(nn.Linear(3, 3), "cuda")
+        out = trainer.step(torch.ones(2, 3, device="cuda"))
+        probe(trainer.model); probe(out)
+    """)
+    assert k["trainer.model"] & CUDA_MODEL
+    assert k["out"] & CUDA_TENSOR
