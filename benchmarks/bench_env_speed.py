@@ -31,6 +31,8 @@ def _commands(cuda: bool) -> dict[str, list[str]]:
     return {
         f"floor: {floor}": [sys.executable, "-c", floor],
         "probe: collect_facts()": [sys.executable, "-c", "from advisor.probe import collect_facts; collect_facts()"],
+        "gpu-advisor env (whole command, JSON out)": [sys.executable, "-m", "advisor", "env", "--format", "json",
+                                                       "--output", "/dev/null"],
         "python -m torch.utils.collect_env": [sys.executable, "-m", "torch.utils.collect_env"],
     }
 

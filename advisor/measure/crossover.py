@@ -28,9 +28,11 @@ from advisor.models.measurements import CrossoverPoint, CrossoverResult, DType, 
 POINT_TIMER = TimerConfig(warmup_runs=1, min_samples=5, budget_s=0.005, target_rel_spread=0.05, min_sample_s=2e-4)
 #: A close race draws more samples on both sides (each round adds half the pool) for at most this long;
 #: then the point estimate decides and the point is marked a close call.
-CLOSE_RACE_CAP_S = 0.08
+CLOSE_RACE_CAP_S = 0.05
 #: A close call either side of an answer is re-checked with this much more sampling time.
-CONFIRM_CAP_S = 0.12
+CONFIRM_CAP_S = 0.06
+#: Speedups within this factor of 1 make a "close race" range worth telling the user about.
+CLOSE_RACE_FACTOR = 1.15
 MIN_ROUND_SAMPLES = 5
 
 
@@ -240,11 +242,13 @@ class CrossoverRunner:
         else:
             outcome = bracket_search(grid, evaluate, confirm=confirm)
         index = outcome.crossover_index
+        close = [p.size for p in points.values() if 1 / CLOSE_RACE_FACTOR <= p.speedup <= CLOSE_RACE_FACTOR]
         return CrossoverResult(
             op=op, dtype=dtype, mode=mode, size_unit=workload.size_unit, workload=workload.description,
             crossover_size=grid[index] if index is not None else None,
             gpu_never_wins=index is None, gpu_always_wins=index == 0,
-            range_min=grid[0], range_max=grid[-1], points=[points[s] for s in sorted(points)],
+            range_min=grid[0], range_max=grid[-1], close_race_from=min(close, default=None),
+            close_race_to=max(close, default=None), points=[points[s] for s in sorted(points)],
             search="dense" if dense else "bisect", evaluations=measured, wall_s=watch.elapsed(),
         )
 

@@ -89,6 +89,10 @@ class CrossoverResult(Measured):
     gpu_always_wins: bool = False
     range_min: int = 0
     range_max: int = 0
+    #: Smallest and largest size tried where CPU and GPU were within 15% of each other: across this range it
+    #: hardly matters which one runs the op, and reruns can place the crossover anywhere inside it.
+    close_race_from: Optional[int] = None
+    close_race_to: Optional[int] = None
     points: list[CrossoverPoint] = Field(default_factory=list)
     search: Literal["bisect", "dense"] = "bisect"
     evaluations: int = 0

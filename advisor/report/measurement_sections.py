@@ -120,7 +120,10 @@ def describe_crossover(result: CrossoverResult) -> str:
         return f"CPU wins up to {result.range_max:,}"
     if result.gpu_always_wins:
         return f"GPU wins from {result.range_min:,} (smallest tried)"
-    return f"{result.crossover_size:,}"
+    text = f"{result.crossover_size:,}"
+    if result.close_race_from is not None and result.close_race_from != result.close_race_to:
+        text += f" (within 15%: {result.close_race_from:,}-{result.close_race_to:,})"
+    return text
 
 
 def crossover_section(measurements: Measurements) -> Section:
