@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable
 
 from advisor.models.report import Report
 
-_TOKEN_PATTERNS = [
+_TOKEN_SOURCES = [
     r"hf_[A-Za-z0-9]{20,}",                       # Hugging Face
     r"gh[pousr]_[A-Za-z0-9]{20,}", r"github_pat_[A-Za-z0-9_]{20,}",
     r"sk-[A-Za-z0-9_\-]{20,}",                    # OpenAI-style keys
@@ -24,8 +24,9 @@ _TOKEN_PATTERNS = [
     r"xox[abprs]-[A-Za-z0-9\-]{10,}",             # Slack
     r"glpat-[A-Za-z0-9_\-]{20,}",                 # GitLab
     r"eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",  # JWT
-    r"(?i)(?<=bearer )[A-Za-z0-9._\-]{16,}",
+    r"(?<=[Bb]earer )[A-Za-z0-9._\-]{16,}",
 ]
+_TOKEN = re.compile("|".join(f"(?:{p})" for p in _TOKEN_SOURCES))
 _UUID = r"(?:GPU-|MIG-|GI-)?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 _IPV4 = r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\w.])"
 _IPV6 = r"(?<![\w:])(?:[0-9a-fA-F]{1,4}:){4,7}[0-9a-fA-F]{1,4}(?![\w:])"
@@ -64,24 +65,35 @@ class Redactor:
 
     def text(self, text: str, *, version: bool = False) -> str:
         """Scrub one string; ``version`` strings ("13.1.0.3") are never mistaken for IP addresses."""
+        if len(text) < 3 or text.isalpha():  # "ok", "float32"-like words need no pattern; keep reports fast
+            return self._words_only(text)
         if self._home:
             text = text.replace(self._home, "~")
-        for pattern, replacement in _HOME_PATHS:
-            for match in pattern.finditer(text):
-                name = match.group(2)
-                if name != "<user>" and name.lower() not in _TOO_COMMON and name not in self._words:
-                    self._words.append(name)
-            text = pattern.sub(replacement, text)
-        for token in _TOKEN_PATTERNS:
-            text = re.sub(token, "<token>", text)
-        text = self._sub(_UUID, "uuid", text)
-        text = self._sub(_EMAIL, "email", text)
-        if not version:
-            text = self._sub(_MAC, "mac", text)
-            text = self._sub(_IPV6, "ip", text)
-            text = self._sub(_IPV4, "ip", text)
+        if "/" in text or "\\" in text:
+            for pattern, replacement in _HOME_PATHS:
+                for match in pattern.finditer(text):
+                    name = match.group(2)
+                    if name != "<user>" and name.lower() not in _TOO_COMMON and name not in self._words:
+                        self._words.append(name)
+                text = pattern.sub(replacement, text)
+        if len(text) >= 16:
+            text = _TOKEN.sub("<token>", text)
+        if "-" in text:
+            text = self._sub(_UUID, "uuid", text)
+        if "@" in text:
+            text = self._sub(_EMAIL, "email", text)
+        if not version and any(c.isdigit() for c in text):
+            if ":" in text:
+                text = self._sub(_MAC, "mac", text)
+                text = self._sub(_IPV6, "ip", text)
+            if "." in text:
+                text = self._sub(_IPV4, "ip", text)
+        return self._words_only(text)
+
+    def _words_only(self, text: str) -> str:
         for word in self._words:
-            text = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", "<redacted>", text)
+            if word in text:
+                text = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", "<redacted>", text)
         return text
 
     def value(self, value: Any, key: str = "", *, versions: bool = False) -> Any:
@@ -91,8 +103,9 @@ class Redactor:
         if isinstance(value, str):
             return self.text(value, version=versions or key == "version" or key.endswith("_version"))
         if isinstance(value, dict):
+            # Keys are field names, allowlisted variable names, package names and dtypes: nothing private.
             inner = key in _VERSION_MAPS
-            return {self.text(k) if isinstance(k, str) else k: self.value(v, k, versions=inner) for k, v in value.items()}
+            return {k: self.value(v, k, versions=inner) for k, v in value.items()}
         if isinstance(value, list):
             return [self.value(item, key) for item in value]
         return value
