@@ -58,6 +58,10 @@ class Effects:
         self._in_progress: set[FunctionInfo] = set()
         self._stop_at_loops = False
         self._statement_events: dict[tuple[ast.AST, bool], list[Event]] = {}
+        # statements with a loop inside (or that are loops): the only ones stop_at_loops changes
+        self._holds_loops: set[ast.AST] = set(ctx.index.loops)
+        for loop in ctx.index.loops:
+            self._holds_loops.update(a for a in ctx.index.ancestors(loop) if isinstance(a, ast.stmt))
 
     # -- walking -----------------------------------------------------------------------------------
     def events(self, nodes: list[ast.AST], stop_at_loops: bool = False) -> list[Event]:
@@ -67,7 +71,7 @@ class Effects:
         try:
             for node in nodes:
                 if isinstance(node, ast.stmt):  # loops, summaries and timings walk the same statements
-                    key = (node, stop_at_loops)
+                    key = (node, stop_at_loops and node in self._holds_loops)
                     cached = self._statement_events.get(key)
                     if cached is None:
                         cached = self._statement_events[key] = []
