@@ -106,6 +106,15 @@ for i in range(100):
     if time.time() - last > 30:
         last = time.time()
 """, []),
+    ("GA101", "progress timing around a training loop", """
+model = nn.Linear(8, 1).cuda()
+start = time.time()
+for i, xb in enumerate(loader):
+    loss = model(xb.cuda()).sum()
+    loss.backward()
+    if i % 100 == 0:
+        print(f"step {i}: {time.time() - start:.1f}s")
+""", []),
     ("GA101", "synchronizing helper", """
 def step(x):
     y = x @ x
