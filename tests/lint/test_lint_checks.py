@@ -108,6 +108,7 @@ for i in range(100):
 """, []),
     ("GA101", "progress timing around a training loop", """
 model = nn.Linear(8, 1).cuda()
+loader = DataLoader(ds, batch_size=8, num_workers=2, pin_memory=True)
 start = time.time()
 for i, xb in enumerate(loader):
     loss = model(xb.cuda()).sum()
