@@ -136,3 +136,15 @@ def test_commands_that_must_not_import_torch(args):
              "print('TORCH' if 'torch' in sys.modules else 'NO-TORCH', file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert done.stderr.strip().splitlines()[-1] == "NO-TORCH", done.stderr
+
+
+def test_crossover_without_a_gpu_says_so_with_exit_3():
+    done = subprocess.run([sys.executable, "-m", "advisor", "crossover", "--op", "add", "--dtype", "float32"],
+                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    pytest.importorskip("torch")
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    assert done.returncode == 3
+    assert "no usable GPU" in done.stderr and "Traceback" not in done.stderr

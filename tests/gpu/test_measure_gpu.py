@@ -60,3 +60,41 @@ def test_transfer_and_memory_figures_are_physically_plausible(device):
     assert transfer.pinned_speedup > 1.0
     copy = device_copy_bandwidth(device, 4 << 30)
     assert 100 < copy.value < 10_000  # GB/s: any real GPU, no impossible number
+
+
+def test_an_out_of_memory_inside_one_measurement_is_recorded_and_freed(device):
+    import torch
+
+    from advisor.measure.session import DeviceInfo, MeasurementSession, MeasurePlan
+
+    session = MeasurementSession(MeasurePlan(), DeviceInfo())
+    before = torch.cuda.memory_allocated(device)
+    reason = session._guarded("a deliberately impossible allocation",
+                              lambda: torch.empty(1 << 50, dtype=torch.uint8, device=device))
+    assert reason is not None and reason.startswith("out of GPU memory during a deliberately impossible allocation")
+    assert reason in session.result.run.notes
+    assert torch.cuda.memory_allocated(device) == before
+
+
+def test_ctrl_c_during_diagnose_still_writes_the_partial_report(tmp_path):
+    """SIGINT once measuring has begun: the report is written, marked interrupted, and the process exits 0."""
+    import json
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]
+    target = tmp_path / "partial.json"
+    process = subprocess.Popen([sys.executable, "-m", "advisor", "diagnose", "--format", "json", "-o", str(target)],
+                               cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(12)  # past import torch and the probe: inside the crossover searches
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    report = json.loads(target.read_text())
+    run = report["measurements"]["run"]
+    assert run["interrupted"] is True
+    assert any(c["status"] == "ok" for c in report["measurements"]["crossover"]) or report["measurements"]["peaks"]
+    assert not any("still allocated" in note for note in run["notes"])
