@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from advisor.cli.errors import EXIT_FAILURE, CliError
 from advisor.cli.options import FailOn, FailOnOption, FormatOption, NoRedactOption, OutputOption, RulesDirOption
 
 DEFAULT_BUDGET_S = 30.0
@@ -27,7 +28,6 @@ MemoryOption = Annotated[float, typer.Option(
 def run_measurements(facts, *, quick: bool, budget_s: float, device: int, memory_fraction: float, elapsed_s: float,
                      crossovers=None, modes=None, only_crossovers: bool = False, dense: bool = False):
     """Measure this machine within what is left of the budget; CPU figures only when there is no usable GPU."""
-    from advisor.cli.errors import CliError
     from advisor.cli.measure_setup import device_info, gpu_unusable_reason, progress_bar
     from advisor.measure.session import MeasurementSession, MeasurePlan
     from advisor.probe.nvml import nvml_session
@@ -81,18 +81,27 @@ def diagnose(
     lint_findings, lint_notes = _lint(code) if code else ([], [])
     facts = collect_facts()
     budget_s = budget if budget is not None else (QUICK_BUDGET_S if quick else DEFAULT_BUDGET_S)
-    measurements, _ = run_measurements(facts, quick=quick, budget_s=budget_s, device=device,
-                                       memory_fraction=memory_fraction, elapsed_s=watch.elapsed())
+    measurements, no_gpu = run_measurements(facts, quick=quick, budget_s=budget_s, device=device,
+                                            memory_fraction=memory_fraction, elapsed_s=watch.elapsed())
     measurements.run.notes.extend(lint_notes)
     report = build_report("diagnose --quick" if quick else "diagnose", facts, sources=["probe", "measurements"],
                           rules_dirs=rules_dir, measurements=measurements, extra_findings=lint_findings)
     report.meta.wall_s = round(watch.elapsed(), 2)
     write_report(report, fmt=fmt, output=output, redact=not no_redact)
+    if no_gpu is None and not _any_gpu_measurement(measurements):
+        raise CliError("a GPU is present but every GPU measurement failed; the report lists why", EXIT_FAILURE)
     raise typer.Exit(exit_code_for(report, fail_on))
 
 
+def _any_gpu_measurement(measurements) -> bool:
+    """Whether at least one GPU number was measured (interrupting the run before any is not a failure)."""
+    if measurements.run.interrupted:
+        return True
+    return bool(any(c.status == "ok" for c in measurements.crossover)
+                or any(isinstance(v, float) for v in measurements.peaks.matmul_tflops.values()))
+
+
 def _lint(paths: list[Path]):
-    from advisor.cli.errors import CliError
     from advisor.lint.bridge import lint_paths_to_findings
 
     missing = [str(p) for p in paths if not p.exists()]
