@@ -40,35 +40,19 @@ def _load(path: str, rules_dir: Optional[list[Path]]):
 
 
 def _write(comparison, fmt: Optional[OutputFormat], output: Optional[Path]) -> None:
-    from advisor.cli.output import choose_format
+    from advisor.cli.output import emit
 
-    chosen = choose_format(fmt, output)
-    try:
-        if chosen is OutputFormat.terminal:
-            from rich.console import Console
+    def terminal(console) -> None:
+        from advisor.report.compare_terminal import render_compare_terminal
 
-            from advisor.report.compare_terminal import render_compare_terminal
+        render_compare_terminal(comparison, console)
 
-            if output is None:
-                render_compare_terminal(comparison, Console())
-            else:
-                with output.open("w", encoding="utf-8") as handle:
-                    render_compare_terminal(comparison, Console(file=handle, width=110, no_color=True,
-                                                                force_terminal=False))
-            return
-        if chosen is OutputFormat.json:
-            text = comparison.model_dump_json(indent=2) + "\n"
-        else:
-            from advisor.report.compare_markdown import render_compare_markdown
+    def markdown() -> str:
+        from advisor.report.compare_markdown import render_compare_markdown
 
-            text = render_compare_markdown(comparison)
-        if output is None:
-            sys.stdout.write(text)
-            sys.stdout.flush()
-        else:
-            output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise CliError(f"cannot write {output}: {exc.strerror or exc}") from None
+        return render_compare_markdown(comparison)
+
+    emit(fmt, output, terminal=terminal, markdown=markdown, json=lambda: comparison.model_dump_json(indent=2) + "\n")
 
 
 def compare(

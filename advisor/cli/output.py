@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Any, Callable, Optional
 
 from advisor.cli.errors import EXIT_FINDINGS, EXIT_OK, CliError
 from advisor.cli.options import FailOn, OutputFormat
@@ -25,32 +25,25 @@ def choose_format(requested: Optional[OutputFormat], output: Optional[Path]) -> 
     return OutputFormat.terminal if sys.stdout.isatty() else OutputFormat.markdown
 
 
-def write_report(report: Report, *, fmt: Optional[OutputFormat], output: Optional[Path], redact: bool) -> None:
-    from advisor.redact import redact_report
+def emit(fmt: Optional[OutputFormat], output: Optional[Path], *, terminal: Callable[[Any], None],
+         markdown: Callable[[], str], json: Callable[[], str]) -> None:
+    """Write one document in the chosen format to stdout or ``output``; the renderers are called lazily.
 
-    if redact:
-        report = redact_report(report)
+    ``terminal`` draws on a rich Console (colour on a TTY, plain text in a file); ``markdown`` and ``json``
+    return text, which never passes through rich's wrapping.
+    """
     chosen = choose_format(fmt, output)
     try:
         if chosen is OutputFormat.terminal:
             from rich.console import Console
 
-            from advisor.report.terminal import render_terminal
-
             if output is None:
-                render_terminal(report, Console())
+                terminal(Console())
             else:
                 with output.open("w", encoding="utf-8") as handle:
-                    render_terminal(report, Console(file=handle, width=110, no_color=True, force_terminal=False))
+                    terminal(Console(file=handle, width=110, no_color=True, force_terminal=False))
             return
-        if chosen is OutputFormat.json:
-            from advisor.report.json_report import render_json
-
-            text = render_json(report)
-        else:
-            from advisor.report.markdown import render_markdown
-
-            text = render_markdown(report)
+        text = json() if chosen is OutputFormat.json else markdown()
         if output is None:
             sys.stdout.write(text)
             sys.stdout.flush()
@@ -58,6 +51,30 @@ def write_report(report: Report, *, fmt: Optional[OutputFormat], output: Optiona
             output.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise CliError(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+def write_report(report: Report, *, fmt: Optional[OutputFormat], output: Optional[Path], redact: bool) -> None:
+    from advisor.redact import redact_report
+
+    if redact:
+        report = redact_report(report)
+
+    def terminal(console: Any) -> None:
+        from advisor.report.terminal import render_terminal
+
+        render_terminal(report, console)
+
+    def markdown() -> str:
+        from advisor.report.markdown import render_markdown
+
+        return render_markdown(report)
+
+    def json() -> str:
+        from advisor.report.json_report import render_json
+
+        return render_json(report)
+
+    emit(fmt, output, terminal=terminal, markdown=markdown, json=json)
 
 
 def exit_code_for(report: Report, fail_on: FailOn) -> int:
