@@ -36,6 +36,20 @@ for stage in $stages; do
       log reference; python3 benchmarks/bench_reference.py --json "$OUT/bench_reference.json" ;;
     tests)
       log tests; python3 -m pytest -m gpu tests -q -p no:cacheprovider 2>&1 | tail -25 ;;
+    samples)
+      # Real reports for sample_reports/, packed into one archive (the device returns at most 8 files).
+      log samples
+      S=/tmp/samples; rm -rf $S; mkdir -p $S
+      python3 -m advisor env --format terminal -o $S/env_h200.txt
+      python3 -m advisor env --format markdown -o $S/env_h200.md
+      python3 -m advisor env --format json -o $S/env_h200.json
+      python3 -m advisor diagnose --format terminal -o $S/diagnose_h200.txt
+      python3 -m advisor diagnose --format markdown -o $S/diagnose_h200.md
+      python3 -m advisor diagnose --format json -o $S/diagnose_h200.json
+      python3 -m advisor diagnose --quick --format json -o $S/diagnose_quick_h200.json
+      python3 -m advisor crossover --op matmul --op add --dtype float32 --plot $S/crossover_float32_h200.png \
+        --tensorboard $S/tensorboard --format terminal -o $S/crossover_float32_h200.txt
+      tar -czf "$OUT/samples.tar.gz" -C $S . && ls -la $S ;;
   esac
 done
 log done
