@@ -17,13 +17,15 @@ def read_oom_text(value: str) -> str:
 
     if value == "-":
         return sys.stdin.read()
+    if "out of memory" in value.lower():  # the message itself (also too long to be a file name)
+        return value
     path = Path(value)
-    if len(value) < 4096 and "\n" not in value and path.is_file():
-        try:
-            return path.read_text(encoding="utf-8", errors="replace")
-        except OSError as error:
-            raise CliError(f"--explain-oom {value}: cannot read ({error.strerror or error})") from None
-    return value
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return value  # not a file: treat it as the message, which the parser will judge
+    except OSError as error:
+        raise CliError(f"--explain-oom {value}: cannot read ({error.strerror or error})") from None
 
 
 def _gpu_facts(facts, device: int):

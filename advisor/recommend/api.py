@@ -141,6 +141,10 @@ def recommend_batch_size(
         if search.state.reason == "error":
             first = search.trials[0]
             raise ModelRejectedInput(first.message, input_description=result.input_description, batch=first.batch)
+        if search.state.reason == "too_large" and any(t.failure == "error" for t in search.trials):
+            # Batch 1 raised an error, batch 2 ran out of memory: the error is what the user must see.
+            first = search.trials[0]
+            raise ModelRejectedInput(first.message, input_description=result.input_description, batch=first.batch)
         if result.fits_at_all and throughput:
             _measure_throughput(result, runner, watch, time_budget_s, say)
             result.throughput_s = watch.elapsed() - search_s
@@ -210,7 +214,8 @@ def _measure_throughput(result: BatchSizeResult, runner: StepRunner, watch: Any,
     """Samples/s along powers of two up to the largest batch that ran: the fit phase already timed the small
     ones (several samples each); the rest are timed now, the largest from its search trial if time is short."""
     timed = {t.batch: t for t in result.trials if t.fits and t.step_s and t.phase == "fit"}
-    wanted = curve_batches(result.max_fit, include=[result.recommended or 0])
+    smallest = min(t.batch for t in result.trials if t.fits)  # batch 1 may not run (BatchNorm in training)
+    wanted = [b for b in curve_batches(result.max_fit, include=[result.recommended or 0]) if b >= smallest]
     largest = [t for t in result.trials if t.batch == result.max_fit and t.fits and t.step_s]
     if largest and result.max_fit not in timed:
         # Its search trial timed two steady-state steps already; five more at the very limit would cost the most

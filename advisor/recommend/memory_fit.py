@@ -9,6 +9,7 @@ allocator's 2 MiB granularity.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
@@ -49,12 +50,11 @@ class Footprint:
 
 def parse_shape(text: str) -> tuple[int, ...]:
     """'30000,30000' or '30000x30000' -> (30000, 30000); ValueError with a readable message otherwise."""
-    parts = [p for p in text.replace("x", ",").replace(" ", "").split(",") if p]
-    try:
-        shape = tuple(int(p) for p in parts)
-    except ValueError:
-        raise ValueError(f"shape {text!r}: expected integers separated by commas, e.g. 30000,30000") from None
-    if not shape or any(d < 1 for d in shape):
+    parts = re.split(r"\s*[,x]\s*", text.strip())
+    if not all(re.fullmatch(r"-?\d+", p) for p in parts):
+        raise ValueError(f"shape {text!r}: expected integers separated by commas, e.g. 30000,30000")
+    shape = tuple(int(p) for p in parts)
+    if any(d < 1 for d in shape):
         raise ValueError(f"shape {text!r}: every dimension must be a positive integer")
     return shape
 
@@ -84,10 +84,14 @@ def footprint(op: str, shape: Sequence[int], dtype: str, *, extra_copies: int = 
 def largest_square_matmul(usable_bytes: int, dtype: str, *, extra_copies: int = 0) -> int:
     """The largest N for which N x N @ N x N (+ copies) fits in ``usable_bytes``."""
     per_element = DTYPE_BYTES[dtype] * (3 + extra_copies)
-    n = math.isqrt(max(0, usable_bytes) // per_element)
-    while n > 0 and footprint("matmul", (n, n), dtype, extra_copies=extra_copies).total_bytes > usable_bytes:
-        n -= max(1, n // 10_000)
-    return n
+    low, high = 0, math.isqrt(max(0, usable_bytes) // per_element) + 1  # high never fits (rounding only adds)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if footprint("matmul", (middle, middle), dtype, extra_copies=extra_copies).total_bytes <= usable_bytes:
+            low = middle
+        else:
+            high = middle
+    return low
 
 
 def largest_scaled(op: str, shape: Sequence[int], dtype: str, usable_bytes: int, *,

@@ -34,7 +34,7 @@ class LinearMemoryModel:
         room = limit_bytes - self.fixed_bytes
         if room < self.per_sample_bytes:
             return 0
-        return int(math.floor(room / self.per_sample_bytes))
+        return int(math.floor(room / self.per_sample_bytes + 1e-9))  # 99.99999 from float noise is 100
 
     def upper_envelope(self) -> "LinearMemoryModel":
         """The same slope, shifted up so that no fitted point lies above the line: a conservative predictor."""

@@ -41,6 +41,8 @@ class OomReading:
     private_pools: Optional[int] = None
     other_processes: dict[int, int] = field(default_factory=dict)  # pid -> bytes, as torch listed them
     style: str = ""  # "torch>=2.1" or "torch<2.1"
+    #: The "Process N" taken to be this process (a container hides its host PID from torch), if any.
+    self_pid_guess: Optional[int] = None
 
     @property
     def reserved(self) -> Optional[int]:
@@ -65,6 +67,20 @@ class OomReading:
         return max(0, self.total - self.free - self.this_process)
 
 
+def _find_self_in_container(reading: OomReading) -> None:
+    """torch labels its own process "this process" by comparing PIDs with NVML's; inside a container the PIDs
+    differ and it lists itself as "Process N". With no "this process" line, the listed process that holds at
+    least what torch reserved is taken to be this one."""
+    if reading.this_process is not None or not reading.other_processes or reading.reserved is None:
+        return
+    candidates = [(used, pid) for pid, used in reading.other_processes.items() if used >= reading.reserved]
+    if candidates:
+        used, pid = min(candidates)
+        reading.this_process = used
+        reading.self_pid_guess = pid
+        del reading.other_processes[pid]
+
+
 def parse_oom(text: str) -> Optional[OomReading]:
     """The numbers in a CUDA out-of-memory message, or None when the text is not one."""
     if not re.search(r"out of memory", text, re.IGNORECASE):
@@ -82,6 +98,7 @@ def parse_oom(text: str) -> Optional[OomReading]:
         reading.reserved_unallocated = _find(_SIZE + r" is reserved by PyTorch but unallocated", text)
         for pid, number, unit in re.findall(r"Process (\d+) has " + _SIZE + r" memory in use", text, re.IGNORECASE):
             reading.other_processes[int(pid)] = _size(number, unit)
+        _find_self_in_container(reading)
     elif "total capacity" in text:
         reading.style = "torch<2.1"
         reading.total = _find(_SIZE + r" total capacity", text)
@@ -121,6 +138,9 @@ def explain_oom(text: str) -> Optional[OomExplanation]:
     if r.non_pytorch is not None:
         meaning.append(f"This process used {_b(r.this_process)} in all; {_b(r.non_pytorch)} of it outside torch's "
                        "allocator (CUDA context, cuBLAS/cuDNN handles, NCCL, other libraries).")
+    if r.self_pid_guess is not None:
+        meaning.append(f"Process {r.self_pid_guess} is most likely this process itself (inside a container torch "
+                       "cannot match its own PID with the driver's).")
     if r.others:
         meaning.append(f"Other processes used {_b(r.others)} of this GPU.")
     cause, tips = _diagnose(r)

@@ -60,8 +60,10 @@ class BatchSearch:
         self.state = SearchState()
         self.phase = "fit"
         self._up = self.config.first_step
-        self._down = self.config.first_step
         self._refine_proposals = 0
+        self._last_was_prediction = False
+        self._secant_turn = False
+        self._first_error: Optional[Trial] = None
 
     # -- what the caller reads -------------------------------------------------------------------------------
     def fitted(self, *, reserved: bool) -> Optional[LinearMemoryModel]:
@@ -87,6 +89,8 @@ class BatchSearch:
             return None
         if not self.trials:
             return self._cap(self.config.start_batch)
+        if self._first_error is not None and len(self.trials) == 1:
+            return self.config.start_batch * 2
         if self.phase == "fit":
             return self._cap(self.trials[-1].batch * 2)
         return self._next_refine()
@@ -94,6 +98,8 @@ class BatchSearch:
     def record(self, trial: Trial) -> None:
         self.trials.append(trial)
         state = self.state
+        if self._small_batch_error(trial):
+            return
         if trial.fits:
             if state.smallest_fail is not None and trial.batch >= state.smallest_fail:
                 state.notes.append(f"batch {trial.batch} ran although {state.smallest_fail} had failed: the limit "
@@ -113,6 +119,19 @@ class BatchSearch:
         else:
             self._check_finished()
 
+    def _small_batch_error(self, trial: Trial) -> bool:
+        """Batch 1 failing with an error (not OOM) may be the model's own limit -- BatchNorm in training needs
+        more than one value per channel -- so batch 2 gets one chance before the input is declared wrong."""
+        if self.phase != "fit" or trial.fits or trial.failure != "error" or self.state.largest_fit is not None:
+            return False
+        if len(self.trials) == 1 and (self.config.max_batch or 2) >= 2:
+            self._first_error = trial
+            return True
+        if len(self.trials) == 2 and self._first_error is not None:
+            self._finish("error")
+            return True
+        return False
+
     def stop(self, reason: str) -> None:
         """End early (time budget, interruption); the largest batch that ran so far stands."""
         if not self.state.done:
@@ -128,11 +147,14 @@ class BatchSearch:
     def _after_fit_trial(self, trial: Trial) -> None:
         config = self.config
         if not trial.fits:
-            if len(self.trials) == 1:
+            if self.state.largest_fit is None:
                 self._finish("too_large" if trial.failure == "oom" else "error")
                 return
             self._enter_refine()
             return
+        if self._first_error is not None and len(self.trials) == 2:
+            self.state.notes.append(f"batch {self._first_error.batch} fails with an error that is not out-of-memory "
+                                    f"({self._first_error.message}); batch {trial.batch} runs")
         if config.max_batch is not None and trial.batch >= config.max_batch:
             self._finish("capped")
             return
@@ -168,27 +190,61 @@ class BatchSearch:
         elif sum(1 for t in self.trials if t.phase == "search") >= config.max_search_trials:
             self._finish("trial_limit")
 
+    def _local_prediction(self) -> Optional[int]:
+        """Where memory, extrapolated from the largest batches that ran, crosses the limit: a parabola through
+        the three largest when it bends upwards (workspaces or kernels that grow faster than the batch), else the
+        line through the two largest. Near the boundary this beats the small-batch fit."""
+        ran = sorted({t.batch: t for t in self.trials if t.fits}.values(), key=lambda t: t.batch)[-3:]
+        points = [(float(t.batch), float(t.peak_reserved)) for t in ran]
+        if len(points) < 2:
+            return None
+        limit = float(self.limit_bytes)
+        if len(points) == 3:
+            (x0, y0), (x1, y1), (x2, y2) = points
+            slope_low, slope_high = (y1 - y0) / (x1 - x0), (y2 - y1) / (x2 - x1)
+            curvature = (slope_high - slope_low) / (x2 - x0)
+            if curvature > 0 and slope_high > 0:
+                # y = y2 + s (x - x2) + c (x - x2)(x - x1), with s the slope through the top two points
+                a, b = curvature, slope_high + curvature * (x2 - x1)
+                root = (-b + math.sqrt(b * b + 4 * a * (limit - y2))) / (2 * a)
+                return int(x2 + root)
+        (x1, y1), (x2, y2) = points[-2:]
+        if y2 <= y1:
+            return None
+        return int(x2 + (limit - y2) * (x2 - x1) / (y2 - y1))
+
     def _next_refine(self) -> Optional[int]:
         lo, hi = self.state.largest_fit, self.state.smallest_fail
         assert lo is not None  # the fit phase always ends with at least one batch that ran
         tolerance = self._tolerance()
-        predicted = self.predicted_max()
+        first = self._refine_proposals == 0
         self._refine_proposals += 1
         if hi is None:  # no failure yet: go up, at least one step, to the prediction when it is higher
-            step = max(tolerance, math.ceil(lo * self._up))
-            candidate = lo + step
+            predicted = self.predicted_max()
+            candidate = lo + max(tolerance, math.ceil(lo * self._up))
             if predicted is not None and predicted > candidate:
                 candidate = predicted
             else:
                 self._up *= 2
+            self._last_was_prediction = first
             return self._cap(candidate)
         middle = (lo + hi) // 2
-        if self._refine_proposals == 1 and predicted is not None and lo < predicted < hi:
-            candidate = predicted  # the fit phase ended on a failure: the model still knows best where to look
-        elif self.trials[-1].fits:
-            candidate = min(lo + max(tolerance, math.ceil(lo * self._up)), middle)
-            self._up, self._down = self._up * 2, self.config.first_step
+        last = self.trials[-1]
+        if first:  # the fit phase ended on a failure: the model still knows best where to look
+            predicted = self.predicted_max()
+            candidate = predicted if predicted is not None and lo < predicted < hi else middle
+            self._last_was_prediction = candidate == predicted
+        elif self._last_was_prediction:
+            # A prediction was just tried: if it was right, the limit is within a step of it.
+            near = max(tolerance, math.ceil((lo if last.fits else hi) * self.config.first_step))
+            candidate = min(lo + near, middle) if last.fits else max(hi - near, middle)
+            self._last_was_prediction = False
         else:
-            candidate = max(hi - max(tolerance, math.ceil(hi * self._down)), middle)
-            self._down, self._up = self._down * 2, self.config.first_step
+            # Safeguarded secant: the local prediction on every other step, the middle of the bracket otherwise,
+            # so the bracket at least halves every two trials however wrong the predictions are.
+            local = self._local_prediction()
+            self._secant_turn = not self._secant_turn
+            use_local = self._secant_turn and local is not None and lo < local < hi
+            candidate = local if use_local else middle
+            self._last_was_prediction = use_local
         return min(max(candidate, lo + 1), hi - 1)
