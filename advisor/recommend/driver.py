@@ -82,7 +82,12 @@ class CudaMeter:
         import torch
 
         free, total = torch.cuda.mem_get_info(self.device)
-        return free + torch.cuda.memory_reserved(self.device), total
+        reachable = free + torch.cuda.memory_reserved(self.device)
+        # torch.cuda.set_per_process_memory_fraction caps torch's allocator below what the device has free.
+        get_fraction = getattr(torch.cuda, "get_per_process_memory_fraction", None)
+        if get_fraction is not None:
+            reachable = min(reachable, int(get_fraction(self.device) * total))
+        return reachable, total
 
     def time(self, step: Callable[[], Any], config: TimerConfig):
         from advisor.measure.timer import time_synchronized

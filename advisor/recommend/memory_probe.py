@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from advisor.recommend.memory_fit import DTYPE_BYTES, footprint
+from advisor.recommend.trials import first_line, is_oom_message
 
 
 @dataclass
@@ -134,6 +135,7 @@ class OpCheck:
     #: twice-as-wide tensor, so its storage counts twice (the gaps) besides the copy the kernel makes.
     predicted_bytes: int = 0
     message: str = ""
+    out_of_memory: bool = False
 
 
 def verify_op(device_index: int, op: str, shape: tuple[int, ...], dtype: str, *, noncontiguous: bool) -> OpCheck:
@@ -148,17 +150,18 @@ def verify_op(device_index: int, op: str, shape: tuple[int, ...], dtype: str, *,
     torch.cuda.empty_cache()
     before = torch.cuda.memory_allocated(device)
     torch.cuda.reset_peak_memory_stats(device)
-    failure = ""
+    failure, oom = "", False
     try:
         _run_op(device, torch_dtype, op, [s for _, s in plan.tensors], noncontiguous)
-    except torch.cuda.OutOfMemoryError as error:
-        failure = str(error).strip().splitlines()[0]
+    except Exception as error:  # noqa: BLE001 -- OOM is the answer; anything else (int8 matmul) is reported
+        failure = f"{type(error).__name__}: {first_line(str(error))}"
+        oom = isinstance(error, torch.cuda.OutOfMemoryError) or is_oom_message(str(error))
     # After the except block: the operands' frames are released, the cache can be emptied.
     peak = torch.cuda.max_memory_allocated(device) - before
     gc.collect()
     torch.cuda.synchronize(device)
     torch.cuda.empty_cache()
-    return OpCheck(not failure, peak, predicted, failure)
+    return OpCheck(not failure, peak, predicted, failure, out_of_memory=oom)
 
 
 def _run_op(device: Any, dtype: Any, op: str, shapes: list[tuple[int, ...]], noncontiguous: bool) -> None:
@@ -166,17 +169,17 @@ def _run_op(device: Any, dtype: Any, op: str, shapes: list[tuple[int, ...]], non
 
     def operand(shape: tuple[int, ...]) -> Any:
         if not noncontiguous:
-            return torch.empty(shape, device=device, dtype=dtype).normal_()
+            return torch.ones(shape, device=device, dtype=dtype)
         # Twice as wide, every other column: a strided view the kernel must copy to contiguous memory.
-        wide = torch.empty((*shape[:-1], 2 * shape[-1]), device=device, dtype=dtype).normal_()
+        wide = torch.ones((*shape[:-1], 2 * shape[-1]), device=device, dtype=dtype)
         return wide[..., ::2]
 
     if op == "alloc":
-        torch.empty(shapes[0], device=device, dtype=dtype).fill_(1)
+        torch.ones(shapes[0], device=device, dtype=dtype)
     elif op == "add":
-        torch.add(operand(shapes[0]), torch.empty(shapes[1], device=device, dtype=dtype).normal_())
+        torch.add(operand(shapes[0]), torch.ones(shapes[1], device=device, dtype=dtype))
     else:
-        torch.matmul(operand(shapes[0]), torch.empty(shapes[1], device=device, dtype=dtype).normal_())
+        torch.matmul(operand(shapes[0]), torch.ones(shapes[1], device=device, dtype=dtype))
     torch.cuda.synchronize(device)
 
 

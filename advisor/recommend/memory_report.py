@@ -92,11 +92,12 @@ def fit_recommendation(op: str, shape: tuple[int, ...], dtype: str, usable_bytes
                "largest_fitting_shape": list(best) if best else None}
     confidence = Confidence.inferred
     if check is not None:
-        details["verified"] = {"ran": check.ran, "peak_bytes": check.peak_bytes,
+        details["verified"] = {"ran": check.ran, "out_of_memory": check.out_of_memory, "peak_bytes": check.peak_bytes,
                                "predicted_bytes": check.predicted_bytes, "message": check.message or None}
         confidence = Confidence.measured
-        reasoning.append(f"Verified by running it: {'ran' if check.ran else 'out of memory'}, peak "
-                         f"{human_bytes(check.peak_bytes)} (predicted {human_bytes(check.predicted_bytes)}).")
+        outcome = "ran" if check.ran else ("out of memory" if check.out_of_memory else f"failed: {check.message}")
+        reasoning.append(f"Verified by running it: {outcome}, peak {human_bytes(check.peak_bytes)} "
+                         f"(predicted {human_bytes(check.predicted_bytes)}).")
     return Recommendation(kind="memory_fit", title="Will it fit", summary=summary, value=fits, confidence=confidence,
                           reasoning=reasoning, details=details)
 

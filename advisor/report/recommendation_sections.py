@@ -186,7 +186,8 @@ def fit_sections(recommendation: Recommendation) -> list[Section]:
     section.rows.append(("Largest of the same proportions", " x ".join(f"{x:,}" for x in best) if best else "none", ""))
     verified = d.get("verified")
     if verified:
-        section.rows.append(("Run for real", "ran" if verified["ran"] else "out of memory",
+        outcome = "ran" if verified["ran"] else ("out of memory" if verified.get("out_of_memory") else "failed")
+        section.rows.append(("Run for real", outcome,
                              f"peak {_bytes(verified['peak_bytes'])}, predicted {_bytes(verified['predicted_bytes'])}"))
     return [section]
 
