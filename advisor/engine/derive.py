@@ -20,6 +20,9 @@ from advisor.models.measurements import DType, Measurements, Mode, Op
 # Minor-version compatibility floors on Linux: a CUDA X.y build runs on any driver of at least this version
 # (CUDA Toolkit release notes, table 3). The driver's own CUDA major must still be at least X.
 DRIVER_FLOOR_BY_CUDA_MAJOR = {13: "580", 12: "525", 11: "450.80.02"}
+# Before CUDA 11 there was no minor-version compatibility: each release needs its own minimum driver.
+DRIVER_FLOOR_BY_CUDA_RELEASE = {"10.2": "440.33", "10.1": "418.39", "10.0": "410.48", "9.2": "396.26",
+                                "9.1": "390.46", "9.0": "384.81", "8.0": "375.26"}
 
 # First CUDA toolkit that can build for a compute capability (major, minor) -> "X.Y".
 MIN_CUDA_FOR_CC = {
@@ -107,8 +110,11 @@ def derive_machine(facts: Facts, measurements: Optional[Measurements] = None) ->
         floor: Fact[Optional[str]] = torch_major
     elif torch_major is None:
         floor = None
+    elif torch_major in DRIVER_FLOOR_BY_CUDA_MAJOR:
+        floor = DRIVER_FLOOR_BY_CUDA_MAJOR[torch_major]
     else:
-        floor = DRIVER_FLOOR_BY_CUDA_MAJOR.get(torch_major, missing(f"no known driver floor for CUDA {torch_major}"))
+        release = ".".join(str(facts.torch.cuda_version).split(".")[:2])
+        floor = DRIVER_FLOOR_BY_CUDA_RELEASE.get(release, missing(f"no known driver floor for CUDA {release}"))
 
     cvd = facts.env.variables.get("CUDA_VISIBLE_DEVICES")
     if cvd is not None:
@@ -219,15 +225,25 @@ def derive_gpu(gpu: GpuFacts, facts: Facts) -> GpuDerived:
     derived.memory_free_fraction = _first_missing(free, total) or (
         free / total if total else missing("GPU reports zero memory")  # type: ignore[operator]
     )
-    reasons = gpu.clock_event_reasons
-    derived.performance_limiting_reasons = reasons if is_missing(reasons) else [
-        r for r in reasons if r in PERFORMANCE_LIMITING_REASONS
-    ]
+    derived.performance_limiting_reasons = _limiting_reasons(gpu)
     derived.pcie_below_max = _first_missing(
         gpu.pcie_gen_current, gpu.pcie_gen_max, gpu.pcie_width_current, gpu.pcie_width_max
     ) or (gpu.pcie_gen_current < gpu.pcie_gen_max or gpu.pcie_width_current < gpu.pcie_width_max)  # type: ignore[operator]
     derived.ecc_problem = _ecc_problem(gpu)
     return derived
+
+
+def _limiting_reasons(gpu: GpuFacts) -> Fact[list[str]]:
+    """Clock-event reasons that cost speed now. A software power cap only limits a GPU drawing close to its
+    limit: drivers report it "active" on idle GPUs drawing a tenth of it, which limits nothing."""
+    reasons = gpu.clock_event_reasons
+    if is_missing(reasons):
+        return reasons
+    limiting = [r for r in reasons if r in PERFORMANCE_LIMITING_REASONS]
+    draw, limit = gpu.power_draw_w, gpu.power_limit_w
+    if "sw_power_cap" in limiting and isinstance(draw, float) and isinstance(limit, float) and draw < 0.8 * limit:
+        limiting.remove("sw_power_cap")
+    return limiting
 
 
 def _ecc_problem(gpu: GpuFacts) -> Fact[bool]:

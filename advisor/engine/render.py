@@ -40,7 +40,7 @@ def check_spec(spec: str) -> None:
 
 def format_value(value: Any, spec: str | None = None) -> str:
     if isinstance(value, Unavailable):
-        return "unknown"
+        return "(not known here)"
     if value is None:
         return "none"
     if isinstance(value, bool):

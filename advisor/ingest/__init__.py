@@ -32,7 +32,7 @@ def facts_from_text(text: str, source_name: str) -> tuple[Facts, list[str]]:
     kinds: list[str] = []
     facts = None
     if sections.collect_env is not None:
-        facts = parse_collect_env(sections.collect_env)
+        facts = parse_collect_env(sections.collect_env, cleaned)
         kinds.append(COLLECT_ENV)
     if sections.nvidia_smi is not None:
         driver, gpus = parse_nvidia_smi(sections.nvidia_smi)

@@ -15,27 +15,39 @@ from advisor.ingest.collect_env_fields import RawCollectEnv, split_fields
 from advisor.ingest.collect_env_host import NOT_IN, TOOL, host_facts
 from advisor.ingest.packages import packages_fact
 from advisor.ingest.shell import unavailable_model
+from advisor.ingest.torch_warnings import read_torch_warning
 from advisor.ingest.values import is_no_value, parse_bool, printed_as
 from advisor.models.common import Fact, Unavailable, missing
 from advisor.models.env_allowlist import env_name_allowed
 from advisor.models.facts import DriverFacts, EnvFacts, Facts, GpuFacts, TorchFacts
 
 _GPU_LINE = re.compile(r"^\s*GPU (?P<index>\d+): (?P<name>.+?)(?: \(UUID: [^)]*\))?\s*$")
+#: nvidia-smi -L style lines collect_env prints under a GPU split into MIG instances: "MIG 3g.40gb Device 0:".
+_MIG_LINE = re.compile(r"^\s*MIG \S+\s+Device \d+:")
 _GCN_ARCH = re.compile(r"^(?P<name>.+?) \((?P<arch>gfx[0-9a-f]+[^)]*)\)$")
 NO_TORCH = "collect_env printed N/A: `import torch` failed in that environment"
 ONLY_SMI_KNOWS = "not in collect_env output (nvidia-smi -q prints it)"
 
 
-def parse_collect_env(text: str) -> Facts:
+def parse_collect_env(text: str, surrounding: str = "") -> Facts:
+    """``surrounding``: the whole paste, where torch's warnings printed before collect_env's output may sit."""
     raw = split_fields(text)
     torch_imported = _torch_imported(raw)
     torch = _torch_facts(raw, torch_imported)
+    warning = read_torch_warning(surrounding or text)
+    if warning.arch_list and torch_imported:
+        torch.arch_list = warning.arch_list  # torch's own words: the build's arch list
+    gpus = _gpus(raw)
+    if isinstance(gpus, list):
+        for gpu in gpus:
+            if isinstance(gpu.name, str) and gpu.name in warning.capabilities:
+                gpu.compute_capability = warning.capabilities[gpu.name]
     return unavailable_model(
         Facts, NOT_IN,
         host=host_facts(raw),
         torch=torch,
         driver=_driver_facts(raw),
-        gpus=_gpus(raw),
+        gpus=gpus,
         env=_env(raw),
         packages=packages_fact(raw.packages, raw.fields.get("Versions of relevant libraries") is not None),
     )
@@ -138,6 +150,18 @@ def _gpu_lines(raw: RawCollectEnv) -> list[tuple[int, str]]:
     return [(int(m["index"]), m["name"].strip()) for line in lines if (m := _GPU_LINE.match(line))]
 
 
+def _mig_parents(raw: RawCollectEnv) -> set[int]:
+    """Indices of GPUs followed by MIG device lines (a GPU split into MIG instances)."""
+    field = raw.fields.get("GPU models and configuration")
+    parents, current = set(), None
+    for line in field.lines() if field else []:
+        if (match := _GPU_LINE.match(line)) is not None:
+            current = int(match["index"])
+        elif _MIG_LINE.match(line) and current is not None:
+            parents.add(current)
+    return parents
+
+
 def _gpu_reason(raw: RawCollectEnv) -> Unavailable:
     text = raw.value("GPU models and configuration")
     if text is None:
@@ -150,7 +174,10 @@ def _gpu_reason(raw: RawCollectEnv) -> Unavailable:
 def _gpus(raw: RawCollectEnv) -> Fact[list[GpuFacts]]:
     gpu_lines = _gpu_lines(raw)
     if gpu_lines:
-        return [unavailable_model(GpuFacts, ONLY_SMI_KNOWS, index=index, name=name) for index, name in gpu_lines]
+        gpus = [unavailable_model(GpuFacts, ONLY_SMI_KNOWS, index=index, name=name) for index, name in gpu_lines]
+        for index in _mig_parents(raw):
+            next(g for g in gpus if g.index == index).mig_enabled = True
+        return gpus
     field = raw.fields.get("GPU models and configuration")
     lines = field.lines() if field else []
     if not lines or is_no_value(lines[0]):

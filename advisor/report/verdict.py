@@ -40,6 +40,11 @@ def verdict(report: Report) -> Verdict:
     torch = report.facts.torch
     blocking = {f.rule_id: f for f in report.findings if f.rule_id in _BLOCKING_RULES}
     available = torch.cuda_available
+    # torch can say CUDA is available and still have no kernels for the GPU (or be told so by a driver that
+    # later refuses): a blocking finding outranks is_available().
+    for rule_id in _BLOCKING_RULES:
+        if rule_id in blocking and rule_id != "no-nvidia-driver":
+            return Verdict(False, "GPU usable: no", blocking[rule_id].title)
     if available is True:
         names = _gpu_names(report)
         if isinstance(torch.device_count, int):
@@ -50,10 +55,8 @@ def verdict(report: Report) -> Verdict:
         if serious:
             because += f" -- but {len(serious)} high-severity problem(s) below need attention"
         return Verdict(True, "GPU usable: yes", because)
-    for rule_id in _BLOCKING_RULES:
-        if rule_id in blocking:
-            return Verdict(False if available is False or rule_id != "no-nvidia-driver" else None,
-                           "GPU usable: no", blocking[rule_id].title)
+    if "no-nvidia-driver" in blocking:
+        return Verdict(False, "GPU usable: no", blocking["no-nvidia-driver"].title)
     if available is False:
         reason = torch.cuda_unavailable_reason
         because = reason if isinstance(reason, str) and reason else "torch.cuda.is_available() is False"

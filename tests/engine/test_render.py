@@ -7,7 +7,7 @@ def test_placeholders_and_units():
               "a.none": None, "a.flag": True, "a.gone": missing("no NVML")}
     text = render("{a.bytes:gib} {a.frac:pct} {a.ratio:x} {a.t:us} {a.ratio:.2f} {a.list} {a.none} "
                   "{a.flag} {a.gone} {{literal}}", values.get)
-    assert text == "3.0 GiB 25% 3.1x 25.0 us 3.14 x, y none yes unknown {literal}"
+    assert text == "3.0 GiB 25% 3.1x 25.0 us 3.14 x, y none yes (not known here) {literal}"
 
 
 def test_placeholder_paths():

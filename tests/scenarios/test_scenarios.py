@@ -1,8 +1,7 @@
 """Issue 4's scenarios: each recorded machine yields exactly the findings a user must be told, and no others.
 
-Every fixture is loaded the way `gpu-advisor explain` loads it and re-evaluated on the shipped rules. Where the
-product is wrong today the test states what is right and is marked xfail(strict=True) with the reason, so the
-fix turns it into a failure ("XPASS strict") until the mark is removed. Sources: tests/fixtures/scenarios/SOURCES.md.
+Every fixture is loaded the way `gpu-advisor explain` loads it and re-evaluated on the shipped rules.
+Sources: tests/fixtures/scenarios/SOURCES.md.
 """
 
 from __future__ import annotations
@@ -60,9 +59,6 @@ class Scenario:
     path: Path
     expected: frozenset  # {(rule_id, gpu_index)}
     skip_reasons: Optional[re.Pattern] = None  # every skip must give one of these reasons (None: none skipped)
-    # Product bugs, each with the direction of the exact-set test it breaks.
-    missed: Optional[str] = None  # an expected finding does not fire
-    misfired: Optional[str] = None  # a finding fires that must not
 
 
 HEALTHY_H200 = Scenario(
@@ -75,16 +71,10 @@ CPU_ONLY = Scenario(
     frozenset({("cpu-only-torch-on-gpu-machine", None)}), COLLECT_ENV_REASONS)
 DRIVER_TOO_OLD = Scenario(
     "driver_too_old", SCENARIOS / "driver_too_old_torch1.3.0_cu101_t4_driver410.txt",
-    frozenset({("driver-too-old-for-torch-cuda", None), ("torch-cuda-init-failed", None)}), COLLECT_ENV_REASONS,
-    missed="driver-too-old-for-torch-cuda is skipped ('no known driver floor for CUDA 10'): derive.py's "
-           "DRIVER_FLOOR_BY_CUDA_MAJOR covers CUDA 11-13 only, so a CUDA 10.1 build on driver 410.104 (CUDA 10.1 "
-           "needs >= 418.39) is never called too old")
+    frozenset({("driver-too-old-for-torch-cuda", None), ("torch-cuda-init-failed", None)}), COLLECT_ENV_REASONS)
 SM120 = Scenario(
     "rtx50_torch_without_sm120", SCENARIOS / "rtx5090d_torch2.6.0_cu126_no_sm120.txt",
-    frozenset({("gpu-arch-not-in-torch-build", 0)}), COLLECT_ENV_REASONS,
-    missed="ingest ignores torch's warning printed in the paste ('NVIDIA GeForce RTX 5090 D with CUDA capability "
-           "sm_120 is not compatible ... supports CUDA capabilities sm_50 ... sm_90'): the GPU's compute capability "
-           "and torch's arch list stay 'not in collect_env output', so gpu-arch-not-in-torch-build is skipped")
+    frozenset({("gpu-arch-not-in-torch-build", 0)}), COLLECT_ENV_REASONS)
 WEAK_LAPTOP_GPU = Scenario(
     "weak_laptop_gpu_vs_16_core_cpu", derive.WEAK_LAPTOP_GPU,
     frozenset({("weak-gpu-vs-strong-cpu", None), ("fp64-slow-on-this-gpu", None), ("first-call-costs", None),
@@ -93,16 +83,11 @@ WEAK_LAPTOP_GPU = Scenario(
     re.compile(r"GeForce GPUs have no ECC memory or row remapping"))
 MIG = Scenario(
     "mig_slice", SCENARIOS / "mig_a100_80gb_3g40gb_torch2.5_cu121.txt",
-    frozenset({("mig-enabled", 0)}), COLLECT_ENV_REASONS,
-    missed="ingest drops the 'MIG 3g.40gb Device N:' lines collect_env prints under 'GPU 0: NVIDIA A100-SXM4-80GB', "
-           "so gpu.mig_enabled stays 'not in collect_env output' and mig-enabled is skipped")
+    frozenset({("mig-enabled", 0)}), COLLECT_ENV_REASONS)
 OTHER_PROCESS_SMI = Scenario(
     "other_process_holds_memory_nvidia_smi", SCENARIOS / "other_process_2x_rtx2070_driver450_nvidia_smi_q.txt",
     frozenset({("low-gpu-memory-headroom", 0), ("pcie-link-below-max", 0), ("pcie-link-below-max", 1)}),
-    NVIDIA_SMI_REASONS,
-    misfired="clocks-throttled fires on GPU 1, an idle card (P8, 300 MHz, 12 W of a 175 W limit) whose driver "
-             "reports 'SW Power Cap: Active': sw_power_cap at a fraction of the power limit holds nothing down, "
-             "yet the finding says 'every kernel runs slower while this lasts'")
+    NVIDIA_SMI_REASONS)
 OTHER_PROCESS_PROBED = Scenario(
     "other_process_holds_memory_probed", derive.OTHER_PROCESS,
     frozenset({("other-process-holds-gpu-memory", 0), ("low-gpu-memory-headroom", 0)}),
@@ -112,17 +97,8 @@ ALL = (HEALTHY_H200, CPU_ONLY, DRIVER_TOO_OLD, SM120, WEAK_LAPTOP_GPU, MIG, OTHE
 PASTES = (CPU_ONLY, DRIVER_TOO_OLD, SM120, MIG, OTHER_PROCESS_SMI)
 
 
-def _xfail(reason: Optional[str]):
-    return [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-
-
-def _cases(scenarios, *bugs: str):
-    """One param per scenario, xfail'd (strict) with the scenario's bug in the named directions."""
-    params = []
-    for scenario in scenarios:
-        reason = "; ".join(r for r in (getattr(scenario, bug) for bug in bugs) if r) or None
-        params.append(pytest.param(scenario, id=scenario.name, marks=_xfail(reason)))
-    return params
+def _cases(scenarios):
+    return [pytest.param(scenario, id=scenario.name) for scenario in scenarios]
 
 
 _REPORTS: dict[Path, Report] = {}
@@ -146,17 +122,17 @@ def finding(report: Report, rule_id: str, gpu_index: Optional[int] = None) -> Fi
 
 # --- the exact set of findings ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("scenario", _cases(ALL, "missed", "misfired"))
+@pytest.mark.parametrize("scenario", _cases(ALL))
 def test_exactly_the_expected_findings(scenario):
     assert fired(report_for(scenario)) == scenario.expected
 
 
-@pytest.mark.parametrize("scenario", _cases(ALL, "misfired"))
+@pytest.mark.parametrize("scenario", _cases(ALL))
 def test_no_finding_beyond_the_expected(scenario):
     assert fired(report_for(scenario)) - scenario.expected == set()
 
 
-@pytest.mark.parametrize("scenario", _cases(ALL, "missed"))
+@pytest.mark.parametrize("scenario", _cases(ALL))
 def test_every_expected_finding_fires(scenario):
     assert scenario.expected - fired(report_for(scenario)) == set()
 
@@ -228,7 +204,6 @@ def test_driver_too_old_cuda_init_failure_names_build_and_driver():
     assert "CUDA 10.1.243 build" in found.message and "driver 410.104 sees 1 GPU(s)" in found.message
 
 
-@pytest.mark.xfail(strict=True, reason=DRIVER_TOO_OLD.missed)
 def test_driver_too_old_names_the_driver_and_the_floor():
     found = finding(report_for(DRIVER_TOO_OLD), "driver-too-old-for-torch-cuda")
     assert found.severity.value == "high"
@@ -248,7 +223,6 @@ def test_rtx50_paste_is_read_as_a_working_cuda_build_on_one_gpu():
     assert report.facts.driver.version == "570.124.04"
 
 
-@pytest.mark.xfail(strict=True, reason=SM120.missed)
 def test_rtx50_without_sm120_suggests_the_cu128_wheel():
     found = finding(report_for(SM120), "gpu-arch-not-in-torch-build", 0)
     assert found.severity.value == "high"
@@ -289,7 +263,6 @@ def test_mig_paste_is_read_as_one_a100():
     assert report.facts.driver.version == "535.161.08"
 
 
-@pytest.mark.xfail(strict=True, reason=MIG.missed)
 def test_mig_slice_is_reported():
     found = finding(report_for(MIG), "mig-enabled", 0)
     assert found.severity.value == "low"
@@ -318,5 +291,5 @@ def test_probed_other_process_is_named_with_its_share():
     assert other.severity.value == "medium"
     assert "Other processes hold 128.0 GiB of GPU 0's 140.4 GiB (91%); 11.8 GiB is free" in other.message
     headroom = finding(report, "low-gpu-memory-headroom", 0)
-    assert "11.8 GiB free of 140.4 GiB (8%); 128.0 GiB of the used memory belongs to other processes" in (
+    assert "11.8 GiB free of 140.4 GiB (8%); other processes hold 128.0 GiB of it" in (
         headroom.message)
