@@ -158,6 +158,11 @@ def recommend_batch_size(
         restore(model, snapshot)
         meter.release(collect=True)
         leftover = meter.allocated() - baseline
+        if leftover > 0 and hasattr(meter, "clear_library_workspaces"):
+            # cuBLAS keeps a workspace per handle and stream in torch's pool for the life of the process; one
+            # created during the search is not the user's memory: hand it back (torch re-creates it on demand).
+            meter.clear_library_workspaces()
+            leftover = max(0, meter.allocated() - baseline)
         if result is not None:
             result.leftover_bytes = leftover
             result.restore_problems = describe_differences(model, snapshot)
@@ -203,7 +208,7 @@ def _result(search: BatchSearch, spec: StepSpec, static: StaticMemory, limit: in
         memory_model=search.fitted(reserved=False), reserved_model=search.fitted(reserved=True), margin=margin,
         target=target.describe(), notes=list(state.notes), max_batch=max_batch)
     if result.fits_at_all:
-        choice = recommend(result.max_fit, model=result.reserved_model, limit_bytes=limit, margin=margin,
+        choice = recommend(result.max_fit, model=result.memory_model, limit_bytes=limit, margin=margin,
                            total_bytes=total, target=target)
         result.recommended, result.recommended_reasons = choice.batch, choice.reasons
     return result

@@ -67,6 +67,14 @@ class CudaMeter:
 
         torch.cuda.reset_peak_memory_stats(self.device)
 
+    def clear_library_workspaces(self) -> None:
+        import torch
+
+        clear = getattr(torch._C, "_cuda_clearCublasWorkspaces", None)
+        if clear is not None:
+            clear()
+        torch.cuda.empty_cache()
+
     def peaks(self) -> tuple[int, int]:
         import torch
 

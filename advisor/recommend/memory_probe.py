@@ -11,7 +11,7 @@ import gc
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from advisor.recommend.memory_fit import DTYPE_BYTES, footprint
+from advisor.recommend.memory_fit import DTYPE_BYTES, driver_reserve, footprint
 from advisor.recommend.trials import first_line, is_oom_message
 
 
@@ -46,9 +46,14 @@ class Headroom:
         return self.torch_reserved_bytes - self.torch_allocated_bytes
 
     @property
+    def driver_reserve_bytes(self) -> int:
+        return driver_reserve(self.total_bytes)
+
+    @property
     def usable_bytes(self) -> int:
-        """What a new allocation in this process can reach: free on the device + cached by torch."""
-        return self.free_bytes + self.reserved_unallocated_bytes
+        """What new allocations in this process can reach: free on the device + cached by torch, less what the
+        driver does not hand out in large blocks."""
+        return max(0, self.free_bytes + self.reserved_unallocated_bytes - self.driver_reserve_bytes)
 
 
 def probe_headroom(device_index: int, *, used_before_bytes: Optional[int] = None,

@@ -56,7 +56,8 @@ def headroom_recommendation(headroom: Headroom) -> Recommendation:
         "cublas_outside_torch_bytes": h.cublas_outside_torch_bytes, "cublas_workspace_bytes": h.cublas_workspace_bytes,
         "torch_reserved_bytes": h.torch_reserved_bytes, "torch_allocated_bytes": h.torch_allocated_bytes,
         "reserved_unallocated_bytes": h.reserved_unallocated_bytes, "fragmented_bytes": h.fragmented_bytes,
-        "usable_bytes": h.usable_bytes, "allocator_conf": h.allocator_conf or None,
+        "driver_reserve_bytes": h.driver_reserve_bytes, "usable_bytes": h.usable_bytes,
+        "allocator_conf": h.allocator_conf or None,
         "matmul_fits": table, "copy_checks": [asdict(c) for c in h.copies],
     }
     return Recommendation(kind="memory_headroom", title="GPU memory headroom", summary=summary, value=h.usable_bytes,

@@ -64,7 +64,9 @@ class OomReading:
             return sum(self.other_processes.values())
         if self.total is None or self.free is None or self.this_process is None:
             return None
-        return max(0, self.total - self.free - self.this_process)
+        derived = self.total - self.free - self.this_process
+        # The message rounds every figure to 0.01 GiB: a derived remainder under 0.5% is rounding, not a process.
+        return derived if derived > 0.005 * self.total else 0
 
 
 def _find_self_in_container(reading: OomReading) -> None:

@@ -68,8 +68,8 @@ def round_batch(batch: int) -> int:
 
 def recommend(max_fit: int, *, model: Optional[LinearMemoryModel], limit_bytes: float, margin: float,
               total_bytes: Optional[float] = None, target: Target = Target()) -> Choice:
-    """The batch to use: within ``max_fit``, with ``margin`` of the usable memory left free (per the fitted
-    reserved-memory model), under a memory target if one was given, rounded for tensor cores."""
+    """The batch to use: within ``max_fit``, with ``margin`` of the usable memory left free (per the fitted model
+    of peak allocated bytes), under a memory target if one was given, rounded for tensor cores."""
     from advisor.formatting import human_bytes
 
     if max_fit < 1:

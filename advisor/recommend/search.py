@@ -16,8 +16,15 @@ import math
 from dataclasses import dataclass, field
 from typing import Optional
 
-from advisor.recommend.memory_model import LinearMemoryModel, fit_largest
+from advisor.recommend.memory_model import LinearMemoryModel, fit_linear
 from advisor.recommend.trials import Trial
+
+
+#: Near the limit the caching allocator needs some room of its own (2 MiB rounding, cached blocks of the wrong
+#: size): ResNet-50's largest batch on an H200 peaked at 99.35% of the usable memory in allocated bytes, the
+#: next one up failed at about 99.6%. Peak *reserved* is no guide there -- it saturates at the limit while the
+#: allocator recycles its cache -- so predictions use allocated bytes and aim this far below the limit.
+ALLOCATOR_SLACK = 0.0075
 
 
 @dataclass
@@ -29,7 +36,9 @@ class SearchConfig:
     #: Stop when the bracket [largest that ran, smallest that did not) is this narrow, relative to the former.
     rel_tolerance: float = 0.005
     #: First step from a known result towards the limit, relative; doubles while it keeps going the same way.
-    first_step: float = 0.01
+    #: Equal to the tolerance: a prediction that is right needs one more trial to prove it.
+    first_step: float = 0.005
+    allocator_slack: float = ALLOCATOR_SLACK
     max_batch: Optional[int] = None
     max_search_trials: int = 16
     #: The fit phase needs this many batches that ran, and peak memory grown by this share of the limit across
@@ -63,22 +72,33 @@ class BatchSearch:
         self._refine_proposals = 0
         self._last_was_prediction = False
         self._secant_turn = False
+        self._edge_steps = 0
         self._first_error: Optional[Trial] = None
 
     # -- what the caller reads -------------------------------------------------------------------------------
-    def fitted(self, *, reserved: bool) -> Optional[LinearMemoryModel]:
-        """Least-squares model on the three largest batches that ran (reserved or allocated peaks)."""
-        points = [(t.batch, float(t.peak_reserved if reserved else t.peak_allocated)) for t in self.trials if t.fits]
-        if len({b for b, _ in points}) < 2:
+    def fitted(self, *, reserved: bool = False) -> Optional[LinearMemoryModel]:
+        """Least-squares model of peak allocated (or reserved) bytes over the upper range of the batches that ran
+        (those at least 1/16 of the largest): wide enough for a stable slope, high enough to be above the
+        small batches' fixed workspaces."""
+        ran = [t for t in self.trials if t.fits]
+        if len({t.batch for t in ran}) < 2:
             return None
-        return fit_largest(points)
+        top = max(t.batch for t in ran)
+        upper = [t for t in ran if t.batch * 16 >= top]
+        chosen = upper if len({t.batch for t in upper}) >= 2 else ran
+        return fit_linear([(t.batch, float(t.peak_reserved if reserved else t.peak_allocated)) for t in chosen])
+
+    @property
+    def target_bytes(self) -> float:
+        """Allocated bytes a step may reach: the limit less the allocator's slack (see ALLOCATOR_SLACK)."""
+        return self.limit_bytes * (1 - self.config.allocator_slack)
 
     def predicted_max(self) -> Optional[int]:
-        """The largest batch whose peak reserved memory the (conservative) model puts within the limit."""
-        model = self.fitted(reserved=True)
+        """The largest batch whose peak allocated memory the (conservative) model puts within the target."""
+        model = self.fitted()
         if model is None:
             return None
-        predicted = model.upper_envelope().max_batch_within(self.limit_bytes)
+        predicted = model.upper_envelope().max_batch_within(self.target_bytes)
         if predicted is not None and self.config.max_batch is not None:
             predicted = min(predicted, self.config.max_batch)
         return predicted
@@ -170,7 +190,7 @@ class BatchSearch:
         ran = [t for t in self.trials if t.fits]
         if len(ran) < self.config.min_fit_points:
             return False
-        growth = max(t.peak_reserved for t in ran) - min(t.peak_reserved for t in ran)
+        growth = max(t.peak_allocated for t in ran) - min(t.peak_allocated for t in ran)
         return growth >= self.config.min_fit_growth * self.limit_bytes
 
     def _enter_refine(self) -> None:
@@ -191,27 +211,33 @@ class BatchSearch:
             self._finish("trial_limit")
 
     def _local_prediction(self) -> Optional[int]:
-        """Where memory, extrapolated from the largest batches that ran, crosses the limit: a parabola through
-        the three largest when it bends upwards (workspaces or kernels that grow faster than the batch), else the
-        line through the two largest. Near the boundary this beats the small-batch fit."""
-        ran = sorted({t.batch: t for t in self.trials if t.fits}.values(), key=lambda t: t.batch)[-3:]
-        points = [(float(t.batch), float(t.peak_reserved)) for t in ran]
+        """Where memory, extrapolated from the largest batches that ran, reaches the target: a parabola through
+        three of them when it bends upwards (workspaces or kernels that grow faster than the batch), else the
+        line through two. Points are kept at least 5% apart, so that allocator noise cannot fake a slope."""
+        ran = sorted({t.batch: t for t in self.trials if t.fits}.values(), key=lambda t: t.batch, reverse=True)
+        spaced = []
+        for trial in ran:
+            if not spaced or trial.batch <= spaced[-1].batch * 0.95:
+                spaced.append(trial)
+            if len(spaced) == 3:
+                break
+        points = [(float(t.batch), float(t.peak_allocated)) for t in reversed(spaced)]
         if len(points) < 2:
             return None
-        limit = float(self.limit_bytes)
+        target = self.target_bytes
         if len(points) == 3:
             (x0, y0), (x1, y1), (x2, y2) = points
             slope_low, slope_high = (y1 - y0) / (x1 - x0), (y2 - y1) / (x2 - x1)
             curvature = (slope_high - slope_low) / (x2 - x0)
-            if curvature > 0 and slope_high > 0:
+            if curvature > 0 and slope_high > 0 and target > y2:
                 # y = y2 + s (x - x2) + c (x - x2)(x - x1), with s the slope through the top two points
                 a, b = curvature, slope_high + curvature * (x2 - x1)
-                root = (-b + math.sqrt(b * b + 4 * a * (limit - y2))) / (2 * a)
+                root = (-b + math.sqrt(b * b + 4 * a * (target - y2))) / (2 * a)
                 return int(x2 + root)
         (x1, y1), (x2, y2) = points[-2:]
         if y2 <= y1:
             return None
-        return int(x2 + (limit - y2) * (x2 - x1) / (y2 - y1))
+        return int(x2 + (target - y2) * (x2 - x1) / (y2 - y1))
 
     def _next_refine(self) -> Optional[int]:
         lo, hi = self.state.largest_fit, self.state.smallest_fail
@@ -221,7 +247,7 @@ class BatchSearch:
         self._refine_proposals += 1
         if hi is None:  # no failure yet: go up, at least one step, to the prediction when it is higher
             predicted = self.predicted_max()
-            candidate = lo + max(tolerance, math.ceil(lo * self._up))
+            candidate = lo + max(tolerance, math.floor(lo * self._up))
             if predicted is not None and predicted > candidate:
                 candidate = predicted
             else:
@@ -230,21 +256,32 @@ class BatchSearch:
             return self._cap(candidate)
         middle = (lo + hi) // 2
         last = self.trials[-1]
+        direction = 1 if last.fits else -1
         if first:  # the fit phase ended on a failure: the model still knows best where to look
             predicted = self.predicted_max()
             candidate = predicted if predicted is not None and lo < predicted < hi else middle
             self._last_was_prediction = candidate == predicted
-        elif self._last_was_prediction:
-            # A prediction was just tried: if it was right, the limit is within a step of it.
-            near = max(tolerance, math.ceil((lo if last.fits else hi) * self.config.first_step))
-            candidate = min(lo + near, middle) if last.fits else max(hi - near, middle)
+            return min(max(candidate, lo + 1), hi - 1)
+        if self._last_was_prediction:
+            # A prediction was just tried: if it was right, the limit is one tolerance away and this trial closes
+            # the bracket. If not, the secant (with this new point) comes next.
+            candidate = min(lo + tolerance, middle) if direction > 0 else max(hi - tolerance, middle)
             self._last_was_prediction = False
+            self._secant_turn = False
         else:
             # Safeguarded secant: the local prediction on every other step, the middle of the bracket otherwise,
             # so the bracket at least halves every two trials however wrong the predictions are.
+            # A secant that lands outside the bracket says the limit hugs one end of it: step in from that end
+            # (one tolerance, doubling while it keeps doing so).
             local = self._local_prediction()
             self._secant_turn = not self._secant_turn
             use_local = self._secant_turn and local is not None and lo < local < hi
             candidate = local if use_local else middle
+            if self._secant_turn and local is not None and not use_local:
+                step = tolerance * 2 ** self._edge_steps
+                self._edge_steps += 1
+                candidate = min(lo + step, middle) if local <= lo else max(hi - step, middle)
+            elif use_local:
+                self._edge_steps = 0
             self._last_was_prediction = use_local
         return min(max(candidate, lo + 1), hi - 1)

@@ -145,7 +145,8 @@ def headroom_sections(recommendation: Recommendation) -> list[Section]:
         ("torch reserved / allocated", None),
         ("Reserved but unallocated (cached)", d.get("reserved_unallocated_bytes")),
         ("Fragmented (inactive split blocks)", d.get("fragmented_bytes")),
-        ("Usable by a new allocation (free + cached)", d.get("usable_bytes")),
+        ("Kept back by the driver in large allocations", d.get("driver_reserve_bytes")),
+        ("Usable (free + cached - kept back)", d.get("usable_bytes")),
     ]
     for label, value in rows:
         if label.startswith("cuBLAS"):

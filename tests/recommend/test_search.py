@@ -12,6 +12,9 @@ from advisor.recommend.trials import Trial
 
 MIB = 2**20
 GIB = 2**30
+#: Where real steps run out of memory, as a share of the usable bytes, in allocated bytes: between the 99.35%
+#: the largest ResNet-50 batch reached on an H200 and the ~99.6% the next one would have needed.
+EDGE = 0.995
 
 
 def run(search: BatchSearch, peak_of: Callable[[int], float], limit: float,
@@ -21,7 +24,7 @@ def run(search: BatchSearch, peak_of: Callable[[int], float], limit: float,
         phase = "fit" if search.phase == "fit" else "search"
         if error_at is not None and batch >= error_at:
             search.record(Trial(batch, False, failure="error", message="RuntimeError: boom", phase=phase))
-        elif need > limit:
+        elif need > limit * EDGE:
             search.record(Trial(batch, False, peak_allocated=int(limit), peak_reserved=int(limit), failure="oom",
                                 phase=phase))
         else:
@@ -33,7 +36,7 @@ def run(search: BatchSearch, peak_of: Callable[[int], float], limit: float,
 
 def true_max(peak_of: Callable[[int], float], limit: float) -> int:
     batch = 0
-    while peak_of(batch + 1) <= limit:
+    while peak_of(batch + 1) <= limit * EDGE:
         batch += 1
     return batch
 
@@ -52,12 +55,43 @@ def search_trials(search: BatchSearch) -> list[Trial]:
     return [t for t in search.trials if t.phase == "search"]
 
 
-def test_linear_profile_converges_with_three_large_trials():
+def test_linear_profile_converges_with_two_large_trials():
     search = run(BatchSearch(LIMIT), lambda b: 0.45 * GIB + b * 89.7 * MIB, LIMIT)
     exact = true_max(lambda b: 0.45 * GIB + b * 89.7 * MIB, LIMIT)
     assert search.state.reason == "converged"
     assert exact * 0.995 <= search.state.largest_fit <= exact
-    assert len(search_trials(search)) <= 3
+    assert len(search_trials(search)) <= 2
+
+
+# Recorded on an H200 (torch 2.11, ResNet-50, float32, Adam, 3 steps a trial): batch -> peak allocated bytes.
+H200_RESNET50 = {1: 596_000_000, 2: 640_000_000, 4: 811_000_000, 8: 1_152_000_000, 16: 1_838_000_000,
+                 32: 3_191_000_000, 64: 5_969_000_000, 128: 11_510_000_000, 256: 22_597_000_000,
+                 1426: 124_051_000_000, 1486: 129_248_000_000, 1501: 130_554_000_000, 1532: 133_235_000_000,
+                 1594: 138_605_000_000, 1643: 142_858_000_000, 1660: 144_333_000_000, 1691: 147_025_000_000,
+                 1701: 147_893_000_000, 1706: 148_318_000_000}
+H200_USABLE = 149_298_000_000  # free + reserved when the search began
+H200_TRUE_MAX = 1708  # exact search, plain PyTorch loop, same process
+
+
+def recorded_resnet50(batch: int) -> float:
+    """Interpolated between recorded points (the line through the nearest two)."""
+    known = sorted(H200_RESNET50)
+    lower = max([b for b in known if b <= batch], default=known[0])
+    upper = min([b for b in known if b > batch], default=known[-1])
+    if upper == lower:
+        lower = known[-2]
+    slope = (H200_RESNET50[upper] - H200_RESNET50[lower]) / (upper - lower)
+    return H200_RESNET50[lower] + slope * (batch - lower)
+
+
+def test_recorded_h200_resnet50_needs_two_trials_near_the_limit():
+    search = BatchSearch(H200_USABLE)
+    while (batch := search.propose()) is not None:
+        fits = batch <= H200_TRUE_MAX
+        search.record(Trial(batch, fits, peak_allocated=int(recorded_resnet50(batch)) if fits else 0,
+                            failure=None if fits else "oom", phase="fit" if search.phase == "fit" else "search"))
+    assert H200_TRUE_MAX * 0.995 <= search.state.largest_fit <= H200_TRUE_MAX
+    assert len(search_trials(search)) <= 2
 
 
 def test_a_workspace_step_is_caught_by_the_real_trials():
@@ -96,7 +130,7 @@ def test_prediction_far_off_falls_back_to_bisection():
 def test_tiny_model_huge_batch_and_the_cap():
     peak = lambda b: 200 * MIB + b * 20 * 1024  # noqa: E731 -- an MLP: 20 KiB per sample
     search = run(BatchSearch(70 * GIB), peak, 70 * GIB)
-    exact = true_max(peak, 70 * GIB) if False else int((70 * GIB - 200 * MIB) // (20 * 1024))
+    exact = int((70 * GIB * EDGE - 200 * MIB) // (20 * 1024))
     assert exact * 0.995 <= search.state.largest_fit <= exact
     capped = run(BatchSearch(70 * GIB, SearchConfig(max_batch=5000)), peak, 70 * GIB)
     assert capped.state.reason == "capped" and capped.state.largest_fit == 5000
@@ -148,3 +182,14 @@ def test_proposals_stay_inside_the_bracket():
             lo = max(lo, trial.batch)
         else:
             hi = trial.batch if hi is None else min(hi, trial.batch)
+
+
+def test_the_reported_model_spans_the_upper_range_not_the_last_few_trials():
+    # Clustered trials near the limit (1701, 1706, ...) alone give a slope of allocator noise; the model must also
+    # use the fit phase's larger batches. (This once recommended batch 1 for ResNet-50.)
+    search = BatchSearch(H200_USABLE)
+    for batch in (64, 128, 256, 1691, 1701, 1706):
+        search.record(Trial(batch, True, peak_allocated=H200_RESNET50[batch], phase="search"))
+    model = search.fitted()
+    assert 128 in model.batches and 1706 in model.batches and 64 not in model.batches
+    assert model.per_sample_bytes == pytest.approx(86.2e6, rel=0.03)
