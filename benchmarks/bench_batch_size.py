@@ -194,7 +194,7 @@ def advisor_search(net: Any, spec: dict[str, Any], sample: Any, *, throughput: b
             "restore_problems": result.restore_problems}, result
 
 
-def run_case(name: str, root: str, reports: Optional[Path], facts: Any) -> dict[str, Any]:
+def run_case(name: str, root: str, reports: Optional[Path], facts: Any, tag: str = "") -> dict[str, Any]:
     import torch
 
     spec = case(name)
@@ -207,7 +207,10 @@ def run_case(name: str, root: str, reports: Optional[Path], facts: Any) -> dict[
     plain_fits(gpu_net, spec, gpu_sample, 8)
     net = gpu_net.cpu()
     release()
+    import os
+
     row: dict[str, Any] = {"case": name, "label": spec["label"], "optimizer": spec["optimizer"], "amp": spec["amp"],
+                           "allocator_conf": os.environ.get("PYTORCH_CUDA_ALLOC_CONF", ""),
                            "input": [list(spec["shape"]), str(spec["dtype"])], "steps_per_trial": STEPS}
     row["lightning"] = lightning_binsearch(net, spec, sample.cuda(), root)
     net = net.cpu()
@@ -239,7 +242,7 @@ def run_case(name: str, root: str, reports: Optional[Path], facts: Any) -> dict[
         report.recommendations.append(full.to_recommendation())
         from advisor.redact import redact_report
 
-        (reports / f"batch_size_{name}.json").write_text(render_json(redact_report(report)))
+        (reports / f"batch_size_{name}{tag}.json").write_text(render_json(redact_report(report)))
     del net
     release()
     return row
@@ -257,7 +260,7 @@ def bench(args: argparse.Namespace) -> None:
     reports = Path(args.reports) if args.reports else None
     with tempfile.TemporaryDirectory() as root:
         for name in args.cases.split(","):
-            results["cases"].append(run_case(name, root, reports, facts))
+            results["cases"].append(run_case(name, root, reports, facts, args.tag))
             Path(args.json).write_text(json.dumps(results, indent=2))
     print(json.dumps(results, indent=2))
 
@@ -309,6 +312,7 @@ def main() -> None:
     one.add_argument("--cases", default="resnet50,transformer,mlp")
     one.add_argument("--json", default="bench_batch_size.json")
     one.add_argument("--reports", help="also write each case's gpu-advisor report (JSON) into this folder")
+    one.add_argument("--tag", default="", help="suffix for the report file names (e.g. _expandable)")
     two = sub.add_parser("render")
     two.add_argument("report")
     two.add_argument("--format", choices=["terminal", "markdown", "json"], default="markdown")

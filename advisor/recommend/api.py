@@ -208,10 +208,29 @@ def _result(search: BatchSearch, spec: StepSpec, static: StaticMemory, limit: in
         memory_model=search.fitted(reserved=False), reserved_model=search.fitted(reserved=True), margin=margin,
         target=target.describe(), notes=list(state.notes), max_batch=max_batch)
     if result.fits_at_all:
+        peak = max(t.peak_allocated for t in search.trials if t.fits and t.batch == result.max_fit)
         choice = recommend(result.max_fit, model=result.memory_model, limit_bytes=limit, margin=margin,
-                           total_bytes=total, target=target)
+                           total_bytes=total, target=target, max_fit_peak_bytes=peak)
         result.recommended, result.recommended_reasons = choice.batch, choice.reasons
+        result.notes += fragmentation_notes(search, spec.steps_per_trial)
     return result
+
+
+def fragmentation_notes(search: BatchSearch, steps_per_trial: int) -> list[str]:
+    """A batch that completed a whole step and then ran out of memory had the memory for a step: the allocator's
+    cache was too fragmented to find it again. That limit moves with allocation order, and a setting lifts it."""
+    late = sorted({t.batch: t for t in search.trials if t.failure == "oom" and t.steps >= 1}.values(),
+                  key=lambda t: t.batch)
+    if not late:
+        return []
+    model = search.fitted()
+    capacity = model.max_batch_within(search.target_bytes) if model is not None else None
+    batches = ", ".join(f"{t.batch} (after {t.steps} of {steps_per_trial} steps)" for t in late[:4])
+    more = f"; the memory model puts capacity near batch {capacity}" if capacity else ""
+    return [f"Fragmentation sets this limit, not capacity: {batches} ran out of memory after completing a step{more}. "
+            "Where the next step fails depends on allocation order, so a nearby batch can fail in another loop. "
+            "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (set before the process starts) lets cached segments "
+            "grow instead of splitting, and usually lifts this limit; run the search again with it set."]
 
 
 def _measure_throughput(result: BatchSizeResult, runner: StepRunner, watch: Any, budget_s: float,

@@ -67,9 +67,12 @@ def round_batch(batch: int) -> int:
 
 
 def recommend(max_fit: int, *, model: Optional[LinearMemoryModel], limit_bytes: float, margin: float,
-              total_bytes: Optional[float] = None, target: Target = Target()) -> Choice:
-    """The batch to use: within ``max_fit``, with ``margin`` of the usable memory left free (per the fitted model
-    of peak allocated bytes), under a memory target if one was given, rounded for tensor cores."""
+              total_bytes: Optional[float] = None, target: Target = Target(),
+              max_fit_peak_bytes: Optional[float] = None) -> Choice:
+    """The batch to use: within ``max_fit``, its predicted peak (the fitted model of allocated bytes) ``margin``
+    below the memory the largest working batch used -- or below the usable memory, whichever is less: when
+    fragmentation stops the search well under the device's capacity, the margin must be taken from there --
+    under a memory target if one was given, rounded for tensor cores."""
     from advisor.formatting import human_bytes
 
     if max_fit < 1:
@@ -77,13 +80,14 @@ def recommend(max_fit: int, *, model: Optional[LinearMemoryModel], limit_bytes: 
     choice = Choice(max_fit)
     if margin > 0:
         if model is not None and model.per_sample_bytes > 0:
-            budget = limit_bytes * (1 - margin)
-            by_memory = model.max_batch_within(budget) or 0
+            reference = min(limit_bytes, max_fit_peak_bytes or limit_bytes)
+            by_memory = model.max_batch_within(reference * (1 - margin)) or 0
             choice.batch = min(max_fit, max(1, by_memory))
+            what = "the usable memory" if reference == limit_bytes else "the memory the largest batch that ran used"
             choice.reasons.append(
-                f"{margin:.0%} of the usable memory ({human_bytes(limit_bytes * margin)} of "
-                f"{human_bytes(limit_bytes)}) is kept free for fragmentation over a long run, evaluation and "
-                "checkpointing allocations, varying input sizes and other processes")
+                f"{margin:.0%} of {what} ({human_bytes(reference * margin)} of {human_bytes(reference)}) is kept "
+                "free for fragmentation over a long run, evaluation and checkpointing allocations, varying input "
+                "sizes and other processes")
         else:
             choice.batch = max(1, math.floor(max_fit * (1 - margin)))
             choice.reasons.append(f"{margin:.0%} below the largest batch that ran (no memory model to do better)")

@@ -80,7 +80,7 @@ def test_the_largest_batch_runs_and_one_percent_more_does_not(device, capped):
           f"trials {len(result.trials)}, {result.total_s:.1f} s")
     assert result.fits_at_all and result.search_reason == "converged"
     assert describe_differences(model, snapshot) == [] and next(model.parameters()).device.type == "cpu"
-    assert torch.cuda.memory_allocated(device) == before and result.leftover_bytes == 0
+    assert torch.cuda.memory_allocated(device) <= before and result.leftover_bytes == 0
     gpu_model = wide_mlp().to(device)
     assert plain_trial(gpu_model, result.max_fit, device)
     assert not plain_trial(gpu_model, int(result.max_fit * 1.01) + 1, device)
@@ -105,7 +105,7 @@ def test_a_model_on_the_gpu_keeps_its_parameters_grads_and_memory(device, capped
     assert all(torch.equal(p, v) for p, v in zip(model.parameters(), values))
     assert all(torch.equal(p.grad, g) for p, g in zip(model.parameters(), grads))
     assert not model.training and all(p.device == device for p in model.parameters())
-    assert torch.cuda.memory_allocated(device) == before
+    assert torch.cuda.memory_allocated(device) <= before
 
 
 def test_ctrl_c_mid_search_restores_and_frees(device, capped):
@@ -128,7 +128,7 @@ def test_ctrl_c_mid_search_restores_and_frees(device, capped):
     with pytest.raises(KeyboardInterrupt):
         recommend_batch_size(model, torch.randn(8, 256), throughput=False, progress=interrupt)
     assert describe_differences(model, snapshot) == []
-    assert torch.cuda.memory_allocated(device) == before
+    assert torch.cuda.memory_allocated(device) <= before
 
 
 def test_too_large_for_batch_one(device, capped):
@@ -149,7 +149,7 @@ def test_too_large_for_batch_one(device, capped):
     result = recommend_batch_size(Huge(), torch.randn(2, 16), throughput=False)
     assert not result.fits_at_all and result.trials[0].failure == "oom"
     assert "does not fit" in result.summary()
-    assert torch.cuda.memory_allocated(device) == before
+    assert torch.cuda.memory_allocated(device) <= before
 
 
 def test_input_that_does_not_fit_the_model(device):
@@ -161,7 +161,7 @@ def test_input_that_does_not_fit_the_model(device):
     before = torch.cuda.memory_allocated(device)
     with pytest.raises(ModelRejectedInput, match="mat1 and mat2 shapes cannot be multiplied"):
         recommend_batch_size(wide_mlp(), torch.randn(8, 100), throughput=False)
-    assert torch.cuda.memory_allocated(device) == before
+    assert torch.cuda.memory_allocated(device) <= before
 
 
 def test_transformer_demo_with_bf16_and_token_ids(device, capped):
@@ -187,7 +187,8 @@ def test_memory_probe_and_copies(device):
           "workspace MiB", headroom.cublas_workspace_bytes // 2**20,
           "outside MiB", headroom.cublas_outside_torch_bytes // 2**20)
     assert 0 < headroom.free_bytes <= headroom.total_bytes
-    assert headroom.usable_bytes >= headroom.free_bytes
+    assert headroom.usable_bytes == headroom.free_bytes + headroom.reserved_unallocated_bytes \
+        - headroom.driver_reserve_bytes
     copies = {c.pattern: c.extra_bytes for c in headroom.copies}
     assert copies["x[:, ::2] @ a (strided operand)"] >= 15 * 2**20  # the kernel made it contiguous: one copy
     assert copies["a.t() @ a (transposed operand)"] < 4 * 2**20  # cuBLAS reads transposes as they are

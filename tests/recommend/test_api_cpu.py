@@ -47,7 +47,9 @@ def test_finds_the_simulated_limit_and_restores_everything():
     assert torch.equal(torch.get_rng_state(), rng)
     assert result.restore_problems == [] and result.leftover_bytes == 0
     assert result.recommended <= result.max_fit and result.recommended % 8 == 0
-    assert result.recommended == 1648  # (0.9 * 4000 - 300) / 2 = 1650, rounded down to a multiple of 8
+    # 10% below the memory the largest batch used (300 MiB + 2 MiB per sample), rounded down to a multiple of 8
+    expected = int((0.9 * (300 + 2 * result.max_fit) - 300) / 2)
+    assert result.recommended == expected - expected % 8
     model_fit = result.memory_model
     assert model_fit.per_sample_bytes == pytest.approx(2 * MIB, rel=0.05)
 

@@ -92,3 +92,11 @@ def test_without_a_model_the_margin_falls_back_to_the_batch():
     assert recommend(100, model=None, limit_bytes=1, margin=0.10).batch == 88  # 90 rounded to 88
     with pytest.raises(ValueError):
         recommend(0, model=None, limit_bytes=1, margin=0.1)
+
+
+def test_margin_is_taken_from_the_largest_working_batch_when_fragmentation_stops_early():
+    # Capacity says 1450, fragmentation stopped the search at 1152 (110 GB of 139): 10% below 110 GB.
+    model = LinearMemoryModel(fixed_bytes=0.76 * GIB, per_sample_bytes=0.0946 * GIB, batches=(128, 256, 1152))
+    choice = recommend(1152, model=model, limit_bytes=139 * GIB, margin=0.10, max_fit_peak_bytes=109.7 * GIB)
+    assert choice.batch == 1032  # (0.9 * 109.7 - 0.76) / 0.0946 = 1035.6 -> 1032
+    assert "the memory the largest batch that ran used" in choice.reasons[0]

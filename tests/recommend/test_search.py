@@ -193,3 +193,19 @@ def test_the_reported_model_spans_the_upper_range_not_the_last_few_trials():
     model = search.fitted()
     assert 128 in model.batches and 1706 in model.batches and 64 not in model.batches
     assert model.per_sample_bytes == pytest.approx(86.2e6, rel=0.03)
+
+
+def test_a_failure_after_a_completed_step_is_reported_as_fragmentation():
+    from advisor.recommend.api import fragmentation_notes
+
+    search = BatchSearch(139 * GIB)
+    for batch, peak in ((128, 12.8), (256, 24.9), (1146, 109.2), (1152, 109.7)):
+        search.record(Trial(batch, True, peak_allocated=int(peak * GIB), steps=3, phase="search"))
+    search.record(Trial(1158, False, failure="oom", steps=1, phase="search"))
+    search.record(Trial(1451, False, failure="oom", steps=1, phase="search"))
+    notes = fragmentation_notes(search, 3)
+    assert len(notes) == 1 and "1158 (after 1 of 3 steps)" in notes[0] and "expandable_segments:True" in notes[0]
+    clean = BatchSearch(139 * GIB)
+    clean.record(Trial(100, True, peak_allocated=GIB, phase="fit"))
+    clean.record(Trial(200, False, failure="oom", steps=0, phase="fit"))
+    assert fragmentation_notes(clean, 3) == []
