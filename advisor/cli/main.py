@@ -13,7 +13,10 @@ from typing import Annotated, Optional
 import typer
 
 from advisor import __version__
-from advisor.cli import compare_cmd, crossover_cmd, diagnose_cmd, env_cmd, explain_cmd, lint_cmd, rules_cmd, schema_cmd
+from advisor.cli import (
+    batch_size_cmd, compare_cmd, crossover_cmd, diagnose_cmd, env_cmd, explain_cmd, lint_cmd, memory_cmd, rules_cmd,
+    schema_cmd,
+)
 from advisor.cli.errors import EXIT_FAILURE, CliError
 
 app = typer.Typer(
@@ -37,7 +40,8 @@ def main(version: Annotated[bool, typer.Option(
     """Why is my GPU code slow or broken? Answers from measurements on this machine."""
 
 
-for module in (env_cmd, diagnose_cmd, crossover_cmd, explain_cmd, compare_cmd, lint_cmd, rules_cmd, schema_cmd):
+for module in (env_cmd, diagnose_cmd, crossover_cmd, memory_cmd, batch_size_cmd, explain_cmd, compare_cmd, lint_cmd,
+               rules_cmd, schema_cmd):
     module.register(app)
 
 
