@@ -20,7 +20,7 @@ import gc
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -195,8 +195,6 @@ def advisor_search(net: Any, spec: dict[str, Any], sample: Any, *, throughput: b
 
 
 def run_case(name: str, root: str, reports: Optional[Path], facts: Any, tag: str = "") -> dict[str, Any]:
-    import torch
-
     spec = case(name)
     sample = make_sample(spec)
     net = spec["build"]()

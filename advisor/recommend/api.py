@@ -219,14 +219,18 @@ def _result(search: BatchSearch, spec: StepSpec, static: StaticMemory, limit: in
 def fragmentation_notes(search: BatchSearch, steps_per_trial: int) -> list[str]:
     """A batch that completed a whole step and then ran out of memory had the memory for a step: the allocator's
     cache was too fragmented to find it again. That limit moves with allocation order, and a setting lifts it."""
-    late = sorted({t.batch: t for t in search.trials if t.failure == "oom" and t.steps >= 1}.values(),
+    model = search.fitted()
+    capacity = model.max_batch_within(search.target_bytes) if model is not None else None
+    if not capacity:
+        return []
+    # Only failures clearly below capacity: at the capacity itself a second step may simply need a bit more.
+    late = sorted({t.batch: t for t in search.trials
+                   if t.failure == "oom" and t.steps >= 1 and t.batch < 0.97 * capacity}.values(),
                   key=lambda t: t.batch)
     if not late:
         return []
-    model = search.fitted()
-    capacity = model.max_batch_within(search.target_bytes) if model is not None else None
     batches = ", ".join(f"{t.batch} (after {t.steps} of {steps_per_trial} steps)" for t in late[:4])
-    more = f"; the memory model puts capacity near batch {capacity}" if capacity else ""
+    more = f"; the memory model puts capacity near batch {capacity}"
     return [f"Fragmentation sets this limit, not capacity: {batches} ran out of memory after completing a step{more}. "
             "Where the next step fails depends on allocation order, so a nearby batch can fail in another loop. "
             "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (set before the process starts) lets cached segments "

@@ -127,9 +127,7 @@ def measure_copies(device: Any, n: int = 2048) -> list[CopyCheck]:
     ):
         size, extra = _extra_during(device, run)
         checks.append(CopyCheck(pattern, size, extra))
-    del host, a, wide, strided
-    gc.collect()
-    return checks
+    return checks  # the operands go with this frame
 
 
 @dataclass

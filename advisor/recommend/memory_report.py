@@ -81,7 +81,7 @@ def fit_recommendation(op: str, shape: tuple[int, ...], dtype: str, usable_bytes
                    f"largest that fits with the same proportions: {_shape(best)}")
     else:
         summary = f"{what}: does NOT fit, and no scaled-down version does either"
-    reasoning = [f"Alive together: " + ", ".join(f"{name} {_shape(s)}" for name, s in plan.tensors)
+    reasoning = ["Alive together: " + ", ".join(f"{name} {_shape(s)}" for name, s in plan.tensors)
                  + f" = {human_bytes(needed)} (blocks rounded to the allocator's 2 MiB)."]
     if not fits:
         reasoning.append("To make it fit: chunk the op (row blocks of A, or a loop over the batch), use a "

@@ -60,7 +60,6 @@ def _demo(name: str) -> LoadedModel:
 
 def _torchvision(name: str, *, explicit: bool) -> LoadedModel:
     try:
-        import torchvision  # noqa: F401
         from torchvision import models
     except ImportError:
         hint = "" if explicit else f"; {name!r} is not a demo (mlp, cnn, transformer) nor an import path (pkg.module:attr)"

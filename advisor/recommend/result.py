@@ -111,6 +111,13 @@ class BatchSizeResult:
                          f"{knee.samples_per_s / knee.peak_samples_per_s:.0%} of the peak {knee.peak_samples_per_s:,.0f} "
                          f"(at batch {knee.peak_batch}); larger batches buy little speed and change the optimisation "
                          "(scale the learning rate with the batch).")
+            at_limit = next((p for p in self.throughput if p.batch == self.max_fit), None)
+            if at_limit is not None and knee.peak_batch != self.max_fit \
+                    and at_limit.samples_per_s < 0.9 * knee.peak_samples_per_s:
+                lines.append(f"At the largest batch that runs, samples/s falls to "
+                             f"{at_limit.samples_per_s / knee.peak_samples_per_s:.0%} of the peak: so close to the "
+                             "limit the caching allocator likely has to free and re-request device memory during "
+                             "each step (a device-wide synchronization) -- one more reason for the margin.")
             if knee.still_rising:
                 lines.append("Samples/s still rises at the largest batch that fits: memory, not compute, limits "
                              "throughput here (mixed precision or activation checkpointing would buy more).")

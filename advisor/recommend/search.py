@@ -257,6 +257,10 @@ class BatchSearch:
         middle = (lo + hi) // 2
         last = self.trials[-1]
         direction = 1 if last.fits else -1
+        if sum(1 for t in self.trials if t.failure == "oom" and t.steps >= 1) >= 2:
+            # Two batches ran a whole step, then ran out of memory: fragmentation, not capacity, sets the limit
+            # here, and the memory model (which predicts capacity) cannot say where. Plain bisection.
+            return min(max(middle, lo + 1), hi - 1)
         if first:  # the fit phase ended on a failure: the model still knows best where to look
             predicted = self.predicted_max()
             candidate = predicted if predicted is not None and lo < predicted < hi else middle

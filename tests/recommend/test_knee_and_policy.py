@@ -100,3 +100,14 @@ def test_margin_is_taken_from_the_largest_working_batch_when_fragmentation_stops
     choice = recommend(1152, model=model, limit_bytes=139 * GIB, margin=0.10, max_fit_peak_bytes=109.7 * GIB)
     assert choice.batch == 1032  # (0.9 * 109.7 - 0.76) / 0.0946 = 1035.6 -> 1032
     assert "the memory the largest batch that ran used" in choice.reasons[0]
+
+
+def test_a_slow_step_at_the_limit_is_pointed_out():
+    from advisor.recommend.result import BatchSizeResult, StaticMemory
+
+    result = BatchSizeResult(model_label="m", input_description="x", setup="s", mode="train", optimizer="adam",
+                             amp=None, device_name="gpu", total_bytes=GIB, limit_bytes=GIB, static=StaticMemory(),
+                             trials=[], max_fit=890, smallest_fail=900, search_reason="converged", recommended=800,
+                             throughput=CURVE[:-1] + points([(890, 1800)]))
+    result.knee = throughput_knee(result.throughput)
+    assert any("falls to 83% of the peak" in line for line in result.reasoning())

@@ -209,3 +209,36 @@ def test_a_failure_after_a_completed_step_is_reported_as_fragmentation():
     clean.record(Trial(100, True, peak_allocated=GIB, phase="fit"))
     clean.record(Trial(200, False, failure="oom", steps=0, phase="fit"))
     assert fragmentation_notes(clean, 3) == []
+
+
+def replay(limit: float, largest_ok: int, fixed: float, per_sample: float, late_from: int) -> BatchSearch:
+    """Outcomes as recorded on the GPU: batches up to ``largest_ok`` run; larger ones fail, those from
+    ``late_from`` on after completing one step (fragmentation)."""
+    search = BatchSearch(limit)
+    while (batch := search.propose()) is not None:
+        phase = "fit" if search.phase == "fit" else "search"
+        if batch <= largest_ok:
+            search.record(Trial(batch, True, peak_allocated=int(fixed + per_sample * batch), steps=3, phase=phase))
+        else:
+            search.record(Trial(batch, False, failure="oom", steps=1 if batch >= late_from else 0, phase=phase))
+    return search
+
+
+def test_recorded_h200_transformer_fragmentation_falls_back_to_bisection():
+    # Demo transformer, bf16, AdamW, default allocator, H200: capacity ~1453, but from 1155 up the second step
+    # fails (the first ran): the search recorded 16 trials before bisecting; now two such failures start it.
+    search = replay(139.3 * GIB, 1152, 728.5 * MIB, 96.9 * MIB, 1153)
+    assert 1152 * 0.995 <= search.state.largest_fit <= 1152
+    assert len(search_trials(search)) <= 11
+    from advisor.recommend.api import fragmentation_notes
+
+    assert "capacity near batch 14" in fragmentation_notes(search, 3)[0]
+
+
+def test_one_late_failure_at_capacity_is_not_called_fragmentation():
+    # Demo MLP, bf16, H200: 4,027,204 failed after one step, right at the memory model's capacity.
+    from advisor.recommend.api import fragmentation_notes
+
+    search = replay(139.1 * GIB, 4_007_169, 387.7 * MIB, 36.0 * 1024, 4_027_000)
+    assert fragmentation_notes(search, 3) == []
+    assert len(search_trials(search)) <= 4
