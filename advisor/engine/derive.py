@@ -69,7 +69,8 @@ class DerivedFacts(BaseModel):
     launch_to_kernel_ratio: Fact[float] = NOT_COLLECTED
     link_degraded_under_load: Fact[bool] = NOT_COLLECTED
     slowdown_reasons_under_load: Fact[list[str]] = NOT_COLLECTED
-    unstable_timing_fraction: Fact[float] = NOT_COLLECTED
+    #: Share of crossover comparisons too close to call within their time cap (noise on the machine).
+    close_call_fraction: Fact[float] = NOT_COLLECTED
 
 
 class GpuDerived(BaseModel):
@@ -155,7 +156,7 @@ def _derive_measured(derived: DerivedFacts, m: Measurements) -> None:
     derived.launch_to_kernel_ratio = measured.ratio(overheads.launch_us, overheads.tiny_kernel_us, "not measured")
     derived.link_degraded_under_load = measured.link_degraded(m)
     derived.slowdown_reasons_under_load = measured.slowdown_seen(m)
-    derived.unstable_timing_fraction = measured.unstable_fraction(m)
+    derived.close_call_fraction = measured.close_call_fraction(m)
 
 
 def parse_compute_capability(cc: str) -> tuple[int, int]:
