@@ -21,7 +21,7 @@ for stage in $stages; do
     speed)
       log speed
       ( time python3 -m torch.utils.collect_env > "$OUT/collect_env.txt" 2>&1 ) 2>&1 | grep real
-      python3 benchmarks/bench_env_speed.py --runs 3
+      python3 benchmarks/bench_env_speed.py --runs ${RUNS:-3}
       for i in 1 2 3; do ( time python3 -m advisor env --format json -o /tmp/env.json ) 2>&1 | grep real; done ;;
     diagnose)
       log diagnose
