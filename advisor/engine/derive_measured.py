@@ -126,5 +126,5 @@ def close_call_fraction(measurements: Measurements) -> Fact[float]:
     """
     points = [p for r in measurements.crossover if r.status == "ok" for p in r.points]
     if not points:
-        return missing("no crossover comparisons")
+        return missing("no crossover was measured")
     return sum(1 for p in points if p.close_call) / len(points)
