@@ -1,7 +1,9 @@
-"""A pretend GPU for CPU tests: peak memory follows a formula of the batch, out-of-memory above a limit.
+"""An injected memory meter for CPU tests of the batch-size driver's control flow.
 
-The real driver, state restore and search run unchanged; only the memory readings and the OOM are simulated,
-through a forward pre-hook that sees the batch size the driver built.
+The real driver, state restore and search run unchanged on a real small model; the meter supplies the peak
+memory of each step (a formula of the batch, or a recorded GPU profile: recorded_meter.py) and raises the
+out-of-memory error above its limit, through a forward pre-hook that sees the batch size the driver built.
+Tests use it to reach error paths (OOM, Ctrl-C, batch 1 too big) on CPU; none reports its numbers as measured.
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
-"""recommend_batch_size end to end on CPU: a real small model runs real steps; only the GPU's memory readings
-and its out-of-memory are simulated (tests/recommend/fakes.py). The model must come back exactly as given."""
+"""recommend_batch_size end to end on CPU: a real small model runs real steps. The search's accuracy is checked
+against the memory an H200 really reported (recorded_meter.py); the control-flow tests (restore, Ctrl-C,
+error paths) inject a memory meter with a chosen limit so those paths run on CPU -- no number from it is ever
+reported as measured. The model must come back exactly as given."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from advisor.recommend.api import recommend_batch_size
 from advisor.recommend.errors import ModelRejectedInput, NoCudaDevice
 from advisor.recommend.state import describe_differences, restore, take_snapshot
 from tests.recommend.fakes import MIB, SimulatedMeter, linear
+from tests.recommend.recorded_meter import recorded_meter
 
 
 def small_model() -> nn.Module:
@@ -27,7 +30,17 @@ def run(model, meter, sample=None, **kwargs):
         meter.close()
 
 
-def test_finds_the_simulated_limit_and_restores_everything():
+def test_lands_on_the_limit_the_h200_recorded():
+    """Fed the H200's own ResNet-50 readings, the search finds the batch the GPU could run, within 1%."""
+    model = small_model()
+    meter, largest_fit, first_failure = recorded_meter(model)
+    result = run(model, meter)
+    assert largest_fit * 0.99 <= result.max_fit < first_failure
+    assert result.smallest_fail is not None and result.max_fit < result.smallest_fail
+    assert result.restore_problems == []
+
+
+def test_finds_the_injected_limit_and_restores_everything():
     model = small_model()
     model.eval()
     model[0].weight.requires_grad_(False)
