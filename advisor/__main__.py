@@ -1,3 +1,3 @@
-from advisor.cli.main import run
+from advisor.cli.entry import run
 
 run()

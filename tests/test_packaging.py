@@ -21,4 +21,4 @@ def test_the_wheel_contains_every_rule_next_to_the_code(tmp_path):
     assert shipped == in_repo
     assert any(n.endswith("entry_points.txt") for n in names)
     entry_points = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
-    assert "gpu-advisor = advisor.cli.main:run" in entry_points
+    assert "gpu-advisor = advisor.cli.entry:run" in entry_points

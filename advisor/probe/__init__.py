@@ -31,6 +31,20 @@ def _no_nvml(reason: str) -> tuple[DriverFacts, Fact[list[GpuFacts]]]:
     return DriverFacts(nvml_available=missing(reason), nvml_error=missing(reason)), missing(reason)
 
 
+def _torch_facts() -> TorchFacts:
+    """From the child process the entry point started (advisor/_torch_child.py), or probed right here."""
+    from advisor import _torch_child
+    from advisor.probe.torch_env import failed_facts, probe_torch
+
+    child = _torch_child.adopt_early()
+    if child is None:
+        return probe_torch()
+    facts_json, why = _torch_child.finish(child)
+    if facts_json is None:
+        return failed_facts(installed=missing(why), import_error=why, reason=missing(why))
+    return TorchFacts.model_validate_json(facts_json)
+
+
 def collect_facts(*, with_torch: bool = True) -> Facts:
     """Everything the probe knows, gathered so that it costs about as much as ``import torch`` alone.
 
@@ -48,12 +62,7 @@ def collect_facts(*, with_torch: bool = True) -> Facts:
         host_future = pool.submit(probe_host)
         nvml_future = pool.submit(probe_nvml)
         packages_future = pool.submit(probe_packages)
-        if with_torch:
-            from advisor.probe.torch_env import probe_torch
-
-            torch_facts = probe_torch()
-        else:
-            torch_facts = TorchFacts()
+        torch_facts = _torch_facts() if with_torch else TorchFacts()
         host = _result(host_future, lambda reason: HostFacts(**dict.fromkeys(HostFacts.model_fields, missing(reason))),
                        "host")
         driver, gpus = _result(nvml_future, _no_nvml, "NVML")

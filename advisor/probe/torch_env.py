@@ -45,17 +45,17 @@ def _import_torch() -> tuple[Optional[Any], Optional[TorchFacts]]:
     except ModuleNotFoundError as error:
         if error.name == "torch":
             gone = missing(f"torch is not installed ({error})")
-            return None, _failed(installed=False, import_error=str(error), reason=gone)
-        return None, _failed(installed=True, import_error=f"{type(error).__name__}: {error}",
+            return None, failed_facts(installed=False, import_error=str(error), reason=gone)
+        return None, failed_facts(installed=True, import_error=f"{type(error).__name__}: {error}",
                              reason=missing(f"import torch failed: {error}"))
     except BaseException as error:  # noqa: BLE001 - a broken build can raise anything, even SystemExit
         if isinstance(error, KeyboardInterrupt):
             raise
-        return None, _failed(installed=True, import_error=f"{type(error).__name__}: {error}",
+        return None, failed_facts(installed=True, import_error=f"{type(error).__name__}: {error}",
                              reason=missing(f"import torch failed: {error}"))
 
 
-def _failed(*, installed: bool, import_error: str, reason: Any) -> TorchFacts:
+def failed_facts(*, installed: Any, import_error: str, reason: Any) -> TorchFacts:
     fields = {name: reason for name in TorchFacts.model_fields if name not in ("installed", "import_error", "settings")}
     settings = TorchSettings(**{name: reason for name in TorchSettings.model_fields})
     return TorchFacts(installed=installed, import_error=import_error, settings=settings, **fields)

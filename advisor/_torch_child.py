@@ -1,0 +1,72 @@
+"""Probing torch in a child process that starts before anything else loads. Standard library only.
+
+`gpu-advisor env` should cost no more than `import torch; torch.cuda.init()`. In one process that is out of
+reach: the CLI's own imports (typer, pydantic), the rules and the rendering all hold the GIL that torch's import
+needs. So the entry point starts this child first thing, the child imports torch and probes it while the parent
+loads everything else, and the parent reads the child's facts as JSON. A torch build that crashes the
+interpreter on import (a bad CUDA library can segfault) then costs the child, not the report.
+
+This module must import nothing beyond the standard library: it runs before the rest of gpu-advisor loads.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Optional
+
+MARKER = "GPU-ADVISOR-TORCH-FACTS "
+TIMEOUT_S = 180.0
+_CHILD_CODE = (
+    "import sys\n"
+    "try:\n"
+    "    import torch  # the slow part first; a failure is recorded by probe_torch below\n"
+    "except BaseException:\n"
+    "    pass\n"
+    "from advisor.probe.torch_env import probe_torch\n"
+    f"sys.stdout.write({MARKER!r} + probe_torch().model_dump_json() + '\\n')\n"
+)
+
+_early: Optional[subprocess.Popen] = None
+
+
+def start() -> subprocess.Popen:
+    """Start the child with this interpreter and environment, able to import this copy of gpu-advisor."""
+    package_root = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
+    return subprocess.Popen([sys.executable, "-c", _CHILD_CODE], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, env=env, text=True)
+
+
+def start_early() -> None:
+    """Called by the entry point for commands that probe torch; collect_facts() then adopts the child."""
+    global _early
+    if _early is None:
+        _early = start()
+
+
+def adopt_early() -> Optional[subprocess.Popen]:
+    """The child started by the entry point, if any (each child is adopted once)."""
+    global _early
+    child, _early = _early, None
+    return child
+
+
+def finish(child: subprocess.Popen, timeout_s: float = TIMEOUT_S) -> tuple[Optional[str], str]:
+    """(the facts JSON, or None) and why not: the child's last stderr line, its exit signal or a timeout."""
+    try:
+        out, err = child.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        return None, f"probing torch took longer than {timeout_s:.0f} s and was stopped"
+    for line in reversed(out.splitlines()):
+        if line.startswith(MARKER):
+            return line[len(MARKER):], ""
+    if child.returncode < 0:
+        return None, f"the interpreter died with signal {-child.returncode} while importing or probing torch"
+    last = next((line.strip() for line in reversed(err.splitlines()) if line.strip()), "no output")
+    return None, f"probing torch failed (exit code {child.returncode}): {last}"
