@@ -4,6 +4,7 @@ interpreter costs the child, not the report."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +23,8 @@ def broken_torch(tmp_path: Path, body: str, monkeypatch) -> None:
     package = tmp_path / "torch"
     package.mkdir()
     (package / "__init__.py").write_text(body)
-    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    # Ahead of whatever PYTHONPATH already holds (where a machine may keep the other dependencies).
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")])))
 
 
 def test_the_child_reports_what_the_in_process_probe_reports():
@@ -56,7 +58,8 @@ def test_env_reports_a_crashing_torch_with_a_finding_not_a_crash(tmp_path):
     package = tmp_path / "torch"
     package.mkdir()
     (package / "__init__.py").write_text("import os\nos.abort()\n")
-    env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    env = {**os.environ,
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
     done = subprocess.run([sys.executable, "-m", "advisor", "env", "--format", "json"], capture_output=True,
                           text=True, cwd=REPO, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
