@@ -13,7 +13,7 @@ from advisor.models.facts import Facts, GpuFacts
 def gpu_unusable_reason(facts: Facts) -> Optional[str]:
     """None when torch can run CUDA work here, else why not (in torch's words where it gave some)."""
     torch = facts.torch
-    if torch.import_error not in (None,) and isinstance(torch.import_error, str):
+    if isinstance(torch.import_error, str):
         return f"torch cannot be imported: {torch.import_error}"
     if torch.cuda_available is not True:
         reason = torch.cuda_unavailable_reason

@@ -88,8 +88,7 @@ def _walk_type(annotation: Any, segments: list[str], path: str) -> None:
             raise UnknownFactPath(f"{path!r}: {where!r} is a list; rules read lists through for_each or derived facts")
         else:
             raise UnknownFactPath(f"{path!r}: cannot look inside {segments[index - 1]!r}, it is a plain value")
-    if segments and typing.get_origin(_strip_optional(current)) is list:
-        return  # a whole list is a value (contains / contains_any work on it)
+    # Ending on a whole list is fine: it is one value (contains / contains_any work on it).
 
 
 class FactView:

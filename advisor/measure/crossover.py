@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from advisor.measure.search import (
-    COARSE_STEP, Winner, bracket_search, crossover_from_winners, decide, dense_search, log_grid, settle,
+    COARSE_STEP, Winner, bracket_search, decide, dense_search, log_grid, settle,
 )
 from advisor.measure.timer import (
     Sampler, Stopwatch, TimerConfig, cpu_sampler, cuda_events_sampler, summarize, synchronized_sampler,
@@ -258,10 +258,3 @@ def failed_crossover(op: str, dtype: DType, mode: Mode, reason: str, status: str
     return CrossoverResult(op=op, dtype=dtype, mode=mode, size_unit=workload.size_unit,
                            workload=workload.description, status=status, reason=reason)  # type: ignore[arg-type]
 
-
-def recompute_crossover(result: CrossoverResult) -> Optional[int]:
-    """The crossover implied by a result's points (used to re-check recorded results in tests)."""
-    ordered = sorted(result.points, key=lambda p: p.size)
-    winners = {i: p.winner for i, p in enumerate(ordered)}
-    index = crossover_from_winners(len(ordered), winners)
-    return ordered[index].size if index is not None else None

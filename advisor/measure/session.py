@@ -106,7 +106,8 @@ class MeasurementSession:
             failure = f"{what} failed: {str(exc).splitlines()[0]}"
         if failure is not None:
             # Outside the except block: the traceback no longer pins the tensors, so the memory really frees.
-            torch.cuda.synchronize() if torch.cuda.is_available() else None
+            if torch.cuda.is_available():
+                torch.cuda.synchronize()
             torch.cuda.empty_cache()
             self.result.run.notes.append(failure)
         return failure

@@ -18,7 +18,7 @@ import math
 import statistics
 import time
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional
 
 from advisor.models.measurements import TimingMethod, TimingStats
 
@@ -128,8 +128,8 @@ class Sampler:
         self.per_op.extend(self._take(self.ops) / self.ops for _ in range(count))
         return self
 
-    def stats(self, extra: Sequence[float] = ()) -> TimingStats:
-        return summarize([*extra, *self.per_op], method=self.method, ops_per_sample=self.ops,
+    def stats(self) -> TimingStats:
+        return summarize(self.per_op, method=self.method, ops_per_sample=self.ops,
                          stable_target=self.target, threads=self.threads)
 
 

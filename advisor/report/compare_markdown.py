@@ -6,7 +6,7 @@ from advisor import __version__
 from advisor.compare.tables import (Table, evaluation_line, fact_tables, finding_table, measurement_tables,
                                     regression_headline, side_description, summary_line)
 from advisor.models.comparison import Comparison
-from advisor.report.markdown import COMMENT_LIMIT
+from advisor.report.markdown import fit_one_comment
 
 #: Tables longer than this are folded under <details> so the comment stays readable.
 FOLD_ROWS = 12
@@ -51,8 +51,4 @@ def render_compare_markdown(comparison: Comparison) -> str:
                            for side in (comparison.a, comparison.b))
     lines.append(f"<sub>gpu-advisor {__version__} · `compare` · B against baseline A · threshold "
                  f"{comparison.threshold:.0%} · {redaction}</sub>")
-    text = "\n".join(lines) + "\n"
-    if len(text) > COMMENT_LIMIT:
-        cut = text[:COMMENT_LIMIT].rsplit("\n<details>", 1)[0]
-        text = cut + "\n\n_(details truncated to fit one comment; attach the JSON comparison for the rest)_\n"
-    return text
+    return fit_one_comment("\n".join(lines) + "\n", "the JSON comparison")

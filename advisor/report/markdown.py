@@ -13,6 +13,14 @@ _SEVERITY_MARK = {"high": "🔴 high", "medium": "🟠 medium", "low": "🟡 low
 COMMENT_LIMIT = 60_000
 
 
+def fit_one_comment(text: str, rest_in: str) -> str:
+    """Cut whole <details> blocks off the end until the text fits one issue comment, and say so."""
+    if len(text) <= COMMENT_LIMIT:
+        return text
+    cut = text[:COMMENT_LIMIT].rsplit("\n<details>", 1)[0]
+    return cut + f"\n\n_(details truncated to fit one comment; attach {rest_in} for the rest)_\n"
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -66,8 +74,4 @@ def render_markdown(report: Report) -> str:
     meta = report.meta
     lines.append(f"<sub>gpu-advisor {meta.tool_version} · `{meta.command}` · {meta.created_utc} · "
                  f"{'redacted' if meta.redacted else 'NOT redacted'} · schema {report.schema_version}</sub>")
-    text = "\n".join(lines) + "\n"
-    if len(text) > COMMENT_LIMIT:
-        cut = text[:COMMENT_LIMIT].rsplit("\n<details>", 1)[0]
-        text = cut + "\n\n_(details truncated to fit one comment; attach the JSON report for the rest)_\n"
-    return text
+    return fit_one_comment("\n".join(lines) + "\n", "the JSON report")
