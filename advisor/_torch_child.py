@@ -3,7 +3,8 @@
 `gpu-advisor env` should cost no more than `import torch; torch.cuda.init()`. In one process that is out of
 reach: the CLI's own imports (typer, pydantic), the rules and the rendering all hold the GIL that torch's import
 needs. So the entry point starts this child first thing, the child imports torch and probes it while the parent
-loads everything else, and the parent reads the child's facts as JSON. A torch build that crashes the
+loads everything else, and the parent reads the child's facts as JSON. The child imports torch and the probe
+module only -- not pydantic -- so nothing of gpu-advisor's own sits between torch's import and the facts. A torch build that crashes the
 interpreter on import (a bad CUDA library can segfault) then costs the child, not the report.
 
 This module must import nothing beyond the standard library: it runs before the rest of gpu-advisor loads.
@@ -11,22 +12,23 @@ This module must import nothing beyond the standard library: it runs before the 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 MARKER = "GPU-ADVISOR-TORCH-FACTS "
 TIMEOUT_S = 180.0
 _CHILD_CODE = (
-    "import sys\n"
+    "import json, sys\n"
     "try:\n"
-    "    import torch  # the slow part first; a failure is recorded by probe_torch below\n"
+    "    import torch  # the slow part first; a failure is recorded by probe_torch_fields below\n"
     "except BaseException:\n"
     "    pass\n"
-    "from advisor.probe.torch_env import probe_torch\n"
-    f"sys.stdout.write({MARKER!r} + probe_torch().model_dump_json() + '\\n')\n"
+    "from advisor.probe.torch_env import probe_torch_fields\n"
+    f"sys.stdout.write({MARKER!r} + json.dumps(probe_torch_fields()) + '\\n')\n"
 )
 
 _early: Optional[subprocess.Popen] = None
@@ -55,8 +57,9 @@ def adopt_early() -> Optional[subprocess.Popen]:
     return child
 
 
-def finish(child: subprocess.Popen, timeout_s: float = TIMEOUT_S) -> tuple[Optional[str], str]:
-    """(the facts JSON, or None) and why not: the child's last stderr line, its exit signal or a timeout."""
+def finish(child: subprocess.Popen, timeout_s: float = TIMEOUT_S) -> tuple[Optional[dict[str, Any]], str]:
+    """(the fields of probe_torch_fields(), or None) and why not: the child's last stderr line, its exit signal
+    or a timeout."""
     try:
         out, err = child.communicate(timeout=timeout_s)
     except subprocess.TimeoutExpired:
@@ -65,7 +68,10 @@ def finish(child: subprocess.Popen, timeout_s: float = TIMEOUT_S) -> tuple[Optio
         return None, f"probing torch took longer than {timeout_s:.0f} s and was stopped"
     for line in reversed(out.splitlines()):
         if line.startswith(MARKER):
-            return line[len(MARKER):], ""
+            try:
+                return json.loads(line[len(MARKER):]), ""
+            except ValueError as error:  # a torch that prints over our line: say so rather than crash
+                return None, f"the torch probe's output was garbled: {error}"
     if child.returncode < 0:
         return None, f"the interpreter died with signal {-child.returncode} while importing or probing torch"
     last = next((line.strip() for line in reversed(err.splitlines()) if line.strip()), "no output")

@@ -1,23 +1,36 @@
 """What torch in this process is and sees: build, CUDA/cuDNN it loads, devices, CPU backends, settings.
 
-``import torch`` happens here, inside ``probe_torch``, and nowhere at module level. Nothing here creates a CUDA
-context or allocates GPU memory: device properties come from cudaGetDeviceProperties (no context), and
+``import torch`` happens here, inside ``probe_torch_fields``, and nowhere at module level. Nothing here creates a
+CUDA context or allocates GPU memory: device properties come from cudaGetDeviceProperties (no context), and
 ``mem_get_info`` / tensor creation are deliberately absent.
+
+The probe itself needs only the standard library and torch, and returns TorchFacts' JSON form (a missing value is
+``{"unavailable": reason}``): the torch child process (advisor/_torch_child.py) runs it without loading pydantic,
+whose import would otherwise sit between ``import torch`` and the report on `gpu-advisor env`'s critical path.
+``probe_torch()`` and ``torch_facts()`` turn that into the model, importing it only then.
 """
 
 from __future__ import annotations
 
 import re
 import warnings
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from advisor.models.common import Fact, missing
-from advisor.models.facts import TorchDevice, TorchFacts, TorchSettings
+if TYPE_CHECKING:
+    from advisor.models.facts import TorchFacts
+
+#: A fact in JSON form: the value, or {"unavailable": reason}.
+Field = Any
 
 _PARALLEL_BACKEND = re.compile(r"^ATen parallel backend:\s*(.+)$", re.MULTILINE)
 
 
-def attempt(function: Callable[[], Any]) -> Fact[Any]:
+def missing(reason: str) -> dict[str, str]:
+    """Unavailable(reason) in its JSON form (models/common.py)."""
+    return {"unavailable": reason}
+
+
+def attempt(function: Callable[[], Any]) -> Field:
     """The value, or Unavailable with the exception's text: one odd torch build must cost one fact."""
     try:
         return function()
@@ -32,36 +45,55 @@ def decode_cudnn_version(version: int) -> str:
     return f"{version // 1000}.{version % 1000 // 100}.{version % 100}"
 
 
-def parse_parallel_backend(info: str) -> Fact[str]:
+def parse_parallel_backend(info: str) -> Field:
     match = _PARALLEL_BACKEND.search(info)
     return match.group(1).strip() if match else missing("torch.__config__.parallel_info() names no backend")
 
 
-def _import_torch() -> tuple[Optional[Any], Optional[TorchFacts]]:
+def _import_torch() -> tuple[Optional[Any], Optional[dict[str, Any]]]:
+    """torch, or the fields that say why it cannot be imported (every other fact then takes that reason)."""
     try:
         import torch
 
         return torch, None
     except ModuleNotFoundError as error:
         if error.name == "torch":
-            gone = missing(f"torch is not installed ({error})")
-            return None, failed_facts(installed=False, import_error=str(error), reason=gone)
-        return None, failed_facts(installed=True, import_error=f"{type(error).__name__}: {error}",
-                             reason=missing(f"import torch failed: {error}"))
+            return None, {"installed": False, "import_error": str(error),
+                          "unavailable_because": f"torch is not installed ({error})"}
+        return None, {"installed": True, "import_error": f"{type(error).__name__}: {error}",
+                      "unavailable_because": f"import torch failed: {error}"}
     except BaseException as error:  # noqa: BLE001 - a broken build can raise anything, even SystemExit
         if isinstance(error, KeyboardInterrupt):
             raise
-        return None, failed_facts(installed=True, import_error=f"{type(error).__name__}: {error}",
-                             reason=missing(f"import torch failed: {error}"))
+        return None, {"installed": True, "import_error": f"{type(error).__name__}: {error}",
+                      "unavailable_because": f"import torch failed: {error}"}
 
 
-def failed_facts(*, installed: Any, import_error: str, reason: Any) -> TorchFacts:
+def failed_facts(*, installed: Any, import_error: str, reason: Any) -> "TorchFacts":
+    """TorchFacts when torch could not be probed: every fact unavailable for the same reason."""
+    from advisor.models.facts import TorchFacts, TorchSettings
+
     fields = {name: reason for name in TorchFacts.model_fields if name not in ("installed", "import_error", "settings")}
     settings = TorchSettings(**{name: reason for name in TorchSettings.model_fields})
     return TorchFacts(installed=installed, import_error=import_error, settings=settings, **fields)
 
 
-def _arch_list(torch: Any) -> Fact[list[str]]:
+def torch_facts(fields: dict[str, Any]) -> "TorchFacts":
+    """The model from ``probe_torch_fields()``'s output (in this process, or read from the child's JSON)."""
+    from advisor.models.common import missing as unavailable
+    from advisor.models.facts import TorchFacts
+
+    if "unavailable_because" in fields:
+        return failed_facts(installed=fields["installed"], import_error=fields["import_error"],
+                            reason=unavailable(fields["unavailable_because"]))
+    return TorchFacts.model_validate(fields)
+
+
+def probe_torch() -> "TorchFacts":
+    return torch_facts(probe_torch_fields())
+
+
+def _arch_list(torch: Any) -> Field:
     archs = torch.cuda.get_arch_list()  # empty whenever CUDA is unavailable, even on a CUDA build
     if archs:
         return list(archs)
@@ -70,7 +102,7 @@ def _arch_list(torch: Any) -> Fact[list[str]]:
     return text.split() if text else []
 
 
-def _cudnn_version(torch: Any) -> Fact[Optional[str]]:
+def _cudnn_version(torch: Any) -> Field:
     if torch.version.cuda is None and getattr(torch.version, "hip", None):
         return missing("ROCm build: torch.backends.cudnn reports MIOpen, not cuDNN")
     # version() raises on a cuDNN whose major differs from the build's: that text is the fact worth keeping.
@@ -78,7 +110,7 @@ def _cudnn_version(torch: Any) -> Fact[Optional[str]]:
     return decode_cudnn_version(int(version)) if version is not None else None
 
 
-def _cuda_availability(torch: Any) -> tuple[Fact[bool], Fact[Optional[str]]]:
+def _cuda_availability(torch: Any) -> tuple[Field, Field]:
     """is_available(), and torch's own words when it is False: the warning it emits or torch.cuda.init()'s error."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -100,18 +132,19 @@ def _cuda_availability(torch: Any) -> tuple[Fact[bool], Fact[Optional[str]]]:
     return False, "torch.cuda.is_available() returned False without a warning or an error"
 
 
-def _devices(torch: Any, count: Fact[int]) -> Fact[list[TorchDevice]]:
+def _devices(torch: Any, count: Field) -> Field:
+    """TorchDevice fields per device."""
     if not isinstance(count, int):
         return count
     devices = []
     for index in range(count):
         props = attempt(lambda: torch.cuda.get_device_properties(index))
         if not hasattr(props, "major"):
-            devices.append(TorchDevice(index=index, name=props, compute_capability=props, total_memory_bytes=props,
-                                       sm_count=props, uuid=props))
+            devices.append(dict(index=index, name=props, compute_capability=props, total_memory_bytes=props,
+                                sm_count=props, uuid=props))
             continue
         uuid = getattr(props, "uuid", None)  # torch >= 2.0; str() gives 8-4-4-4-12 hex without "GPU-"
-        devices.append(TorchDevice(
+        devices.append(dict(
             index=index,
             name=props.name,
             compute_capability=f"{props.major}.{props.minor}",
@@ -122,8 +155,9 @@ def _devices(torch: Any, count: Fact[int]) -> Fact[list[TorchDevice]]:
     return devices
 
 
-def _settings(torch: Any) -> TorchSettings:
-    return TorchSettings(
+def _settings(torch: Any) -> dict[str, Field]:
+    """TorchSettings fields."""
+    return dict(
         matmul_allow_tf32=attempt(lambda: bool(torch.backends.cuda.matmul.allow_tf32)),
         cudnn_allow_tf32=attempt(lambda: bool(torch.backends.cudnn.allow_tf32)),
         float32_matmul_precision=attempt(torch.get_float32_matmul_precision),
@@ -141,7 +175,8 @@ def _xnnpack(torch: Any) -> bool:
     return bool(torch.backends.xnnpack.enabled)
 
 
-def probe_torch() -> TorchFacts:
+def probe_torch_fields() -> dict[str, Any]:
+    """TorchFacts' fields as JSON-able values (standard library and torch only; see the module's docstring)."""
     torch, failed = _import_torch()
     if failed is not None:
         return failed
@@ -149,7 +184,7 @@ def probe_torch() -> TorchFacts:
     # device_count() works without initialising CUDA; devices are described only when CUDA is usable.
     count = attempt(torch.cuda.device_count)
     devices = _devices(torch, count) if available is True else ([] if available is False else available)
-    return TorchFacts(
+    return dict(
         installed=True,
         import_error=None,
         version=attempt(lambda: str(torch.__version__)),

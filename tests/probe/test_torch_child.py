@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from advisor import _torch_child
-from advisor.models.facts import TorchFacts
-from advisor.probe.torch_env import probe_torch
+from advisor.probe.torch_env import probe_torch, torch_facts
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -28,30 +27,38 @@ def broken_torch(tmp_path: Path, body: str, monkeypatch) -> None:
 
 
 def test_the_child_reports_what_the_in_process_probe_reports():
-    facts_json, why = _torch_child.finish(_torch_child.start())
+    fields, why = _torch_child.finish(_torch_child.start())
     assert why == ""
-    from_child = TorchFacts.model_validate_json(facts_json)
-    assert from_child.model_dump() == probe_torch().model_dump()
+    assert torch_facts(fields).model_dump() == probe_torch().model_dump()
+
+
+def test_the_child_loads_torch_and_the_probe_only():
+    # pydantic (and the rest of gpu-advisor) in the child would sit between torch's import and the facts.
+    code = (_torch_child._CHILD_CODE + "import sys\n"
+            "print('LOADED', ' '.join(m for m in ('pydantic', 'advisor.models', 'typer', 'rich', 'yaml')"
+            " if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
+    assert done.stdout.splitlines()[-1].split() == ["LOADED"], done.stdout.splitlines()[-1]
 
 
 def test_a_torch_that_kills_the_interpreter_is_a_fact(tmp_path, monkeypatch):
     broken_torch(tmp_path, "import os\nos.abort()\n", monkeypatch)
-    facts_json, why = _torch_child.finish(_torch_child.start())
-    assert facts_json is None
+    fields, why = _torch_child.finish(_torch_child.start())
+    assert fields is None
     assert "died with signal" in why
 
 
 def test_a_torch_that_fails_to_import_is_recorded_by_the_child(tmp_path, monkeypatch):
     broken_torch(tmp_path, "raise OSError('libcudnn.so.9: cannot open shared object file')\n", monkeypatch)
-    facts_json, why = _torch_child.finish(_torch_child.start())
-    facts = TorchFacts.model_validate_json(facts_json)
+    fields, why = _torch_child.finish(_torch_child.start())
+    facts = torch_facts(fields)
     assert facts.import_error == "OSError: libcudnn.so.9: cannot open shared object file"
 
 
 def test_a_hanging_import_is_stopped(tmp_path, monkeypatch):
     broken_torch(tmp_path, "import time\ntime.sleep(60)\n", monkeypatch)
-    facts_json, why = _torch_child.finish(_torch_child.start(), timeout_s=2)
-    assert facts_json is None and "longer than 2 s" in why
+    fields, why = _torch_child.finish(_torch_child.start(), timeout_s=2)
+    assert fields is None and "longer than 2 s" in why
 
 
 def test_env_reports_a_crashing_torch_with_a_finding_not_a_crash(tmp_path):
