@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from advisor.measure.search import (
-    COARSE_STEP, Winner, bracket_search, decide, dense_search, log_grid, settle,
+    COARSE_STEP, Look, Winner, bracket_search, decide, dense_search, log_grid, settle,
 )
 from advisor.measure.timer import (
     Sampler, Stopwatch, TimerConfig, cpu_sampler, cuda_events_sampler, summarize, synchronized_sampler,
@@ -29,8 +29,6 @@ POINT_TIMER = TimerConfig(warmup_runs=1, min_samples=5, budget_s=0.005, target_r
 #: A close race draws more samples on both sides (each round adds half the pool) for at most this long;
 #: then the point estimate decides and the point is marked a close call.
 CLOSE_RACE_CAP_S = 0.05
-#: A close call either side of an answer is re-checked with this much more sampling time.
-CONFIRM_CAP_S = 0.06
 #: Speedups within this factor of 1 make a "close race" range worth telling the user about.
 CLOSE_RACE_FACTOR = 1.15
 MIN_ROUND_SAMPLES = 5
@@ -60,6 +58,27 @@ class _Pool:
     def stats(self, target: float) -> TimingStats:
         return summarize(self.per_op, method=self.method, ops_per_sample=self.ops_per_sample,  # type: ignore[arg-type]
                          stable_target=target, threads=self.threads)
+
+
+class _Side:
+    """One side (CPU or GPU) of the races at one size: the pooled samples, and a sampler opened only when more
+    samples are needed (re-opening costs a warm-up run, which at the top of the grid is a 10 ms CPU op)."""
+
+    def __init__(self, pool: _Pool, make: Callable[[Optional[int]], Sampler], sampler: Optional[Sampler] = None) -> None:
+        self.pool = pool
+        self._make = make
+        self._sampler = sampler
+
+    def take_over(self) -> None:
+        assert self._sampler is not None
+        self.pool.per_op.extend(self._sampler.per_op)
+        self._sampler.per_op = []
+
+    def add(self, count: int) -> None:
+        if self._sampler is None:
+            self._sampler = self._make(self.pool.ops_per_sample)
+        self._sampler.add(count)
+        self.take_over()
 
 
 class CrossoverRunner:
@@ -136,21 +155,20 @@ class CrossoverRunner:
 
         return fn
 
-    def _open(self, pools: dict, key: tuple, make: Callable[[Optional[int]], Sampler]) -> tuple[_Pool, Sampler]:
-        """A live sampler for ``key``, its samples pooled with every earlier one for the same key."""
+    def _side(self, pools: dict, key: tuple, make: Callable[[Optional[int]], Sampler]) -> "_Side":
+        """One side of a race: its pooled samples, measured now with a first look if there are none yet."""
         pool = pools.get(key)
-        sampler = make(pool.ops_per_sample if pool else None)
-        if pool is None:
-            sampler.collect(self.settings.timer)
-            pool = pools[key] = _Pool(sampler.ops, sampler.method, threads=sampler.threads)
-        pool.per_op.extend(sampler.per_op)
-        sampler.per_op = []
-        return pool, sampler
+        if pool is not None:
+            return _Side(pool, make)
+        sampler = make(None).collect(self.settings.timer)
+        pool = pools[key] = _Pool(sampler.ops, sampler.method, threads=sampler.threads)
+        side = _Side(pool, make, sampler)
+        side.take_over()
+        return side
 
     def cpu_stats(self, op: str, dtype: DType, size: int) -> TimingStats:
         key = (op, self._cpu_dtype(dtype), size)
-        if key not in self._cpu:
-            self._open(self._cpu, key, lambda ops: self._cpu_sampler(op, dtype, size, ops))
+        self._side(self._cpu, key, lambda ops: self._cpu_sampler(op, dtype, size, ops))
         return self._cpu[key].stats(self.settings.timer.target_rel_spread)
 
     # -- the grid ---------------------------------------------------------------------------------------
@@ -159,26 +177,32 @@ class CrossoverRunner:
         would exceed the memory caps.
 
         The CPU is timed walking up a coarse grid (these samples are pooled and reused by the search), because
-        small sizes are dominated by fixed costs and cannot be extrapolated from.
+        small sizes are dominated by fixed costs and cannot be extrapolated from. A coarse point predicted to
+        take well over the cap is not run at all; the top is extrapolated from the last affordable point and
+        then measured, since every crossover needs it and it is the costliest CPU point of the grid.
         """
         key = (op, self._cpu_dtype(dtype))
         if key not in self._grids:
             workload = WORKLOADS[op]
             full = [s for s in log_grid(workload.min_size, workload.max_size) if self._fits(op, dtype, s, modes)]
             cap = self.settings.cpu_op_cap_s
-            top = full[0]
+            last = full[0]
             for index in range(0, len(full), COARSE_STEP):
                 size = full[index]
-                if self.cpu_stats(op, dtype, size).median_s > cap:
-                    # Extrapolate from the last affordable coarse point only: a short, reliable step.
-                    rate = self.cpu_stats(op, dtype, top).median_s / workload.work(top)
-                    top = max([s for s in full[:index] if s >= top and rate * workload.work(s) <= cap], default=top)
+                if index and self._cpu_rate(op, dtype, last) * workload.work(size) > 2 * cap:
                     break
-                top = size
-            else:
-                top = full[-1]
+                if self.cpu_stats(op, dtype, size).median_s > cap:
+                    break
+                last = size
+            rate = self._cpu_rate(op, dtype, last)
+            top = max([s for s in full if s >= last and rate * workload.work(s) <= cap], default=last)
+            self.cpu_stats(op, dtype, top)
             self._grids[key] = [s for s in full if s <= top]
         return self._grids[key]
+
+    def _cpu_rate(self, op: str, dtype: DType, size: int) -> float:
+        """CPU seconds per unit of work at a measured size (a short, reliable step to extrapolate from)."""
+        return self.cpu_stats(op, dtype, size).median_s / WORKLOADS[op].work(size)
 
     def _fits(self, op: str, dtype: DType, size: int, modes: tuple[Mode, ...]) -> bool:
         needed = WORKLOADS[op].bytes_needed(size, dtype)
@@ -186,33 +210,30 @@ class CrossoverRunner:
         return needed <= self.settings.gpu_memory_cap_bytes and host_ok
 
     # -- one point, one crossover -----------------------------------------------------------------------
-    def point(self, op: str, dtype: DType, mode: Mode, size: int, cap_s: float = CLOSE_RACE_CAP_S,
-              confirm: bool = False) -> CrossoverPoint:
+    def point(self, op: str, dtype: DType, mode: Mode, size: int, cap_s: float = CLOSE_RACE_CAP_S) -> CrossoverPoint:
         """Decide who wins at one size, sampling both sides more while the race is too close to call."""
         watch = Stopwatch()
         with precision_mode(dtype):
-            cpu_pool, cpu = self._open(self._cpu, (op, self._cpu_dtype(dtype), size),
-                                       lambda ops: self._cpu_sampler(op, dtype, size, ops))
-            gpu_pool, gpu = self._open(self._gpu, (op, dtype, mode, size),
-                                       lambda ops: self._gpu_sampler(op, dtype, mode, size, ops))
+            cpu = self._side(self._cpu, (op, self._cpu_dtype(dtype), size),
+                             lambda ops: self._cpu_sampler(op, dtype, size, ops))
+            gpu = self._side(self._gpu, (op, dtype, mode, size),
+                             lambda ops: self._gpu_sampler(op, dtype, mode, size, ops))
+            cpu_pool, gpu_pool = cpu.pool, gpu.pool
 
-            def more() -> None:
-                for pool, sampler in ((cpu_pool, cpu), (gpu_pool, gpu)):
-                    sampler.add(max(MIN_ROUND_SAMPLES, len(pool.per_op) // 2))
-                    pool.per_op.extend(sampler.per_op)
-                    sampler.per_op = []
+            def more() -> None:  # each round adds half the pool: the confidence interval narrows geometrically
+                for side in (cpu, gpu):
+                    side.add(max(MIN_ROUND_SAMPLES, len(side.pool.per_op) // 2))
 
-            if confirm:
-                more()
             verdict = decide(cpu_pool.per_op, gpu_pool.per_op)
             while verdict == "ambiguous" and watch.elapsed() < cap_s:
                 more()
                 verdict = decide(cpu_pool.per_op, gpu_pool.per_op)
-            winner: Winner = settle(cpu_pool.per_op, gpu_pool.per_op) if verdict == "ambiguous" else verdict
+            close_call = verdict == "ambiguous"
+            winner: Winner = settle(cpu_pool.per_op, gpu_pool.per_op) if close_call else verdict
         target = self.settings.timer.target_rel_spread
         return CrossoverPoint(size=size, cpu=cpu_pool.stats(target), gpu=gpu_pool.stats(target),
                               speedup=statistics.median(cpu_pool.per_op) / statistics.median(gpu_pool.per_op),
-                              winner=winner, close_call=verdict == "ambiguous")
+                              winner=winner, close_call=close_call)
 
     def crossover(self, op: str, dtype: DType, mode: Mode, *, dense: bool = False,
                   modes_planned: tuple[Mode, ...] = ()) -> CrossoverResult:
@@ -220,27 +241,15 @@ class CrossoverRunner:
         watch = Stopwatch()
         grid = self.grid(op, dtype, modes_planned or (mode,))
         points: dict[int, CrossoverPoint] = {}
-        measured = 0
 
-        def evaluate(size: int) -> Winner:
-            nonlocal measured
-            measured += 1
+        def evaluate(size: int) -> Look:
             points[size] = self.point(op, dtype, mode, size)
-            return points[size].winner
-
-        def confirm(size: int) -> Winner:
-            """Only a close call is measured again: a decided race stays decided."""
-            nonlocal measured
-            if size in points and not points[size].close_call:
-                return points[size].winner
-            measured += 1
-            points[size] = self.point(op, dtype, mode, size, CONFIRM_CAP_S, confirm=True)
-            return points[size].winner
+            return Look(points[size].winner, points[size].speedup)
 
         if dense:
             outcome = dense_search(grid, evaluate)
         else:
-            outcome = bracket_search(grid, evaluate, confirm=confirm)
+            outcome = bracket_search(grid, evaluate)
         index = outcome.crossover_index
         close = [p.size for p in points.values() if 1 / CLOSE_RACE_FACTOR <= p.speedup <= CLOSE_RACE_FACTOR]
         return CrossoverResult(
@@ -249,7 +258,7 @@ class CrossoverRunner:
             gpu_never_wins=index is None, gpu_always_wins=index == 0,
             range_min=grid[0], range_max=grid[-1], close_race_from=min(close, default=None),
             close_race_to=max(close, default=None), points=[points[s] for s in sorted(points)],
-            search="dense" if dense else "bisect", evaluations=measured, wall_s=watch.elapsed(),
+            search="dense" if dense else "bisect", evaluations=len(points), wall_s=watch.elapsed(),
         )
 
 

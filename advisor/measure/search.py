@@ -2,8 +2,9 @@
 
 The crossover is the smallest size on a log grid from which the GPU wins at every larger size tried. The
 search walks a coarse subset of the grid from the top down until the GPU stops winning, then bisects the
-bracket on the fine grid. It evaluates about a fifth of the grid, and skips most of the large sizes, where a
-dense sweep spends most of its time (CPU time grows with size).
+bracket on the fine grid. Where the GPU wins only narrowly, every point is measured: speedup curves are not
+monotone (CPU threading thresholds, cache sizes) and a tie between two narrow wins would move the answer.
+It skips most of the large sizes, where a dense sweep spends most of its time (CPU time grows with size).
 """
 
 from __future__ import annotations
@@ -50,16 +51,30 @@ def relative_standard_error(samples: Sequence[float]) -> float:
     return 0.929 * (q3 - q1) / math.sqrt(len(ordered)) / median
 
 
+#: Student's t at 97.5% by degrees of freedom: a median and IQR from five samples are far less certain than
+#: the normal approximation says, and five tightly clustered samples must not prove a tie or a win.
+_T_975 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23, 12: 2.18,
+          15: 2.13, 20: 2.09, 30: 2.04}
+
+
+def _small_sample_factor(count: int) -> float:
+    """How much wider than the normal approximation a confidence interval from ``count`` samples is."""
+    degrees = max(1, count - 1)
+    t = next((value for df, value in sorted(_T_975.items(), reverse=True) if degrees >= df), 12.71)
+    return (t if degrees <= 30 else 1.96) / 1.96
+
+
 def decide(cpu: Sequence[float], gpu: Sequence[float], *, tie: float = TIE_MARGIN, z: float = CONFIDENCE_Z) -> Verdict:
     """Which side is faster, with a confidence interval on the ratio of medians.
 
     The GPU (or CPU) wins when it is faster by more than ``tie`` with ``z`` standard errors to spare; the
-    medians are a tie when the whole interval lies within ``tie`` of equal; anything else needs more samples
-    ("ambiguous"). Comparing the medians' uncertainty -- not the spreads themselves -- lets more samples
-    settle a close race.
+    medians are a tie when the whole interval lies within ``tie_zone`` of equal; anything else needs more
+    samples ("ambiguous"). Comparing the medians' uncertainty -- not the spreads themselves -- lets more
+    samples settle a close race.
     """
     log_ratio = math.log(statistics.median(cpu) / statistics.median(gpu))
-    error = z * math.hypot(relative_standard_error(cpu), relative_standard_error(gpu))
+    error = z * math.hypot(relative_standard_error(cpu) * _small_sample_factor(len(cpu)),
+                           relative_standard_error(gpu) * _small_sample_factor(len(gpu)))
     band = math.log1p(tie)
     if log_ratio - error > band:
         return "gpu"
@@ -78,6 +93,20 @@ def settle(cpu: Sequence[float], gpu: Sequence[float], *, tie: float = TIE_MARGI
     if ratio < 1 / (1 + tie):
         return "cpu"
     return "tie"
+
+
+#: A GPU win at least this clear at both ends of a gap means no tie hides inside it: on recorded H200 curves,
+#: the speedup moves by at most about 30% between neighbouring grid points (CPU threading thresholds, cache
+#: sizes), so 1.5x cannot fall to a tie (1.05x) within a gap. Closer wins get every point in between measured.
+SAFE_SPEEDUP = 1.5
+
+
+@dataclass(frozen=True)
+class Look:
+    """What one evaluation of a size found: who won, and by how much (CPU time / GPU time)."""
+
+    winner: Winner
+    speedup: float
 
 
 @dataclass
@@ -101,52 +130,49 @@ def crossover_from_winners(grid_length: int, winners: dict[int, Winner]) -> Opti
     return answer
 
 
-def dense_search(grid: list[int], evaluate: Callable[[int], Winner]) -> SearchOutcome:
+def dense_search(grid: list[int], evaluate: Callable[[int], Look]) -> SearchOutcome:
     """The reference: every grid point, smallest first."""
-    winners = {index: evaluate(size) for index, size in enumerate(grid)}
+    winners = {index: evaluate(size).winner for index, size in enumerate(grid)}
     return SearchOutcome(crossover_from_winners(len(grid), winners), winners, len(grid))
 
 
-def bracket_search(grid: list[int], evaluate: Callable[[int], Winner], coarse_step: int = COARSE_STEP,
-                   confirm: Optional[Callable[[int], Winner]] = None) -> SearchOutcome:
-    """Top-down coarse walk to the first size where the GPU does not win, then bisection inside that bracket.
+def _next_index(looks: dict[int, Look], answer: int, coarse_step: int) -> Optional[int]:
+    """The next size to measure given everything measured so far, or None when the answer stands.
 
-    Every step re-derives the bracket from all decisions so far, so a decision that changes is simply taken
-    into account. With ``confirm`` (a slower, more careful measurement), the two sizes either side of the
-    answer -- where noise decides -- are measured again before the answer stands, as is a "GPU never wins".
+    Highest first, because a GPU loss found high up makes everything below it irrelevant:
+    1. a gap above the answer whose ends are not both clear wins (a tie could hide inside) is split;
+    2. with no loss found yet, walk down: a coarse step from a clear win, one step from a close one;
+    3. otherwise bisect between the highest loss and the answer.
     """
-    winners: dict[int, Winner] = {}
-    confirmed: set[int] = set()
-    calls = 0
+    above = sorted(index for index in looks if index >= answer)
+    for low, high in reversed(list(zip(above, above[1:]))):
+        if high - low > 1 and min(looks[low].speedup, looks[high].speedup) < SAFE_SPEEDUP:
+            return (low + high) // 2
+    below = [index for index in looks if index < answer]
+    if not below:
+        if answer == 0:
+            return None
+        return max(0, answer - (coarse_step if looks[answer].speedup >= SAFE_SPEEDUP else 1))
+    lower = max(below)
+    return (lower + answer) // 2 if answer - lower > 1 else None
+
+
+def bracket_search(grid: list[int], evaluate: Callable[[int], Look], coarse_step: int = COARSE_STEP) -> SearchOutcome:
+    """Top-down coarse walk to the first size where the GPU does not win, then bisection inside that bracket,
+    measuring every point of a stretch where the GPU wins only narrowly (a tie may hide there).
+
+    Every step re-derives the answer from all decisions so far, so a decision that changes is simply taken
+    into account. Replayed on recorded H200 curves (tests/measure/crossover_replay.py), its answer is as close
+    to a dense sweep's as a second dense sweep's is; re-measuring the close calls next to the answer did not
+    make it closer, so it is not done.
+    """
+    looks: dict[int, Look] = {}
     top = len(grid) - 1
-
-    def check(index: int, careful: bool = False) -> None:
-        nonlocal calls
-        calls += 1
-        if careful:
-            confirmed.add(index)
-            winners[index] = confirm(grid[index])  # type: ignore[misc]
-        else:
-            winners[index] = evaluate(grid[index])
-
-    check(top)
+    looks[top] = evaluate(grid[top])
     while True:
-        upper = crossover_from_winners(len(grid), winners)
-        if upper is None:
-            if confirm is not None and top not in confirmed:
-                check(top, careful=True)
-                continue
-            return SearchOutcome(None, winners, calls)
-        below = [index for index in winners if index < upper]
-        if upper > 0 and not below:  # walk down: the GPU won everywhere tried so far
-            check(max(0, upper - coarse_step))
-            continue
-        lower = max(below) if below else None
-        if lower is not None and upper - lower > 1:
-            check((lower + upper) // 2)
-            continue
-        pending = [i for i in (upper, lower) if i is not None and i not in confirmed] if confirm else []
-        if pending:
-            check(pending[0], careful=True)
-            continue
-        return SearchOutcome(upper, winners, calls)
+        winners = {index: look.winner for index, look in looks.items()}
+        answer = crossover_from_winners(len(grid), winners)
+        following = None if answer is None else _next_index(looks, answer, coarse_step)
+        if following is None:
+            return SearchOutcome(answer, winners, len(looks))
+        looks[following] = evaluate(grid[following])

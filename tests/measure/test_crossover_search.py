@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from advisor.measure.search import (
-    bracket_search, crossover_from_winners, decide, dense_search, log_grid, relative_standard_error, settle,
+    SAFE_SPEEDUP, Look, bracket_search, crossover_from_winners, decide, dense_search, log_grid,
+    relative_standard_error, settle,
 )
 
 
@@ -22,7 +23,8 @@ def test_log_grid_rejects_bad_ranges():
 
 
 def pattern(crossover_size):
-    return lambda size: "gpu" if crossover_size is not None and size >= crossover_size else "cpu"
+    """A monotone race: the CPU wins below the crossover, the GPU clearly wins from it on."""
+    return lambda size: Look("gpu", 10.0) if crossover_size is not None and size >= crossover_size else Look("cpu", 0.1)
 
 
 @pytest.mark.parametrize("crossover", [8, 9, 40, 100, 777, 2048, 4096, None])
@@ -36,15 +38,41 @@ def test_bracket_search_agrees_with_dense_on_monotone_data(crossover):
 
 def test_bracket_search_never_wins():
     grid = log_grid(8, 4096)
-    outcome = bracket_search(grid, lambda size: "cpu")
+    outcome = bracket_search(grid, lambda size: Look("cpu", 0.5))
     assert outcome.crossover_index is None and outcome.evaluations == 1
 
 
 def test_a_loss_above_the_crossover_moves_it_up():
     grid = log_grid(8, 4096)
     losing = {grid[-2]}  # the GPU loses just below the top: only the top counts as "from here on"
-    evaluate = lambda size: "cpu" if size in losing or size < 50 else "gpu"  # noqa: E731
+    evaluate = lambda size: Look("cpu", 0.9) if size in losing or size < 50 else Look("gpu", 10.0)  # noqa: E731
     assert dense_search(grid, evaluate).crossover_index == len(grid) - 1
+
+
+def test_a_tie_between_narrow_wins_is_found():
+    # A plateau of narrow GPU wins with one tie inside, as sum/float64 shows on an H200: the search must
+    # measure the plateau point by point, or it reports a crossover below the tie.
+    grid = log_grid(8, 4096)
+    tie_at = grid[20]
+
+    def evaluate(size):
+        if size < grid[10]:
+            return Look("cpu", 0.5)
+        if size == tie_at:
+            return Look("tie", 1.02)
+        return Look("gpu", 1.25 if size < grid[25] else 20.0)
+
+    assert dense_search(grid, evaluate).crossover_index == 21
+    outcome = bracket_search(grid, evaluate)
+    assert outcome.crossover_index == 21
+    assert outcome.evaluations < len(grid) // 2
+
+
+def test_clear_wins_are_not_filled_in():
+    grid = log_grid(8, 4096)
+    outcome = bracket_search(grid, lambda size: Look("gpu", SAFE_SPEEDUP * 2) if size >= 100 else Look("cpu", 0.5))
+    assert outcome.crossover_index == dense_search(grid, pattern(100)).crossover_index
+    assert outcome.evaluations <= 8
 
 
 def test_a_tie_is_not_a_gpu_win():
