@@ -14,7 +14,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-_SM_FORM = re.compile(r"(?P<name>[^\n]+?) with CUDA capability sm_(?P<digits>\d+) is not compatible")
+# Anchored at line starts: unanchored, the lazy name is retried from every character of every line, which is
+# quadratic in the line length (14 ms on an ordinary 5 kB paste with a long `pip list` line).
+_SM_FORM = re.compile(r"^(?P<name>[^\n]+?) with CUDA capability sm_(?P<digits>\d+) is not compatible", re.MULTILINE)
 _FOUND_FORM = re.compile(r"Found GPU(?P<index>\d+) (?P<name>[^\n]+?) which is of (?:cuda|compute) capability"
                          r"(?: \(CC\))? (?P<cc>\d+\.\d+)")
 _SUPPORTED = re.compile(r"supports CUDA capabilities (?P<archs>(?:sm_\d+[a-z]?\s*)+)")
