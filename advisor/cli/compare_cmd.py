@@ -4,8 +4,6 @@ A and B may each be a JSON report or pasted collect_env / nvidia-smi -q text, so
 user's paste against their own report. The rules are run again on both so the findings come from one rule set.
 """
 
-from __future__ import annotations
-
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -24,18 +22,16 @@ ThresholdOption = Annotated[float, typer.Option(
     help="Relative change that counts as better or worse, 0.10 = 10%.")]
 
 
-def _load(path: str, rules_dir: Optional[list[Path]]):
-    """The report at PATH with its rules re-evaluated, whether it came from a report or pasted text, and the
-    number of findings it was saved with (None for text)."""
-    from advisor.cli.explain_cmd import load_any_report
-    from advisor.cli.pipeline import evaluate
+def _re_evaluate(report, rule_set):
+    """The report with the rules run again, where it came from ("report" or "text"), and the number of rule
+    findings it was saved with (None for text)."""
+    from advisor.cli.pipeline import apply_rules
     from advisor.compare import report_origin
 
-    report = load_any_report(path)
     origin = report_origin(report)
     saved = len([f for f in report.findings if f.source == "rules"]) if origin == "report" else None
     # As in `explain`: lint findings come from code, not facts, so they are kept; rule findings are recomputed.
-    report = evaluate(report, rules_dir, [f for f in report.findings if f.source == "lint"])
+    report = apply_rules(report, rule_set, [f for f in report.findings if f.source == "lint"])
     return report, origin, saved
 
 
@@ -69,13 +65,17 @@ def compare(
     rules_dir: RulesDirOption = None,
 ) -> None:
     """Compare two reports: facts that differ, measurements with B/A ratios, findings that appeared or went."""
+    from advisor.cli.explain_cmd import load_any_report
+    from advisor.cli.pipeline import load_rule_set
     from advisor.compare import compare_reports, describe_side
     from advisor.redact import Redactor, redact_report
 
     if a_path == "-" and b_path == "-":
         raise CliError("A and B cannot both be read from stdin (-); give at least one as a file")
-    report_a, origin_a, saved_a = _load(a_path, rules_dir)
-    report_b, origin_b, saved_b = _load(b_path, rules_dir)
+    report_a, report_b = load_any_report(a_path), load_any_report(b_path)
+    rule_set = load_rule_set(rules_dir)  # read once, for both sides
+    report_a, origin_a, saved_a = _re_evaluate(report_a, rule_set)
+    report_b, origin_b, saved_b = _re_evaluate(report_b, rule_set)
     source_a, source_b = ("<stdin>" if path == "-" else path for path in (a_path, b_path))
     if not no_redact:
         # One redactor for both: a value private on both sides gets the same placeholder in each.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from advisor import __version__
 from advisor.cli.errors import CliError
@@ -13,8 +13,11 @@ from advisor.models.findings import Finding
 from advisor.models.measurements import Measurements
 from advisor.models.report import Report, ReportMeta
 
+if TYPE_CHECKING:
+    from advisor.engine.rule import Rule
 
-def load_rule_set(rules_dirs: Optional[Iterable[Path]]):
+
+def load_rule_set(rules_dirs: Optional[Iterable[Path]]) -> list[Rule]:
     from advisor.engine.loader import RuleLoadError, load_rules
 
     try:
@@ -30,9 +33,14 @@ def new_meta(command: str, sources: list[str]) -> ReportMeta:
 
 def evaluate(report: Report, rules_dirs: Optional[Iterable[Path]], extra_findings: Iterable[Finding] = ()) -> Report:
     """Re-run every rule on the report (any findings it carried are replaced) and add extra findings."""
+    return apply_rules(report, load_rule_set(rules_dirs), extra_findings)
+
+
+def apply_rules(report: Report, rule_set: list[Rule], extra_findings: Iterable[Finding] = ()) -> Report:
+    """``evaluate`` with the rules already loaded, for a command that evaluates more than one report."""
     from advisor.engine.evaluate import evaluate_rules
 
-    findings, skipped = evaluate_rules(load_rule_set(rules_dirs), report)
+    findings, skipped = evaluate_rules(rule_set, report)
     findings = sorted([*findings, *extra_findings], key=lambda f: -f.severity.rank)
     return report.model_copy(update={"findings": findings, "skipped": skipped})
 

@@ -153,13 +153,10 @@ def _write(path, text):
     return path
 
 
-# Runs the real console entry (one-line errors, exit codes) with compare registered, then says whether
-# anything imported torch. The command is registered here because main.py wires it in separately.
+# Runs the real console entry (one-line errors, exit codes), then says whether anything imported torch.
 _ENTRY = textwrap.dedent("""
     import sys
-    from advisor.cli import compare_cmd, main
-    if not any(c.name == "compare" for c in main.app.registered_commands):
-        compare_cmd.register(main.app)
+    from advisor.cli import main
     try:
         main.run(sys.argv[1:])
     finally:
