@@ -16,8 +16,6 @@ An operand is a literal or ``{fact: other.path}`` with an optional ``times: k`` 
 "the transfer crossover is more than 4 times the resident one" without arithmetic in strings.
 """
 
-from __future__ import annotations
-
 import re
 from typing import Annotated, Any, Optional, Union
 
@@ -32,7 +30,9 @@ _PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_\-]+)*$")
 
 
 class _Node(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    # Built on first use, when the whole tree exists. Built as each class is created, the branches would first
+    # fail on ``Condition`` (named before it is defined), then need rebuilding one by one, each inlining the others.
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
 
 def _check_path(path: str) -> str:
@@ -137,9 +137,6 @@ Condition = Annotated[
         custom_error_message="a condition is one of all / any / not / exists / fact+operator",
     ),
 ]
-
-for _model in (AllOf, AnyOf, NotOf):
-    _model.model_rebuild()
 
 
 def iter_paths(condition: Condition) -> list[str]:

@@ -5,8 +5,6 @@ stored. Rules read them as ``derived.*`` (machine-wide) and ``gpu.*`` (per GPU, 
 Each one is Unavailable, with the reason, when the facts it needs are.
 """
 
-from __future__ import annotations
-
 import re
 from typing import Optional
 
@@ -40,7 +38,8 @@ _ARCH = re.compile(r"^(sm|compute)_(\d+)([af]?)$")
 
 
 class DerivedFacts(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Built when rules first run, not when the loader imports this module to check ``derived.*`` paths.
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     torch_cuda_major: Fact[Optional[int]] = NOT_COLLECTED
     driver_cuda_major: Fact[int] = NOT_COLLECTED
@@ -74,7 +73,7 @@ class DerivedFacts(BaseModel):
 
 
 class GpuDerived(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     sm_arch: Fact[str] = NOT_COLLECTED  # "sm_90"
     #: torch's build holds machine code (or PTX it can JIT) that runs on this GPU.

@@ -68,13 +68,11 @@ def parse_rule(path: Path) -> Rule:
 def _check_references(rule: Rule, path: Path) -> None:
     gpu_scope = rule.for_each == "gpu"
     templates = (rule.message, rule.remediation)
-    paths = [*iter_paths(rule.when), *(p for t in templates for p in placeholder_paths(t))]
+    paths = [*iter_paths(rule.when), *(p for t in templates for p in placeholder_paths(t)),
+             *(p for example in (*rule.examples.fires, *rule.examples.passes) for p in example)]
     try:
-        for fact_path in paths:
+        for fact_path in dict.fromkeys(paths):  # examples repeat the condition's paths: each is checked once
             check_path(fact_path, gpu_scope=gpu_scope)
-        for example in (*rule.examples.fires, *rule.examples.passes):
-            for fact_path in example:
-                check_path(fact_path, gpu_scope=gpu_scope)
     except UnknownFactPath as exc:
         raise RuleLoadError(f"{path}: unknown fact path {exc}") from None
     for spec in (s for t in templates for s in placeholder_specs(t)):

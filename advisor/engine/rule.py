@@ -1,7 +1,5 @@
 """The shape of one rule file (rules/<category>/<id>.yaml)."""
 
-from __future__ import annotations
-
 import re
 from typing import Any, Literal, Optional
 
@@ -21,14 +19,15 @@ class RuleExamples(BaseModel):
     would hide a missing fact in the example, so the test treats skipped as a failure.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     fires: list[dict[str, Any]] = Field(min_length=1)
     passes: list[dict[str, Any]] = Field(min_length=1)
 
 
 class Rule(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Built when the first rule file is read (with RuleExamples and the condition tree inside it), not at import.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     id: str
     title: str = Field(min_length=3)

@@ -5,8 +5,6 @@ Produced by ``advisor.compare.compare_reports`` and only read by the compare ren
 in B and not in A, "worse" means B is worse than A.
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal, Optional
 
 from pydantic import Field

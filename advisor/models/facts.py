@@ -4,8 +4,6 @@ Field names are the fact paths rules read (``torch.cuda_version``, ``driver.vers
 renaming one is a schema change: bump ``SCHEMA_VERSION`` in ``report.py`` and teach the loader the old name.
 """
 
-from __future__ import annotations
-
 from typing import Optional
 
 from pydantic import Field

@@ -1,7 +1,5 @@
 """Findings: what a rule (or a lint check) concluded, with the evidence it read."""
 
-from __future__ import annotations
-
 from typing import Any, Literal, Optional
 
 from pydantic import Field

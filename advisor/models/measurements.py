@@ -4,8 +4,6 @@ A measurement that could not be taken keeps its place with ``status`` failed/ski
 rule that needs it is skipped with that reason instead of reading a number that is not there.
 """
 
-from __future__ import annotations
-
 from typing import Literal, Optional
 
 from pydantic import Field

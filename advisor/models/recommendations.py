@@ -1,7 +1,5 @@
 """Recommendations: concrete settings the tool proposes (batch size, memory limits), with their reasoning."""
 
-from __future__ import annotations
-
 from typing import Any, Optional
 
 from pydantic import Field

@@ -1,7 +1,5 @@
 """The Report: one model every producer fills and every reporter only reads."""
 
-from __future__ import annotations
-
 from typing import Optional
 
 from pydantic import Field
