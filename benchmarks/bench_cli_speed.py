@@ -1,8 +1,13 @@
 """Start-up cost of the commands that must not import torch: --help, rules, explain, lint, compare.
 
 Budget: well under 0.5 s each. Each command runs in a fresh interpreter, after one untimed warm-up round.
+The floors are what any typer command here pays before gpu-advisor's own code: the interpreter, typer, and
+the pydantic that typer 0.29 imports to parse every option (typer._adapters).
 
-    python benchmarks/bench_cli_speed.py [--runs 5]
+    python benchmarks/bench_cli_speed.py [--runs 7]
+
+Run it with bytecode writing allowed (``env -u PYTHONDONTWRITEBYTECODE``): without .pyc files every run
+compiles the sources again and the numbers say little about an installed tool.
 """
 
 from __future__ import annotations
@@ -27,32 +32,37 @@ COMMANDS = {
     "compare A B": ["compare", str(REPORT), str(REPORT), "--format", "json", "--output", "/dev/null"],
     "lint benchmarks/": ["lint", str(REPO / "benchmarks")],
 }
+FLOORS = {
+    "python -c pass": "pass",
+    "import typer": "import typer",
+    "import typer._adapters": "import typer._adapters",
+    "import pydantic.BaseModel": "from pydantic import BaseModel",
+}
 
 
-def wall(args: list[str]) -> float:
+def wall(argv: list[str]) -> float:
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "advisor", *args], cwd=REPO, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
+    subprocess.run([sys.executable, *argv], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - start
+
+
+def report(name: str, argv: list[str], runs: int) -> None:
+    times = [wall(argv) for _ in range(runs)]
+    print(f"{name:<26} {statistics.median(times):8.3f}   {' '.join(f'{t:.2f}' for t in times)}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     for command in COMMANDS.values():
-        wall(command)
-    floor = statistics.median(_python_floor() for _ in range(args.runs))
-    print(f"{'command':<26} median s   runs (s)          (bare python start-up: {floor:.3f} s)")
+        wall(["-m", "advisor", *command])
+    print(f"{'command':<26} median s   runs (s)")
     for name, command in COMMANDS.items():
-        runs = [wall(command) for _ in range(args.runs)]
-        print(f"{name:<26} {statistics.median(runs):8.3f}   {' '.join(f'{r:.2f}' for r in runs)}")
-
-
-def _python_floor() -> float:
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "pass"], cwd=REPO)
-    return time.perf_counter() - start
+        report(name, ["-m", "advisor", *command], args.runs)
+    print(f"{'floor':<26} median s   runs (s)")
+    for name, code in FLOORS.items():
+        report(name, ["-c", code], args.runs)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,5 @@
 """`gpu-advisor batch-size`: the largest batch that runs full steps, the one to use, and the throughput knee."""
 
-from __future__ import annotations
-
 from enum import Enum
 from typing import Annotated, Optional
 

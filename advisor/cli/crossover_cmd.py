@@ -1,7 +1,5 @@
 """`gpu-advisor crossover`: from which size the GPU beats the CPU, per op, dtype and mode, with charts."""
 
-from __future__ import annotations
-
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional

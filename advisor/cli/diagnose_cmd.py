@@ -1,7 +1,5 @@
 """`gpu-advisor diagnose`: facts, measurements and every rule, in one report (at most ~30 s on a fast GPU)."""
 
-from __future__ import annotations
-
 import contextlib
 from pathlib import Path
 from typing import Annotated, Optional

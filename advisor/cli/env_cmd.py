@@ -1,7 +1,5 @@
 """`gpu-advisor env`: facts and compatibility verdicts, no measurement, fast."""
 
-from __future__ import annotations
-
 import time
 
 import typer

@@ -1,7 +1,5 @@
 """`gpu-advisor explain INPUT`: re-evaluate the rules offline on a saved report or pasted text. No torch."""
 
-from __future__ import annotations
-
 import sys
 from pathlib import Path
 from typing import Annotated

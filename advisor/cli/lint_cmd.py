@@ -5,8 +5,6 @@ exist, an output file that cannot be written). Skipped files are notes on stderr
 Only typer is imported here at module level: the linter loads when the command runs.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Optional
 
 import typer

@@ -1,7 +1,5 @@
 """`gpu-advisor memory`: what is free, what the context costs, what fits, and what an OOM message means."""
 
-from __future__ import annotations
-
 import sys
 from pathlib import Path
 from typing import Annotated, Optional

@@ -1,7 +1,5 @@
 """`gpu-advisor rules list|show|validate`: the rule catalogue, and a checker for people writing rules."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated, Optional
 

@@ -1,7 +1,5 @@
 """`gpu-advisor schema`: the JSON Schema of the report, for people who consume the JSON output."""
 
-from __future__ import annotations
-
 import json
 
 import typer
