@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One call on the lent GPU machine: everything GPU-side in one go, results under $OUT.
-#   run: bash benchmarks/gpu_session.sh [stage ...]     (stages: facts speed diagnose quick crossover curves reference tests samples)
+#   run: bash benchmarks/gpu_session.sh [stage ...]     (stages: facts speed clispeed diagnose quick crossover curves reference tests samples)
 # Wheels that the device image lacks travel in .whl/ (see the device tool's README).
 set -u
 export PYTHONUNBUFFERED=1
@@ -30,6 +30,8 @@ for stage in $stages; do
     quick)
       log quick
       ( time python3 -m advisor diagnose --quick --format json -o "$OUT/diagnose_quick.json" ) 2>&1 | tail -5 ;;
+    clispeed)
+      log clispeed; python3 benchmarks/bench_cli_speed.py --runs 7 ;;
     crossover)
       log crossover; python3 benchmarks/bench_crossover.py --json "$OUT/bench_crossover.json" ;;
     curves)
