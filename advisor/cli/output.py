@@ -53,6 +53,21 @@ def emit(fmt: Optional[OutputFormat], output: Optional[Path], *, terminal: Calla
         raise CliError(f"cannot write {output}: {exc.strerror or exc}") from None
 
 
+def prepare_renderer(fmt: Optional[OutputFormat], output: Optional[Path]) -> None:
+    """Import the renderer ``write_report`` will use, and the redactor (their modules compile dozens of
+    patterns). For work done ahead, while something slower runs: see env_cmd."""
+    import advisor.redact  # noqa: F401
+
+    chosen = choose_format(fmt, output)
+    if chosen is OutputFormat.terminal:
+        import advisor.report.terminal  # noqa: F401
+        import rich.console  # noqa: F401
+    elif chosen is OutputFormat.markdown:
+        import advisor.report.markdown  # noqa: F401
+    else:
+        import advisor.report.json_report  # noqa: F401
+
+
 def write_report(report: Report, *, fmt: Optional[OutputFormat], output: Optional[Path], redact: bool) -> None:
     from advisor.redact import redact_report
 

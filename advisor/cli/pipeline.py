@@ -26,6 +26,20 @@ def load_rule_set(rules_dirs: Optional[Iterable[Path]]) -> list[Rule]:
         raise CliError(f"bad rule: {exc}") from None
 
 
+def prepare_rules(rules_dirs: Optional[Iterable[Path]]) -> list[Rule]:
+    """Everything evaluating a report needs that does not depend on its facts: the rules read and checked, the
+    evaluator imported, and the models' validators built (they are built on first use, children first so that
+    the report's validator reuses theirs). For work done ahead, while something slower runs: see env_cmd."""
+    from advisor.engine.derive import DerivedFacts, GpuDerived
+    from advisor.engine.evaluate import evaluate_rules  # noqa: F401
+    from advisor.models.facts import TorchFacts
+
+    rule_set = load_rule_set(rules_dirs)
+    for model in (TorchFacts, Facts, Measurements, Report, DerivedFacts, GpuDerived):
+        model.model_rebuild()
+    return rule_set
+
+
 def new_meta(command: str, sources: list[str]) -> ReportMeta:
     now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
     return ReportMeta(tool_version=__version__, command=command, created_utc=now, sources=sources)
@@ -46,6 +60,8 @@ def apply_rules(report: Report, rule_set: list[Rule], extra_findings: Iterable[F
 
 
 def build_report(command: str, facts: Facts, *, sources: list[str], rules_dirs: Optional[Iterable[Path]],
-                 measurements: Optional[Measurements] = None, extra_findings: Iterable[Finding] = ()) -> Report:
+                 measurements: Optional[Measurements] = None, extra_findings: Iterable[Finding] = (),
+                 rule_set: Optional[list[Rule]] = None) -> Report:
+    """The report, with the rules in ``rules_dirs`` evaluated (or ``rule_set``, when already loaded)."""
     report = Report(meta=new_meta(command, sources), facts=facts, measurements=measurements or Measurements())
-    return evaluate(report, rules_dirs, extra_findings)
+    return apply_rules(report, load_rule_set(rules_dirs) if rule_set is None else rule_set, extra_findings)
