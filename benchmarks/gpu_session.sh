@@ -8,6 +8,9 @@ OUT=${OUT:-/tmp/gpu-advisor-out}; mkdir -p "$OUT"
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
   || { echo "wheel install failed"; exit 1; }
 export PYTHONPATH=/tmp/site:$PWD
+# As pip install does for users: without .pyc files (and with PYTHONDONTWRITEBYTECODE set) every start-up
+# would compile pydantic and gpu-advisor from source, and the speed stages would measure the compiler.
+python3 -m compileall -q -j 0 /tmp/site advisor >/dev/null
 stages=${*:-facts speed diagnose crossover reference tests}
 log() { echo "=== $* ($(date +%T))"; }
 for stage in $stages; do
