@@ -210,7 +210,7 @@ class CrossoverRunner:
         return needed <= self.settings.gpu_memory_cap_bytes and host_ok
 
     # -- one point, one crossover -----------------------------------------------------------------------
-    def point(self, op: str, dtype: DType, mode: Mode, size: int, cap_s: float = CLOSE_RACE_CAP_S) -> CrossoverPoint:
+    def point(self, op: str, dtype: DType, mode: Mode, size: int) -> CrossoverPoint:
         """Decide who wins at one size, sampling both sides more while the race is too close to call."""
         watch = Stopwatch()
         with precision_mode(dtype):
@@ -225,7 +225,7 @@ class CrossoverRunner:
                     side.add(max(MIN_ROUND_SAMPLES, len(side.pool.per_op) // 2))
 
             verdict = decide(cpu_pool.per_op, gpu_pool.per_op)
-            while verdict == "ambiguous" and watch.elapsed() < cap_s:
+            while verdict == "ambiguous" and watch.elapsed() < CLOSE_RACE_CAP_S:
                 more()
                 verdict = decide(cpu_pool.per_op, gpu_pool.per_op)
             close_call = verdict == "ambiguous"
