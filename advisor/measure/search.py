@@ -68,9 +68,9 @@ def decide(cpu: Sequence[float], gpu: Sequence[float], *, tie: float = TIE_MARGI
     """Which side is faster, with a confidence interval on the ratio of medians.
 
     The GPU (or CPU) wins when it is faster by more than ``tie`` with ``z`` standard errors to spare; the
-    medians are a tie when the whole interval lies within ``tie_zone`` of equal; anything else needs more
-    samples ("ambiguous"). Comparing the medians' uncertainty -- not the spreads themselves -- lets more
-    samples settle a close race.
+    medians are a tie when the whole interval lies within ``tie`` of equal; anything else needs more samples
+    ("ambiguous"). Comparing the medians' uncertainty -- not the spreads themselves -- lets more samples
+    settle a close race; Student's t widens the interval of a handful of samples.
     """
     log_ratio = math.log(statistics.median(cpu) / statistics.median(gpu))
     error = z * math.hypot(relative_standard_error(cpu) * _small_sample_factor(len(cpu)),
