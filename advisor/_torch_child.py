@@ -3,9 +3,10 @@
 `gpu-advisor env` should cost no more than `import torch; torch.cuda.init()`. In one process that is out of
 reach: the CLI's own imports (typer, pydantic), the rules and the rendering all hold the GIL that torch's import
 needs. So the entry point starts this child first thing, the child imports torch and probes it while the parent
-loads everything else, and the parent reads the child's facts as JSON. The child imports torch and the probe
-module only -- not pydantic -- so nothing of gpu-advisor's own sits between torch's import and the facts. A torch build that crashes the
-interpreter on import (a bad CUDA library can segfault) then costs the child, not the report.
+loads everything else (and prepares the rules and renderer: env_cmd), and the parent reads the child's facts
+as JSON. The child imports torch and the probe module only -- not pydantic -- so nothing of gpu-advisor's own
+sits between torch's import and the facts. A torch build that crashes the interpreter on import (a bad CUDA
+library can segfault) then costs the child, not the report.
 
 This module must import nothing beyond the standard library: it runs before the rest of gpu-advisor loads.
 """
