@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from advisor.models.facts import TorchFacts
 
 #: A fact in JSON form: the value, or {"unavailable": reason}.
-Field = Any
+JsonFact = Any
 
 _PARALLEL_BACKEND = re.compile(r"^ATen parallel backend:\s*(.+)$", re.MULTILINE)
 
@@ -30,7 +30,7 @@ def missing(reason: str) -> dict[str, str]:
     return {"unavailable": reason}
 
 
-def attempt(function: Callable[[], Any]) -> Field:
+def attempt(function: Callable[[], Any]) -> JsonFact:
     """The value, or Unavailable with the exception's text: one odd torch build must cost one fact."""
     try:
         return function()
@@ -45,7 +45,7 @@ def decode_cudnn_version(version: int) -> str:
     return f"{version // 1000}.{version % 1000 // 100}.{version % 100}"
 
 
-def parse_parallel_backend(info: str) -> Field:
+def parse_parallel_backend(info: str) -> JsonFact:
     match = _PARALLEL_BACKEND.search(info)
     return match.group(1).strip() if match else missing("torch.__config__.parallel_info() names no backend")
 
@@ -93,7 +93,7 @@ def probe_torch() -> "TorchFacts":
     return torch_facts(probe_torch_fields())
 
 
-def _arch_list(torch: Any) -> Field:
+def _arch_list(torch: Any) -> JsonFact:
     archs = torch.cuda.get_arch_list()  # empty whenever CUDA is unavailable, even on a CUDA build
     if archs:
         return list(archs)
@@ -102,7 +102,7 @@ def _arch_list(torch: Any) -> Field:
     return text.split() if text else []
 
 
-def _cudnn_version(torch: Any) -> Field:
+def _cudnn_version(torch: Any) -> JsonFact:
     if torch.version.cuda is None and getattr(torch.version, "hip", None):
         return missing("ROCm build: torch.backends.cudnn reports MIOpen, not cuDNN")
     # version() raises on a cuDNN whose major differs from the build's: that text is the fact worth keeping.
@@ -110,7 +110,7 @@ def _cudnn_version(torch: Any) -> Field:
     return decode_cudnn_version(int(version)) if version is not None else None
 
 
-def _cuda_availability(torch: Any) -> tuple[Field, Field]:
+def _cuda_availability(torch: Any) -> tuple[JsonFact, JsonFact]:
     """is_available(), and torch's own words when it is False: the warning it emits or torch.cuda.init()'s error."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -132,7 +132,7 @@ def _cuda_availability(torch: Any) -> tuple[Field, Field]:
     return False, "torch.cuda.is_available() returned False without a warning or an error"
 
 
-def _devices(torch: Any, count: Field) -> Field:
+def _devices(torch: Any, count: JsonFact) -> JsonFact:
     """TorchDevice fields per device."""
     if not isinstance(count, int):
         return count
@@ -155,7 +155,7 @@ def _devices(torch: Any, count: Field) -> Field:
     return devices
 
 
-def _settings(torch: Any) -> dict[str, Field]:
+def _settings(torch: Any) -> dict[str, JsonFact]:
     """TorchSettings fields."""
     return dict(
         matmul_allow_tf32=attempt(lambda: bool(torch.backends.cuda.matmul.allow_tf32)),
