@@ -24,3 +24,14 @@ def pytest_collection_modifyitems(config, items):
         for item in items:
             if "gpu" in item.keywords:
                 item.add_marker(skip)
+
+
+@pytest.fixture
+def runner():
+    """typer's CliRunner with stderr kept apart from stdout (the report goes to stdout, errors to stderr)."""
+    from typer.testing import CliRunner
+
+    try:
+        return CliRunner(mix_stderr=False)
+    except TypeError:  # newer click keeps stderr apart already
+        return CliRunner()

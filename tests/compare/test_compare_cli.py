@@ -8,11 +8,9 @@ import sys
 import textwrap
 
 import pytest
-import typer
-from typer.testing import CliRunner
 
-from advisor.cli.compare_cmd import register
 from advisor.cli.errors import CliError
+from advisor.cli.main import build_app
 from advisor.models.comparison import Comparison
 
 from compare_helpers import CPU_ONLY, CPU_ONLY_ENV, H200, H200_COLLECT_ENV, fixture_report
@@ -20,22 +18,7 @@ from compare_helpers import CPU_ONLY, CPU_ONLY_ENV, H200, H200_COLLECT_ENV, fixt
 
 @pytest.fixture
 def app():
-    application = typer.Typer()
-
-    @application.callback()
-    def main() -> None:  # a group, like the real app: `compare` is a subcommand
-        """test app"""
-
-    register(application)
-    return application
-
-
-@pytest.fixture
-def runner():
-    try:
-        return CliRunner(mix_stderr=False)
-    except TypeError:  # newer click keeps stderr apart already
-        return CliRunner()
+    return build_app(["compare"])  # the real application, with only `compare` registered (as a run of it has)
 
 
 def run(runner, app, *args):

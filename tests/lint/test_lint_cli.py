@@ -5,10 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-import typer
-from typer.testing import CliRunner
 
-from advisor.cli.lint_cmd import register
+from advisor.cli.main import build_app
 
 FAULTY = "import torch\nx = torch.randn(3).cuda()\n"
 CLEAN = "import torch\nx = torch.randn(3, device='cuda')\n"
@@ -16,22 +14,7 @@ CLEAN = "import torch\nx = torch.randn(3, device='cuda')\n"
 
 @pytest.fixture
 def app():
-    application = typer.Typer()
-
-    @application.callback()
-    def main() -> None:  # a group, like the real app: `lint` is a subcommand
-        """test app"""
-
-    register(application)
-    return application
-
-
-@pytest.fixture
-def runner():
-    try:
-        return CliRunner(mix_stderr=False)
-    except TypeError:  # newer click keeps stderr apart already
-        return CliRunner()
+    return build_app(["lint"])  # the real application, with only `lint` registered (as a run of it has)
 
 
 @pytest.fixture
