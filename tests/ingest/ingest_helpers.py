@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from advisor.models.common import Unavailable
+
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 
 
@@ -23,3 +25,9 @@ def at(model: Any, path: str) -> Any:
         else:
             value = getattr(value, step)
     return value
+
+
+def reason(value: object) -> str:
+    """The reason of an Unavailable fact (failing the test if the fact has a value)."""
+    assert isinstance(value, Unavailable), f"expected Unavailable, got {value!r}"
+    return value.unavailable

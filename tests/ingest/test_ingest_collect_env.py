@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from advisor.ingest import facts_from_text
-from advisor.models.common import Unavailable, is_missing
-from ingest_helpers import at, fixture
+from advisor.models.common import is_missing
+from ingest_helpers import at, fixture, reason
 
 GIB = 1024**3
 MIB = 1024**2
@@ -120,28 +120,23 @@ def test_parsed_value(name: str, path: str, expected: object) -> None:
     assert at(_facts(name), path) == expected
 
 
-def _reason(value: object) -> str:
-    assert isinstance(value, Unavailable), f"expected Unavailable, got {value!r}"
-    return value.unavailable
-
-
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_facts_collect_env_never_prints_stay_unavailable(name: str) -> None:
     facts = _facts(name)
     for path in ("torch.arch_list", "torch.devices", "torch.num_threads", "torch.settings.cudnn_benchmark",
                  "host.memory_total_bytes", "host.hostname", "driver.nvml_version"):
-        assert _reason(at(facts, path)) == "not in collect_env output", path
-    assert "nvidia-smi -q prints it" in _reason(facts.driver.cuda_version)
+        assert reason(at(facts, path)) == "not in collect_env output", path
+    assert "nvidia-smi -q prints it" in reason(facts.driver.cuda_version)
     if isinstance(facts.gpus, list) and "NVIDIA" in str(facts.gpus[0].name):
         for path in ("uuid", "memory_total_bytes", "pcie_gen_current", "clock_event_reasons", "compute_capability"):
-            assert "nvidia-smi -q prints it" in _reason(getattr(facts.gpus[0], path)), path
+            assert "nvidia-smi -q prints it" in reason(getattr(facts.gpus[0], path)), path
 
 
 def test_cudnn_is_never_taken_from_the_system_libraries() -> None:
     # collect_env lists what ldconfig finds, which need not be the cuDNN torch loads: record it as a reason.
-    reason = _reason(_facts("arch_3060ti_torch2.2.2_conda_fenced.md").torch.cudnn_version)
+    reason = reason(_facts("arch_3060ti_torch2.2.2_conda_fenced.md").torch.cudnn_version)
     assert "not the one torch loads" in reason and "libcudnn.so.8.9.7" in reason
-    windows = _reason(_facts("windows_3060ti_torch1.11_cu113.txt").torch.cudnn_version)
+    windows = reason(_facts("windows_3060ti_torch1.11_cu113.txt").torch.cudnn_version)
     assert "cudnn_ops_train64_8.dll" in windows
 
 
@@ -154,22 +149,22 @@ def test_could_not_collect_cuda_on_a_cpu_build_means_no_cuda() -> None:
 
 def test_missing_tools_and_devices_say_why() -> None:
     facts = _facts("linux_cpu_torch2.13_debian.txt")
-    assert _reason(facts.host.clang_version) == "collect_env could not run clang ('Could not collect')"
-    assert _reason(facts.driver.version) == "collect_env could not run nvidia-smi ('Could not collect')"
-    assert _reason(facts.gpus) == "collect_env could not list GPUs ('Could not collect')"
+    assert reason(facts.host.clang_version) == "collect_env could not run clang ('Could not collect')"
+    assert reason(facts.driver.version) == "collect_env could not run nvidia-smi ('Could not collect')"
+    assert reason(facts.gpus) == "collect_env could not list GPUs ('Could not collect')"
     mac = _facts("macos_intel_torch2.2.2_email_wrapped.txt")
-    assert "Darwin kernel" in _reason(mac.host.kernel)
-    assert "libc on Linux only" in _reason(mac.host.libc)
-    assert _reason(mac.host.nvcc_version) == "collect_env found no system nvcc ('No CUDA')"
+    assert "Darwin kernel" in reason(mac.host.kernel)
+    assert "libc on Linux only" in reason(mac.host.libc)
+    assert reason(mac.host.nvcc_version) == "collect_env found no system nvcc ('No CUDA')"
     rocm = _facts("windows_rocm_gfx1151_torch2.12.txt")
-    assert "only torch's device 0" in _reason(rocm.driver.gpu_count)
-    assert "NumberOfCores" in _reason(rocm.host.physical_cores)
+    assert "only torch's device 0" in reason(rocm.driver.gpu_count)
+    assert "NumberOfCores" in reason(rocm.host.physical_cores)
 
 
 def test_releases_without_a_cpu_block_leave_cpu_facts_unavailable() -> None:
     facts = _facts("linux_3x3090_torch1.12_cu116.txt")
     for name in ("cpu_model", "physical_cores", "cpu_flags", "l3_cache_bytes"):
-        assert _reason(getattr(facts.host, name)) == "not in collect_env output"
+        assert reason(getattr(facts.host, name)) == "not in collect_env output"
 
 
 def test_empty_cuda_module_loading_is_not_recorded_as_a_value() -> None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.ingest import facts_from_text
-from advisor.models.common import Unavailable
-from ingest_helpers import at, fixture
+from ingest_helpers import at, fixture, reason
 
 MIB = 1024**2
 
@@ -84,40 +83,35 @@ def test_parsed_value(name: str, path: str, expected: object) -> None:
     assert at(_facts(name), path) == expected
 
 
-def _reason(value: object) -> str:
-    assert isinstance(value, Unavailable), f"expected Unavailable, got {value!r}"
-    return value.unavailable
-
-
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_facts_nvidia_smi_never_prints_stay_unavailable(name: str) -> None:
     facts = _facts(name)
     gpu = facts.gpus[0]
-    assert _reason(gpu.compute_capability) == "nvidia-smi -q does not print the compute capability"
-    assert _reason(gpu.sm_count) == "nvidia-smi -q does not print the SM count"
-    assert "probed from inside" in _reason(gpu.other_processes_memory_bytes)
-    assert "collect_env" in _reason(facts.torch.version)
-    assert "collect_env" in _reason(facts.host.cpu_model)
-    assert _reason(facts.driver.nvml_version) == "not in nvidia-smi -q output"
+    assert reason(gpu.compute_capability) == "nvidia-smi -q does not print the compute capability"
+    assert reason(gpu.sm_count) == "nvidia-smi -q does not print the SM count"
+    assert "probed from inside" in reason(gpu.other_processes_memory_bytes)
+    assert "collect_env" in reason(facts.torch.version)
+    assert "collect_env" in reason(facts.host.cpu_model)
+    assert reason(facts.driver.nvml_version) == "not in nvidia-smi -q output"
 
 
 def test_older_drivers_lack_fields_and_say_so() -> None:
     v100 = _facts("v100_sxm2_driver418_throttle_truncated.txt").gpus[0]
-    assert _reason(v100.architecture) == "not in nvidia-smi -q output"
-    assert _reason(v100.pcie_gen_gpu_max) == "not in nvidia-smi -q output"
-    assert "drivers before 450" in _reason(v100.mig_enabled)
-    assert "row remapping" in _reason(v100.remapped_rows_pending)
+    assert reason(v100.architecture) == "not in nvidia-smi -q output"
+    assert reason(v100.pcie_gen_gpu_max) == "not in nvidia-smi -q output"
+    assert "drivers before 450" in reason(v100.mig_enabled)
+    assert "row remapping" in reason(v100.remapped_rows_pending)
 
 
 def test_na_values_become_reasons_in_nvidia_smis_words() -> None:
     gpu = _facts("rtx3090_driver535.txt").gpus[0]
-    assert "ECC unsupported or disabled" in _reason(gpu.ecc_uncorrected_volatile)
-    assert _reason(gpu.remapped_rows_failure) == "nvidia-smi printed 'N/A': this GPU does not remap rows"
+    assert "ECC unsupported or disabled" in reason(gpu.ecc_uncorrected_volatile)
+    assert reason(gpu.remapped_rows_failure) == "nvidia-smi printed 'N/A': this GPU does not remap rows"
     windows = _facts("windows_rtx3060_laptop_driver610_wddm.txt").gpus[0]
-    assert "Windows" in _reason(windows.persistence_mode)
-    assert _reason(windows.processes[0].used_memory_bytes) == \
+    assert "Windows" in reason(windows.persistence_mode)
+    assert reason(windows.processes[0].used_memory_bytes) == \
         "nvidia-smi printed 'Not available in WDDM driver model'"
-    assert _reason(windows.remapped_rows_pending).startswith("nvidia-smi printed 'N/A'")
+    assert reason(windows.remapped_rows_pending).startswith("nvidia-smi printed 'N/A'")
 
 
 def test_every_reason_name_under_either_heading() -> None:
