@@ -134,8 +134,8 @@ def test_facts_collect_env_never_prints_stay_unavailable(name: str) -> None:
 
 def test_cudnn_is_never_taken_from_the_system_libraries() -> None:
     # collect_env lists what ldconfig finds, which need not be the cuDNN torch loads: record it as a reason.
-    reason = reason(_facts("arch_3060ti_torch2.2.2_conda_fenced.md").torch.cudnn_version)
-    assert "not the one torch loads" in reason and "libcudnn.so.8.9.7" in reason
+    conda = reason(_facts("arch_3060ti_torch2.2.2_conda_fenced.md").torch.cudnn_version)
+    assert "not the one torch loads" in conda and "libcudnn.so.8.9.7" in conda
     windows = reason(_facts("windows_3060ti_torch1.11_cu113.txt").torch.cudnn_version)
     assert "cudnn_ops_train64_8.dll" in windows
 
