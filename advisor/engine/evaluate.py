@@ -9,7 +9,7 @@ from typing import Any, Iterable, Optional
 from packaging.version import InvalidVersion, Version
 from pydantic import BaseModel
 
-from advisor.engine.conditions import AllOf, AnyOf, Compare, Condition, Exists, FactRef, NotOf
+from advisor.engine.conditions import AllOf, AnyOf, Compare, Condition, Exists, FactRef, NotOf, iter_paths
 from advisor.engine.derive import DerivedFacts, derive_gpu, derive_machine
 from advisor.engine.paths import FactView
 from advisor.engine.render import render
@@ -136,11 +136,16 @@ def evaluate_rule(rule: Rule, view: FactView, *, gpu_index: Optional[int] = None
     )
 
 
+def reads_profile(rule: Rule) -> bool:
+    return any(path.startswith("profile.") for path in iter_paths(rule.when))
+
+
 def view_for_report(report: Report, derived: Optional[DerivedFacts] = None) -> FactView:
     facts = report.facts
     roots = {"host": facts.host, "torch": facts.torch, "driver": facts.driver,
              "measurements": report.measurements,
-             "derived": derived or derive_machine(facts, report.measurements)}
+             "derived": derived or derive_machine(facts, report.measurements),
+             "profile": report.profile if report.profile is not None else Unavailable(unavailable="not a profile report")}
     return FactView(roots, env=facts.env, packages=facts.packages)
 
 
@@ -151,6 +156,8 @@ def evaluate_rules(rules: Iterable[Rule], report: Report, view: Optional[FactVie
     findings: list[Finding] = []
     skipped: list[SkippedRule] = []
     for rule in rules:
+        if report.profile is None and reads_profile(rule):
+            continue  # about a profiled program: not applicable to a machine report (not "skipped")
         if rule.for_each == "gpu":
             if isinstance(gpus, Unavailable):
                 skipped.append(SkippedRule(rule_id=rule.id, title=rule.title, missing=["gpus"],

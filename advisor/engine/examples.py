@@ -30,6 +30,9 @@ def report_from_example(example: dict[str, Any]) -> tuple[Report, dict[str, Any]
     gpu: dict[str, Any] = {"index": 0}
     derived_overrides: dict[str, Any] = {}
     gpu_overrides: dict[str, Any] = {}
+    profile: dict[str, Any] = {"run": {"command": "example", "outcome": "stopped"}, "mode": "steps",
+                               "cuda_available": True}
+    profile_seen = False
     env_seen = False
     for path, value in example.items():
         head, _, rest = path.partition(".")
@@ -51,6 +54,9 @@ def report_from_example(example: dict[str, Any]) -> tuple[Report, dict[str, Any]
             derived_overrides[rest] = value
         elif head == "measurements":
             _set_path(measurements, segments, value)
+        elif head == "profile":
+            profile_seen = True
+            _set_path(profile, segments, value)
         else:
             _set_path(facts.setdefault(head, {}), segments, value)
     if env_seen:
@@ -59,6 +65,7 @@ def report_from_example(example: dict[str, Any]) -> tuple[Report, dict[str, Any]
     report = Report.model_validate({
         "meta": ReportMeta(tool_version="example", command="example", created_utc="").model_dump(),
         "facts": facts, "measurements": measurements,
+        **({"profile": profile} if profile_seen else {}),
     })
     return report, derived_overrides, gpu_overrides
 

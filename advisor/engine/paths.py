@@ -4,6 +4,7 @@ Namespaces a rule may read:
     host.* torch.* driver.* env.NAME packages.NAME   facts from the probe (or a pasted text)
     measurements.*                                   numbers timed on the machine
     derived.*                                        machine-wide conclusions (engine/derive.py)
+    profile.*                                        the user's program under torch.profiler (profile reports)
     gpu.*                                            in rules with ``for_each: gpu``: that GPU's facts and
                                                      its derived facts (GpuFacts + GpuDerived)
 Lists (``gpus``, ``measurements.crossover``) are not addressable: rules reach GPUs through ``for_each`` and
@@ -23,6 +24,7 @@ from advisor.models.common import Unavailable, missing
 from advisor.models.env_allowlist import env_name_allowed
 from advisor.models.facts import DriverFacts, EnvFacts, GpuFacts, HostFacts, TorchFacts
 from advisor.models.measurements import Measurements
+from advisor.models.profile import ProfileFacts
 
 
 class UnknownFactPath(ValueError):
@@ -31,7 +33,7 @@ class UnknownFactPath(ValueError):
 
 _ROOTS: dict[str, type] = {
     "host": HostFacts, "torch": TorchFacts, "driver": DriverFacts, "measurements": Measurements,
-    "derived": DerivedFacts,
+    "derived": DerivedFacts, "profile": ProfileFacts,
 }
 
 

@@ -8,6 +8,7 @@ from advisor.models.common import StrictModel
 from advisor.models.facts import Facts
 from advisor.models.findings import Finding, SkippedRule
 from advisor.models.measurements import Measurements
+from advisor.models.profile import ProfileFacts
 from advisor.models.recommendations import Recommendation
 
 #: Bump on any change a reader of an older report must know about; ``advisor.models.load`` lists readable ones.
@@ -32,3 +33,5 @@ class Report(StrictModel):
     findings: list[Finding] = Field(default_factory=list)
     skipped: list[SkippedRule] = Field(default_factory=list)
     recommendations: list[Recommendation] = Field(default_factory=list)
+    #: Set by `gpu-advisor profile`: the user's own program, summarised from its trace.
+    profile: Optional[ProfileFacts] = None

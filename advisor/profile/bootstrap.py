@@ -1,0 +1,335 @@
+"""The child side of `gpu-advisor profile`: run the user's program unmodified, record a window of it.
+
+Run as ``python -m advisor.profile.bootstrap CONFIG.json`` by ``advisor.profile.runner``. It imports only the
+standard library and torch (the user's interpreter may have nothing else), installs its hooks, then runs the
+program with ``runpy`` exactly as ``python script.py`` / ``python -m pkg`` would (same ``sys.argv``,
+``__name__ == "__main__"``, the script's folder first on ``sys.path``).
+
+Steps are found without the user's help: a global optimizer-step post hook (every ``optimizer.step()``), or
+the program's own ``torch.profiler.profile.step()``. After ``warmup_steps`` steps, ``baseline_steps`` are timed
+unprofiled, then the profiler records ``steps`` steps (after one profiler warm-up step). A program that has
+not stepped after ``wait_seconds`` gets a wall-clock window of ``seconds`` instead (SIGALRM, so the profiler
+starts and stops on the main thread). Everything the parent needs is written to ``out_dir``: the Chrome trace,
+``window.json`` (step times, sync sites, data-loader sites, memory, settings) and ``status.json``.
+"""
+
+import json
+import os
+import runpy
+import signal
+import sys
+import time
+import traceback
+import warnings
+
+_MARK = "gpu_advisor::"
+SAMPLE_INTERVAL_S = 0.002
+
+
+class StopProgram(SystemExit):
+    """Raised into the program once the window is recorded (``--stop-after``): ``finally`` blocks still run."""
+
+
+class Recorder:
+    def __init__(self, config):
+        self.config = config
+        self.out_dir = config["out_dir"]
+        self.user_roots = [os.path.realpath(r) for r in config["user_roots"]]
+        self.phase = "warmup"  # warmup -> baseline -> profiler-warmup -> recording -> done
+        self.steps_seen = 0
+        self.baseline_started = None
+        self.baseline_count = 0
+        self.baseline_step_s = None
+        self.recorded_count = 0
+        self.mode = None  # "steps" | "wall"
+        self.profiler = None
+        self.sync_sites = {}
+        self.data_sites = {}
+        self.host_samples = {}
+        self.window_started_at = None
+        self.window_wall_s = None
+        self.memory = {}
+        self.trace_written = False
+
+    # -- where in the user's code ----------------------------------------------------------------------
+    def is_user_file(self, filename):
+        path = os.path.realpath(filename)
+        if "site-packages" in path or "dist-packages" in path or path.startswith(sys.prefix + os.sep + "lib"):
+            return False
+        return any(path == root or path.startswith(root + os.sep) for root in self.user_roots)
+
+    def user_frame(self, frame):
+        while frame is not None:
+            if self.is_user_file(frame.f_code.co_filename):
+                return frame
+            frame = frame.f_back
+        return None
+
+    # -- steps -----------------------------------------------------------------------------------------
+    def on_step(self):
+        self.steps_seen += 1
+        if self.mode == "wall":
+            return
+        cfg = self.config
+        # Step times are taken between drained points (the GPU caught up), so a program whose host runs ahead
+        # of the GPU is timed by its real throughput, profiled and unprofiled alike.
+        if self.phase == "warmup":
+            if self.steps_seen >= cfg["warmup_steps"]:
+                self.mode = "steps"
+                self.phase = "baseline" if cfg["baseline_steps"] > 0 else "start"
+                self.baseline_started = _drained_now()
+        elif self.phase == "baseline":
+            self.baseline_count += 1
+            if self.baseline_count >= cfg["baseline_steps"]:
+                self.baseline_step_s = (_drained_now() - self.baseline_started) / self.baseline_count
+                self.phase = "start"
+        elif self.phase == "profiler-warmup":
+            _drained_now()
+            self.profiler.step()
+            self.phase = "recording"
+            self.start_window()
+            _mark("begin")
+            return
+        elif self.phase == "recording":
+            self.recorded_count += 1
+            if self.recorded_count >= cfg["steps"]:
+                _mark("drain", _drained_now)
+                _mark("end")
+                self.finish_window()
+                return
+            _mark("end")
+            self.profiler.step()
+            _mark("begin")
+            return
+        if self.phase == "start":
+            self.profiler = _new_profiler(cfg)
+            self.profiler.start()
+            self.phase = "profiler-warmup"
+
+    def start_window(self):
+        import torch
+
+        self.window_started_at = time.perf_counter()
+        # Where the host spends its time, by the user's line: a sample of the main thread every 2 ms of CPU.
+        signal.signal(signal.SIGPROF, self.on_sample)
+        signal.setitimer(signal.ITIMER_PROF, SAMPLE_INTERVAL_S, SAMPLE_INTERVAL_S)
+        if torch.cuda.is_available():
+            torch.cuda.reset_peak_memory_stats()
+            torch.cuda.set_sync_debug_mode("warn")
+
+    def finish_window(self):
+        import torch
+
+        self.window_wall_s = _drained_now() - self.window_started_at
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        if torch.cuda.is_available():
+            torch.cuda.set_sync_debug_mode(0)
+            torch.cuda.synchronize()
+            free, total = torch.cuda.mem_get_info()
+            self.memory = {"peak_allocated": torch.cuda.max_memory_allocated(),
+                           "peak_reserved": torch.cuda.max_memory_reserved(), "capacity": total, "free": free}
+        self.profiler.stop()
+        self.profiler.export_chrome_trace(os.path.join(self.out_dir, "trace.json"))
+        self.trace_written = True
+        self.phase = "done"
+        self.write_window()
+        if self.config["stop_after"]:
+            raise StopProgram(0)
+
+    # -- wall-clock window (no steps found) --------------------------------------------------------------
+    def on_alarm(self, signum, frame):
+        if self.mode is None and self.phase == "warmup" and self.steps_seen == 0:
+            self.mode = "wall"
+            self.profiler = _new_profiler(self.config, scheduled=False)
+            self.profiler.start()
+            self.phase = "recording"
+            self.start_window()
+            _mark("begin")
+            signal.signal(signal.SIGALRM, self.on_wall_end)
+            signal.setitimer(signal.ITIMER_REAL, self.config["seconds"])
+
+    def on_wall_end(self, signum, frame):
+        if self.phase == "recording":
+            _mark("end")
+            self.finish_window()
+
+    def on_sample(self, signum, frame):
+        frame = self.user_frame(frame)
+        if frame is not None:
+            key = f"{frame.f_code.co_filename}:{frame.f_lineno}:{frame.f_code.co_name}"
+            self.host_samples[key] = self.host_samples.get(key, 0) + 1
+
+    # -- syncs and data loading, with the user's line -------------------------------------------------------
+    def on_warning(self, message, category, filename, lineno, file=None, line=None):
+        text = str(message)
+        if "synchronizing CUDA operation" in text and self.phase == "recording":
+            frame = self.user_frame(sys._getframe(1))
+            if frame is not None:
+                key = f"{frame.f_code.co_filename}:{frame.f_lineno}:{frame.f_code.co_name}"
+                self.sync_sites[key] = self.sync_sites.get(key, 0) + 1
+            return
+        _ORIGINAL_SHOWWARNING(message, category, filename, lineno, file, line)
+
+    def on_next(self, loader_iter, started, frame):
+        if self.phase != "recording":
+            return
+        frame = self.user_frame(frame)
+        where = f"{frame.f_code.co_filename}:{frame.f_lineno}:{frame.f_code.co_name}" if frame else "?:0:?"
+        site = self.data_sites.setdefault(where, {"count": 0, "seconds": 0.0,
+                                                  "num_workers": getattr(loader_iter, "_num_workers", None),
+                                                  "pin_memory": getattr(loader_iter, "_pin_memory", None)})
+        site["count"] += 1
+        site["seconds"] += time.perf_counter() - started
+
+    def write_window(self):
+        import torch
+
+        cuda = torch.cuda.is_available()
+        recorded = self.window_wall_s / self.recorded_count if self.recorded_count and self.window_wall_s else None
+        info = {"mode": self.mode, "steps_seen": self.steps_seen, "baseline_step_s": self.baseline_step_s,
+                "baseline_steps": self.baseline_count, "recorded_step_s": recorded,
+                "recorded_steps": self.recorded_count, "window_wall_s": self.window_wall_s,
+                "sync_sites": self.sync_sites, "data_sites": self.data_sites,
+                "host_samples": self.host_samples, "sample_interval_s": SAMPLE_INTERVAL_S, "memory": self.memory,
+                "torch_version": torch.__version__, "cuda_available": cuda,
+                "tf32_matmul": bool(torch.backends.cuda.matmul.allow_tf32),
+                "float32_matmul_precision": torch.get_float32_matmul_precision(),
+                "cudnn_benchmark": bool(torch.backends.cudnn.benchmark),
+                "cudnn_tf32": bool(torch.backends.cudnn.allow_tf32)}
+        if cuda:
+            props = torch.cuda.get_device_properties(torch.cuda.current_device())
+            info["device"] = {"name": props.name, "capability": f"{props.major}.{props.minor}",
+                              "total_memory": props.total_memory}
+        _write_json(os.path.join(self.out_dir, "window.json"), info)
+
+
+def _mark(kind, inside=None):
+    import torch
+
+    with torch.profiler.record_function(_MARK + kind):
+        if inside is not None:
+            inside()
+
+
+def _drained_now():
+    """Wait for the GPU to finish what is queued (our own sync: not one of the program's), then the time."""
+    import torch
+
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        mode = torch.cuda.get_sync_debug_mode()
+        torch.cuda.set_sync_debug_mode(0)
+        torch.cuda.synchronize()
+        torch.cuda.set_sync_debug_mode(mode)
+    return time.perf_counter()
+
+
+def _new_profiler(config, scheduled=True):
+    import torch
+    from torch.profiler import ProfilerActivity, profile, schedule
+
+    activities = [ProfilerActivity.CPU]
+    if torch.cuda.is_available():
+        activities.append(ProfilerActivity.CUDA)
+    plan = schedule(wait=0, warmup=1, active=config["steps"] + 1, repeat=1) if scheduled else None
+    return profile(activities=activities, schedule=plan, with_stack=config["with_stack"], record_shapes=True)
+
+
+def _write_json(path, data):
+    with open(path + ".tmp", "w", encoding="utf-8") as handle:
+        json.dump(data, handle)
+    os.replace(path + ".tmp", path)
+
+
+_ORIGINAL_SHOWWARNING = warnings.showwarning
+
+
+def _install_hooks(recorder):
+    import torch
+    import torch.optim.optimizer as optimizer_module
+    from torch.utils.data import dataloader
+
+    optimizer_module.register_optimizer_step_post_hook(lambda *args, **kwargs: recorder.on_step())
+    original_profiler_step = torch.profiler.profile.step
+
+    def profiler_step(self, *args, **kwargs):
+        result = original_profiler_step(self, *args, **kwargs)
+        if self is not recorder.profiler:  # the program's own profiler.step() marks its steps
+            recorder.on_step()
+        return result
+
+    torch.profiler.profile.step = profiler_step
+    original_next = dataloader._BaseDataLoaderIter.__next__
+
+    def timed_next(self):
+        started = time.perf_counter()
+        caller = sys._getframe(1)
+        try:
+            return original_next(self)
+        finally:
+            recorder.on_next(self, started, caller)
+
+    dataloader._BaseDataLoaderIter.__next__ = timed_next
+    warnings.showwarning = recorder.on_warning
+    warnings.filterwarnings("always", message=".*synchronizing CUDA operation.*")
+    signal.signal(signal.SIGALRM, recorder.on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, recorder.config["wait_seconds"])
+
+
+def main():
+    with open(sys.argv[1], encoding="utf-8") as handle:
+        config = json.load(handle)
+    status = {"outcome": "finished", "exit_code": 0, "error": None}
+    recorder = Recorder(config)
+    target = config["target"]
+    try:
+        _install_hooks(recorder)
+    except Exception as exc:  # torch missing or too old: the parent reports it in one line
+        status.update(outcome="setup-failed", exit_code=3, error=f"{type(exc).__name__}: {exc}")
+        _write_json(os.path.join(config["out_dir"], "status.json"), status)
+        return 3
+    sys.argv = [target["name"], *target["args"]]
+    try:
+        if target["kind"] == "module":
+            sys.path.insert(0, os.getcwd())
+            runpy.run_module(target["name"], run_name="__main__", alter_sys=True)
+        else:
+            sys.path.insert(0, os.path.dirname(os.path.abspath(target["name"])))
+            runpy.run_path(os.path.abspath(target["name"]), run_name="__main__")
+    except StopProgram:
+        status["outcome"] = "stopped"
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        status.update(outcome="finished" if code == 0 else "failed", exit_code=code)
+    except KeyboardInterrupt:
+        status.update(outcome="interrupted", exit_code=130)
+    except BaseException as exc:
+        status.update(outcome="failed", exit_code=1, error=f"{type(exc).__name__}: {exc}")
+        traceback.print_exc()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        _salvage(recorder, status)
+        _write_json(os.path.join(config["out_dir"], "status.json"), status)
+    return status["exit_code"]
+
+
+def _salvage(recorder, status):
+    """The program ended inside the window (crash, Ctrl-C, its loop ran out): keep the steps it completed."""
+    status["steps_seen"] = recorder.steps_seen
+    if recorder.phase != "recording" or not recorder.recorded_count and recorder.mode != "wall":
+        if recorder.profiler is not None and recorder.phase != "done":
+            try:
+                recorder.profiler.stop()
+            except Exception:
+                pass
+        return
+    status["partial"] = True
+    try:
+        recorder.config["stop_after"] = False
+        recorder.finish_window()
+    except Exception as exc:
+        status["salvage_error"] = f"{type(exc).__name__}: {exc}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
