@@ -25,6 +25,11 @@ from advisor.models.profile import ProfileFacts, ProgramRun
 from advisor.models.report import Report, ReportMeta
 
 #: Where each rule's finding points in the user's code: the profile fact holding the line.
+#: The lint checks that describe the same problem as a profile rule: only those confirm a finding statically.
+LINT_CHECKS_OF_RULE = {
+    "profile-host-sync-every-step": ("GA103",), "profile-pageable-copies-every-step": ("GA104", "GA105"),
+    "profile-data-loading-bound": ("GA106",), "profile-launch-bound": ("GA103",),
+}
 SITE_OF_RULE = {
     "profile-launch-bound": "host_site", "profile-host-sync-every-step": "sync.site",
     "profile-pageable-copies-every-step": "copies.site", "profile-data-loading-bound": "data.site",
@@ -47,7 +52,7 @@ class ProfileRequest:
     warmup_steps: int = 3
     steps: int = 5
     baseline_steps: int = 5
-    wait_seconds: float = 5.0
+    wait_seconds: float = 15.0
     seconds: float = 1.0
     stop_after: bool = True
     with_stack: bool = True
@@ -210,7 +215,8 @@ def _first_column(path: str, line: int) -> int:
 
 def confirm_with_lint(findings: list[Finding]) -> list[Finding]:
     """Where `gpu-advisor lint` flags the same line statically, say the measurement confirms it."""
-    located = [f for f in findings if f.location is not None and os.path.isfile(f.location.path)]
+    located = [f for f in findings if f.location is not None and os.path.isfile(f.location.path)
+               and f.rule_id in LINT_CHECKS_OF_RULE]
     if not located:
         return findings
     from advisor.lint import lint_paths
@@ -219,14 +225,16 @@ def confirm_with_lint(findings: list[Finding]) -> list[Finding]:
         run = lint_paths(sorted({f.location.path for f in located}))  # type: ignore[union-attr]
     except Exception:  # lint is a bonus here; a file it cannot read changes nothing measured
         return findings
-    by_line: dict[tuple[str, int], list[str]] = {}
+    by_line: dict[tuple[str, int], list[tuple[str, str]]] = {}
     for lint_finding in run.findings:
         key = (os.path.realpath(lint_finding.path), lint_finding.line)
-        by_line.setdefault(key, []).append(f"{lint_finding.check_id} ({lint_finding.title})")
+        by_line.setdefault(key, []).append((lint_finding.check_id, lint_finding.title))
     result = []
     for finding in findings:
         location = finding.location
-        checks = by_line.get((os.path.realpath(location.path), location.line)) if location else None
+        related = LINT_CHECKS_OF_RULE.get(finding.rule_id, ())
+        checks = [f"{check} ({title})" for check, title in by_line.get(
+            (os.path.realpath(location.path), location.line), []) if check in related] if location else None
         if checks:
             finding = finding.model_copy(update={"message": finding.message + " gpu-advisor lint flags this line "
                                                  f"statically too ({', '.join(checks)}): the measurement confirms it."})

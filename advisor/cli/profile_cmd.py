@@ -29,7 +29,7 @@ def profile(
         help="Steps timed without the profiler just before the window, to measure its overhead.")] = 5,
     seconds: Annotated[float, typer.Option(help="Length of the wall-clock window when no steps are found.")] = 1.0,
     wait_seconds: Annotated[float, typer.Option(
-        help="Without an optimizer.step() by then, record a wall-clock window instead.")] = 5.0,
+        help="Without an optimizer.step() by then, record a wall-clock window instead.")] = 15.0,
     stop_after: Annotated[bool, typer.Option(
         "--stop-after/--no-stop-after", help="Stop the program once the window is recorded.")] = True,
     timeout: Annotated[float, typer.Option(help="Stop the program after this many seconds.")] = 600.0,

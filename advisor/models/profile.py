@@ -28,9 +28,13 @@ class StepTime(StrictModel):
     index: int
     wall_ms: float
     gpu_busy_ms: Optional[float] = None
-    sync_ms: float = 0.0
-    data_ms: float = 0.0
+    sync_ms: float = 0.0  # host blocked in synchronising calls
+    data_ms: float = 0.0  # host inside a DataLoader's __next__
     kernels: int = 0
+    #: The GPU's idle time in this step, by cause (see IdleSplit); busy + the three = the step.
+    idle_launch_ms: float = 0.0
+    idle_sync_ms: float = 0.0
+    idle_data_ms: float = 0.0
 
 
 class OpTime(StrictModel):
@@ -84,8 +88,9 @@ class CopyStats(StrictModel):
 class SyncStats(StrictModel):
     per_step: float = 0.0
     blocked_ms_per_step: float = 0.0  # host time inside synchronising calls
-    cost_ms_per_step: float = 0.0  # blocked time plus the GPU idle it leaves behind
+    cost_ms_per_step: float = 0.0  # what removing them would save: min(host blocked, GPU idle after them)
     step_fraction: float = 0.0
+    floor_fraction: float = 0.0
     site: str = ""  # the line with most syncs (from torch.cuda.set_sync_debug_mode)
     site_per_step: float = 0.0
 
@@ -93,6 +98,7 @@ class SyncStats(StrictModel):
 class DataStats(StrictModel):
     wait_ms_per_step: float = 0.0
     step_fraction: float = 0.0
+    floor_fraction: float = 0.0
     site: str = ""
     num_workers: Optional[int] = None
     pin_memory: Optional[bool] = None
@@ -108,6 +114,10 @@ class MatmulStats(StrictModel):
     conv_fixed_shapes: Optional[bool] = None
     cudnn_benchmark: Optional[bool] = None
     site: str = ""
+    #: The same program's steps (unprofiled) with TF32 switched on by the tool after the window, when it was off.
+    tf32_step_ms: Fact[float] = NOT_COLLECTED
+    #: What turning TF32 on gives, in words: measured (steps before/after) or estimated, and saying which.
+    fix_gain: str = ""
 
 
 class MemoryStats(StrictModel):
@@ -138,11 +148,15 @@ class ProfileFacts(StrictModel):
     step_ms: Fact[float] = NOT_COLLECTED  # median wall time of a recorded step (the window, in wall mode)
     baseline_step_ms: Fact[float] = NOT_COLLECTED  # median of the same program's steps, unprofiled
     overhead_fraction: Fact[float] = NOT_COLLECTED  # step_ms / baseline_step_ms - 1
-    conclusive: bool = True  # False when the overhead is too high to trust the breakdown
+    overhead_ms_per_step: Fact[float] = NOT_COLLECTED  # what the profiler added to a step (>= 0)
+    conclusive: bool = True  # False when the overhead is too high to trust the breakdown as it stands
     gpu_busy_fraction: Fact[float] = NOT_COLLECTED
     idle: IdleSplit = Field(default_factory=IdleSplit)
     idle_launch_fraction: float = 0.0
     idle_sync_fraction: float = 0.0
+    #: The least share of an unprofiled step the launch-bound idle can be: as if all the time the profiler
+    #: added came out of it. The ``floor_fraction`` fields below say the same of their costs.
+    idle_launch_floor_fraction: float = 0.0
     kernels: KernelStats = Field(default_factory=KernelStats)
     copies: CopyStats = Field(default_factory=CopyStats)
     sync: SyncStats = Field(default_factory=SyncStats)

@@ -47,7 +47,7 @@ class WindowPlan:
     warmup_steps: int = 3
     steps: int = 5
     baseline_steps: int = 5
-    wait_seconds: float = 5.0
+    wait_seconds: float = 15.0
     seconds: float = 1.0
     stop_after: bool = True
     with_stack: bool = True

@@ -38,12 +38,15 @@ class _Sites:
         self.files, self.hot_lines, self.steps = files, hot_lines, max(steps, 1)
         self.totals: dict[tuple[str, str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
         self.details: dict[tuple[str, str, str], str] = {}
+        self.resolved: dict[UserCall, tuple[str, str]] = {}
 
     def site_of(self, call: Optional[UserCall]) -> Optional[tuple[str, str]]:
         if call is None:
             return None
-        line = resolve_line(call, self.hot_lines)
-        return f"{self.files.display(call.path)}:{line}", call.function
+        if call not in self.resolved:  # thousands of launches share a handful of calls
+            line = resolve_line(call, self.hot_lines)
+            self.resolved[call] = (f"{self.files.display(call.path)}:{line}", call.function)
+        return self.resolved[call]
 
     def add(self, what: str, where: Optional[tuple[str, str]], ms: float, count: float = 1.0, detail: str = "") -> None:
         if where is None:
@@ -120,7 +123,7 @@ def summarise(trace: Trace, window: dict[str, Any], run: ProgramRun, user_roots:
     if cuda:
         busy_ms = sum(step.gpu_busy_ms or 0.0 for step in facts.steps) / steps
         facts.gpu_busy_fraction = round(min(busy_ms / step_ms, 1.0), 4) if step_ms else missing("zero-length steps")
-        idle = _idle_split(windows, in_window, syncs, data_spans)
+        idle = _idle_split(windows, in_window, syncs, data_spans, facts.steps)
     else:
         facts.gpu_busy_fraction = missing("no GPU: torch has no CUDA device here, so only CPU activities were recorded")
         facts.notes.append("No GPU: CUDA is not available to this program, so only CPU activities were recorded.")
@@ -145,10 +148,29 @@ def summarise(trace: Trace, window: dict[str, Any], run: ProgramRun, user_roots:
     facts.memory = _memory(window)
     if cuda:
         facts.cpu_work = _cpu_work(cpu_ops, runtime, data_spans, frames, sites, steps, step_ms)
+    _floors(facts)
     facts.host_site = sites.top("host-time")[0]
     facts.sites = sites.rows()
     _notes(facts)
     return facts
+
+
+def _floors(facts: ProfileFacts) -> None:
+    """Each timing cost as a share of an unprofiled step, with everything the profiler added taken out of it:
+    a conclusion that still holds on its floor holds whatever the overhead distorted."""
+    overhead, baseline = facts.overhead_ms_per_step, facts.baseline_step_ms
+    if not isinstance(overhead, float) or not isinstance(baseline, float) or baseline <= 0:
+        facts.idle_launch_floor_fraction = facts.idle_launch_fraction
+        facts.sync.floor_fraction = facts.sync.step_fraction
+        facts.data.floor_fraction = facts.data.step_fraction
+        return
+
+    def floor(cost_ms: float) -> float:
+        return round(max(cost_ms - overhead, 0.0) / baseline, 4)
+
+    facts.idle_launch_floor_fraction = floor(facts.idle.launch_bound_ms)
+    facts.sync.floor_fraction = floor(facts.sync.cost_ms_per_step)
+    facts.data.floor_fraction = floor(facts.data.wait_ms_per_step)
 
 
 def _overhead(facts: ProfileFacts, window: dict[str, Any], limit: float) -> None:
@@ -162,11 +184,12 @@ def _overhead(facts: ProfileFacts, window: dict[str, Any], limit: float) -> None
         return
     facts.baseline_step_ms = round(baseline * 1e3, 3)
     overhead = recorded / baseline - 1.0
+    facts.overhead_ms_per_step = round(max(recorded - baseline, 0.0) * 1e3, 3)
     facts.overhead_fraction = round(overhead, 4)
     facts.conclusive = overhead <= limit
     if not facts.conclusive:
         facts.notes.append(f"Profiling slowed the steps by {overhead:.0%} (over {limit:.0%}): the breakdown is "
-                           "distorted, so no conclusions are drawn from it.")
+                           "distorted; only conclusions that hold with all the added time taken out are drawn.")
 
 
 def _per_step(windows, gpu: list[Span], syncs: list[Span], data: list[Span]) -> list[StepTime]:
@@ -182,7 +205,8 @@ def _per_step(windows, gpu: list[Span], syncs: list[Span], data: list[Span]) -> 
     return rows
 
 
-def _idle_split(windows, gpu: list[Span], syncs: list[Span], data: list[Span]) -> IdleSplit:
+def _idle_split(windows, gpu: list[Span], syncs: list[Span], data: list[Span],
+                steps: Optional[list[StepTime]] = None) -> IdleSplit:
     """Each GPU-idle gap: the part the host spent in a DataLoader is data wait; a gap a sync ended in is
     the sync's (the GPU drained while the host waited, then sat idle until the host queued work again);
     the rest is the host not launching fast enough."""
@@ -190,17 +214,24 @@ def _idle_split(windows, gpu: list[Span], syncs: list[Span], data: list[Span]) -
     intervals = [(s.start, s.end) for s in gpu]
     data_intervals = [(s.start, s.end) for s in data]
     sync_ends = sorted(s.end for s in syncs)
-    for start, end in windows:
+    for index, (start, end) in enumerate(windows):
+        step_launch = step_sync = step_data = 0.0
         for gap_start, gap_end in gaps(intervals, start, end):
-            length = gap_end - gap_start
             waiting = union_length(data_intervals, gap_start, gap_end)
-            rest = length - waiting
-            total += length
-            data_ms += waiting
-            if any(gap_start - 5.0 <= t <= gap_end for t in _between(sync_ends, gap_start - 5.0, gap_end)):
-                sync += rest
+            rest = gap_end - gap_start - waiting
+            step_data += waiting
+            if _between(sync_ends, gap_start - 5.0, gap_end):
+                step_sync += rest
             else:
-                launch += rest
+                step_launch += rest
+        if steps is not None:
+            steps[index].idle_launch_ms = round(step_launch / 1e3, 3)
+            steps[index].idle_sync_ms = round(step_sync / 1e3, 3)
+            steps[index].idle_data_ms = round(step_data / 1e3, 3)
+        launch += step_launch
+        sync += step_sync
+        data_ms += step_data
+        total += step_launch + step_sync + step_data
     count = max(len(windows), 1)
     return IdleSplit(total_ms=round(total / 1e3 / count, 3), launch_bound_ms=round(launch / 1e3 / count, 3),
                      host_sync_ms=round(sync / 1e3 / count, 3), data_wait_ms=round(data_ms / 1e3 / count, 3))
@@ -270,9 +301,12 @@ def _copies(gpu, correlated, call_of, sites: _Sites, steps: int) -> CopyStats:
 
 def _syncs(syncs, call_of, sites: _Sites, window, files: UserFiles, steps, step_ms, idle: IdleSplit) -> SyncStats:
     blocked_ms = sum(s.dur for s in syncs) / 1e3 / steps
+    # Without the sync the host's work and the GPU's would overlap: a step of host work H plus blocked time B,
+    # with GPU idle I, becomes max(H, GPU time), which saves min(B, I) -- the cost of the syncs.
+    cost_ms = min(blocked_ms, idle.host_sync_ms)
     stats = SyncStats(per_step=round(len(syncs) / steps, 2), blocked_ms_per_step=round(blocked_ms, 3),
-                      cost_ms_per_step=idle.host_sync_ms)
-    stats.step_fraction = round(idle.host_sync_ms / step_ms, 4) if step_ms else 0.0
+                      cost_ms_per_step=round(cost_ms, 3))
+    stats.step_fraction = round(cost_ms / step_ms, 4) if step_ms else 0.0
     debug_sites = window.get("sync_sites") or {}
     if debug_sites:  # torch.cuda.set_sync_debug_mode named each synchronising call's line: exact
         for key, count in debug_sites.items():
@@ -360,6 +394,7 @@ def _matmul(cpu_ops, gpu, op_stacks, window, steps, step_ms, frames: FrameIndex,
             fp32_ms += span.dur / 1e3
     stats.fp32_gpu_ms_per_step = round(fp32_ms / steps, 3)
     stats.fp32_gpu_fraction = round(fp32_ms / steps / step_ms, 4) if step_ms else 0.0
+    _tf32_gain(stats, window)
     fp32_ops = [op for op in matmuls if _dtype_class(op) == "fp32"]
     if fp32_ops:
         calls = frames.user_calls([(op.tid, op.start) for op in fp32_ops])
@@ -372,6 +407,23 @@ def _matmul(cpu_ops, gpu, op_stacks, window, steps, step_ms, frames: FrameIndex,
         shapes = Counter(str(op.args.get("Input Dims")) for op in convs)
         stats.conv_fixed_shapes = all(count >= steps for count in shapes.values())
     return stats
+
+
+def _tf32_gain(stats: MatmulStats, window) -> None:
+    trial = window.get("tf32_trial") or {}
+    baseline = window.get("baseline_step_s")
+    if trial.get("step_s") and baseline:
+        stats.tf32_step_ms = round(trial["step_s"] * 1e3, 3)
+        saved = 1 - trial["step_s"] / baseline
+        stats.fix_gain = (f"measured: with TF32 switched on by gpu-advisor after the window, the program's steps took "
+                          f"{trial['step_s'] * 1e3:.2f} ms against {baseline * 1e3:.2f} ms with it off "
+                          f"({saved:.0%} {'faster' if saved >= 0 else 'slower'}; {trial.get('steps')} unprofiled steps "
+                          f"each, one run: a single sample, not an interval)")
+    else:
+        stats.tf32_step_ms = missing("TF32 was not tried (on already, no Ampere+ GPU, or the program was not stopped "
+                                     "after the window)")
+        stats.fix_gain = (f"estimated, not measured: up to most of the {stats.fp32_gpu_ms_per_step:.2f} ms of float32 "
+                          "matmul time per step (H100 peaks: ~51 TFLOP/s float32, ~350 TF32, ~650 bf16)")
 
 
 def _tf32_on(window) -> bool:

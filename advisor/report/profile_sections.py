@@ -89,7 +89,9 @@ def step_section(profile: ProfileFacts) -> Section:
 
 
 def step_timeline(profile: ProfileFacts) -> str:
-    """One bar per step, scaled to the longest: # GPU busy, s host in a sync, d waiting for data, . the rest."""
+    """One bar per step, scaled to the longest. With a GPU, what the GPU did: # busy, then its idle time by
+    cause: s after a host sync, d while the host waited for data, . while the host was launching / busy.
+    Without one: d waiting for data, = the rest (computing)."""
     if not profile.steps:
         return ""
     longest = max(step.wall_ms for step in profile.steps) or 1.0
@@ -97,18 +99,19 @@ def step_timeline(profile: ProfileFacts) -> str:
     for step in profile.steps:
         width = max(1, round(step.wall_ms / longest * _BAR_WIDTH))
         scale = width / step.wall_ms if step.wall_ms else 0.0
-        busy = round((step.gpu_busy_ms or 0.0) * scale)
-        data = round(step.data_ms * scale)
-        sync = round(step.sync_ms * scale)
-        busy = min(busy, width)
-        data = min(data, width - busy)
-        sync = min(sync, width - busy - data)
-        bar = "#" * busy + "d" * data + "s" * sync
-        bar += "." * (width - len(bar))
+        if profile.cuda_available:
+            parts = [("#", step.gpu_busy_ms or 0.0), ("s", step.idle_sync_ms), ("d", step.idle_data_ms)]
+            filler = "."
+        else:
+            parts = [("d", step.data_ms)]
+            filler = "="
+        bar = ""
+        for char, ms in parts:
+            bar += char * min(round(ms * scale), width - len(bar))
+        bar += filler * (width - len(bar))
         lines.append(f"step {step.index:>2} {step.wall_ms:9.2f} ms |{bar}")
-    legend = "# GPU busy  d waiting for data  s host blocked in a sync  . other (host work, launches)"
-    if not profile.cuda_available:
-        legend = "d waiting for data  . computing on the CPU"
+    legend = ("# GPU busy   GPU idle: s after a host sync, d host waiting for data, . host launching/busy"
+              if profile.cuda_available else "d waiting for data   = computing on the CPU")
     return "\n".join([*lines, legend])
 
 
@@ -156,12 +159,15 @@ def plot_steps(profile: ProfileFacts, path: Path) -> None:
     index = [s.index for s in steps]
     busy = [s.gpu_busy_ms or 0.0 for s in steps]
     data = [s.data_ms for s in steps]
-    sync = [s.sync_ms for s in steps]
+    if profile.cuda_available:
+        data = [s.idle_data_ms for s in steps]
+    sync = [s.idle_sync_ms for s in steps]
     other = [max(s.wall_ms - b - d - y, 0.0) for s, b, d, y in zip(steps, busy, data, sync)]
     figure, axes = plt.subplots(figsize=(8, 4))
     bottom = [0.0] * len(steps)
     for values, label, colour in ((busy, "GPU busy", "tab:green"), (data, "waiting for data", "tab:orange"),
-                                  (sync, "host blocked in a sync", "tab:red"), (other, "other", "tab:gray")):
+                                  (sync, "GPU idle after a host sync", "tab:red"),
+                                  (other, "other (host launching / computing)", "tab:gray")):
         axes.bar(index, values, bottom=bottom, label=label, color=colour)
         bottom = [b + v for b, v in zip(bottom, values)]
     axes.set_xlabel("recorded step")

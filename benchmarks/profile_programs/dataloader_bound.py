@@ -17,7 +17,7 @@ class NoisyImages(Dataset):
 
     def __getitem__(self, index):
         generator = torch.Generator().manual_seed(index)
-        image = torch.randn(3, 128, 128, generator=generator)
+        image = torch.randn(3, 256, 256, generator=generator)
         for _ in range(3):  # an expensive augmentation, done on the CPU for every sample
             image = torch.fft.ifft2(torch.fft.fft2(image) * 0.99).real
         return image, index % 10

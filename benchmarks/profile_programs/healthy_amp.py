@@ -10,26 +10,27 @@ from torch.utils.data import DataLoader, Dataset
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
 steps = int(sys.argv[1]) if len(sys.argv) > 1 else 300
-width, batch = (4096, 4096) if device == "cuda" else (256, 64)
+features, width, batch = (256, 8192, 16384) if device == "cuda" else (32, 128, 64)
 
 
 class ReadyBatches(Dataset):
     """Batches prepared ahead (as a real pipeline would), cheap to hand out."""
 
     def __init__(self):
-        self.inputs = torch.randn(8, batch, width)
+        self.inputs = torch.randn(8, batch, features)
         self.targets = torch.randint(0, 10, (8, batch))
 
     def __len__(self):
         return steps
 
     def __getitem__(self, index):
-        return self.inputs[index % 8], self.targets[index % 8]
+        return self.inputs[index % 8].clone(), self.targets[index % 8].clone()
 
 
 def main():
-    model = torch.nn.Sequential(*[layer for _ in range(4) for layer in (torch.nn.Linear(width, width), torch.nn.GELU())],
-                                torch.nn.Linear(width, 10)).to(device)
+    layers = [torch.nn.Linear(features, width), torch.nn.GELU()]
+    layers += [layer for _ in range(3) for layer in (torch.nn.Linear(width, width), torch.nn.GELU())]
+    model = torch.nn.Sequential(*layers, torch.nn.Linear(width, 10)).to(device)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=device == "cuda")
     loader = DataLoader(ReadyBatches(), batch_size=None, shuffle=False, num_workers=4, pin_memory=device == "cuda",
                         persistent_workers=True, prefetch_factor=4)
