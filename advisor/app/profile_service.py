@@ -166,6 +166,8 @@ def _facts(profile: ProfileFacts) -> Facts:
         devices = [TorchDevice(index=0, name=profile.device_name, compute_capability=profile.compute_capability or "")]
     torch = TorchFacts(version=profile.torch_version, cuda_available=profile.cuda_available,
                        device_count=len(devices), devices=devices)
+    if profile.torch_cuda_version or not profile.cuda_available:
+        torch.cuda_version = profile.torch_cuda_version
     return Facts(torch=torch)
 
 

@@ -144,6 +144,7 @@ class ProfileFacts(StrictModel):
     tensor_cores: Optional[bool] = None  # capability >= 7.0
     tf32_capable: Optional[bool] = None  # capability >= 8.0 (Ampere and later)
     torch_version: str = ""
+    torch_cuda_version: Optional[str] = None
     steps_recorded: int = 0
     step_ms: Fact[float] = NOT_COLLECTED  # median wall time of a recorded step (the window, in wall mode)
     baseline_step_ms: Fact[float] = NOT_COLLECTED  # median of the same program's steps, unprofiled

@@ -120,13 +120,21 @@ def _nested_lines(tree: ast.Module, scope: object) -> set[int]:
     return lines
 
 
-def resolve_line(call: UserCall, hot_lines: dict[tuple[str, int], float]) -> int:
-    """The line of ``call`` in the user's source (see the module docstring for the fallbacks)."""
+def resolve_line(call: UserCall, hot_lines: dict[tuple[str, int], float],
+                 module_lines: Optional[dict[tuple[str, int], float]] = None) -> int:
+    """The line of ``call`` in the user's source (see the module docstring for the fallbacks). A module call
+    (``model(x)``) has no name in the trace: the bootstrap's forward pre-hook noted the lines calling modules."""
     tree = _source_tree(call.path)
     low, high = call.def_line, call.def_line
     scope = None
     if tree is not None:
         scope, low, high = _scope(tree, call.def_line, call.function)
+        if call.callee == "__call__" and module_lines:
+            nested = _nested_lines(tree, scope)
+            calling = {line: count for (path, line), count in module_lines.items()
+                       if path == call.path and low <= line <= high and line not in nested}
+            if calling:
+                return max(calling, key=calling.__getitem__)
         if call.callee and call.callee != "__call__":
             lines = _calls_in_scope(scope, call.callee)
             if lines:

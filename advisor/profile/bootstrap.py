@@ -46,6 +46,8 @@ class Recorder:
         self.sync_sites = {}
         self.data_sites = {}
         self.host_samples = {}
+        self.module_sites = {}
+        self.module_depth = 0
         self.window_started_at = None
         self.window_wall_s = None
         self.memory = {}
@@ -71,6 +73,7 @@ class Recorder:
     # -- steps -----------------------------------------------------------------------------------------
     def on_step(self):
         self.steps_seen += 1
+        self.module_depth = 0  # a forward that raised never returned through its hook
         if self.mode == "wall":
             return
         if self.phase == "tf32-trial":
@@ -185,6 +188,18 @@ class Recorder:
             _mark("end")
             self.finish_window()
 
+    def on_module_call(self, module, args):
+        """The user's line that called a top-level module (model(x)): the trace names only the module."""
+        self.module_depth += 1
+        if self.module_depth == 1 and self.phase == "recording":
+            frame = self.user_frame(sys._getframe(1))
+            if frame is not None:
+                key = f"{frame.f_code.co_filename}:{frame.f_lineno}:{frame.f_code.co_name}"
+                self.module_sites[key] = self.module_sites.get(key, 0) + 1
+
+    def on_module_return(self, module, args, output):
+        self.module_depth = max(self.module_depth - 1, 0)
+
     def on_sample(self, signum, frame):
         frame = self.user_frame(frame)
         if frame is not None:
@@ -222,7 +237,8 @@ class Recorder:
                 "baseline_steps": self.baseline_count, "recorded_step_s": recorded,
                 "recorded_steps": self.recorded_count, "window_wall_s": self.window_wall_s,
                 "sync_sites": self.sync_sites, "data_sites": self.data_sites,
-                "host_samples": self.host_samples, "sample_interval_s": SAMPLE_INTERVAL_S, "memory": self.memory,
+                "host_samples": self.host_samples, "module_sites": self.module_sites,
+                "torch_cuda_version": torch.version.cuda, "sample_interval_s": SAMPLE_INTERVAL_S, "memory": self.memory,
                 "torch_version": torch.__version__, "cuda_available": cuda,
                 "tf32_matmul": bool(torch.backends.cuda.matmul.allow_tf32),
                 "float32_matmul_precision": torch.get_float32_matmul_precision(),
@@ -292,6 +308,8 @@ def _install_hooks(recorder):
     from torch.utils.data import dataloader
 
     optimizer_module.register_optimizer_step_post_hook(lambda *args, **kwargs: recorder.on_step())
+    torch.nn.modules.module.register_module_forward_pre_hook(recorder.on_module_call)
+    torch.nn.modules.module.register_module_forward_hook(recorder.on_module_return)
     original_profiler_step = torch.profiler.profile.step
 
     def profiler_step(self, *args, **kwargs):

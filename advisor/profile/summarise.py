@@ -34,8 +34,10 @@ def _median(values: list[float]) -> Optional[float]:
 class _Sites:
     """User lines and what they cost, accumulated over the window, reported per step."""
 
-    def __init__(self, files: UserFiles, hot_lines: dict[tuple[str, int], float], steps: int) -> None:
+    def __init__(self, files: UserFiles, hot_lines: dict[tuple[str, int], float], steps: int,
+                 module_lines: Optional[dict[tuple[str, int], float]] = None) -> None:
         self.files, self.hot_lines, self.steps = files, hot_lines, max(steps, 1)
+        self.module_lines = module_lines or {}
         self.totals: dict[tuple[str, str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
         self.details: dict[tuple[str, str, str], str] = {}
         self.resolved: dict[UserCall, tuple[str, str]] = {}
@@ -44,7 +46,7 @@ class _Sites:
         if call is None:
             return None
         if call not in self.resolved:  # thousands of launches share a handful of calls
-            line = resolve_line(call, self.hot_lines)
+            line = resolve_line(call, self.hot_lines, self.module_lines)
             self.resolved[call] = (f"{self.files.display(call.path)}:{line}", call.function)
         return self.resolved[call]
 
@@ -84,7 +86,8 @@ def summarise(trace: Trace, window: dict[str, Any], run: ProgramRun, user_roots:
     facts = ProfileFacts(
         run=run, mode=window.get("mode") or "steps", cuda_available=cuda, device_name=device.get("name"),
         compute_capability=capability, tensor_cores=None if major is None else major >= 7.0,
-        tf32_capable=None if major is None else major >= 8.0, torch_version=window.get("torch_version", ""))
+        tf32_capable=None if major is None else major >= 8.0, torch_version=window.get("torch_version", ""),
+        torch_cuda_version=window.get("torch_cuda_version"))
     windows = step_windows(trace)
     if not windows:
         facts.notes.append("the trace holds no complete step: nothing to analyse")
@@ -105,7 +108,11 @@ def summarise(trace: Trace, window: dict[str, Any], run: ProgramRun, user_roots:
     for key, count in (window.get("host_samples") or {}).items():
         path, line, _ = parse_site_key(key)
         hot_lines[(path, line)] = hot_lines.get((path, line), 0.0) + count * interval * 1e3
-    sites = _Sites(files, hot_lines, steps)
+    module_lines: dict[tuple[str, int], float] = {}
+    for key, count in (window.get("module_sites") or {}).items():
+        path, line, _ = parse_site_key(key)
+        module_lines[(path, line)] = float(count)
+    sites = _Sites(files, hot_lines, steps, module_lines)
     for (path, line), ms in hot_lines.items():
         sites.add("host-time", (f"{files.display(path)}:{line}", ""), ms, 0.0)
     frames = FrameIndex(trace.frames, files)
@@ -398,7 +405,8 @@ def _matmul(cpu_ops, gpu, op_stacks, window, steps, step_ms, frames: FrameIndex,
     fp32_ops = [op for op in matmuls if _dtype_class(op) == "fp32"]
     if fp32_ops:
         calls = frames.user_calls([(op.tid, op.start) for op in fp32_ops])
-        for op, call in zip(fp32_ops, calls):
+        forward = [(op, call) for op, call in zip(fp32_ops, calls) if call is not None and call.callee != "backward"]
+        for op, call in forward or list(zip(fp32_ops, calls)):  # the model call, rather than loss.backward()
             sites.add("fp32-matmul", sites.site_of(call), op.dur / 1e3)
         stats.site = sites.top("fp32-matmul")[0]
     convs = [op for op in cpu_ops if op.name in CONV_OPS]

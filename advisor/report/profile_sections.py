@@ -49,7 +49,7 @@ def run_section(profile: ProfileFacts) -> Section:
 
 
 def step_section(profile: ProfileFacts) -> Section:
-    section = Section("Per step (median of the recorded steps)")
+    section = Section("Per step (the recorded window over its steps, GPU drained at both ends)")
     overhead = profile.overhead_fraction
     section.add("Step time", _ms(profile.step_ms))
     section.add("Same steps unprofiled", _ms(profile.baseline_step_ms))

@@ -47,6 +47,9 @@ def test_cpu_program_is_recorded_and_says_there_is_no_gpu(cpu_train_report) -> N
     assert isinstance(profile_facts.overhead_fraction, float)  # measured against unprofiled steps
     assert profile_facts.matmul.fp32_calls_per_step >= 2  # two Linear layers, forward
     assert profile_facts.top_cpu_ops and profile_facts.host_site.startswith("tests/profile/programs/cpu_train.py:")
+    # The forward matmuls point at the line calling the model (found by the forward pre-hook, not guessed).
+    program = PROGRAMS / "cpu_train.py"
+    assert profile_facts.matmul.site == f"tests/profile/programs/cpu_train.py:{line_of(program, 'model(inputs)')}"
     assert [f.rule_id for f in report.findings] == ["profile-no-gpu"]
     assert "only CPU activities" in report.findings[0].message
 
