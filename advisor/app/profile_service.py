@@ -38,12 +38,13 @@ SITE_OF_RULE = {
 
 
 class ProfileFailure(Exception):
-    """One line for the user; ``bad_input`` (exit 2: the program or its arguments) or not (exit 3: tooling)."""
+    """One line for the user, and the exit code: 2 the program or its arguments, 3 the tooling, 130 Ctrl-C."""
 
-    def __init__(self, message: str, *, bad_input: bool = True) -> None:
+    def __init__(self, message: str, *, bad_input: bool = True, exit_code: Optional[int] = None) -> None:
         super().__init__(message)
         self.message = message
         self.bad_input = bad_input
+        self.exit_code = exit_code if exit_code is not None else (2 if bad_input else 3)
 
 
 @dataclass
@@ -87,6 +88,9 @@ def profile_program(request: ProfileRequest) -> Report:
         if status.get("outcome") == "setup-failed":
             raise ProfileFailure(f"cannot profile with {target.interpreter}: {status.get('error')}", bad_input=False)
         if outcome.trace_path is None or outcome.window is None:
+            if outcome.interrupted:
+                raise ProfileFailure("interrupted before a recording window completed; the program got the Ctrl-C "
+                                     "and was stopped", exit_code=130)
             raise ProfileFailure(_nothing_recorded(run, outcome.timed_out, request.timeout_s))
         if request.trace_out is not None:
             _keep_trace(outcome.trace_path, request.trace_out, {
@@ -110,8 +114,6 @@ def _nothing_recorded(run: ProgramRun, timed_out: bool, timeout_s: float) -> str
     if timed_out:
         return (f"the program ran past --timeout {timeout_s:g}s before a recording window completed "
                 f"({run.steps_seen} step(s) seen); it was stopped, nothing is left running")
-    if run.outcome == "interrupted":
-        return "interrupted before a recording window completed; the program was stopped"
     if run.exit_code not in (0, None):
         detail = f": {run.error}" if run.error else " (its output is above)"
         return f"the program exited with code {run.exit_code} before a recording window completed{detail}"

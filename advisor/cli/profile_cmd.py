@@ -50,7 +50,7 @@ def profile(
 ) -> None:
     """Run your program under torch.profiler and explain why it is slow: ms per step, at your lines."""
     from advisor.app.profile_service import ProfileFailure, ProfileRequest, profile_program
-    from advisor.cli.errors import EXIT_BAD_INPUT, EXIT_FAILURE, CliError
+    from advisor.cli.errors import CliError
     from advisor.cli.output import exit_code_for, write_report
 
     program = [*(command or []), *ctx.args]
@@ -66,7 +66,7 @@ def profile(
     try:
         report = profile_program(request)
     except ProfileFailure as failure:
-        raise CliError(failure.message, EXIT_BAD_INPUT if failure.bad_input else EXIT_FAILURE) from None
+        raise CliError(failure.message, failure.exit_code) from None
     if plot is not None and report.profile is not None:
         try:
             from advisor.report.profile_sections import plot_steps

@@ -135,3 +135,23 @@ def test_crash_inside_the_window_keeps_the_steps_recorded(tmp_path: Path) -> Non
     assert data["profile"]["steps_recorded"] >= 1
     assert "profile-program-ended-early" in [f["rule_id"] for f in data["findings"]]
     assert "boom in step 4" in (tmp_path / "log").read_text()
+
+
+def test_ctrl_c_reaches_the_program_and_nothing_is_left(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    pid_file = tmp_path / "pid"
+    command = [sys.executable, "-m", "advisor", "profile", "--wait-seconds", "100", "-q", "--log", str(tmp_path / "log"),
+               str(PROGRAMS / "hangs.py"), str(pid_file)]
+    cli = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not pid_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert pid_file.exists(), "the program never started"
+    time.sleep(0.5)
+    cli.send_signal(signal.SIGINT)  # what Ctrl-C in the terminal does to gpu-advisor (the program has its own session)
+    _, stderr = cli.communicate(timeout=60)
+    assert cli.returncode == 130 and "interrupted" in stderr and "program got the Ctrl-C" in stderr
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(pid_file.read_text()), 0)
