@@ -57,7 +57,7 @@ class ProfileRequest:
     seconds: float = 1.0
     stop_after: bool = True
     with_stack: bool = True
-    timeout_s: float = 600.0
+    timeout_s: Optional[float] = 600.0
     max_overhead: float = 0.25
     quiet_log: Optional[Path] = None
     trace_out: Optional[Path] = None
@@ -110,7 +110,7 @@ def _outcome_name(outcome) -> str:
     return str(outcome.status.get("outcome", "killed"))
 
 
-def _nothing_recorded(run: ProgramRun, timed_out: bool, timeout_s: float) -> str:
+def _nothing_recorded(run: ProgramRun, timed_out: bool, timeout_s: Optional[float]) -> str:
     if timed_out:
         return (f"the program ran past --timeout {timeout_s:g}s before a recording window completed "
                 f"({run.steps_seen} step(s) seen); it was stopped, nothing is left running")

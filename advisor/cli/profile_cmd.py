@@ -20,7 +20,7 @@ _SETTINGS = {"allow_extra_args": True, "ignore_unknown_options": True}
 def profile(
     ctx: typer.Context,
     command: Annotated[Optional[list[str]], typer.Argument(
-        help="The program: [python] script.py ARGS (put -- before it when it has options of its own).",
+        help="The program: script.py ARGS or python script.py ARGS (put -- before it when it has options of its own).",
         show_default=False)] = None,
     module: Annotated[Optional[str], typer.Option("-m", "--module", help="Run a module, like python -m.")] = None,
     warmup_steps: Annotated[int, typer.Option(help="Steps to skip first (warm-up, compilation, autotuning).")] = 3,
@@ -32,7 +32,8 @@ def profile(
         help="Without an optimizer.step() by then, record a wall-clock window instead.")] = 15.0,
     stop_after: Annotated[bool, typer.Option(
         "--stop-after/--no-stop-after", help="Stop the program once the window is recorded.")] = True,
-    timeout: Annotated[float, typer.Option(help="Stop the program after this many seconds.")] = 600.0,
+    timeout: Annotated[Optional[float], typer.Option(
+        help="Stop the program after this many seconds (default 600, none with --no-stop-after).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Send the program's output to --log instead.")] = False,
     log: Annotated[Path, typer.Option(help="Where --quiet writes the program's output.")] = Path("gpu-advisor-profile.log"),
     no_stack: Annotated[bool, typer.Option(
@@ -56,7 +57,10 @@ def profile(
     program = [*(command or []), *ctx.args]
     if module:
         program = ["-m", module, *program]
-    if steps < 1 or warmup_steps < 0 or baseline_steps < 0 or seconds <= 0 or wait_seconds < 0 or timeout <= 0:
+    if timeout is None:
+        timeout = 600.0 if stop_after else None
+    if steps < 1 or warmup_steps < 0 or baseline_steps < 0 or seconds <= 0 or wait_seconds < 0 or (
+            timeout is not None and timeout <= 0):
         raise CliError("--steps must be >= 1; --warmup-steps and --baseline-steps >= 0; --seconds and --timeout > 0")
     request = ProfileRequest(
         command=program, warmup_steps=warmup_steps, steps=steps, baseline_steps=baseline_steps,

@@ -96,7 +96,8 @@ def user_roots(target: Target) -> list[str]:
     return [os.getcwd()]
 
 
-def run_program(target: Target, plan: WindowPlan, *, timeout_s: float, quiet_log: Optional[Path] = None) -> RunOutcome:
+def run_program(target: Target, plan: WindowPlan, *, timeout_s: Optional[float],
+                quiet_log: Optional[Path] = None) -> RunOutcome:
     workdir = Path(tempfile.mkdtemp(prefix="gpu-advisor-profile-"))
     config = {"out_dir": str(workdir), "user_roots": user_roots(target),
               "target": {"kind": target.kind, "name": target.name, "args": target.args},
