@@ -54,7 +54,7 @@ class ProfileRequest:
     steps: int = 5
     baseline_steps: int = 5
     wait_seconds: float = 15.0
-    seconds: float = 1.0
+    seconds: float = 0.5
     stop_after: bool = True
     with_stack: bool = True
     timeout_s: Optional[float] = 600.0

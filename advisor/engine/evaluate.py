@@ -156,8 +156,10 @@ def evaluate_rules(rules: Iterable[Rule], report: Report, view: Optional[FactVie
     findings: list[Finding] = []
     skipped: list[SkippedRule] = []
     for rule in rules:
-        if report.profile is None and reads_profile(rule):
-            continue  # about a profiled program: not applicable to a machine report (not "skipped")
+        if reads_profile(rule) != (report.profile is not None):
+            # Profile rules are about a profiled program, the others about a probed machine: neither applies to
+            # the other kind of report (a profile report holds no probe facts), so neither is "skipped" there.
+            continue
         if rule.for_each == "gpu":
             if isinstance(gpus, Unavailable):
                 skipped.append(SkippedRule(rule_id=rule.id, title=rule.title, missing=["gpus"],

@@ -48,7 +48,7 @@ class WindowPlan:
     steps: int = 5
     baseline_steps: int = 5
     wait_seconds: float = 15.0
-    seconds: float = 1.0
+    seconds: float = 0.5
     stop_after: bool = True
     with_stack: bool = True
 

@@ -9,72 +9,23 @@ step; fractions are of the median step.
 from __future__ import annotations
 
 import statistics
-from collections import Counter, defaultdict
 from typing import Any, Optional
 
 from advisor.models.common import missing
-from advisor.models.profile import (CopyStats, CpuWorkStats, DataStats, IdleSplit, KernelStats, MatmulStats,
-                                    MemoryStats, OpTime, ProfileFacts, ProgramRun, SourceSite, StepTime, SyncStats)
-from advisor.profile.attribution import FrameIndex, UserCall, UserFiles, parse_site_key, resolve_line
+from advisor.models.profile import (CopyStats, DataStats, IdleSplit, KernelStats, ProfileFacts, ProgramRun,
+                                    StepTime, SyncStats)
+from advisor.profile.attribution import FrameIndex, UserFiles, parse_site_key
+from advisor.profile.op_stats import cpu_work, matmul_stats, memory_stats, top_cpu_ops, top_gpu_ops
+from advisor.profile.sites import Sites
 from advisor.profile.trace_events import (GRAPH_LAUNCH_CALLS, LAUNCH_CALLS, SYNC_CALLS, Span, Trace,
                                           enclosing_stacks, gaps, gpu_kind, step_windows, union_length)
 
 #: The profiler's own cost above this makes the breakdown untrustworthy: conclusions are refused.
 OVERHEAD_LIMIT = 0.25
-MATMUL_OPS = frozenset({"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::addbmm", "aten::_scaled_mm"})
-CONV_OPS = frozenset({"aten::convolution"})
-_HEAVY_CPU_OPS = MATMUL_OPS | CONV_OPS | {"aten::linear", "aten::matmul", "aten::conv1d", "aten::conv2d", "aten::conv3d"}
-_LOW_PRECISION = ("c10::BFloat16", "c10::Half", "BFloat16", "Half")
 
 
 def _median(values: list[float]) -> Optional[float]:
     return statistics.median(values) if values else None
-
-
-class _Sites:
-    """User lines and what they cost, accumulated over the window, reported per step."""
-
-    def __init__(self, files: UserFiles, hot_lines: dict[tuple[str, int], float], steps: int,
-                 module_lines: Optional[dict[tuple[str, int], float]] = None) -> None:
-        self.files, self.hot_lines, self.steps = files, hot_lines, max(steps, 1)
-        self.module_lines = module_lines or {}
-        self.totals: dict[tuple[str, str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
-        self.details: dict[tuple[str, str, str], str] = {}
-        self.resolved: dict[UserCall, tuple[str, str]] = {}
-
-    def site_of(self, call: Optional[UserCall]) -> Optional[tuple[str, str]]:
-        if call is None:
-            return None
-        if call not in self.resolved:  # thousands of launches share a handful of calls
-            line = resolve_line(call, self.hot_lines, self.module_lines)
-            self.resolved[call] = (f"{self.files.display(call.path)}:{line}", call.function)
-        return self.resolved[call]
-
-    def add(self, what: str, where: Optional[tuple[str, str]], ms: float, count: float = 1.0, detail: str = "") -> None:
-        if where is None:
-            return
-        key = (what, *where)
-        self.totals[key][0] += ms
-        self.totals[key][1] += count
-        if detail:
-            self.details[key] = detail
-
-    def top(self, what: str) -> tuple[str, float]:
-        """(site, count per step) of the costliest line for ``what``; ("", 0) when none."""
-        rows = [(key, value) for key, value in self.totals.items() if key[0] == what]
-        if not rows:
-            return "", 0.0
-        key, value = max(rows, key=lambda row: (row[1][0], row[1][1]))
-        return key[1], value[1] / self.steps
-
-    def rows(self, limit_per_kind: int = 3) -> list[SourceSite]:
-        result = []
-        for what in dict.fromkeys(key[0] for key in self.totals):
-            rows = sorted(((k, v) for k, v in self.totals.items() if k[0] == what), key=lambda kv: -kv[1][0])
-            for key, (ms, count) in rows[:limit_per_kind]:
-                result.append(SourceSite(site=key[1], function=key[2], what=what, ms_per_step=round(ms / self.steps, 3),
-                                         count_per_step=round(count / self.steps, 2), detail=self.details.get(key, "")))
-        return result
 
 
 def summarise(trace: Trace, window: dict[str, Any], run: ProgramRun, user_roots: list[str], *,
@@ -112,7 +63,7 @@ def summarise(trace: Trace, window: dict[str, Any], run: ProgramRun, user_roots:
     for key, count in (window.get("module_sites") or {}).items():
         path, line, _ = parse_site_key(key)
         module_lines[(path, line)] = float(count)
-    sites = _Sites(files, hot_lines, steps, module_lines)
+    sites = Sites(files, hot_lines, steps, module_lines)
     for (path, line), ms in hot_lines.items():
         sites.add("host-time", (f"{files.display(path)}:{line}", ""), ms, 0.0)
     frames = FrameIndex(trace.frames, files)
@@ -149,12 +100,12 @@ def summarise(trace: Trace, window: dict[str, Any], run: ProgramRun, user_roots:
                                             correlated[k.args.get("correlation")].start)
                                            if k.args.get("correlation") in correlated else (None, k.start)
                                            for k in in_window])
-    facts.top_gpu_ops = _top_gpu_ops(in_window, op_stacks, steps, idle, step_ms)
-    facts.top_cpu_ops = _top_cpu_ops(cpu_ops, steps, step_ms)
-    facts.matmul = _matmul(cpu_ops, in_window, op_stacks, window, steps, step_ms, frames, sites)
-    facts.memory = _memory(window)
+    facts.top_gpu_ops = top_gpu_ops(in_window, op_stacks, steps, idle, step_ms)
+    facts.top_cpu_ops = top_cpu_ops(cpu_ops, steps, step_ms)
+    facts.matmul = matmul_stats(cpu_ops, in_window, op_stacks, window, steps, step_ms, frames, sites)
+    facts.memory = memory_stats(window)
     if cuda:
-        facts.cpu_work = _cpu_work(cpu_ops, runtime, data_spans, frames, sites, steps, step_ms)
+        facts.cpu_work = cpu_work(cpu_ops, runtime, data_spans, frames, sites, steps, step_ms)
     _floors(facts)
     facts.host_site = sites.top("host-time")[0]
     facts.sites = sites.rows()
@@ -250,7 +201,7 @@ def _between(sorted_values: list[float], low: float, high: float) -> list[float]
     return sorted_values[bisect_left(sorted_values, low):bisect_right(sorted_values, high)]
 
 
-def _kernels(gpu, correlated, call_of, sites: _Sites, steps: int) -> KernelStats:
+def _kernels(gpu, correlated, call_of, sites: Sites, steps: int) -> KernelStats:
     kernels = [s for s in gpu if gpu_kind(s) == "kernel"]
     stats = KernelStats(per_step=round(len(kernels) / steps, 1))
     if not kernels:
@@ -278,7 +229,7 @@ def _kernels(gpu, correlated, call_of, sites: _Sites, steps: int) -> KernelStats
     return stats
 
 
-def _copies(gpu, correlated, call_of, sites: _Sites, steps: int) -> CopyStats:
+def _copies(gpu, correlated, call_of, sites: Sites, steps: int) -> CopyStats:
     stats = CopyStats()
     for span in gpu:
         kind = gpu_kind(span)
@@ -306,7 +257,7 @@ def _copies(gpu, correlated, call_of, sites: _Sites, steps: int) -> CopyStats:
     return stats
 
 
-def _syncs(syncs, call_of, sites: _Sites, window, files: UserFiles, steps, step_ms, idle: IdleSplit) -> SyncStats:
+def _syncs(syncs, call_of, sites: Sites, window, files: UserFiles, steps, step_ms, idle: IdleSplit) -> SyncStats:
     blocked_ms = sum(s.dur for s in syncs) / 1e3 / steps
     # Without the sync the host's work and the GPU's would overlap: a step of host work H plus blocked time B,
     # with GPU idle I, becomes max(H, GPU time), which saves min(B, I) -- the cost of the syncs.
@@ -328,7 +279,7 @@ def _syncs(syncs, call_of, sites: _Sites, window, files: UserFiles, steps, step_
     return stats
 
 
-def _data(spans, window, files: UserFiles, steps, step_ms, sites: _Sites) -> DataStats:
+def _data(spans, window, files: UserFiles, steps, step_ms, sites: Sites) -> DataStats:
     hooked = window.get("data_sites") or {}
     wait_ms = sum(s.dur for s in spans) / 1e3 / steps
     if not spans and hooked:
@@ -344,132 +295,6 @@ def _data(spans, window, files: UserFiles, steps, step_ms, sites: _Sites) -> Dat
             path, line, function = parse_site_key(key)
             sites.add("data-wait", (f"{files.display(path)}:{line}", function), site["seconds"] * 1e3, site["count"],
                       detail=f"num_workers={site.get('num_workers')}, pin_memory={site.get('pin_memory')}")
-    return stats
-
-
-def _top_gpu_ops(gpu, op_stacks, steps, idle, step_ms, limit: int = 8) -> list[OpTime]:
-    totals: Counter[str] = Counter()
-    counts: Counter[str] = Counter()
-    for span, stack in zip(gpu, op_stacks):
-        name = stack[0].name if stack else (gpu_kind(span) if gpu_kind(span) != "kernel" else span.name[:60])
-        totals[name] += span.dur / 1e3
-        counts[name] += 1
-    busy = sum(totals.values()) or 1.0
-    return [OpTime(name=name, ms_per_step=round(ms / steps, 3), calls_per_step=round(counts[name] / steps, 1),
-                   share=round(ms / busy, 4)) for name, ms in totals.most_common(limit)]
-
-
-def _top_level(ops: list[Span]) -> list[Span]:
-    result: list[Span] = []
-    open_until: dict[Any, float] = {}
-    for op in ops:  # sorted by start
-        if op.start >= open_until.get(op.tid, float("-inf")):
-            result.append(op)
-            open_until[op.tid] = op.end
-    return result
-
-
-def _top_cpu_ops(cpu_ops, steps, step_ms, limit: int = 8) -> list[OpTime]:
-    totals: Counter[str] = Counter()
-    counts: Counter[str] = Counter()
-    for op in _top_level(cpu_ops):
-        totals[op.name] += op.dur / 1e3
-        counts[op.name] += 1
-    total = step_ms * steps or 1.0
-    return [OpTime(name=name, ms_per_step=round(ms / steps, 3), calls_per_step=round(counts[name] / steps, 1),
-                   share=round(ms / total, 4)) for name, ms in totals.most_common(limit)]
-
-
-def _dtype_class(op: Span) -> str:
-    types = [t for t in op.args.get("Input type", []) if t]
-    if any(t in _LOW_PRECISION for t in types):
-        return "low"
-    return "fp32" if "float" in types else "other"
-
-
-def _matmul(cpu_ops, gpu, op_stacks, window, steps, step_ms, frames: FrameIndex, sites: _Sites) -> MatmulStats:
-    stats = MatmulStats(tf32_enabled=_tf32_on(window) if window.get("cuda_available") else None,
-                        cudnn_benchmark=window.get("cudnn_benchmark"))
-    matmuls = [op for op in cpu_ops if op.name in MATMUL_OPS]
-    classes = Counter(_dtype_class(op) for op in matmuls)
-    stats.fp32_calls_per_step = round(classes["fp32"] / steps, 2)
-    stats.low_precision_calls_per_step = round(classes["low"] / steps, 2)
-    fp32_ms = 0.0
-    for span, stack in zip(gpu, op_stacks):
-        inner = [op for op in stack if op.name in MATMUL_OPS]
-        if inner and _dtype_class(inner[-1]) == "fp32":
-            fp32_ms += span.dur / 1e3
-    stats.fp32_gpu_ms_per_step = round(fp32_ms / steps, 3)
-    stats.fp32_gpu_fraction = round(fp32_ms / steps / step_ms, 4) if step_ms else 0.0
-    _tf32_gain(stats, window)
-    fp32_ops = [op for op in matmuls if _dtype_class(op) == "fp32"]
-    if fp32_ops:
-        calls = frames.user_calls([(op.tid, op.start) for op in fp32_ops])
-        forward = [(op, call) for op, call in zip(fp32_ops, calls) if call is not None and call.callee != "backward"]
-        for op, call in forward or list(zip(fp32_ops, calls)):  # the model call, rather than loss.backward()
-            sites.add("fp32-matmul", sites.site_of(call), op.dur / 1e3)
-        stats.site = sites.top("fp32-matmul")[0]
-    convs = [op for op in cpu_ops if op.name in CONV_OPS]
-    stats.conv_calls_per_step = round(len(convs) / steps, 2)
-    if convs:
-        shapes = Counter(str(op.args.get("Input Dims")) for op in convs)
-        stats.conv_fixed_shapes = all(count >= steps for count in shapes.values())
-    return stats
-
-
-def _tf32_gain(stats: MatmulStats, window) -> None:
-    trial = window.get("tf32_trial") or {}
-    baseline = window.get("baseline_step_s")
-    if trial.get("step_s") and baseline:
-        stats.tf32_step_ms = round(trial["step_s"] * 1e3, 3)
-        saved = 1 - trial["step_s"] / baseline
-        stats.fix_gain = (f"measured: with TF32 switched on by gpu-advisor after the window, the program's steps took "
-                          f"{trial['step_s'] * 1e3:.2f} ms against {baseline * 1e3:.2f} ms with it off "
-                          f"({saved:.0%} {'faster' if saved >= 0 else 'slower'}; {trial.get('steps')} unprofiled steps "
-                          f"each, one run: a single sample, not an interval)")
-    else:
-        stats.tf32_step_ms = missing("TF32 was not tried (on already, no Ampere+ GPU, or the program was not stopped "
-                                     "after the window)")
-        stats.fix_gain = (f"estimated, not measured: up to most of the {stats.fp32_gpu_ms_per_step:.2f} ms of float32 "
-                          "matmul time per step (H100 peaks: ~51 TFLOP/s float32, ~350 TF32, ~650 bf16)")
-
-
-def _tf32_on(window) -> bool:
-    return bool(window.get("tf32_matmul")) or window.get("float32_matmul_precision") in ("high", "medium")
-
-
-def _memory(window) -> MemoryStats:
-    memory = window.get("memory") or {}
-    if not memory:
-        reason = missing("no GPU memory to measure (CPU only)")
-        return MemoryStats(peak_allocated_bytes=reason, peak_reserved_bytes=reason, capacity_bytes=reason,
-                           peak_reserved_fraction=reason)
-    capacity = memory.get("capacity") or 0
-    return MemoryStats(peak_allocated_bytes=memory["peak_allocated"], peak_reserved_bytes=memory["peak_reserved"],
-                       capacity_bytes=capacity,
-                       peak_reserved_fraction=round(memory["peak_reserved"] / capacity, 4) if capacity else missing("capacity unknown"))
-
-
-def _cpu_work(cpu_ops, runtime, data_spans, frames: FrameIndex, sites: _Sites, steps, step_ms) -> CpuWorkStats:
-    """Matmuls and convolutions that launched nothing on the GPU: they ran on the CPU (a DataLoader's
-    transforms excepted: preparing data on the CPU is their job, and the data-wait finding covers them)."""
-    loading = [(s.start, s.end) for s in data_spans]
-    heavy = [op for op in _top_level(cpu_ops) if op.name in _HEAVY_CPU_OPS
-             and not any(a <= op.start <= b for a, b in loading)]
-    launches = sorted((s.tid, s.start) for s in runtime)
-    on_cpu = []
-    for op in heavy:
-        from bisect import bisect_left
-
-        index = bisect_left(launches, (op.tid, op.start))
-        if not (index < len(launches) and launches[index][0] == op.tid and launches[index][1] <= op.end):
-            on_cpu.append(op)
-    ms = sum(op.dur for op in on_cpu) / 1e3 / steps
-    stats = CpuWorkStats(ms_per_step=round(ms, 3), step_fraction=round(ms / step_ms, 4) if step_ms else 0.0)
-    calls = frames.user_calls([(op.tid, op.start) for op in on_cpu])
-    for op, call in zip(on_cpu, calls):
-        sites.add("cpu-compute", sites.site_of(call), op.dur / 1e3, detail=op.name)
-    stats.site = sites.top("cpu-compute")[0]
     return stats
 
 
