@@ -1,6 +1,6 @@
 """The child side of `gpu-advisor profile`: run the user's program unmodified, record a window of it.
 
-Run as ``python -m advisor.profile.bootstrap CONFIG.json`` by ``advisor.profile.runner``. It imports only the
+Run as ``python .../advisor/profile/bootstrap.py CONFIG.json`` by ``advisor.profile.runner``. It imports only the
 standard library and torch (the user's interpreter may have nothing else), installs its hooks, then runs the
 program with ``runpy`` exactly as ``python script.py`` / ``python -m pkg`` would (same ``sys.argv``,
 ``__name__ == "__main__"``, the script's folder first on ``sys.path``).
@@ -337,6 +337,11 @@ def _install_hooks(recorder):
 
 
 def main():
+    # Run by path, Python put this file's folder first on sys.path: its modules (runner, sites ...) must not
+    # shadow the program's own imports.
+    here = os.path.dirname(os.path.abspath(__file__))
+    if sys.path and os.path.abspath(sys.path[0] or os.curdir) == here:
+        sys.path.pop(0)
     with open(sys.argv[1], encoding="utf-8") as handle:
         config = json.load(handle)
     status = {"outcome": "finished", "exit_code": 0, "error": None}

@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-import advisor
-
+BOOTSTRAP = Path(__file__).resolve().parent / "bootstrap.py"
 #: How long a program gets to finish after SIGINT (its own cleanup, a checkpoint) before it is killed.
 INTERRUPT_GRACE_S = 10.0
 
@@ -106,14 +105,14 @@ def run_program(target: Target, plan: WindowPlan, *, timeout_s: Optional[float],
               "with_stack": plan.with_stack}
     config_path = workdir / "config.json"
     config_path.write_text(json.dumps(config), encoding="utf-8")
+    # The bootstrap runs by file path, with the user's environment untouched: putting gpu-advisor's own
+    # site-packages on PYTHONPATH could hand the program another torch than its interpreter's.
     env = dict(os.environ)
-    package_parent = str(Path(advisor.__file__).resolve().parent.parent)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH")) if p)
     sink = open(quiet_log, "w", encoding="utf-8") if quiet_log else None  # noqa: SIM115 - closed below
     started = time.perf_counter()
     outcome = RunOutcome(status={}, window=None, trace_path=None, workdir=workdir, wall_s=0.0)
     try:
-        process = subprocess.Popen([target.interpreter, "-m", "advisor.profile.bootstrap", str(config_path)],
+        process = subprocess.Popen([target.interpreter, str(BOOTSTRAP), str(config_path)],
                                    env=env, start_new_session=True, stdout=sink, stderr=sink)
     except OSError as exc:
         if sink:

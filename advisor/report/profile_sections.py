@@ -173,7 +173,7 @@ def plot_steps(profile: ProfileFacts, path: Path) -> None:
     axes.set_xlabel("recorded step")
     axes.set_ylabel("ms")
     axes.set_title(f"gpu-advisor profile: {profile.run.command}"[:80])
-    axes.legend()
+    axes.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=2)
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     plt.close(figure)

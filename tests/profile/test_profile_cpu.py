@@ -155,3 +155,16 @@ def test_ctrl_c_reaches_the_program_and_nothing_is_left(tmp_path: Path) -> None:
     assert cli.returncode == 130 and "interrupted" in stderr and "program got the Ctrl-C" in stderr
     with pytest.raises(ProcessLookupError):
         os.kill(int(pid_file.read_text()), 0)
+
+
+def test_no_stop_after_lets_the_program_finish_and_plot_draws_the_steps(tmp_path: Path) -> None:
+    result = profile(*FAST, "--no-stop-after", "--no-stack", "-q", "--log", str(tmp_path / "log"), "-f", "json",
+                     "-o", str(tmp_path / "r.json"), "--plot", str(tmp_path / "steps.png"),
+                     str(PROGRAMS / "cpu_train.py"))
+    assert result.returncode == 0, result.stderr
+    report = load_report_json((tmp_path / "r.json").read_text(), "r.json")
+    assert report.profile.run.outcome == "finished" and report.profile.run.steps_seen == 40
+    assert "step 39" in (tmp_path / "log").read_text()
+    assert (tmp_path / "steps.png").read_bytes()[:4] == b"\x89PNG"
+    # Without Python stacks the lines come from sampling only: the host's hottest line is still named.
+    assert report.profile.host_site.startswith("tests/profile/programs/cpu_train.py:")
