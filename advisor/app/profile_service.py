@@ -88,6 +88,9 @@ def profile_program(request: ProfileRequest) -> Report:
         if status.get("outcome") == "setup-failed":
             raise ProfileFailure(f"cannot profile with {target.interpreter}: {status.get('error')}", bad_input=False)
         if outcome.trace_path is None or outcome.window is None:
+            if status.get("profiler_error"):
+                raise ProfileFailure(f"torch.profiler could not record this program: {status['profiler_error']}",
+                                     bad_input=False)
             if outcome.interrupted:
                 raise ProfileFailure("interrupted before a recording window completed; the program got the Ctrl-C "
                                      "and was stopped", exit_code=130)

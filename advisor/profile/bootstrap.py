@@ -53,6 +53,8 @@ class Recorder:
         self.memory = {}
         self.trace_written = False
         self.window_info = {}
+        self.step_source = None
+        self.failure = None
         self.trial_count = 0
         self.trial_started = None
 
@@ -71,6 +73,27 @@ class Recorder:
         return None
 
     # -- steps -----------------------------------------------------------------------------------------
+    def step_from(self, source):
+        """A step boundary from one source: the first seen (optimizer.step or profiler.step) counts, so a
+        program calling both is not stepped twice. Our failures never reach the program: they are noted and
+        recording stops; StopProgram (a SystemExit) is the one thing meant to reach it."""
+        if self.step_source is None:
+            self.step_source = source
+        if source != self.step_source or self.phase == "failed":
+            return
+        try:
+            self.on_step()
+        except Exception as exc:  # e.g. the program runs its own torch.profiler: ours cannot start
+            self.failure = f"{type(exc).__name__}: {exc}"
+            self.phase = "failed"
+            try:
+                if self.profiler is not None:
+                    self.profiler.stop()
+            except Exception:
+                pass
+            if self.config["stop_after"]:
+                raise StopProgram(0) from None  # nothing can be recorded: do not keep a long job running for it
+
     def on_step(self):
         self.steps_seen += 1
         self.module_depth = 0  # a forward that raised never returned through its hook
@@ -111,6 +134,11 @@ class Recorder:
             _mark("begin")
             return
         if self.phase == "start":
+            import torch
+
+            if torch._C._autograd._profiler_enabled():
+                # Starting ours would end the program's own profiling session (kineto has one).
+                raise RuntimeError("the program runs a torch.profiler of its own")
             self.profiler = _new_profiler(cfg)
             self.profiler.start()
             self.phase = "profiler-warmup"
@@ -307,7 +335,7 @@ def _install_hooks(recorder):
     import torch.optim.optimizer as optimizer_module
     from torch.utils.data import dataloader
 
-    optimizer_module.register_optimizer_step_post_hook(lambda *args, **kwargs: recorder.on_step())
+    optimizer_module.register_optimizer_step_post_hook(lambda *args, **kwargs: recorder.step_from("optimizer"))
     torch.nn.modules.module.register_module_forward_pre_hook(recorder.on_module_call)
     torch.nn.modules.module.register_module_forward_hook(recorder.on_module_return)
     original_profiler_step = torch.profiler.profile.step
@@ -315,7 +343,7 @@ def _install_hooks(recorder):
     def profiler_step(self, *args, **kwargs):
         result = original_profiler_step(self, *args, **kwargs)
         if self is not recorder.profiler:  # the program's own profiler.step() marks its steps
-            recorder.on_step()
+            recorder.step_from("profiler")
         return result
 
     torch.profiler.profile.step = profiler_step
@@ -382,6 +410,9 @@ def main():
 def _salvage(recorder, status):
     """The program ended inside the window (crash, Ctrl-C, its loop ran out): keep the steps it completed."""
     status["steps_seen"] = recorder.steps_seen
+    status["profiler_error"] = recorder.failure
+    if recorder.phase == "failed":
+        return
     if recorder.phase != "recording" or not recorder.recorded_count and recorder.mode != "wall":
         if recorder.profiler is not None and recorder.phase not in ("done", "tf32-trial"):
             try:

@@ -168,3 +168,9 @@ def test_no_stop_after_lets_the_program_finish_and_plot_draws_the_steps(tmp_path
     assert (tmp_path / "steps.png").read_bytes()[:4] == b"\x89PNG"
     # Without Python stacks the lines come from sampling only: the host's hottest line is still named.
     assert report.profile.host_site.startswith("tests/profile/programs/cpu_train.py:")
+
+
+def test_a_program_with_its_own_profiler_is_left_alone(tmp_path: Path) -> None:
+    result = profile(*FAST, "-q", "--log", str(tmp_path / "log"), str(PROGRAMS / "own_profiler.py"))
+    assert result.returncode == 3 and "runs a torch.profiler of its own" in result.stderr
+    assert "Traceback" not in (tmp_path / "log").read_text()  # stopped cleanly, its own profiler untouched
