@@ -46,3 +46,23 @@ def test_a_call_is_found_in_the_function_source(tmp_path: Path) -> None:
     hot = {(path, 2): 5.0, (path, 9): 50.0}
     assert resolve_line(UserCall(path, 1, "step", "__call__"), hot) == 2
     assert resolve_line(UserCall(path, 1, "step", "__call__"), {}) == 1  # nothing better: the def line
+
+
+def test_program_forms_are_parsed(tmp_path: Path) -> None:
+    import sys
+
+    import pytest
+
+    from advisor.profile.runner import ProgramNotFound, parse_target
+
+    script = tmp_path / "train.py"
+    script.write_text("pass\n")
+    plain = parse_target([str(script), "--lr", "3e-4"])
+    assert (plain.kind, plain.name, plain.args, plain.interpreter) == ("path", str(script), ["--lr", "3e-4"], sys.executable)
+    with_python = parse_target([sys.executable, str(script)])
+    assert with_python.kind == "path" and with_python.interpreter == sys.executable
+    module = parse_target(["-m", "pkg.train", "--epochs", "1"])
+    assert (module.kind, module.name, module.args) == ("module", "pkg.train", ["--epochs", "1"])
+    for bad in ([], [str(tmp_path / "missing.py")], ["-m"]):
+        with pytest.raises(ProgramNotFound):
+            parse_target(bad)
