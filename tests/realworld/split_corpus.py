@@ -10,8 +10,10 @@ Procedure for the new items of one batch (seeded, so it can be re-run and checke
   2. with one random.Random(12) for the batch, walk the classes in sorted order, sort each class's
      items by name and shuffle them with that generator;
   3. deal each class's shuffled items alternately to the halves, starting with the half that holds
-     fewer items of that class so far (dev on a tie), so every class is spread over both halves
-     and the halves stay about 50/50.
+     fewer items of that class so far; on a tie, the half with fewer items in total (dev if that
+     ties too), so every class is spread over both halves and the halves stay about 50/50.
+     (Batches 1 and 2, items 001-027, were dealt with "dev on a tie" before the total-size tie
+     break was added; their assignment is kept as it was.)
 """
 
 from __future__ import annotations
@@ -67,7 +69,10 @@ def main(staging: Path) -> None:
     for cls in sorted(by_class):
         names = sorted(by_class[cls])
         rng.shuffle(names)
-        first = "heldout" if per_half["heldout"][cls] < per_half["dev"][cls] else "dev"
+        dev_n, held_n = per_half["dev"][cls], per_half["heldout"][cls]
+        if dev_n == held_n:
+            dev_n, held_n = sum(per_half["dev"].values()), sum(per_half["heldout"].values())
+        first = "heldout" if held_n < dev_n else "dev"
         other = "dev" if first == "heldout" else "heldout"
         for i, name in enumerate(names):
             half = first if i % 2 == 0 else other
