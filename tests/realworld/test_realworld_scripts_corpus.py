@@ -54,3 +54,21 @@ def test_findings_are_unique_per_file():
     for key, item in ITEMS.items():
         seen = [(f["id"], f["line"]) for f in item["findings"]]
         assert len(seen) == len(set(seen)), key
+
+
+def test_halves_follow_the_seeded_split():
+    """The dev/held-out assignment is the one scripts_split.split_halves computes (random.Random(12))."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from scripts_split import split_halves
+
+    by_name = {k.split("/", 1)[1]: v for k, v in ITEMS.items()}
+    halves = split_halves(by_name)
+    assert {f"{halves[name]}/{name}" for name in by_name} == set(ITEMS)
+
+
+def test_both_halves_hold_clean_files_and_every_check_is_labelled_somewhere():
+    for half in ("dev", "heldout"):
+        assert any(v["clean"] for k, v in ITEMS.items() if k.startswith(half + "/"))
+    assert {f["id"] for v in ITEMS.values() for f in v["findings"]} == IDS
