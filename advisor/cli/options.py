@@ -34,3 +34,11 @@ FailOnOption = Annotated[FailOn, typer.Option(
     "--fail-on", help="Exit with code 1 when a finding at or above this severity is present (for CI scripts).")]
 RulesDirOption = Annotated[Optional[list[Path]], typer.Option(
     "--rules-dir", help="Add the rules in DIR (YAML, same format as the built-in ones). Repeatable.")]
+
+# Options of the commands that measure.
+BudgetOption = Annotated[Optional[float], typer.Option(
+    "--budget", min=3.0, help="Wall-time budget in seconds for the whole run (default 30, --quick 10). "
+                              "More time buys tighter spreads and more crossovers; less trades precision for time.")]
+DeviceOption = Annotated[int, typer.Option("--device", min=0, help="torch index of the GPU to measure.")]
+MemoryOption = Annotated[float, typer.Option(
+    "--memory-fraction", min=0.01, max=0.9, help="Largest share of the GPU's free memory the measurements may take.")]

@@ -36,6 +36,9 @@ FULL_CROSSOVERS: tuple[tuple[str, DType], ...] = (
 QUICK_CROSSOVERS: tuple[tuple[str, DType], ...] = (("matmul", "float32"), ("add", "float32"))
 QUICK_MODES: tuple[Mode, ...] = ("resident", "sync", "transfer_pinned")
 PEAK_DTYPES: tuple[DType, ...] = ("float32", "tf32", "bfloat16", "float16", "float64")
+#: The whole-run budgets (seconds) a full and a quick plan's timers are tuned for, at precision 1.
+NOMINAL_BUDGET_S = 30.0
+NOMINAL_QUICK_BUDGET_S = 10.0
 
 
 @dataclass
@@ -62,6 +65,19 @@ class MeasurePlan:
     def quick(cls, budget_s: float) -> "MeasurePlan":
         return cls(crossovers=QUICK_CROSSOVERS, modes=QUICK_MODES, peak_dtypes=("float32", "tf32", "bfloat16"),
                    cpu_peak_dtypes=("float32",), budget_s=budget_s, precision=0.5)
+
+    @classmethod
+    def for_budget(cls, budget_s: float, *, left_s: float, quick: bool = False) -> "MeasurePlan":
+        """The plan for a run of ``budget_s`` seconds in all, ``left_s`` of them still to spend on measuring.
+        A bigger budget than the nominal one buys tighter spreads; a smaller one trades precision for time."""
+        plan = cls.quick(left_s) if quick else cls(budget_s=left_s)
+        plan.scale_precision(min(4.0, max(0.3, budget_s / (NOMINAL_QUICK_BUDGET_S if quick else NOMINAL_BUDGET_S))))
+        return plan
+
+    def scale_precision(self, factor: float) -> None:
+        """Scale every timer's sampling budget by ``factor`` (the crossover timer was scaled when made)."""
+        self.precision *= factor
+        self.crossover.timer = self.crossover.timer.scaled(factor)
 
     def __post_init__(self) -> None:
         self.crossover.timer = self.crossover.timer.scaled(self.precision)

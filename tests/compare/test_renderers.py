@@ -7,8 +7,8 @@ import io
 import pytest
 from rich.console import Console
 
-from advisor.cli.explain_cmd import load_any_report
-from advisor.cli.pipeline import evaluate
+from advisor.app.inputs import load_any_report
+from advisor.app.reports import evaluate
 from advisor.compare import compare_reports
 from advisor.compare.tables import footnote_reasons, Table
 from advisor.models.comparison import Comparison, FactDifference

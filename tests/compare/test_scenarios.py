@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.cli.explain_cmd import load_any_report
-from advisor.cli.pipeline import evaluate
+from advisor.app.inputs import load_any_report
+from advisor.app.reports import evaluate
 from advisor.compare import compare_reports
 
 from compare_helpers import CPU_ONLY, H200, H200_COLLECT_ENV, H200_SMI

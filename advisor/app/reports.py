@@ -1,4 +1,4 @@
-"""Assembling a Report: facts and measurements in, rules evaluated, findings out. Shared by every command."""
+"""Assembling a Report: facts and measurements in, rules evaluated, findings out. Shared by every service."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Optional
 
 from advisor import __version__
-from advisor.cli.errors import CliError
+from advisor.app.rules_service import load_catalogue
 from advisor.models.facts import Facts
 from advisor.models.findings import Finding
 from advisor.models.measurements import Measurements
@@ -18,12 +18,7 @@ if TYPE_CHECKING:
 
 
 def load_rule_set(rules_dirs: Optional[Iterable[Path]]) -> list[Rule]:
-    from advisor.engine.loader import RuleLoadError, load_rules
-
-    try:
-        return [loaded.rule for loaded in load_rules(rules_dirs or ())]
-    except RuleLoadError as exc:
-        raise CliError(f"bad rule: {exc}") from None
+    return [loaded.rule for loaded in load_catalogue(rules_dirs)]
 
 
 def prepare_rules(rules_dirs: Optional[Iterable[Path]]) -> list[Rule]:
@@ -48,6 +43,12 @@ def new_meta(command: str, sources: list[str]) -> ReportMeta:
 def evaluate(report: Report, rules_dirs: Optional[Iterable[Path]], extra_findings: Iterable[Finding] = ()) -> Report:
     """Re-run every rule on the report (any findings it carried are replaced) and add extra findings."""
     return apply_rules(report, load_rule_set(rules_dirs), extra_findings)
+
+
+def re_evaluate(report: Report, rule_set: list[Rule]) -> Report:
+    """A loaded report with the rules run again. Lint findings come from code, not from facts: they are kept;
+    rule findings are recomputed, so every report is judged by the rules of this version."""
+    return apply_rules(report, rule_set, [f for f in report.findings if f.source == "lint"])
 
 
 def apply_rules(report: Report, rule_set: list[Rule], extra_findings: Iterable[Finding] = ()) -> Report:
