@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from functools import partial
 import platform
 import sys
 import time
@@ -70,9 +71,9 @@ def main() -> None:
             with precision_mode(dtype):
                 cpu_key = (op, runner._cpu_dtype(dtype), size)
                 if cpu_key not in cpu_done:
-                    cpu_done[cpu_key] = _record(lambda: runner._cpu_sampler(op, dtype, size), args.samples)
+                    cpu_done[cpu_key] = _record(partial(runner._cpu_sampler, op, dtype, size), args.samples)
                 begin = time.perf_counter()
-                gpu = _record(lambda: runner._gpu_sampler(op, dtype, mode, size), args.samples)
+                gpu = _record(partial(runner._gpu_sampler, op, dtype, mode, size), args.samples)
             points.append({"size": size, "cpu": cpu_done[cpu_key], "gpu": gpu,
                            "inputs_s": cpu_inputs_s, "gpu_side_total_s": time.perf_counter() - begin})
         runner.release()

@@ -228,7 +228,7 @@ class CallEvaluator(ExprEvaluator):
         elif attr == "cpu":
             target, device_given = CPU_DEVICE, True
         else:
-            arguments = list(zip(node.args, pos)) + [(k.value, kw.get(k.arg, 0)) for k in node.keywords
+            arguments = list(zip(node.args, pos, strict=False)) + [(k.value, kw.get(k.arg, 0)) for k in node.keywords
                                                       if k.arg in ("device", "dtype", "other")]
             for arg_node, kind in arguments:
                 if isinstance(arg_node, ast.Constant) and type(arg_node.value) is int:

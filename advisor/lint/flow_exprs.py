@@ -220,7 +220,7 @@ class ExprEvaluator:
 
     def _dict(self, node: ast.Dict) -> int:
         out = 0
-        for key, value in zip(node.keys, node.values):
+        for key, value in zip(node.keys, node.values, strict=True):
             if key is not None:
                 self.ev(key)
             out |= self.ev(value)
@@ -290,7 +290,7 @@ class ExprEvaluator:
             items = target.elts
             if isinstance(shape, tuple) and len(shape) == len(items) \
                     and not any(isinstance(e, ast.Starred) for e in items):
-                for item, item_shape in zip(items, shape):
+                for item, item_shape in zip(items, shape, strict=True):
                     self.bind_target(item, item_shape)
             else:
                 for item in items:

@@ -8,6 +8,7 @@ allocated is released before it returns.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable, Optional, get_args
 
 from advisor.measure.crossover import CrossoverRunner, CrossoverSettings, failed_crossover
@@ -258,10 +259,15 @@ class MeasurementSession:
                     continue
                 started = self.watch.elapsed()
                 holder: list[Any] = []
-                reason = self._guarded(f"crossover {op} {dtype} {mode}", lambda: holder.append(
-                    runner.crossover(op, dtype, mode, dense=self.plan.dense, modes_planned=self.plan.modes)))
+                search = partial(runner.crossover, op, dtype, mode, dense=self.plan.dense,
+                                 modes_planned=self.plan.modes)
+                reason = self._guarded(f"crossover {op} {dtype} {mode}", partial(_collect, holder, search))
                 if reason:
                     runner.release()  # what the failed search held; the next one starts clean
                 self.result.crossover.append(holder[0] if holder else failed_crossover(op, dtype, mode, reason or "?"))
                 took.append(self.watch.elapsed() - started)
 
+
+def _collect(into: list[Any], work: Callable[[], Any]) -> None:
+    """Run ``work`` and keep its result (for _guarded, which returns the failure, not the result)."""
+    into.append(work())

@@ -92,7 +92,7 @@ def fit_recommendation(op: str, shape: tuple[int, ...], dtype: str, usable_bytes
                          "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True helps only against fragmentation.")
     details = MemoryFitDetails(
         op=op, shape=list(shape), dtype=dtype, noncontiguous=noncontiguous,
-        tensors=[TensorFootprint(name=n, shape=list(s), bytes=b) for (n, s), b in zip(plan.tensors, plan.tensor_bytes())],
+        tensors=[TensorFootprint(name=n, shape=list(s), bytes=b) for (n, s), b in zip(plan.tensors, plan.tensor_bytes(), strict=True)],
         needed_bytes=needed, usable_bytes=usable_bytes, fits=fits, largest_fitting_shape=list(best) if best else None)
     confidence = Confidence.inferred
     if check is not None:
