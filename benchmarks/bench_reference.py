@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from functools import partial
 import sys
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))

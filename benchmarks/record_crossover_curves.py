@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from functools import partial
 import platform
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))

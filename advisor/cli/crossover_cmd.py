@@ -6,10 +6,15 @@ from typing import Annotated, Optional
 import typer
 
 from advisor.cli.options import (
-    BudgetOption, DeviceOption, FormatOption, MemoryOption, NoRedactOption, OutputOption, choice_enum,
+    BudgetOption,
+    DeviceOption,
+    FormatOption,
+    MemoryOption,
+    NoRedactOption,
+    OutputOption,
+    choice_enum,
 )
 from advisor.models.measurements import CrossoverMode, DType, Op
-
 
 OpChoice = choice_enum("OpChoice", Op)
 DTypeChoice = choice_enum("DTypeChoice", DType)

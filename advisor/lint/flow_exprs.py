@@ -11,11 +11,26 @@ import ast
 from typing import Optional, Union
 
 from advisor.lint import torch_api as api
-from advisor.lint.kinds import (
-    CONTAINER, CPU_DEVICE, CPU_TENSOR, CUDA_ANY, CUDA_DEVICE, CUDA_FN, CUDA_MODEL, CUDA_TENSOR, DTYPE, DTYPE_F64,
-    F64, FRESH, INSTANCE_BITS, LOADER, MODEL, NUMPY, TENSOR_BITS,
-)
 from advisor.lint.index import children
+from advisor.lint.kinds import (
+    CONTAINER,
+    CPU_DEVICE,
+    CPU_TENSOR,
+    CUDA_ANY,
+    CUDA_DEVICE,
+    CUDA_FN,
+    CUDA_MODEL,
+    CUDA_TENSOR,
+    DTYPE,
+    DTYPE_F64,
+    F64,
+    FRESH,
+    INSTANCE_BITS,
+    LOADER,
+    MODEL,
+    NUMPY,
+    TENSOR_BITS,
+)
 from advisor.lint.names import Names, dotted, last_identifier
 from advisor.lint.scopes import ClassInfo, FunctionInfo, ScopeIndex
 

@@ -15,13 +15,18 @@ from advisor.measure.crossover import CrossoverRunner, CrossoverSettings, failed
 from advisor.measure.monitor import GpuMonitor, StateReader
 from advisor.measure.overheads import OVERHEAD_TIMER, first_call_costs, launch_and_sync_costs
 from advisor.measure.peaks import (
-    CPU_PEAK_TIMER, PEAK_TIMER, cpu_matmul_peak, device_copy_bandwidth, fill_specs, gpu_matmul_peak,
+    CPU_PEAK_TIMER,
+    PEAK_TIMER,
+    cpu_matmul_peak,
+    device_copy_bandwidth,
+    fill_specs,
+    gpu_matmul_peak,
 )
 from advisor.measure.timer import Stopwatch, TimerConfig
 from advisor.measure.transfer import TRANSFER_TIMER, LinkReader, link_gbps, measure_transfers
 from advisor.measure.unsync import unsync_demo
 from advisor.models.common import missing
-from advisor.models.measurements import DType, Measurements, CrossoverMode
+from advisor.models.measurements import CrossoverMode, DType, Measurements
 
 #: Progress callback: (step description, steps done, steps planned).
 Progress = Callable[[str, int, int], None]

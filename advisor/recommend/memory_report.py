@@ -8,8 +8,15 @@ from typing import Optional
 from advisor.formatting import human_bytes
 from advisor.models.common import Confidence
 from advisor.models.recommendations import (
-    FitVerification, MemoryFitDetails, MemoryFitRecommendation, MemoryHeadroomDetails, MemoryHeadroomRecommendation,
-    OomDetails, OomRecommendation, SquareMatmulFit, TensorFootprint,
+    FitVerification,
+    MemoryFitDetails,
+    MemoryFitRecommendation,
+    MemoryHeadroomDetails,
+    MemoryHeadroomRecommendation,
+    OomDetails,
+    OomRecommendation,
+    SquareMatmulFit,
+    TensorFootprint,
 )
 from advisor.recommend.memory_fit import TABLE_DTYPES, footprint, largest_scaled, largest_square_matmul
 from advisor.recommend.memory_probe import Headroom, OpCheck

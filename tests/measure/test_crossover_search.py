@@ -5,8 +5,15 @@ from __future__ import annotations
 import pytest
 
 from advisor.measure.search import (
-    SAFE_SPEEDUP, Look, bracket_search, crossover_from_winners, decide, dense_search, log_grid,
-    relative_standard_error, settle,
+    SAFE_SPEEDUP,
+    Look,
+    bracket_search,
+    crossover_from_winners,
+    decide,
+    dense_search,
+    log_grid,
+    relative_standard_error,
+    settle,
 )
 
 

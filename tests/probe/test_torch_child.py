@@ -9,7 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 from advisor import _torch_child
 from advisor.probe.torch_env import probe_torch, torch_facts
 
