@@ -51,13 +51,13 @@ def batch_size(
     from advisor.app.batch_size_service import BatchSizeRequest, batch_size_report
     from advisor.cli.output import write_report
 
-    report, failure = batch_size_report(BatchSizeRequest(
+    outcome = batch_size_report(BatchSizeRequest(
         model=model, input_shape=input_shape, input_dtype=input_dtype, target=target, mode=mode.value,
         optimizer=optimizer.value, amp=amp.value if amp else None, margin=margin, max_batch=max_batch,
         device=device, throughput=not no_throughput, budget_s=budget))
-    write_report(report, fmt=fmt, output=output, redact=not no_redact)
-    if failure is not None:
-        raise failure
+    write_report(outcome.report, fmt=fmt, output=output, redact=not no_redact)
+    if outcome.failure is not None:
+        raise outcome.failure
 
 
 def register(app: typer.Typer) -> None:
