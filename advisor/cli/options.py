@@ -8,6 +8,8 @@ from typing import Annotated, Any, Optional, get_args
 
 import typer
 
+from advisor.models.levels import Severity
+
 
 def choice_enum(name: str, literal: Any) -> type[Enum]:
     """A typer choice made from a model's Literal, so a flag offers exactly the values the model accepts."""
@@ -21,12 +23,8 @@ class OutputFormat(str, Enum):
     json = "json"
 
 
-class FailOn(str, Enum):
-    never = "never"
-    info = "info"
-    low = "low"
-    medium = "medium"
-    high = "high"
+#: --fail-on: a severity, or never.
+FailOn = Enum("FailOn", {"never": "never", **{level.value: level.value for level in Severity}}, type=str)
 
 
 FormatOption = Annotated[Optional[OutputFormat], typer.Option(
