@@ -34,8 +34,8 @@ MIN_CUDA_FOR_CC = {
 _ARCH = re.compile(r"^(sm|compute)_(\d+)([af]?)$")
 
 
-#: Derived facts that are text for messages, not values: a condition must not read them.
-DISPLAY_ONLY = frozenset({"derived.matmul_crossovers", "derived.add_crossovers"})
+#: Derived facts that are text for messages, not values: the loader refuses them in a condition.
+DISPLAY_ONLY = frozenset({"derived.matmul_crossovers", "derived.add_crossovers", "gpu.suggested_torch_build"})
 
 
 class DerivedFacts(BaseModel):

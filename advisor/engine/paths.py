@@ -72,7 +72,8 @@ def check_condition_path(path: str, *, gpu_scope: bool) -> None:
     """``check_path``, and a condition reads values: never a derived fact that is display text."""
     check_path(path, gpu_scope=gpu_scope)
     if path in DISPLAY_ONLY:
-        raise UnknownFactPath(f"{path!r} is text for messages; a condition reads derived.crossover.* instead")
+        raise UnknownFactPath(f"{path!r} is text for messages, not a value for a condition "
+                              "(crossover sizes are in derived.crossover.*)")
 
 
 #: In an example, ``measurements.crossover.OP.DTYPE.MODE: <size | never | {result fields}>`` stands for one
