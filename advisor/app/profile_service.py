@@ -8,7 +8,6 @@ ProfileFacts would plug in (see the module end).
 
 from __future__ import annotations
 
-import datetime as _dt
 import gzip
 import json
 import os
@@ -18,11 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
-from advisor import __version__
+from advisor.app.errors import EXIT_BAD_INPUT, EXIT_FAILURE, AdvisorError
 from advisor.models.facts import Facts, TorchDevice, TorchFacts
 from advisor.models.findings import Finding, SourceLocation
 from advisor.models.profile import ProfileFacts, ProgramRun
-from advisor.models.report import Report, ReportMeta
+from advisor.models.report import Report
 
 #: Where each rule's finding points in the user's code: the profile fact holding the line.
 #: The lint checks that describe the same problem as a profile rule: only those confirm a finding statically.
@@ -37,14 +36,12 @@ SITE_OF_RULE = {
 }
 
 
-class ProfileFailure(Exception):
+class ProfileFailure(AdvisorError):
     """One line for the user, and the exit code: 2 the program or its arguments, 3 the tooling, 130 Ctrl-C."""
 
     def __init__(self, message: str, *, bad_input: bool = True, exit_code: Optional[int] = None) -> None:
-        super().__init__(message)
-        self.message = message
+        super().__init__(message, exit_code if exit_code is not None else (EXIT_BAD_INPUT if bad_input else EXIT_FAILURE))
         self.bad_input = bad_input
-        self.exit_code = exit_code if exit_code is not None else (2 if bad_input else 3)
 
 
 @dataclass
@@ -178,15 +175,13 @@ def _facts(profile: ProfileFacts) -> Facts:
 
 def build_profile_report(profile: ProfileFacts, rules_dirs: Iterable[Path] = (), *, wall_s: Optional[float] = None) -> Report:
     """The report for a summarised program: the profile rules evaluated, findings pointed at their lines."""
+    from advisor.app.reports import load_rule_set, new_meta
     from advisor.engine.evaluate import evaluate_rules, reads_profile
-    from advisor.engine.loader import load_rules
 
-    now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-    meta = ReportMeta(tool_version=__version__, command="profile", created_utc=now,
-                      sources=[f"torch.profiler trace of: {profile.run.command}"],
-                      wall_s=round(wall_s, 2) if wall_s is not None else None)
+    meta = new_meta("profile", [f"torch.profiler trace of: {profile.run.command}"])
+    meta.wall_s = round(wall_s, 2) if wall_s is not None else None
     report = Report(meta=meta, facts=_facts(profile), profile=profile)
-    rules = [loaded.rule for loaded in load_rules(rules_dirs) if reads_profile(loaded.rule)]
+    rules = [rule for rule in load_rule_set(rules_dirs) if reads_profile(rule)]
     findings, skipped = evaluate_rules(rules, report)
     findings = [locate(finding, profile) for finding in findings]
     return report.model_copy(update={"findings": confirm_with_lint(findings), "skipped": skipped})

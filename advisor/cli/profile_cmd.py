@@ -50,7 +50,7 @@ def profile(
     rules_dir: RulesDirOption = None,
 ) -> None:
     """Run your program under torch.profiler and explain why it is slow: ms per step, at your lines."""
-    from advisor.app.profile_service import ProfileFailure, ProfileRequest, profile_program
+    from advisor.app.profile_service import ProfileRequest, profile_program
     from advisor.cli.errors import CliError
     from advisor.cli.output import exit_code_for, write_report
 
@@ -67,10 +67,7 @@ def profile(
         wait_seconds=wait_seconds, seconds=seconds, stop_after=stop_after, with_stack=not no_stack,
         timeout_s=timeout, max_overhead=max_overhead, quiet_log=log if quiet else None, trace_out=trace_out,
         rules_dirs=list(rules_dir or []))
-    try:
-        report = profile_program(request)
-    except ProfileFailure as failure:
-        raise CliError(failure.message, failure.exit_code) from None
+    report = profile_program(request)  # a ProfileFailure is an AdvisorError: one line, its exit code
     if plot is not None and report.profile is not None:
         try:
             from advisor.report.profile_sections import plot_steps
