@@ -29,6 +29,7 @@ def report_from_example(example: dict[str, Any]) -> tuple[Report, dict[str, Any]
     measurements: dict[str, Any] = {}
     gpu: dict[str, Any] = {"index": 0}
     derived_overrides: dict[str, Any] = {}
+    fleet: dict[str, Any] = {}
     gpu_overrides: dict[str, Any] = {}
     env_seen = False
     for path, value in example.items():
@@ -49,6 +50,8 @@ def report_from_example(example: dict[str, Any]) -> tuple[Report, dict[str, Any]
                 _set_path(gpu, segments, value)
         elif head == "derived":
             derived_overrides[rest] = value
+        elif head == "fleet":
+            fleet[rest] = value
         elif head == "measurements":
             _set_path(measurements, segments, value)
         else:
@@ -59,6 +62,7 @@ def report_from_example(example: dict[str, Any]) -> tuple[Report, dict[str, Any]
     report = Report.model_validate({
         "meta": ReportMeta(tool_version="example", command="example", created_utc="").model_dump(),
         "facts": facts, "measurements": measurements,
+        "fleet": {"world_size": fleet.get("world_size", 2), "backend": "example", "facts": fleet} if fleet else None,
     })
     return report, derived_overrides, gpu_overrides
 
