@@ -42,7 +42,7 @@ def _differences(ranks: list[RankSummary], keys: list[str]) -> list[str]:
             groups.setdefault(summary.fingerprint.get(key, UNSET), []).append(summary.rank)
         if len(groups) > 1:
             # The majority first: the odd ones out are what the user needs to find.
-            ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
+            ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), min(item[1])))
             lines.append(f"{key.removeprefix('env.')}: " + "; ".join(f"{value} on {rank_names(members)}"
                                                                       for value, members in ordered))
     return lines

@@ -164,7 +164,7 @@ def _ib_devices() -> Fact[list[str]]:
 
 def node_topology(node: str, quick: bool) -> tuple[NodeTopology, Any]:
     """This node's GPUs, pairs and NICs (NVML + sysfs), with torch's peer-access answer beside each pair."""
-    from advisor.probe.nvml import nvlink_pair_count, probe_node_topology
+    from advisor.probe.nvml_topology import nvlink_pair_count, probe_node_topology
 
     reading = probe_node_topology()
     topology = NodeTopology(node=node, ib_devices=_ib_devices())

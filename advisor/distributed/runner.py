@@ -39,6 +39,8 @@ NOT_TESTED = {
                  "NVML's paths and torch's peer-access answer)",
                  "reduce-scatter, broadcast and all-to-all (only all-reduce and all-gather are timed)"],
 }
+#: Extra time a phase that works alone (or waits for the others' probes) may take before the watch gives up.
+LOCAL_PHASE_S = 60.0
 #: Test hook only: "RANK:PHASE:ACTION" (kill | hang | raise) makes that rank fail at that phase, really.
 FAULT_ENV = "GPU_ADVISOR_FLEET_FAULT"
 
@@ -131,13 +133,21 @@ def _raise_stopped(signum: int, frame: Any) -> None:
     raise _Stopped()
 
 
+def phase_allowance(phase: str, timeout_s: float) -> float:
+    """How long a phase may go without progress: ``timeout_s`` where the rank waits on the others, more where
+    it works alone (probing, a matmul, copies) or waits on others' probes (rendezvous) on a loaded machine."""
+    waits_on_others = phase.startswith(("collectives", "gather"))
+    return timeout_s if waits_on_others else timeout_s + LOCAL_PHASE_S
+
+
 def _watch(state: _State) -> Optional[str]:
     """None when the worker finished; otherwise why the watch gave up."""
     budget_end = time.monotonic() + TIER_BUDGET_S[state.options.tier] + state.options.timeout_s
     while not state.done.wait(0.25):
         now = time.monotonic()
-        if now - state.progress_at > state.options.timeout_s:
-            return f"no progress for {state.options.timeout_s:g} s at phase {state.phase} (another rank died, hangs or is unreachable)"
+        allowance = phase_allowance(state.phase, state.options.timeout_s)
+        if now - state.progress_at > allowance:
+            return f"no progress for {allowance:g} s at phase {state.phase} (this rank or one it waits on died, hangs or is unreachable)"
         if now > budget_end:
             return f"the {state.options.tier} tier's time ran out at phase {state.phase}"
     return None
@@ -203,7 +213,7 @@ def _absent(rank: int, board: Optional[Board], alive: set[int], error: str) -> R
     if stopped is not None:
         reason, status = stopped, "failed"
     elif rank in alive:
-        reason, status = "alive but did not report (waiting on a rank that failed?)", "failed"
+        reason, status = "alive but stuck: it did not report (the rank with the earliest last phase is the cause)", "failed"
     elif phase is None:
         reason, status = "never reached the rendezvous store (could not start or reach rank 0)", "missing"
     else:
