@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Optional
@@ -36,6 +37,7 @@ def run_cluster(*, quick: bool, timeout_s: float, backend: Optional[str], rules_
     from advisor.distributed.launch import NotLaunched
     from advisor.distributed.runner import FleetOptions, run_fleet
 
+    started = time.monotonic()
     if timeout_s <= 0:
         raise ClusterUsageError("--timeout must be positive")
     try:
@@ -48,6 +50,7 @@ def run_cluster(*, quick: bool, timeout_s: float, backend: Optional[str], rules_
         return result
     meta = ReportMeta(tool_version=__version__, command=f"{command} --quick" if quick else command,
                       created_utc=_now(), sources=["probe", "measurements", f"torch.distributed ({info.launcher})"])
+    meta.wall_s = round(time.monotonic() - started, 2)
     report = Report(meta=meta, facts=outcome.facts or Facts(), fleet=outcome.fleet)
     result.report = _with_rules(report, rules_dirs)
     return result

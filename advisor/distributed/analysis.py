@@ -88,11 +88,13 @@ def _fast_fabric(summary: RankSummary, topology: Optional[NodeTopology]) -> Opti
     return None
 
 
-def socket_fallbacks(ranks: list[RankSummary], topologies: dict[str, NodeTopology]) -> list[str]:
+def socket_fallbacks(ranks: list[RankSummary], topologies: dict[str, NodeTopology], nodes: int) -> list[str]:
     found = []
     for summary in ranks:
         used = summary.nccl_transports if isinstance(summary.nccl_transports, list) else []
-        on_sockets = "NET/Socket" in used or summary.nccl_network == "Socket"
+        # NCCL names its network ("Using network Socket") on every node, even where all traffic stays on
+        # NVLink: only a channel "via NET/Socket", or sockets chosen for a job that spans nodes, is a fallback.
+        on_sockets = "NET/Socket" in used or (nodes > 1 and summary.nccl_network == "Socket" and not used)
         fabric = _fast_fabric(summary, topologies.get(summary.node))
         if on_sockets and fabric:
             found.append(f"{_where(summary)}: NCCL used sockets although the node has {fabric}")
@@ -168,7 +170,7 @@ def derive_fleet_facts(fleet: Fleet) -> FleetFacts:
             facts.socket_fallback_ranks = facts.socket_fallback_text = missing("no rank could read NCCL's INFO output")
         else:
             facts.socket_fallback_ranks, facts.socket_fallback_text = _count_and_text(
-                socket_fallbacks(reported, topologies))
+                socket_fallbacks(reported, topologies, len({r.node for r in reported})))
     else:
         facts.socket_fallback_ranks = facts.socket_fallback_text = missing(
             f"backend {fleet.backend}: NCCL transports do not apply")

@@ -86,7 +86,8 @@ def collectives_section(fleet: Fleet) -> Optional[Section]:
     return Section("Collectives (nccl-tests conversion: busbw = algbw x 2(n-1)/n all-reduce, x (n-1)/n all-gather)",
                    rows=rows, header=("Op", "Size", "Time us (mean of ranks)", "algbw GB/s", "busbw GB/s",
                                       "Slowest/fastest rank"),
-                   note=f"{fleet.collectives[0].ranks} ranks; every rank ran the same fixed iteration count.")
+                   note=f"{fleet.collectives[0].ranks} rank(s); every rank ran the same fixed iteration count."
+                   + (" One rank moves no data: algbw is a local copy, busbw undefined." if fleet.collectives[0].ranks == 1 else ""))
 
 
 def _range(values: list[float]) -> str:
@@ -121,16 +122,23 @@ def _h2d(rank: RankSummary) -> str:
     return text + f" (NUMA {human_value(rank.h2d.numa_node)})"
 
 
+def _transports(rank: RankSummary) -> str:
+    if not isinstance(rank.nccl_transports, list):
+        return "-"
+    text = ", ".join(rank.nccl_transports) or "none used"
+    return text + (f" (network: {rank.nccl_network})" if isinstance(rank.nccl_network, str) else "")
+
+
 def ranks_section(fleet: Fleet) -> Section:
     rows = []
     for rank in fleet.ranks:
         gpu = rank.gpu
         pcie = (f"gen{human_value(gpu.pcie_gen_current)}/{human_value(gpu.pcie_gen_max)} "
                 f"x{human_value(gpu.pcie_width_current)}/{human_value(gpu.pcie_width_max)}") if gpu else "-"
-        transports = ", ".join(rank.nccl_transports) if isinstance(rank.nccl_transports, list) else "-"
+        transports = _transports(rank)
         metrics = ", ".join(f"{k} {v:.3g}" for k, v in sorted(rank.metrics.items())) or "-"
         rows.append((str(rank.rank), rank.node, rank.device or "-", rank.status, metrics, _h2d(rank), pcie,
-                     transports or "-"))
+                     transports))
     return Section("Per rank", rows=rows, header=("Rank", "Node", "Device", "Status", "Measured",
                                                   "H2D pinned GB/s", "PCIe cur/max", "NCCL transports"))
 

@@ -120,3 +120,16 @@ def test_gloo_leaves_nccl_questions_unanswered_with_a_reason():
     facts = facts_of([rank(0, transports=()), rank(1, transports=())], backend="gloo")
     assert "gloo" in facts.socket_fallback_ranks.unavailable
     assert "gloo" in facts.expected_busbw_gbps.unavailable
+
+
+def test_nccl_naming_its_socket_network_on_an_nvlink_node_is_not_a_fallback():
+    # Recorded on an H100 node without InfiniBand: NCCL logs "Using network Socket" even when no NET is used.
+    from tests.distributed.fleet_models import eight_gpu_topology
+
+    ranks = healthy_job(nodes=1)
+    ranks[0].topology = eight_gpu_topology("node-0", nics=())
+    for r in ranks:
+        r.nccl_network = "Socket"
+    assert facts_of(ranks).socket_fallback_ranks == 0
+    ranks[3].nccl_transports = ["NET/Socket"]
+    assert facts_of(ranks).socket_fallback_ranks == 1
