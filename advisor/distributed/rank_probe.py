@@ -208,3 +208,30 @@ def placement_for(reading: Any, uuid: Fact[str]) -> Any:
     wanted = uuid.lower().removeprefix("gpu-")
     return next((g for g in reading.gpus if not is_missing(g.uuid) and g.uuid.lower().removeprefix("gpu-") == wanted),
                 None)
+
+
+PEER_COPY_BYTES = 64 << 20
+
+
+def measure_peer_copies(topology: NodeTopology, reading: Any, size: int = PEER_COPY_BYTES) -> None:
+    """GPU-to-GPU copy bandwidth for each pair torch can see (one direction, a -> b), beside NVML's path.
+
+    Run by each node's local rank 0 after the collectives, while the other ranks wait at the gather, so
+    nothing else uses the GPUs. A pair without peer access is still timed: its copy goes through the host,
+    and the number shows what that costs.
+    """
+    import torch
+
+    if reading is None or is_missing(reading.gpus):
+        return
+    torch_index = _torch_indices(reading.gpus)
+    for link in topology.links:
+        a, b = torch_index.get(link.gpu_a), torch_index.get(link.gpu_b)
+        if a is None or b is None:
+            link.copy_gbps = missing("one of the pair is not visible to torch in this process")
+            continue
+        source = torch.empty(size, dtype=torch.uint8, device=f"cuda:{a}")
+        target = torch.empty(size, dtype=torch.uint8, device=f"cuda:{b}")
+        with torch.cuda.device(a):  # the copy runs on the source device's stream; the events are recorded there
+            stats = time_cuda_events(lambda: target.copy_(source, non_blocking=True), _COPY_TIMER)
+        link.copy_gbps = size / stats.median_s / 1e9

@@ -12,7 +12,7 @@ from advisor.distributed.analysis import derive_fleet_facts
 from advisor.distributed.collectives import combine, time_collectives
 from advisor.distributed.nccl_log import prepare_nccl_log, read_transports
 from advisor.distributed.rank_probe import (fingerprint, gpu_health, h2d_by_affinity, matmul_rate, nccl_version,
-                                            node_topology, own_gpu, placement_for)
+                                            measure_peer_copies, node_topology, own_gpu, placement_for)
 from advisor.distributed.runner import NOT_TESTED, new_log_dir, pg_timeout
 from advisor.measure.timer import Stopwatch
 from advisor.models.fleet import Fleet, RankSummary
@@ -86,6 +86,9 @@ def work(state: Any) -> None:
 
     state.advance("collectives")
     summary.collectives = time_collectives(device, options.tier, info.world_size, on_size=state.advance)
+    if summary.topology is not None and options.tier == "standard" and device.startswith("cuda"):
+        state.advance("peer copies")
+        measure_peer_copies(summary.topology, reading)
     if backend == "nccl":
         summary.nccl_transports, summary.nccl_network, notes = read_transports(log_dir, info.rank)
         summary.notes.extend(notes)

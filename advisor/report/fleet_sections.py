@@ -152,6 +152,8 @@ def _matrix(topology: NodeTopology) -> tuple[tuple[str, ...], list[tuple[str, ..
             text = f"NV{link.nvlink_count}"
         if link.peer_access is False:
             text += " (no P2P)"
+        if isinstance(link.copy_gbps, float):
+            text += f" {link.copy_gbps:.0f} GB/s"
         cells[(link.gpu_a, link.gpu_b)] = cells[(link.gpu_b, link.gpu_a)] = text
     header = ("", *(f"GPU{i}" for i in range(count)), "NVLinks up")
     rows = [(f"GPU{a}", *("X" if a == b else cells.get((a, b), "?") for b in range(count)),
@@ -173,7 +175,7 @@ def topology_sections(fleet: Fleet) -> list[Section]:
     for topology, nodes in groups.values():
         header, rows = _matrix(topology)
         nics = topology.ib_devices
-        note = ("NVLINK/NVn: n NVLink links; PIX: same PCIe switch; PXB: several switches; PHB: host bridge; "
+        note = ("GB/s: measured copy from the row's GPU to the column's. NVn: n NVLink links; PIX: same PCIe switch; PXB: several switches; PHB: host bridge; "
                 "NODE: same NUMA node; SYS: across CPU sockets. InfiniBand/RoCE: "
                 + (", ".join(nics) if isinstance(nics, list) and nics else human_value(nics) if isinstance(nics, Unavailable) else "none"))
         name = ", ".join(nodes[:4]) + (f" and {len(nodes) - 4} more" if len(nodes) > 4 else "")
