@@ -77,7 +77,23 @@ def stragglers(ranks: list[RankSummary]) -> list[str]:
         if summary.health:
             found.setdefault(summary.rank, []).extend(summary.health)
     by_rank = {r.rank: r for r in ranks}
-    return [f"{_where(by_rank[rank])}: {'; '.join(reasons)}" for rank, reasons in sorted(found.items())]
+    lines = [f"{_where(by_rank[rank])}: {'; '.join(reasons)}" for rank, reasons in sorted(found.items())]
+    return lines + nvlinks_down(ranks)
+
+
+def nvlinks_down(ranks: list[RankSummary]) -> list[str]:
+    """GPUs with fewer NVLinks up than their node's best GPU: a link down halves that GPU's share of a ring.
+    Relative on purpose: a GPU whose links are all down (a VM slice of an SXM board) is uniform, not a straggler."""
+    lines = []
+    for summary in ranks:
+        topology = summary.topology
+        if topology is None:
+            continue
+        counts = {gpu: n for gpu, n in topology.nvlink_active.items() if isinstance(n, int)}
+        best = max(counts.values(), default=0)
+        lines += [f"GPU {gpu} on {topology.node}: {n} of {best} NVLinks up" for gpu, n in sorted(counts.items())
+                  if n < best]
+    return lines
 
 
 def _fast_fabric(summary: RankSummary, topology: Optional[NodeTopology]) -> Optional[str]:
@@ -185,6 +201,7 @@ def _bandwidth_facts(fleet: Fleet, facts: FleetFacts, topologies: dict[str, Node
         facts.allreduce_busbw_gbps = facts.busbw_fraction_of_expected = missing(why)
     else:
         facts.allreduce_busbw_gbps = largest.busbw_gbps
+        facts.allreduce_busbw_size_bytes = largest.size_bytes
     expected, why_not = expected_allreduce_busbw(fabric_view(fleet, topologies))
     if expected is None:
         facts.expected_busbw_gbps = facts.expected_busbw_basis = missing(why_not)

@@ -126,6 +126,7 @@ class FleetFacts(StrictModel):
     shared_gpu_text: Fact[str] = NOT_COLLECTED
     #: All-reduce bus bandwidth at the largest size measured, GB/s, and what the hardware should give.
     allreduce_busbw_gbps: Fact[float] = NOT_COLLECTED
+    allreduce_busbw_size_bytes: Fact[int] = NOT_COLLECTED
     expected_busbw_gbps: Fact[float] = NOT_COLLECTED
     busbw_fraction_of_expected: Fact[float] = NOT_COLLECTED
     #: Which entry of the expected-bandwidth table applied, with its source.

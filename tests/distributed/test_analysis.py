@@ -133,3 +133,15 @@ def test_nccl_naming_its_socket_network_on_an_nvlink_node_is_not_a_fallback():
     assert facts_of(ranks).socket_fallback_ranks == 0
     ranks[3].nccl_transports = ["NET/Socket"]
     assert facts_of(ranks).socket_fallback_ranks == 1
+
+
+def test_a_gpu_with_nvlinks_down_is_named_but_a_node_with_none_up_is_not():
+    from tests.distributed.fleet_models import eight_gpu_topology
+
+    ranks = healthy_job(nodes=1)
+    ranks[0].topology.nvlink_active[5] = 16
+    facts = facts_of(ranks)
+    assert facts.stragglers == 1 and "GPU 5 on node-0: 16 of 18 NVLinks up" in facts.stragglers_text
+    ranks[0].topology = eight_gpu_topology("node-0")
+    ranks[0].topology.nvlink_active = dict.fromkeys(range(8), 0)
+    assert facts_of(ranks).stragglers == 0
