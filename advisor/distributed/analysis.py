@@ -113,7 +113,7 @@ def socket_fallbacks(ranks: list[RankSummary], topologies: dict[str, NodeTopolog
         on_sockets = "NET/Socket" in used or (nodes > 1 and summary.nccl_network == "Socket" and not used)
         fabric = _fast_fabric(summary, topologies.get(summary.node))
         if on_sockets and fabric:
-            found.append(f"{_where(summary)}: NCCL used sockets although the node has {fabric}")
+            found.append(f"{_where(summary)}: NCCL used sockets although the node has {fabric}{_fallback_causes(summary)}")
     return found
 
 
@@ -127,6 +127,31 @@ def disabled_transports(ranks: list[RankSummary]) -> list[str]:
         if names:
             found.append(f"{_where(summary)}: {', '.join(names)}")
     return found
+
+
+#: Paths on which two GPUs should reach each other directly; no peer access there points at ACS or the IOMMU.
+_DIRECT_PATHS = {"NVLINK", "PIX", "PXB"}
+
+
+def blocked_peer_access(ranks: list[RankSummary]) -> list[str]:
+    lines = []
+    for summary in ranks:
+        topology = summary.topology
+        if topology is None:
+            continue
+        pairs = [f"GPU{link.gpu_a}-GPU{link.gpu_b} ({link.path})" for link in topology.links
+                 if link.peer_access is False and link.path in _DIRECT_PATHS]
+        if pairs:
+            lines.append(f"{topology.node}: " + ", ".join(pairs[:8]) + (f" and {len(pairs) - 8} more" if len(pairs) > 8 else ""))
+    return lines
+
+
+def _fallback_causes(summary: RankSummary) -> str:
+    causes = [note for note in summary.notes if "InfiniBand" in note]
+    for name in ("NCCL_IB_DISABLE", "NCCL_NET"):
+        if f"env.{name}" in summary.fingerprint:
+            causes.append(f"{name}={summary.fingerprint[f'env.{name}']}")
+    return f" (cause: {', '.join(causes)})" if causes else ""
 
 
 def shared_gpus(ranks: list[RankSummary]) -> list[str]:
@@ -181,6 +206,10 @@ def derive_fleet_facts(fleet: Fleet) -> FleetFacts:
     facts.stragglers, facts.stragglers_text = _count_and_text(stragglers(reported))
     facts.transport_disabled_ranks, facts.transport_disabled_text = _count_and_text(disabled_transports(reported))
     facts.shared_gpu_ranks, facts.shared_gpu_text = _count_and_text(shared_gpus(reported))
+    if any(r.topology is not None and r.topology.links for r in reported):
+        facts.peer_access_blocked, facts.peer_access_blocked_text = _count_and_text(blocked_peer_access(reported))
+    else:
+        facts.peer_access_blocked = facts.peer_access_blocked_text = missing("no node has two GPUs to pair")
     if fleet.backend == "nccl":
         if all(is_missing(r.nccl_transports) for r in reported):
             facts.socket_fallback_ranks = facts.socket_fallback_text = missing("no rank could read NCCL's INFO output")

@@ -121,6 +121,9 @@ class FleetFacts(StrictModel):
     #: Ranks with NCCL_P2P_DISABLE / NCCL_IB_DISABLE / NCCL_SHM_DISABLE (or NCCL_NET=Socket) set to turn a transport off.
     transport_disabled_ranks: Fact[int] = NOT_COLLECTED
     transport_disabled_text: Fact[str] = NOT_COLLECTED
+    #: GPU pairs on one PCIe switch or NVLink for which torch reports no peer access (ACS / IOMMU / a VM?).
+    peer_access_blocked: Fact[int] = NOT_COLLECTED
+    peer_access_blocked_text: Fact[str] = NOT_COLLECTED
     #: Ranks that share one physical GPU (same UUID): each gets a fraction of it.
     shared_gpu_ranks: Fact[int] = NOT_COLLECTED
     shared_gpu_text: Fact[str] = NOT_COLLECTED

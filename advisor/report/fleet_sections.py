@@ -49,7 +49,8 @@ def summary_section(fleet: Fleet) -> Section:
                          ("Stragglers", facts.stragglers_text),
                          ("NCCL over sockets despite a fast fabric", facts.socket_fallback_text),
                          ("NCCL transports switched off", facts.transport_disabled_text),
-                         ("Ranks sharing a GPU", facts.shared_gpu_text)):
+                         ("Ranks sharing a GPU", facts.shared_gpu_text),
+                         ("Peer access blocked (ACS/IOMMU?)", facts.peer_access_blocked_text)):
         section.add(label, value)
     if fleet.timeout_s is not None:
         section.add("Timeout for an unresponsive rank", f"{fleet.timeout_s:g} s")

@@ -145,3 +145,21 @@ def test_a_gpu_with_nvlinks_down_is_named_but_a_node_with_none_up_is_not():
     ranks[0].topology = eight_gpu_topology("node-0")
     ranks[0].topology.nvlink_active = dict.fromkeys(range(8), 0)
     assert facts_of(ranks).stragglers == 0
+
+
+def test_peer_access_refused_on_a_shared_switch_points_at_acs():
+    ranks = healthy_job(nodes=1)
+    link = ranks[0].topology.links[0]
+    link.path, link.peer_access = "PIX", False
+    facts = facts_of(ranks)
+    assert facts.peer_access_blocked == 1 and facts.peer_access_blocked_text == "node-0: GPU0-GPU1 (PIX)"
+    ranks[0].topology.links[0].path = "SYS"  # across sockets: no direct path to block
+    assert facts_of(ranks).peer_access_blocked == 0
+
+
+def test_socket_fallback_names_its_cause():
+    ranks = healthy_job()
+    ranks[8].nccl_transports, ranks[8].notes = ["NET/Socket"], ["no InfiniBand device found by NCCL"]
+    ranks[8].fingerprint["env.NCCL_IB_DISABLE"] = "1"
+    text = facts_of(ranks).socket_fallback_text
+    assert text.endswith("(cause: no InfiniBand device found by NCCL, NCCL_IB_DISABLE=1)")
