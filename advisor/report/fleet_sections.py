@@ -6,12 +6,16 @@ nodes, per-rank rows with ranks (Markdown folds every table); identical node top
 
 from __future__ import annotations
 
+import re
 from typing import Any, Optional
 
 from advisor.formatting import human_value
 from advisor.models.common import Unavailable
 from advisor.models.fleet import CollectiveResult, Fleet, NodeTopology, RankSummary
 from advisor.report.fact_sections import Section
+
+
+_RANK_LINE = re.compile(r"^rank (\d+) on (\S+): (.*)$")
 
 
 def _size(size: int) -> str:
@@ -72,7 +76,12 @@ def outliers_section(fleet: Fleet) -> Optional[Section]:
             rows.append((str(rank.rank), rank.node, "; ".join(rank.health)))
     straggler_text = fleet.facts.stragglers_text
     if isinstance(straggler_text, str) and straggler_text != "none":
-        rows += [("", "", line) for line in straggler_text.split(" | ") if not any(line.startswith(f"rank {r[0]} ") for r in rows)]
+        for line in straggler_text.split(" | "):
+            match = _RANK_LINE.match(line)
+            if match is None:  # a GPU of a node (NVLinks down), not a rank
+                rows.append(("", "", line))
+            elif not any(row[0] == match.group(1) for row in rows):
+                rows.append((match.group(1), match.group(2), match.group(3)))
     if not rows:
         return None
     return Section("Ranks that stand out", rows=rows, header=("Rank", "Node", "Why"))
@@ -131,16 +140,17 @@ def _transports(rank: RankSummary) -> str:
 
 
 def ranks_section(fleet: Fleet) -> Section:
+    metric_names = sorted({name for r in fleet.ranks for name in r.metrics if name != "h2d_local_gbps"})
     rows = []
     for rank in fleet.ranks:
         gpu = rank.gpu
         pcie = (f"gen{human_value(gpu.pcie_gen_current)}/{human_value(gpu.pcie_gen_max)} "
                 f"x{human_value(gpu.pcie_width_current)}/{human_value(gpu.pcie_width_max)}") if gpu else "-"
         transports = _transports(rank)
-        metrics = ", ".join(f"{k} {v:.3g}" for k, v in sorted(rank.metrics.items())) or "-"
-        rows.append((str(rank.rank), rank.node, rank.device or "-", rank.status, metrics, _h2d(rank), pcie,
+        metrics = [f"{rank.metrics[name]:.3g}" if name in rank.metrics else "-" for name in metric_names]
+        rows.append((str(rank.rank), rank.node, rank.device or "-", rank.status, *metrics, _h2d(rank), pcie,
                      transports))
-    return Section("Per rank", rows=rows, header=("Rank", "Node", "Device", "Status", "Measured",
+    return Section("Per rank", rows=rows, header=("Rank", "Node", "Device", "Status", *metric_names,
                                                   "H2D pinned GB/s", "PCIe cur/max", "NCCL transports"))
 
 
