@@ -13,7 +13,7 @@ import threading
 import time
 from typing import Any, Optional
 
-HEARTBEAT_S = 0.5
+HEARTBEAT_S = 0.25
 _READ_TIMEOUT = datetime.timedelta(seconds=3)
 
 

@@ -41,7 +41,8 @@ NOT_TESTED = {
 }
 #: Extra time a phase that works alone (or waits for the others' probes) may take before the watch gives up.
 LOCAL_PHASE_S = 60.0
-#: Test hook only: "RANK:PHASE:ACTION" (kill | hang | raise) makes that rank fail at that phase, really.
+#: Test hook only: "RANK:PHASE:ACTION" (kill | hang | raise) makes that rank fail at that phase, really
+#: (``..._MARK``: a file touched when it fires).
 FAULT_ENV = "GPU_ADVISOR_FLEET_FAULT"
 
 
@@ -93,6 +94,9 @@ def _inject_fault(rank: int, phase: str) -> None:
     want_rank, want_phase, action = (spec.split(":") + ["", "", ""])[:3]
     if want_rank != str(rank) or not phase.startswith(want_phase):
         return
+    mark = os.environ.get(FAULT_ENV + "_MARK")
+    if mark:  # lets a test act the moment the fault fires instead of sleeping a guess
+        Path(mark).touch()
     if action == "kill":
         os.kill(os.getpid(), signal.SIGKILL)
     elif action == "hang":
@@ -109,11 +113,14 @@ def run_fleet(options: FleetOptions) -> RankOutcome:
     worker = threading.Thread(target=_work_guarded, args=(state,), name="gpu-advisor-rank", daemon=True)
     previous = signal.signal(signal.SIGTERM, _raise_stopped) if threading.current_thread() is threading.main_thread() else None
     stop_reason: Optional[str] = None
+    stopped = False
     try:
         worker.start()
         stop_reason = _watch(state)
     except (_Stopped, KeyboardInterrupt):
-        stop_reason = f"stopped by the launcher during {state.phase} (another rank failed)"
+        stopped = True
+        stop_reason = (f"stopped by the launcher during {state.phase} (SIGTERM: another rank failed, "
+                       "or the job was cancelled)")
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, signal.SIG_IGN)  # writing the report must not be cut short
@@ -124,7 +131,8 @@ def run_fleet(options: FleetOptions) -> RankOutcome:
     error = state.error or stop_reason
     if state.board is not None:
         # Said before this rank goes, so rank 0 can tell "gave up / failed here" from "vanished".
-        state.board.stopped(f"gave up: {error}" if stop_reason and not state.error else f"failed: {error}")
+        verdict = "failed" if state.error else "" if stopped else "gave up"
+        state.board.stopped(f"{verdict}: {error}" if verdict else error)
     fleet = _partial_fleet(state, error) if info.rank == 0 else None
     return RankOutcome(info, state.facts, fleet, complete=False, error=error)
 
@@ -182,7 +190,7 @@ def _partial_fleet(state: _State, error: str) -> Fleet:
     board = state.board
     ranks: list[RankSummary] = []
     if board is not None:
-        time.sleep(1.0)  # let ranks the launcher is stopping post their "stopped" note first
+        time.sleep(0.5)  # let ranks the launcher is stopping post their "stopped" note first
         alive = board.alive()
     else:
         alive = set()

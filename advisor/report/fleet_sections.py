@@ -129,7 +129,7 @@ def _h2d(rank: RankSummary) -> str:
     local, remote = rank.h2d.local_gbps, rank.h2d.remote_gbps
     text = f"{_num(local)} local"
     text += f" / {_num(remote)} remote" if not isinstance(remote, Unavailable) else " (no remote cores)"
-    return text + f" (NUMA {human_value(rank.h2d.numa_node)})"
+    return text + (f" (NUMA {rank.h2d.numa_node})" if isinstance(rank.h2d.numa_node, int) else "")
 
 
 def _transports(rank: RankSummary) -> str:

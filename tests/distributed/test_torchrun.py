@@ -78,6 +78,33 @@ def test_a_hung_rank_times_out_and_is_named(tmp_path):
     assert ranks[0]["last_phase"].startswith("collectives")  # rank 0 waited on it, and said so
 
 
+def test_a_cancelled_job_still_writes_its_report(tmp_path):
+    # scancel / Ctrl-C: SIGTERM to torchrun, which passes it to every rank; rank 0 writes what it has.
+    mark = tmp_path / "fault-fired"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "GPU_ADVISOR_FLEET_FAULT": "1:compute:hang",
+           "GPU_ADVISOR_FLEET_FAULT_MARK": str(mark)}
+    output = tmp_path / "fleet.json"
+    command = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-addr", "127.0.0.1",
+               "--master-port", str(free_port()), "-m", "advisor", "cluster", "--quick", "--timeout", "60",
+               "-o", str(output)]
+    launcher = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + HARD_LIMIT_S
+        while not mark.exists() and time.monotonic() < deadline and launcher.poll() is None:
+            time.sleep(0.2)
+        time.sleep(1.0)  # rank 1 hangs from now on; rank 0 waits on it with a 60 s timeout
+        launcher.terminate()
+        started = time.monotonic()
+        launcher.wait(timeout=HARD_LIMIT_S)
+    finally:
+        if launcher.poll() is None:
+            launcher.kill()
+    assert time.monotonic() - started < 30  # long before the 60 s timeout
+    ranks = {r["rank"]: r for r in json.loads(output.read_text())["fleet"]["ranks"]}
+    assert ranks[1]["status"] != "ok"
+    assert "stopped by the launcher" in ranks[0]["notes"][-1]
+
+
 def test_outside_a_launcher_it_is_a_one_line_usage_error(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("RANK", "WORLD_SIZE", "SLURM_PROCID")}
     env["PYTHONPATH"] = str(ROOT)
