@@ -6,6 +6,7 @@ notice board's "where did it die").
 
 from __future__ import annotations
 
+import shutil
 from typing import Any
 
 from advisor.distributed.analysis import derive_fleet_facts
@@ -92,6 +93,8 @@ def work(state: Any) -> None:
     if backend == "nccl":
         summary.nccl_transports, summary.nccl_network, notes = read_transports(log_dir, info.rank)
         summary.notes.extend(notes)
+    if log_dir is not None:  # NCCL keeps the file open for later communicators: only the directory entry goes
+        shutil.rmtree(log_dir, ignore_errors=True)
     summary.wall_s = round(watch.elapsed(), 2)
     state.board.post_summary(summary.model_dump_json())
 
