@@ -6,20 +6,16 @@ the rules, and the node names turned into stable placeholders before the report 
 
 from __future__ import annotations
 
-import datetime
 import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
-from advisor import __version__
+from advisor.app.errors import AdvisorError
+from advisor.app.reports import apply_rules, load_rule_set, new_meta
 from advisor.models.facts import Facts
-from advisor.models.report import Report, ReportMeta
-
-
-class ClusterUsageError(ValueError):
-    """Not launched by a distributed launcher, or a bad option: the command says so and exits 2."""
+from advisor.models.report import Report
 
 
 @dataclass
@@ -39,37 +35,24 @@ def run_cluster(*, quick: bool, timeout_s: float, backend: Optional[str], rules_
 
     started = time.monotonic()
     if timeout_s <= 0:
-        raise ClusterUsageError("--timeout must be positive")
+        raise AdvisorError("--timeout must be positive")
+    if backend not in (None, "nccl", "gloo"):
+        raise AdvisorError(f"--backend {backend!r}: choose nccl or gloo")
+    rule_set = load_rule_set(rules_dirs)  # a bad rule is a usage error before any rank starts measuring
     try:
         outcome = run_fleet(FleetOptions(tier="quick" if quick else "standard", timeout_s=timeout_s, backend=backend))
     except NotLaunched as exc:
-        raise ClusterUsageError(str(exc)) from None
+        raise AdvisorError(str(exc)) from None
     info = outcome.info
     result = ClusterResult(rank=info.rank, world_size=info.world_size, complete=outcome.complete, error=outcome.error)
     if info.rank != 0 or outcome.fleet is None:
         return result
-    meta = ReportMeta(tool_version=__version__, command=f"{command} --quick" if quick else command,
-                      created_utc=_now(), sources=["probe", "measurements", f"torch.distributed ({info.launcher})"])
+    meta = new_meta(f"{command} --quick" if quick else command,
+                    ["probe", "measurements", f"torch.distributed ({info.launcher})"])
     meta.wall_s = round(time.monotonic() - started, 2)
     report = Report(meta=meta, facts=outcome.facts or Facts(), fleet=outcome.fleet)
-    result.report = _with_rules(report, rules_dirs)
+    result.report = apply_rules(report, rule_set)
     return result
-
-
-def _now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
-def _with_rules(report: Report, rules_dirs: Optional[Iterable[Path]]) -> Report:
-    from advisor.engine.evaluate import evaluate_rules
-    from advisor.engine.loader import RuleLoadError, load_rules
-
-    try:
-        rules = [loaded.rule for loaded in load_rules(rules_dirs or ())]
-    except RuleLoadError as exc:
-        raise ClusterUsageError(f"bad rule: {exc}") from None
-    findings, skipped = evaluate_rules(rules, report)
-    return report.model_copy(update={"findings": findings, "skipped": skipped})
 
 
 def node_placeholders(report: Report) -> dict[str, str]:

@@ -52,7 +52,7 @@ def _env_keys(ranks: list[RankSummary]) -> list[str]:
     keys = sorted({key for r in ranks for key in r.fingerprint if key.startswith("env.")})
     visible = [r.fingerprint.get("env.CUDA_VISIBLE_DEVICES") for r in ranks]
     # Slurm's --gpus-per-task (and some launchers) give each rank its own single GPU: different by design.
-    if all(v is not None and "," not in v for v in visible) and len(set(zip(visible, (r.node for r in ranks)))) == len(ranks):
+    if all(v is not None and "," not in v for v in visible) and len(set(zip(visible, (r.node for r in ranks), strict=True))) == len(ranks):
         keys = [k for k in keys if k != "env.CUDA_VISIBLE_DEVICES"]
     return keys
 

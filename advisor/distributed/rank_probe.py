@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from advisor.measure.timer import TimerConfig, time_cpu, time_cuda_events
+from advisor.models.clock_events import SLOWDOWN_REASONS
 from advisor.models.common import Fact, is_missing, missing
 from advisor.models.facts import Facts, GpuFacts
 from advisor.models.fleet import HostToDeviceAffinity, NodeTopology, TopologyLink
@@ -18,8 +19,6 @@ from advisor.models.fleet import HostToDeviceAffinity, NodeTopology, TopologyLin
 #: Environment compared across ranks (values, not only presence). Rank numbering differs by design: left out.
 FINGERPRINT_ENV_PREFIXES = ("NCCL_", "TORCH_NCCL_", "TORCH_DISTRIBUTED_", "CUDA_", "OMP_", "PYTORCH_CUDA_")
 _PER_RANK_BY_DESIGN = {"NCCL_DEBUG_FILE"}
-#: Clock-event reasons that mean the GPU is held back (idle and application settings are normal).
-_THROTTLE = {"hw_slowdown", "sw_thermal_slowdown", "hw_thermal_slowdown", "hw_power_brake_slowdown"}
 _MATMUL_TIMER = TimerConfig(warmup_runs=2, min_samples=5, budget_s=0.3, target_rel_spread=0.05)
 _COPY_TIMER = TimerConfig(warmup_runs=2, min_samples=5, min_samples_slow=5, budget_s=0.2, min_sample_s=1e-3)
 
@@ -56,7 +55,8 @@ def gpu_health(gpu: GpuFacts) -> list[str]:
     if gpu.remapped_rows_pending is True or gpu.remapped_rows_failure is True:
         flags.append("row remapping pending or failed (reset the GPU)")
     if isinstance(gpu.clock_event_reasons, list):
-        held = sorted(_THROTTLE.intersection(gpu.clock_event_reasons))
+        # Slowdowns only: a power cap under load is how GPUs normally run, not a fault of this one.
+        held = sorted(set(SLOWDOWN_REASONS).intersection(gpu.clock_event_reasons))
         if held:
             flags.append("clocks held back: " + ", ".join(held))
     width, width_max = gpu.pcie_width_current, gpu.pcie_width_max
@@ -233,5 +233,5 @@ def measure_peer_copies(topology: NodeTopology, reading: Any, size: int = PEER_C
         source = torch.empty(size, dtype=torch.uint8, device=f"cuda:{a}")
         target = torch.empty(size, dtype=torch.uint8, device=f"cuda:{b}")
         with torch.cuda.device(a):  # the copy runs on the source device's stream; the events are recorded there
-            stats = time_cuda_events(lambda: target.copy_(source, non_blocking=True), _COPY_TIMER)
+            stats = time_cuda_events(lambda t=target, s=source: t.copy_(s, non_blocking=True), _COPY_TIMER)
         link.copy_gbps = size / stats.median_s / 1e9

@@ -12,8 +12,17 @@ from typing import Any
 from advisor.distributed.analysis import derive_fleet_facts
 from advisor.distributed.collectives import combine, time_collectives
 from advisor.distributed.nccl_log import prepare_nccl_log, read_transports
-from advisor.distributed.rank_probe import (fingerprint, gpu_health, h2d_by_affinity, matmul_rate, nccl_version,
-                                            measure_peer_copies, node_topology, own_gpu, placement_for)
+from advisor.distributed.rank_probe import (
+    fingerprint,
+    gpu_health,
+    h2d_by_affinity,
+    matmul_rate,
+    measure_peer_copies,
+    nccl_version,
+    node_topology,
+    own_gpu,
+    placement_for,
+)
 from advisor.distributed.runner import NOT_TESTED, new_log_dir, pg_timeout
 from advisor.measure.timer import Stopwatch
 from advisor.models.fleet import Fleet, RankSummary

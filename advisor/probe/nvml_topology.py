@@ -14,7 +14,6 @@ from typing import Any
 from advisor.models.common import Fact, is_missing, missing
 from advisor.probe.nvml import _ENABLED, NOT_SUPPORTED, _import, _init, _Nvml, _shutdown, _str
 
-
 #: nvmlGpuTopologyLevel_t -> the column names ``nvidia-smi topo -m`` prints.
 TOPOLOGY_LEVELS = {0: "SELF", 10: "PIX", 20: "PXB", 30: "PHB", 40: "NODE", 50: "SYS"}
 _NVLINK_MAX_LINKS = 18  # NVML_NVLINK_MAX_LINKS (Hopper has 18)
@@ -64,18 +63,18 @@ def _nvlinks(nv: _Nvml, handle: Any) -> tuple[Fact[int], Fact[list[str]]]:
     lib = nv.lib
     peers: list[str] = []
     for link in range(getattr(lib, "NVML_NVLINK_MAX_LINKS", _NVLINK_MAX_LINKS)):
-        state = nv.query(lambda: lib.nvmlDeviceGetNvLinkState(handle, link))
+        state = nv.query(lambda link=link: lib.nvmlDeviceGetNvLinkState(handle, link))
         if is_missing(state):
             if link == 0:  # no NVLink on this GPU at all (PCIe card): zero links is a fact, not a gap
                 return (0, []) if state.unavailable == NOT_SUPPORTED else (state, state)
             break  # past the last link this GPU has
         if state != _ENABLED:
             continue
-        kind = nv.query(lambda: lib.nvmlDeviceGetNvLinkRemoteDeviceType(handle, link))
+        kind = nv.query(lambda link=link: lib.nvmlDeviceGetNvLinkRemoteDeviceType(handle, link))
         if kind == _NVLINK_SWITCH:
             peers.append("switch")
             continue
-        remote = nv.query(lambda: lib.nvmlDeviceGetNvLinkRemotePciInfo(handle, link),
+        remote = nv.query(lambda link=link: lib.nvmlDeviceGetNvLinkRemotePciInfo(handle, link),
                           convert=lambda info: _str(info.busId))
         peers.append("unknown" if is_missing(remote) else remote)
     return len(peers), peers

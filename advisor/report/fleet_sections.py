@@ -9,11 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from advisor.formatting import human_value
+from advisor.formatting import Section, human_value
 from advisor.models.common import Unavailable
 from advisor.models.fleet import CollectiveResult, Fleet, NodeTopology, RankSummary
-from advisor.report.fact_sections import Section
-
 
 _RANK_LINE = re.compile(r"^rank (\d+) on (\S+): (.*)$")
 

@@ -3,7 +3,6 @@
 from advisor.distributed.analysis import derive_fleet_facts, rank_names
 from advisor.distributed.collectives import combine
 from advisor.models.fleet import CollectiveTiming
-
 from tests.distributed.fleet_models import fleet_of, healthy_job, rank
 
 

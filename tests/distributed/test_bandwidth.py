@@ -2,8 +2,14 @@
 
 import pytest
 
-from advisor.distributed.bandwidth import (FabricView, algbw_gbps, bus_factor, busbw_gbps, expected_allreduce_busbw,
-                                           ib_rate_gbps)
+from advisor.distributed.bandwidth import (
+    FabricView,
+    algbw_gbps,
+    bus_factor,
+    busbw_gbps,
+    expected_allreduce_busbw,
+    ib_rate_gbps,
+)
 
 
 @pytest.mark.parametrize("op, ranks, factor", [

@@ -9,7 +9,6 @@ from advisor.models.fleet import CollectiveTiming
 from advisor.models.report import Report, ReportMeta
 from advisor.report.fleet_sections import fleet_sections
 from advisor.report.markdown import render_markdown
-
 from tests.distributed.fleet_models import fleet_of, healthy_job
 
 
