@@ -10,13 +10,12 @@ from typing import Any, Iterable, Optional
 from packaging.version import InvalidVersion, Version
 from pydantic import BaseModel
 
-from advisor.engine.conditions import (NEVER, AllOf, AnyOf, Compare, Condition, Exists, FactRef, Known, NotOf,
-                                      iter_paths)
+from advisor.engine.conditions import NEVER, AllOf, AnyOf, Compare, Condition, Exists, FactRef, Known, NotOf, iter_paths
 from advisor.engine.derive import DerivedFacts, derive_gpu, derive_machine
 from advisor.engine.paths import FactView
 from advisor.engine.render import render
 from advisor.engine.rule import Rule
-from advisor.models.common import Unavailable
+from advisor.models.common import Unavailable, missing
 from advisor.models.findings import Finding, SkippedRule
 from advisor.models.report import Report
 
@@ -149,6 +148,9 @@ def evaluate_rule(rule: Rule, view: FactView, *, gpu_index: Optional[int] = None
     )
 
 
+NOT_A_FLEET = missing("not a distributed run (fleet rules need `gpu-advisor cluster` under torchrun)")
+
+
 def reads_profile(rule: Rule) -> bool:
     return any(path.startswith("profile.") for path in iter_paths(rule.when))
 
@@ -158,8 +160,13 @@ def view_for_report(report: Report, derived: Optional[DerivedFacts] = None) -> F
     roots = {"host": facts.host, "torch": facts.torch, "driver": facts.driver,
              "measurements": report.measurements,
              "derived": derived or derive_machine(facts, report.measurements),
+             "fleet": report.fleet.facts if report.fleet is not None else NOT_A_FLEET,
              "profile": report.profile if report.profile is not None else Unavailable(unavailable="not a profile report")}
     return FactView(roots, env=facts.env, packages=facts.packages)
+
+
+def reads_fleet(rule: Rule) -> bool:
+    return any(path.startswith("fleet.") for path in iter_paths(rule.when))
 
 
 def evaluate_rules(rules: Iterable[Rule], report: Report, view: Optional[FactView] = None) -> tuple[list[Finding], list[SkippedRule]]:
@@ -169,6 +176,8 @@ def evaluate_rules(rules: Iterable[Rule], report: Report, view: Optional[FactVie
     findings: list[Finding] = []
     skipped: list[SkippedRule] = []
     for rule in rules:
+        if report.fleet is None and reads_fleet(rule):
+            continue  # a fleet rule does not apply to one process's report (like a per-GPU rule with no GPU)
         if reads_profile(rule) != (report.profile is not None):
             # Profile rules are about a profiled program, the others about a probed machine: neither applies to
             # the other kind of report (a profile report holds no probe facts), so neither is "skipped" there.

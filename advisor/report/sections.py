@@ -11,8 +11,9 @@ def report_sections(report: Report) -> list[Section]:
         from advisor.report.profile_sections import profile_sections
 
         return profile_sections(report.profile)
+    from advisor.report.fleet_sections import fleet_sections
     from advisor.report.measurement_sections import measurement_sections
     from advisor.report.recommendation_sections import recommendation_sections
 
-    return [*recommendation_sections(report.recommendations), *measurement_sections(report.measurements),
+    return [*fleet_sections(report.fleet), *recommendation_sections(report.recommendations), *measurement_sections(report.measurements),
             *fact_sections(report.facts)]
