@@ -19,7 +19,8 @@ from advisor.measure.search import (
     COARSE_STEP, Look, Winner, bracket_search, decide, dense_search, log_grid, settle,
 )
 from advisor.measure.timer import (
-    Sampler, Stopwatch, TimerConfig, cpu_sampler, cuda_events_sampler, summarize, synchronized_sampler,
+    ClockGuard, ClockReader, Sampler, Stopwatch, TimerConfig, cpu_sampler, cuda_events_sampler, summarize,
+    synchronized_sampler,
 )
 from advisor.measure.workloads import WORKLOADS, precision_mode, torch_dtype
 from advisor.models.measurements import CrossoverPoint, CrossoverResult, DType, Mode, TimingStats
@@ -44,6 +45,9 @@ class CrossoverSettings:
     #: copies of hundreds of MiB cost more per point than the rest of a search).
     host_memory_cap_bytes: int = 128 << 20
     timer: TimerConfig = POINT_TIMER
+    #: Reads the SM clock (see timer.ClockGuard); GPU samples taken while it is far below its clock under load
+    #: are discarded. None: not guarded (no NVML).
+    clock_reader: Optional[ClockReader] = None
 
 
 @dataclass
@@ -89,6 +93,8 @@ class CrossoverRunner:
         self._gpu: dict[tuple[str, str, str, int], _Pool] = {}
         self._grids: dict[tuple[str, str], list[int]] = {}
         self._inputs: dict[tuple[str, str, int, str], tuple[Any, ...]] = {}
+        reader = settings.clock_reader
+        self.clock_guard = ClockGuard(reader) if reader is not None else None
 
     # -- inputs -----------------------------------------------------------------------------------------
     def inputs(self, op: str, dtype: DType, size: int, where: str) -> tuple[Any, ...]:
@@ -122,7 +128,10 @@ class CrossoverRunner:
     def _cpu_sampler(self, op: str, dtype: DType, size: int, ops: Optional[int] = None) -> Sampler:
         workload = WORKLOADS[op]
         inputs = self.inputs(op, self._cpu_dtype(dtype), size, "cpu")
-        return cpu_sampler(lambda: workload.run(*inputs), self.settings.timer, ops)
+        if workload.run_into is None:
+            return cpu_sampler(lambda: workload.run(*inputs), self.settings.timer, ops)
+        out, run_into = workload.run(*inputs), workload.run_into
+        return cpu_sampler(lambda: run_into(out, *inputs), self.settings.timer, ops)
 
     def _gpu_sampler(self, op: str, dtype: DType, mode: Mode, size: int, ops: Optional[int] = None) -> Sampler:
         import torch
@@ -131,13 +140,14 @@ class CrossoverRunner:
         config = self.settings.timer
         if mode == "resident":
             inputs = self.inputs(op, dtype, size, "gpu")
-            return cuda_events_sampler(lambda: workload.run(*inputs), config, ops)
+            return cuda_events_sampler(lambda: workload.run(*inputs), config, ops, self.clock_guard)
         if mode == "sync":
             inputs = self.inputs(op, dtype, size, "gpu")
-            return synchronized_sampler(lambda: (workload.run(*inputs), torch.cuda.synchronize()), config, ops)
+            return synchronized_sampler(lambda: (workload.run(*inputs), torch.cuda.synchronize()), config, ops,
+                                        self.clock_guard)
         pinned = mode == "transfer_pinned"
         host = list(self.inputs(op, dtype, size, "pinned" if pinned else "cpu"))
-        return synchronized_sampler(self._transfer_fn(workload.run, host, pinned), config, ops)
+        return synchronized_sampler(self._transfer_fn(workload.run, host, pinned), config, ops, self.clock_guard)
 
     def _transfer_fn(self, run: Callable[..., Any], host: list[Any], pinned: bool) -> Callable[[], Any]:
         import torch
@@ -209,6 +219,11 @@ class CrossoverRunner:
         host_ok = not any(m.startswith("transfer") for m in modes) or needed <= self.settings.host_memory_cap_bytes
         return needed <= self.settings.gpu_memory_cap_bytes and host_ok
 
+    def forget(self, op: str, dtype: DType, mode: Mode, size: int) -> None:
+        """Drop the samples of one size (both sides), so that the next look measures it afresh."""
+        self._cpu.pop((op, self._cpu_dtype(dtype), size), None)
+        self._gpu.pop((op, dtype, mode, size), None)
+
     # -- one point, one crossover -----------------------------------------------------------------------
     def point(self, op: str, dtype: DType, mode: Mode, size: int) -> CrossoverPoint:
         """Decide who wins at one size, sampling both sides more while the race is too close to call."""
@@ -246,10 +261,14 @@ class CrossoverRunner:
             points[size] = self.point(op, dtype, mode, size)
             return Look(points[size].winner, points[size].speedup)
 
+        def remeasure(size: int) -> Look:
+            self.forget(op, dtype, mode, size)
+            return evaluate(size)
+
         if dense:
             outcome = dense_search(grid, evaluate)
         else:
-            outcome = bracket_search(grid, evaluate)
+            outcome = bracket_search(grid, evaluate, remeasure=remeasure)
         index = outcome.crossover_index
         close = [p.size for p in points.values() if 1 / CLOSE_RACE_FACTOR <= p.speedup <= CLOSE_RACE_FACTOR]
         return CrossoverResult(

@@ -16,7 +16,7 @@ from advisor.measure.overheads import OVERHEAD_TIMER, first_call_costs, launch_a
 from advisor.measure.peaks import (
     CPU_PEAK_TIMER, PEAK_TIMER, cpu_matmul_peak, device_copy_bandwidth, fill_specs, gpu_matmul_peak,
 )
-from advisor.measure.timer import Stopwatch, TimerConfig
+from advisor.measure.timer import ClockReader, Stopwatch, TimerConfig
 from advisor.measure.transfer import TRANSFER_TIMER, LinkReader, link_gbps, measure_transfers
 from advisor.measure.unsync import unsync_demo
 from advisor.models.common import missing
@@ -77,6 +77,8 @@ class DeviceInfo:
     pcie_width_max: Optional[int] = None
     read_link: Optional[LinkReader] = None
     read_state: Optional[StateReader] = None
+    #: (SM clock now, SM clock under load) in MHz, for the crossovers' clock guard (timer.ClockGuard).
+    read_clock: Optional[ClockReader] = None
 
 
 class MeasurementSession:
@@ -223,11 +225,18 @@ class MeasurementSession:
         self.result.peaks.cpu_matmul_gflops[dtype] = measurement.value  # type: ignore[assignment]
 
     def _crossovers(self, device: Any, steps: int) -> None:
+        if self.plan.crossover.clock_reader is None:
+            self.plan.crossover.clock_reader = self.info.read_clock
         runner = CrossoverRunner(device, self.plan.crossover)
         try:
             self._crossover_loop(runner, steps)
         finally:
             runner.release()
+            guard = runner.clock_guard
+            if guard is not None and guard.discarded:
+                self.result.run.notes.append(
+                    f"{guard.discarded} GPU crossover samples discarded and re-taken: the SM clock read "
+                    f"{guard.lowest_mhz:.0f} MHz, under {guard.threshold:.0%} of its clock under load (idle clocks)")
 
     def _crossover_loop(self, runner: CrossoverRunner, steps: int) -> None:
         took: list[float] = []

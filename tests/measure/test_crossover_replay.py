@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.measure.crossover_replay import compare, load_recording, replay
+from tests.measure.crossover_replay import compare, load_recording, replay, steps_apart
 
 pytest.importorskip("torch")  # the runner sets torch's TF32 flags around each point
 
@@ -47,3 +47,19 @@ def test_a_gpu_that_never_wins_costs_one_point(comparisons):
     assert never, "the recording has cases where the GPU never wins (transfer modes of add and sum)"
     for case, result in never:
         assert result["search"].crossover_size is None and result["search"].evaluations == 1
+
+
+def test_glitched_samplers_are_remeasured_before_they_decide():
+    # 3% of the samplers opened are glitched (a GPU clock ramping up from idle: 6x slower; a CPU paying wake-ups
+    # and page faults on every op: 30x slower). Without re-measuring, 18% of the answers were more than one step
+    # from a clean dense sweep and the worst 17 steps; re-measuring points that contradict their neighbours and
+    # the point an answer rests on keeps them near it.
+    recording = load_recording()
+    steps = []
+    for case in recording["cases"]:
+        for seed in SEEDS:
+            clean = replay(case, dense=True, seed=seed + 1000)
+            glitched = replay(case, dense=False, seed=seed, glitches=0.03)
+            steps.append(steps_apart(case["grid"], glitched.crossover_size, clean.crossover_size))
+    assert sum(step <= 1 for step in steps) / len(steps) >= 0.9
+    assert max(steps) <= 5

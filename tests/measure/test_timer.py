@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import time
 
 import pytest
@@ -53,9 +55,9 @@ def test_stops_early_once_the_spread_is_small():
 
 
 def test_noisy_work_runs_out_of_budget_and_says_so():
-    durations = iter([0.0005, 0.003] * 10_000)
+    rng = random.Random(0)  # not alternating: the CPU sampler runs a short op once, untimed, before each sample
     watch = Stopwatch()
-    stats = time_cpu(lambda: busy_wait(next(durations)),
+    stats = time_cpu(lambda: busy_wait(rng.choice((0.0004, 0.0016))),
                      TimerConfig(budget_s=0.3, target_rel_spread=0.02, min_sample_s=0.0))
     assert not stats.stable
     assert stats.rel_spread > 0.5
@@ -79,3 +81,24 @@ def test_summarize_statistics():
     assert (stats.median_s, stats.q1_s, stats.q3_s, stats.min_s, stats.max_s) == (3.0, 2.0, 4.0, 1.0, 5.0)
     assert stats.rel_spread == pytest.approx(2 / 3)
     assert stats.stable is False
+
+
+def test_samples_taken_while_the_gpu_clock_is_low_are_discarded():
+    from advisor.measure.timer import ClockGuard, Sampler
+
+    clocks = iter([345.0] * 4 + [1980.0] * 10_000)  # idle clock first, then ramped up
+    slow = {"yes": True}
+
+    def read():
+        clock = next(clocks)
+        slow["yes"] = clock < 1000
+        return clock, 1980.0
+
+    def take_sample(count: int) -> float:  # 6x slower while the clock is low
+        return count * (6e-3 if slow["yes"] else 1e-3)
+
+    guard = ClockGuard(read, interval_s=0.0)
+    sampler = Sampler(take_sample, "cuda_events", TimerConfig(min_samples=5, budget_s=0.0), guard=guard)
+    stats = sampler.collect(TimerConfig(min_samples=5, budget_s=0.0)).stats()
+    assert stats.max_s == pytest.approx(1e-3)
+    assert guard.lowest_mhz == 345.0
