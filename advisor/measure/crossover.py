@@ -129,9 +129,9 @@ class CrossoverRunner:
         workload = WORKLOADS[op]
         inputs = self.inputs(op, self._cpu_dtype(dtype), size, "cpu")
         if workload.run_into is None:
-            return cpu_sampler(lambda: workload.run(*inputs), self.settings.timer, ops)
+            return cpu_sampler(lambda: workload.run(*inputs), self.settings.timer, ops, prime=True)
         out, run_into = workload.run(*inputs), workload.run_into
-        return cpu_sampler(lambda: run_into(out, *inputs), self.settings.timer, ops)
+        return cpu_sampler(lambda: run_into(out, *inputs), self.settings.timer, ops, prime=True)
 
     def _gpu_sampler(self, op: str, dtype: DType, mode: Mode, size: int, ops: Optional[int] = None) -> Sampler:
         import torch
@@ -263,22 +263,55 @@ class CrossoverRunner:
 
         def remeasure(size: int) -> Look:
             self.forget(op, dtype, mode, size)
-            return evaluate(size)
+            look = evaluate(size)
+            points[size].remeasured = True
+            return look
 
         if dense:
             outcome = dense_search(grid, evaluate)
         else:
-            outcome = bracket_search(grid, evaluate, remeasure=remeasure)
+            outcome = bracket_search(grid, evaluate, remeasure=remeasure, clear_factor=CLOSE_RACE_FACTOR)
         index = outcome.crossover_index
         close = [p.size for p in points.values() if 1 / CLOSE_RACE_FACTOR <= p.speedup <= CLOSE_RACE_FACTOR]
+        ordered = [points[s] for s in sorted(points)]
+        gpu_clear_from, cpu_clear_to = clear_bounds(ordered)
         return CrossoverResult(
             op=op, dtype=dtype, mode=mode, size_unit=workload.size_unit, workload=workload.description,
             crossover_size=grid[index] if index is not None else None,
             gpu_never_wins=index is None, gpu_always_wins=index == 0,
             range_min=grid[0], range_max=grid[-1], close_race_from=min(close, default=None),
-            close_race_to=max(close, default=None), points=[points[s] for s in sorted(points)],
+            close_race_to=max(close, default=None), points=ordered, gpu_clear_from=gpu_clear_from,
+            cpu_clear_to=cpu_clear_to, clear_factor=CLOSE_RACE_FACTOR,
             search="dense" if dense else "bisect", evaluations=len(points), wall_s=watch.elapsed(),
         )
+
+
+def clear_bounds(points: list[CrossoverPoint], factor: float = CLOSE_RACE_FACTOR) -> tuple[Optional[int], Optional[int]]:
+    """(smallest size from which the GPU wins by more than ``factor`` at every larger size measured, the largest
+    size below it where the CPU does); None where there is none. Between them the results are near-ties or mixed.
+
+    These reproduce from run to run where a single crossover size does not: across a stretch where the two are
+    within noise of each other (reductions, small elementwise ops, fp16 matmul at small n) the first GPU win moves.
+    """
+    def gpu_clear(p: CrossoverPoint) -> bool:
+        return p.winner == "gpu" and p.speedup > factor
+
+    def cpu_clear(p: CrossoverPoint) -> bool:
+        return p.winner == "cpu" and p.speedup < 1 / factor
+
+    gpu_from = None
+    for point in reversed(points):
+        if not gpu_clear(point):
+            break
+        gpu_from = point.size
+    cpu_to = None
+    for point in reversed(points):
+        if gpu_from is not None and point.size >= gpu_from:
+            continue
+        if cpu_clear(point):  # clear GPU wins may lie in between (speedup curves are not monotone): "mixed"
+            cpu_to = point.size
+            break
+    return gpu_from, cpu_to
 
 
 def failed_crossover(op: str, dtype: DType, mode: Mode, reason: str, status: str = "failed") -> CrossoverResult:

@@ -176,8 +176,36 @@ def _next_index(looks: dict[int, Look], answer: int, coarse_step: int) -> Option
     return (lower + answer) // 2 if answer - lower > 1 else None
 
 
+#: Below the answer the walk goes on down, this many grid steps at a time, for at most MAX_CLEAR_STEPS points,
+#: until the CPU wins clearly (by more than the clear factor): where the two are even, that size is what a rerun
+#: reproduces, not the first GPU win.
+CLEAR_STEP = 3
+MAX_CLEAR_STEPS = 4
+
+
+def _walk_to_clear_cpu_win(grid: list[int], looks: dict[int, Look], answer: int, clear_factor: float,
+                           measure: Callable[[int], None]) -> None:
+    """Go down from the highest point below the answer (measured points first, else CLEAR_STEP grid steps at a
+    time) until one is a clear CPU win, the grid ends, or MAX_CLEAR_STEPS points were added."""
+    index = max((i for i in looks if i < answer), default=answer)
+    added = 0
+    while True:
+        if index < answer:
+            speedup = looks[index].speedup
+            if speedup < 1 / clear_factor:
+                return
+        if index == 0 or added >= MAX_CLEAR_STEPS:
+            return
+        lower = [i for i in looks if max(0, index - CLEAR_STEP) <= i < index]
+        index = max(lower) if lower else max(0, index - CLEAR_STEP)
+        if index not in looks:
+            measure(index)
+            added += 1
+
+
 def bracket_search(grid: list[int], evaluate: Callable[[int], Look], coarse_step: int = COARSE_STEP,
-                   remeasure: Optional[Callable[[int], Look]] = None) -> SearchOutcome:
+                   remeasure: Optional[Callable[[int], Look]] = None,
+                   clear_factor: Optional[float] = None) -> SearchOutcome:
     """Top-down coarse walk to the first size where the GPU does not win, then bisection inside that bracket,
     measuring every point of a stretch where the GPU wins only narrowly (a tie may hide there).
 
@@ -221,5 +249,10 @@ def bracket_search(grid: list[int], evaluate: Callable[[int], Look], coarse_step
                 looks[deciding] = remeasure(grid[deciding])
                 evaluations += 1
                 continue
+            if clear_factor is not None and answer is not None:
+                _walk_to_clear_cpu_win(grid, looks, answer, clear_factor, measure)
+                winners = {index: look.winner for index, look in looks.items()}
+                if crossover_from_winners(len(grid), winners) != answer:
+                    continue  # a point measured on the way down changed the answer (re-derived above)
             return SearchOutcome(answer, winners, evaluations)
         measure(following)

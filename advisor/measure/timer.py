@@ -203,17 +203,18 @@ class Sampler:
 PRIME_BELOW_S = 2e-3
 
 
-def cpu_sampler(fn: Callable[[], Any], config: TimerConfig = TimerConfig(), ops: Optional[int] = None) -> Sampler:
+def cpu_sampler(fn: Callable[[], Any], config: TimerConfig = TimerConfig(), ops: Optional[int] = None,
+                prime: bool = False) -> Sampler:
     """Host work (CPU ops, or host-side costs) with the threads torch gives a user's program.
 
-    A short op gets one untimed run right before each sample: between samples (while the GPU side of a race
+    ``prime``: a short op gets one untimed run right before each sample: between samples (while the GPU side of a race
     runs) torch's CPU thread pool goes to sleep, and waking it costs tens of microseconds that a user's tight
     loop does not pay on every op -- charged to a 20-microsecond op, that made the CPU look several times slower.
     """
     last_per_op = [0.0]
 
     def take_sample(count: int) -> float:
-        if last_per_op[0] < PRIME_BELOW_S:
+        if prime and last_per_op[0] < PRIME_BELOW_S:
             fn()
         start = time.perf_counter()
         for _ in range(count):

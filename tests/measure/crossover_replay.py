@@ -66,6 +66,8 @@ class ReplayRunner(CrossoverRunner):
         super().__init__(device=None, settings=settings or CrossoverSettings())
         #: Share of opened samplers whose samples are all glitched (see _replay).
         self.glitches = glitches
+        #: Seconds added to every GPU op (a real change, such as CUDA_LAUNCH_BLOCKING=1 on resident ops).
+        self.gpu_extra_s = 0.0
         self.case = case
         self.clock = clock
         self.rng = rng
@@ -86,9 +88,9 @@ class ReplayRunner(CrossoverRunner):
 
     def _gpu_sampler(self, op: str, dtype: Any, mode: Any, size: int, ops: Optional[int] = None) -> Sampler:
         self.inputs(op, dtype, size, "gpu")
-        return self._replay(self._gpu_sides[size], ops, glitch=6.0)
+        return self._replay(self._gpu_sides[size], ops, glitch=6.0, extra_s=self.gpu_extra_s)
 
-    def _replay(self, side: _Side, ops: Optional[int], glitch: float = 1.0) -> Sampler:
+    def _replay(self, side: _Side, ops: Optional[int], glitch: float = 1.0, extra_s: float = 0.0) -> Sampler:
         """``glitch``: how much slower every sample of this sampler is when it is hit (``self.glitches`` of them):
         a GPU whose clock is still ramping up from idle (345 of 1980 MHz: ~6x), a CPU side paying thread-pool
         wake-ups and page faults on every op (the 482x points of an H100 run: ~30x)."""
@@ -101,8 +103,8 @@ class ReplayRunner(CrossoverRunner):
         def take_sample(count: int) -> float:
             draw = self.rng.randrange(len(side.per_op_s))
             if charging:
-                self.clock.now += count * side.wall_per_op_s[draw] * factor
-            return count * side.per_op_s[draw] * factor
+                self.clock.now += count * (side.wall_per_op_s[draw] * factor + extra_s)
+            return count * (side.per_op_s[draw] * factor + extra_s)
 
         sampler = Sampler(take_sample, side.method, self.settings.timer, ops_per_sample=side.ops_per_sample)  # type: ignore[arg-type]
         charging = True
@@ -139,6 +141,16 @@ def replay(case: dict[str, Any], *, dense: bool, seed: int, settings: Optional[C
         started = clock.now
         result = runner.crossover(case["op"], case["dtype"], case["mode"], dense=dense)
         return Replayed(result.crossover_size, clock.now - started, result.evaluations, started - 1000.0)
+
+
+def replay_result(case: dict[str, Any], seed: int, *, gpu_extra_s: float = 0.0, glitches: float = 0.0) -> Any:
+    """The CrossoverResult one search of a recorded case reports (as a diagnose run would)."""
+    clock = VirtualClock()
+    runner = ReplayRunner(case, clock, random.Random(seed), glitches=glitches)
+    runner.gpu_extra_s = gpu_extra_s
+    with mock.patch.object(timer, "time", clock):
+        runner.grid(case["op"], case["dtype"], (case["mode"],))
+        return runner.crossover(case["op"], case["dtype"], case["mode"])
 
 
 def steps_apart(grid: list[int], a: Optional[int], b: Optional[int]) -> Optional[int]:
