@@ -51,6 +51,17 @@ def _noise(stats: Optional[TimingStats]) -> tuple[float, str]:
     return stats.rel_spread / 2, "" if stats.stable else "did not settle"
 
 
+def value_interval(item: ScalarMeasurement) -> Optional[tuple[float, float]]:
+    """The interquartile range of the timed samples, in the measurement's own unit (a rate is work over time, so
+    its quartiles swap), or None for a single observation."""
+    stats, value = item.stats, item.value
+    if stats is None or value is None or stats.method == "single_observation" or stats.median_s <= 0:
+        return None
+    if HIGHER_IS_BETTER_BY_UNIT.get(item.unit):  # a rate: value = work / time
+        return value * stats.median_s / stats.q3_s, value * stats.median_s / stats.q1_s if stats.q1_s > 0 else value
+    return value * stats.q1_s / stats.median_s, value * stats.q3_s / stats.median_s
+
+
 def _side_text(item: Optional[ScalarMeasurement], measurements: Measurements) -> str:
     if item is None:
         return absent_reason(measurements)
@@ -84,8 +95,19 @@ def compare_scalar(group: str, name: str, item_a: Optional[ScalarMeasurement], i
     change.noisy = bool(noisy_a or noisy_b)
     if item_a.workload and item_b.workload and item_a.workload != item_b.workload:
         notes.append(f"workload differs: B ran {item_b.workload!r}")
+    contended = [side for side, item in (("A", item_a), ("B", item_b)) if item.stats is not None and item.stats.contended]
+    if contended:
+        notes.append(f"timed while other processes kept the CPU busy in {' and '.join(contended)}")
+        change.noisy = True
     change.note = "; ".join(filter(None, notes))
-    return judge(change, threshold=threshold, spread=spread_a + spread_b)
+    judge(change, threshold=threshold, spread=spread_a + spread_b)
+    interval_a, interval_b = value_interval(item_a), value_interval(item_b)
+    if change.verdict in ("worse", "better", "changed") and interval_a and interval_b \
+            and interval_a[0] <= interval_b[1] and interval_b[0] <= interval_a[1]:
+        # The two runs' middle halves of samples overlap: the difference is not told apart from the spread.
+        change.verdict, change.regression = "similar", False
+        change.note = "; ".join(filter(None, [change.note, "the interquartile ranges overlap"]))
+    return change
 
 
 def _unsync(a: Measurements, b: Measurements, threshold: float) -> Optional[MeasurementChange]:

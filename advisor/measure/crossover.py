@@ -219,6 +219,11 @@ class CrossoverRunner:
         host_ok = not any(m.startswith("transfer") for m in modes) or needed <= self.settings.host_memory_cap_bytes
         return needed <= self.settings.gpu_memory_cap_bytes and host_ok
 
+    def forget_mode(self, op: str, dtype: DType, mode: Mode) -> None:
+        """Drop every GPU sample of one mode, so that its crossover is measured afresh."""
+        for key in [k for k in self._gpu if k[:3] == (op, dtype, mode)]:
+            del self._gpu[key]
+
     def forget(self, op: str, dtype: DType, mode: Mode, size: int) -> None:
         """Drop the samples of one size (both sides), so that the next look measures it afresh."""
         self._cpu.pop((op, self._cpu_dtype(dtype), size), None)
@@ -312,6 +317,21 @@ def clear_bounds(points: list[CrossoverPoint], factor: float = CLOSE_RACE_FACTOR
             cpu_to = point.size
             break
     return gpu_from, cpu_to
+
+
+#: (mode, the mode it can never beat): the same op plus a synchronize, or the same copies from pageable memory.
+ORDERED_MODES: tuple[tuple[Mode, Mode], ...] = (("sync", "resident"), ("transfer_pageable", "transfer_pinned"))
+
+
+def contradiction(slower: CrossoverResult, faster: CrossoverResult) -> Optional[str]:
+    """Why ``slower`` (a mode that only adds work to ``faster``'s GPU side) cannot be right, or None: its GPU
+    clearly wins where ``faster``'s CPU still clearly does."""
+    if slower.status != "ok" or faster.status != "ok" or slower.gpu_clear_from is None or faster.cpu_clear_to is None:
+        return None
+    if slower.gpu_clear_from < faster.cpu_clear_to:
+        return (f"the GPU wins clearly from {slower.gpu_clear_from:,} here, but with {faster.mode} (less work on "
+                f"the GPU side) the CPU still wins clearly at {faster.cpu_clear_to:,}")
+    return None
 
 
 def failed_crossover(op: str, dtype: DType, mode: Mode, reason: str, status: str = "failed") -> CrossoverResult:

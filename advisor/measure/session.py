@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from advisor.measure.crossover import CrossoverRunner, CrossoverSettings, failed_crossover
+from advisor.measure.crossover import (
+    ORDERED_MODES, CrossoverRunner, CrossoverSettings, contradiction, failed_crossover,
+)
 from advisor.measure.monitor import GpuMonitor, StateReader
 from advisor.measure.overheads import OVERHEAD_TIMER, first_call_costs, launch_and_sync_costs
 from advisor.measure.peaks import (
@@ -257,4 +259,30 @@ class MeasurementSession:
                     runner.release()  # what the failed search held; the next one starts clean
                 self.result.crossover.append(holder[0] if holder else failed_crossover(op, dtype, mode, reason or "?"))
                 took.append(self.watch.elapsed() - started)
+                self._check_order(runner, op, dtype, mode, took)
+
+    def _check_order(self, runner: CrossoverRunner, op: str, dtype: DType, mode: Mode, took: list[float]) -> None:
+        """Sync per op can never beat resident, nor pageable copies pinned ones, beyond noise: a result that says
+        so is measured again (time permitting), and if it still does, it says why it cannot be trusted."""
+        results = {r.mode: r for r in self.result.crossover if (r.op, r.dtype) == (op, dtype)}
+        for slower_mode, faster_mode in ORDERED_MODES:
+            if mode not in (slower_mode, faster_mode) or slower_mode not in results or faster_mode not in results:
+                continue
+            why = contradiction(results[slower_mode], results[faster_mode])
+            if why is None:
+                continue
+            expected = sorted(took)[len(took) // 2]
+            if self._time_left() > expected:
+                runner.forget_mode(op, dtype, slower_mode)
+                holder: list[Any] = []
+                self._guarded(f"crossover {op} {dtype} {slower_mode} (again)", lambda: holder.append(
+                    runner.crossover(op, dtype, slower_mode, dense=self.plan.dense, modes_planned=self.plan.modes)))
+                if holder:
+                    index = self.result.crossover.index(results[slower_mode])
+                    self.result.crossover[index] = results[slower_mode] = holder[0]
+                    why = contradiction(holder[0], results[faster_mode])
+            if why is not None:
+                results[slower_mode].consistency_note = (
+                    f"{why}, measured twice: the GPU's state changed between the modes (clocks, another process)"
+                    " or the timing is off; neither number should be trusted")
 
