@@ -48,7 +48,9 @@ def run_measurements(facts, *, quick: bool, budget_s: float, device: int, memory
         raise CliError(f"--device {device}: torch sees {count} GPU(s) (0..{count - 1})")
     info = device_info(facts, device) if reason is None else None
     with progress_bar("measuring") as progress:
-        session = MeasurementSession(plan, info, progress)  # type: ignore[arg-type]
+        from advisor.probe import load as cpu_load
+
+        session = MeasurementSession(plan, info, progress, load_probe=cpu_load)  # type: ignore[arg-type]
         if reason is not None:
             return session.run_cpu_only(reason), reason
         with nvml_session() if info.read_state else contextlib.nullcontext():

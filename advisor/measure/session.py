@@ -13,6 +13,7 @@ from typing import Any, Callable, Optional
 from advisor.measure.crossover import (
     ORDERED_MODES, CrossoverRunner, CrossoverSettings, contradiction, failed_crossover,
 )
+from advisor.measure.load_watch import CpuLoadWatch, mark_contended
 from advisor.measure.monitor import GpuMonitor, StateReader
 from advisor.measure.overheads import OVERHEAD_TIMER, first_call_costs, launch_and_sync_costs
 from advisor.measure.peaks import (
@@ -84,13 +85,16 @@ class DeviceInfo:
 
 
 class MeasurementSession:
-    def __init__(self, plan: MeasurePlan, device: DeviceInfo, progress: Optional[Progress] = None) -> None:
+    def __init__(self, plan: MeasurePlan, device: DeviceInfo, progress: Optional[Progress] = None,
+                 load_probe: Any = None) -> None:
         self.plan = plan
         self.info = device
         self.progress = progress or (lambda *_: None)
         self.result = Measurements()
         self.watch = Stopwatch()
         self._done = 0
+        #: advisor.probe.load (handed in): how busy other processes keep the CPU while CPU work is timed.
+        self.load = CpuLoadWatch(load_probe) if load_probe is not None else None
 
     # -- guards -----------------------------------------------------------------------------------------
     def _step(self, description: str, total: int) -> None:
@@ -122,6 +126,13 @@ class MeasurementSession:
     # -- the run ----------------------------------------------------------------------------------------
     def run_cpu_only(self, reason: str) -> Measurements:
         """No usable GPU: the CPU's own figures, and every GPU measurement marked with the reason."""
+        try:
+            return self._run_cpu_only(reason)
+        finally:
+            if self.load is not None:
+                self.result.run.cpu_load = self.load.summary()
+
+    def _run_cpu_only(self, reason: str) -> Measurements:
         import torch
 
         run = self.result.run
@@ -140,6 +151,13 @@ class MeasurementSession:
         return self.result
 
     def run(self) -> Measurements:
+        try:
+            return self._run()
+        finally:
+            if self.load is not None:
+                self.result.run.cpu_load = self.load.summary()
+
+    def _run(self) -> Measurements:
         import torch
 
         device = torch.device("cuda", self.info.torch_index)
@@ -222,7 +240,17 @@ class MeasurementSession:
             self._cpu_peak(dtype)
 
     def _cpu_peak(self, dtype: DType) -> None:
-        measurement = cpu_matmul_peak(dtype, self.plan.timer(CPU_PEAK_TIMER))
+        measure = lambda: cpu_matmul_peak(dtype, self.plan.timer(CPU_PEAK_TIMER))  # noqa: E731
+        if self.load is None:
+            measurement = measure()
+        else:
+            # A fully parallel loop: our threads must get their cores. Contended: measured once more, and if it
+            # still is, the number stays, marked (never "stable").
+            measurement, contended = self.load.watch(f"CPU matmul {dtype}", measure, parallel=True)
+            if contended:
+                measurement, contended = self.load.watch(f"CPU matmul {dtype}", measure, parallel=True)
+            if contended and measurement.stats is not None:
+                measurement.stats.contended, measurement.stats.stable = True, False
         self.result.peaks.details.append(measurement)
         self.result.peaks.cpu_matmul_gflops[dtype] = measurement.value  # type: ignore[assignment]
 
@@ -253,13 +281,26 @@ class MeasurementSession:
                     continue
                 started = self.watch.elapsed()
                 holder: list[Any] = []
-                reason = self._guarded(f"crossover {op} {dtype} {mode}", lambda: holder.append(
-                    runner.crossover(op, dtype, mode, dense=self.plan.dense, modes_planned=self.plan.modes)))
+
+                def measure(op: str = op, dtype: DType = dtype, mode: Mode = mode) -> None:
+                    holder.append(runner.crossover(op, dtype, mode, dense=self.plan.dense, modes_planned=self.plan.modes))
+
+                reason = self._guarded(f"crossover {op} {dtype} {mode}", lambda: self._load_watched(
+                    f"crossover {op} {dtype} {mode}", measure, holder))
                 if reason:
                     runner.release()  # what the failed search held; the next one starts clean
                 self.result.crossover.append(holder[0] if holder else failed_crossover(op, dtype, mode, reason or "?"))
                 took.append(self.watch.elapsed() - started)
                 self._check_order(runner, op, dtype, mode, took)
+
+    def _load_watched(self, name: str, fn: Callable[[], Any], holder: list[Any]) -> None:
+        """fn() puts a crossover in holder; one timed under contention is marked so."""
+        if self.load is None:
+            fn()
+            return
+        _, contended = self.load.watch(name, fn)
+        if contended and holder:
+            mark_contended(holder[-1])
 
     def _check_order(self, runner: CrossoverRunner, op: str, dtype: DType, mode: Mode, took: list[float]) -> None:
         """Sync per op can never beat resident, nor pageable copies pinned ones, beyond noise: a result that says

@@ -212,7 +212,7 @@ class MeasurementRun(StrictModel):
     memory_cap_fraction: Optional[float] = None
     interrupted: bool = False
     notes: list[str] = Field(default_factory=list)
-    cpu_load: Optional[CpuLoad] = None
+    cpu_load: Fact[CpuLoad] = NOT_COLLECTED
 
 
 class Measurements(StrictModel):
