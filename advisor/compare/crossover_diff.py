@@ -115,7 +115,7 @@ def compare_crossover(result_a: Optional[CrossoverResult], result_b: Optional[Cr
         change.note = "the ranges tried overlap: no order can be told"
     contended = [side for side, r in (("A", result_a), ("B", result_b)) if r is not None and r.cpu_contended]
     if contended and change.verdict in ("worse", "better"):
-        change.noisy = True
+        change.noisy, change.verdict = True, "unclear"
         change.note = f"CPU side timed under load from other processes in {' and '.join(contended)}; " + change.note
     change.regression = change.verdict == "worse" and not change.noisy
     return change

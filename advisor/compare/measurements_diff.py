@@ -101,6 +101,9 @@ def compare_scalar(group: str, name: str, item_a: Optional[ScalarMeasurement], i
         change.noisy = True
     change.note = "; ".join(filter(None, notes))
     judge(change, threshold=threshold, spread=spread_a + spread_b)
+    if contended and change.verdict in ("worse", "better"):
+        # A number timed under someone else's load says nothing about the machine: no direction is told.
+        change.verdict, change.regression = "unclear", False
     interval_a, interval_b = value_interval(item_a), value_interval(item_b)
     if change.verdict in ("worse", "better", "changed") and interval_a and interval_b \
             and interval_a[0] <= interval_b[1] and interval_b[0] <= interval_a[1]:

@@ -63,8 +63,12 @@ class ClockGuard:
     """
 
     def __init__(self, read: ClockReader, threshold: float = 0.75, interval_s: float = 0.005,
-                 recover_s: float = 0.2) -> None:
+                 recover_s: float = 0.2, total_recover_s: float = 2.0) -> None:
         self._read = read
+        #: All recoveries together may take this long; then the guard only watches (a GPU held at a low clock
+        #: by a power cap or another process would otherwise eat the run's whole budget).
+        self.total_recover_s = total_recover_s
+        self.recovering_s = 0.0
         self.threshold = threshold
         self.interval_s = interval_s
         self.recover_s = recover_s
@@ -74,6 +78,8 @@ class ClockGuard:
 
     def low(self, force: bool = False) -> bool:
         now = time.perf_counter()
+        if self.recovering_s >= self.total_recover_s:
+            return False
         if not force and now - self._last_read < self.interval_s:
             return False
         self._last_read = now
@@ -90,11 +96,15 @@ class ClockGuard:
         return False
 
     def recover(self, spin: Callable[[], Any]) -> None:
-        deadline = time.perf_counter() + self.recover_s
-        while time.perf_counter() < deadline:
-            spin()
-            if not self.low(force=True):
-                return
+        started = time.perf_counter()
+        deadline = started + self.recover_s
+        try:
+            while time.perf_counter() < deadline:
+                spin()
+                if not self.low(force=True):
+                    return
+        finally:
+            self.recovering_s += time.perf_counter() - started
 
 
 def summarize(per_op: list[float], *, method: TimingMethod, ops_per_sample: int, stable_target: float,

@@ -173,3 +173,34 @@ def test_a_side_without_measurements_is_said_once_not_listed():
     comparison = compare_reports(a, b)
     assert comparison.measurements == []
     assert comparison.measurements_note.startswith("A holds no measurements")
+
+
+def test_a_contended_cpu_timing_is_never_a_regression():
+    from advisor.compare.measurements_diff import compare_scalar
+    from advisor.models.measurements import Measurements, ScalarMeasurement, TimingStats
+
+    def peak(value, median, contended):
+        stats = TimingStats(median_s=median, q1_s=median * 0.98, q3_s=median * 1.02, min_s=median * 0.97,
+                            max_s=median * 1.05, samples=5, rel_spread=0.04, stable=not contended,
+                            method="cpu_clock", contended=contended)
+        return ScalarMeasurement(name="CPU matmul float32", value=value, unit="GFLOP/s", stats=stats)
+
+    quiet, busy = peak(185.0, 0.01, False), peak(2.0, 0.9, True)
+    change = compare_scalar("Peak throughput", "CPU matmul float32", quiet, busy, Measurements(), Measurements(), 0.1)
+    assert change.verdict == "unclear" and not change.regression
+    assert "other processes" in change.note
+
+
+def test_overlapping_interquartile_ranges_are_similar():
+    from advisor.compare.measurements_diff import compare_scalar
+    from advisor.models.measurements import Measurements, ScalarMeasurement, TimingStats
+
+    def launch(value, spread):
+        stats = TimingStats(median_s=value, q1_s=value * (1 - spread), q3_s=value * (1 + spread), min_s=value * 0.5,
+                            max_s=value * 2, samples=20, rel_spread=2 * spread, stable=True, method="cpu_clock")
+        return ScalarMeasurement(name="launch", value=value, unit="us", stats=stats)
+
+    change = compare_scalar("Overheads", "launch", launch(5.0, 0.1), launch(5.8, 0.1), Measurements(), Measurements(), 0.1)
+    assert change.verdict == "similar"
+    change = compare_scalar("Overheads", "launch", launch(5.0, 0.01), launch(15.0, 0.01), Measurements(), Measurements(), 0.1)
+    assert change.verdict == "worse" and change.regression
