@@ -13,6 +13,7 @@ The caller owns the GPU: it asks ``propose()`` for a batch, runs it, and hands t
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -60,6 +61,19 @@ class SearchState:
     #: The first prediction of the maximum, from the fit phase alone (to report how good it was).
     initial_prediction: Optional[int] = None
     notes: list[str] = field(default_factory=list)
+
+
+_TRIED = re.compile(r"Tried to allocate ([\d.]+) (B|KiB|MiB|GiB|TiB)")
+_FREE = re.compile(r"of which ([\d.]+) (B|KiB|MiB|GiB|TiB) is free")
+_UNITS = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
+
+
+def oom_shortfall(message: str) -> Optional[tuple[float, float]]:
+    """(bytes the failing allocation asked for, bytes free on the GPU then) from torch's OutOfMemoryError text."""
+    tried, free = _TRIED.search(message or ""), _FREE.search(message or "")
+    if tried is None or free is None:
+        return None
+    return float(tried[1]) * _UNITS[tried[2]], float(free[1]) * _UNITS[free[2]]
 
 
 class BatchSearch:
@@ -198,6 +212,32 @@ class BatchSearch:
         self.phase = "refine"
         self._check_finished()
 
+    def _oom_prediction(self) -> Optional[int]:
+        """The batch at which the largest allocation of a step fits in the memory free at that moment, from the
+        out-of-memory messages of the failed batches: the allocation scales with the batch (X b / b_f), the free
+        memory shrinks with it -- along the line through two failures, or by the model's bytes per sample.
+
+        Capacity models miss this when memory is free but not in one piece (a 25 GiB logits tensor on an 80 GiB
+        GPU: the demo transformer on an H100 was predicted at 816 and ran up to 622)."""
+        failures = sorted(((t.batch, oom_shortfall(t.message)) for t in self.trials
+                           if t.failure == "oom" and oom_shortfall(t.message)), key=lambda f: f[0])
+        if not failures:
+            return None
+        batch, (tried, free) = failures[0]
+        per_batch = tried / batch
+        slope = None
+        if len(failures) >= 2 and failures[-1][0] > batch:
+            top, (_, free_top) = failures[-1]
+            slope = (free - free_top) / (top - batch)  # free memory lost per sample
+        if slope is None or slope <= 0:
+            model = self.fitted()
+            slope = model.per_sample_bytes if model is not None else None
+        if slope is None or slope <= 0:
+            return None
+        # tried_b = per_batch * b must fit in free_b = free + slope * (batch - b)
+        answer = math.floor((free + slope * batch) / (per_batch + slope))
+        return answer if 0 < answer < batch else None
+
     def _tolerance(self) -> int:
         """Relative to the smallest batch that failed: the largest that ran is then within the tolerance of the
         true limit (a fit phase that ended at a small batch must not make it one batch near a limit of 1000)."""
@@ -238,6 +278,11 @@ class BatchSearch:
             self._use_local = True
             return self._cap(lo + step)
         middle = (lo + hi) // 2
+        from_oom = self._oom_prediction()
+        if from_oom is not None and not last.fits and lo < from_oom < hi - max(1, math.floor(hi * self._down)):
+            # The failure said how far off it was: its largest allocation (which grows with the batch) did not fit
+            # in what was free. Where the two lines meet is where it will.
+            return from_oom
         local = self._local_prediction()
         if local is not None and lo < local < hi and self._use_local:
             # The memory of the largest batches that ran, extrapolated, points inside the bracket: try just on

@@ -263,3 +263,30 @@ def test_a_prediction_too_high_costs_a_logarithmic_number_of_trials(true_max_sha
     search = replay(limit, largest_ok, 728.5 * MIB, 96.9 * MIB, 10**9)
     assert largest_ok * 0.99 <= search.state.largest_fit <= largest_ok
     assert len(search_trials(search)) <= 13
+
+
+def test_the_out_of_memory_message_says_where_fragmentation_sets_the_limit():
+    # Demo transformer, bf16, AdamW on an H100: capacity says 816, but from 628 up the 32k-vocabulary logits
+    # (24.9 GiB at 816) no longer fit in what is free; the messages say so. Recorded: batch -> (tried GiB,
+    # free GiB) of torch's OutOfMemoryError, and the largest batch that ran (622).
+    recorded = {816: (24.90, 0.642), 784: (23.93, 3.67), 777: (23.71, 4.31), 764: (23.32, 5.56), 737: (22.49, 8.11),
+                684: (20.88, 13.16), 635: (19.38, 17.79), 628: (19.17, 18.48)}
+    limit = 79.18 * GIB
+
+    def message(batch: int) -> str:
+        near = min(recorded, key=lambda b: abs(b - batch))
+        tried = recorded[near][0] * batch / near
+        free = recorded[near][1] + (near - batch) * 0.0948
+        return (f"OutOfMemoryError: CUDA out of memory. Tried to allocate {tried:.2f} GiB. GPU 0 has a total "
+                f"capacity of 79.18 GiB of which {free:.2f} GiB is free.")
+
+    search = BatchSearch(limit)
+    while (batch := search.propose()) is not None:
+        phase = "fit" if search.phase == "fit" else "search"
+        if batch <= 622:
+            search.record(Trial(batch, True, peak_allocated=int(0.7 * GIB + batch * 0.1016 * GIB), steps=3, phase=phase))
+        elif batch * 0.1016 * GIB > limit * 0.995 or batch >= 623:
+            search.record(Trial(batch, False, failure="oom", steps=1, message=message(batch), phase=phase))
+    assert search.state.initial_prediction > 760
+    assert 622 * 0.99 <= search.state.largest_fit <= 622
+    assert len(search_trials(search)) <= 6
