@@ -97,8 +97,8 @@ def analyze(paths: list[Path], control: Optional[Path]) -> dict[str, Any]:
     if scalar_spreads:
         result["scalar_spread_median"] = round(statistics.median(scalar_spreads), 4)
         result["scalar_spread_max"] = round(max(scalar_spreads), 4)
-    if control is not None:
-        found = flagged(reports[0], load(control))
+    if control is not None:  # against the last run: the first one on a freshly started machine may be cold
+        found = flagged(reports[-1], load(control))
         result["control"] = {"file": control.name, "flagged": len(found), "differences": found}
     return result
 

@@ -18,7 +18,7 @@ for stage in "$@"; do
     repeat=*)
       n=${stage#repeat=}; log "repeatability: $n diagnoses + control"
       timeout 300 python3 benchmarks/bench_repeatability.py run --runs "$n" --control launch_blocking --dir $S/repeat \
-        --json "$S/bench_repeatability_$LABEL.json" 2>&1 | head -80 ;;
+        --json "$S/bench_repeatability_$LABEL.json" > $S/bench_repeatability_$LABEL.txt 2>&1; head -60 $S/bench_repeatability_$LABEL.txt ;;
     samples)
       log samples
       cp $S/repeat/repeat_1.json $S/diagnose_$LABEL.json

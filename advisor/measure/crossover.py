@@ -197,18 +197,35 @@ class CrossoverRunner:
             full = [s for s in log_grid(workload.min_size, workload.max_size) if self._fits(op, dtype, s, modes)]
             cap = self.settings.cpu_op_cap_s
             last = full[0]
+            rechecked = False
             for index in range(0, len(full), COARSE_STEP):
                 size = full[index]
                 if index and self._cpu_rate(op, dtype, last) * workload.work(size) > 2 * cap:
-                    break
+                    # The walk stops on what one point said: measured afresh once before it ends the grid (on an
+                    # H100 one CPU conv2d of a single image once timed at 5 ms, and the grid became [1]).
+                    if rechecked or not self._recheck_cpu(op, dtype, last):
+                        break
+                    rechecked = True
+                    if self._cpu_rate(op, dtype, last) * workload.work(size) > 2 * cap:
+                        break
                 if self.cpu_stats(op, dtype, size).median_s > cap:
-                    break
+                    if rechecked or not self._recheck_cpu(op, dtype, size):
+                        break
+                    rechecked = True
+                    if self.cpu_stats(op, dtype, size).median_s > cap:
+                        break
                 last = size
             rate = self._cpu_rate(op, dtype, last)
             top = max([s for s in full if s >= last and rate * workload.work(s) <= cap], default=last)
             self.cpu_stats(op, dtype, top)
             self._grids[key] = [s for s in full if s <= top]
         return self._grids[key]
+
+    def _recheck_cpu(self, op: str, dtype: DType, size: int) -> bool:
+        """Measure the CPU side of one size afresh (its pooled samples dropped); False if already fresh twice."""
+        self._cpu.pop((op, self._cpu_dtype(dtype), size), None)
+        self.cpu_stats(op, dtype, size)
+        return True
 
     def _cpu_rate(self, op: str, dtype: DType, size: int) -> float:
         """CPU seconds per unit of work at a measured size (a short, reliable step to extrapolate from)."""
