@@ -28,11 +28,12 @@ for stage in "$@"; do
       python3 -m advisor explain $S/env_$LABEL.json --format terminal -o $S/env_$LABEL.txt
       python3 -m advisor explain $S/env_$LABEL.json --format markdown -o $S/env_$LABEL.md
       grep -A40 "Crossover sizes" $S/diagnose_$LABEL.txt | head -45 ;;
-    batch)
-      log "batch size: resnet50, transformer (bf16)"
-      timeout 330 python3 benchmarks/bench_batch_size.py bench --cases resnet50,transformer --skip-full \
-        --json "$S/batch_size_bench_$LABEL.json" --reports $S --tag "_$LABEL" 2>&1 | grep -v -E "$NOISE" | grep -v '^ ' | head -40
-      python3 - "$S/batch_size_bench_$LABEL.json" <<'PY'
+    batch|batch=*)
+      cases=resnet50,transformer; [ "$stage" != batch ] && cases=${stage#batch=}
+      log "batch size: $cases"
+      timeout 330 python3 benchmarks/bench_batch_size.py bench --cases $cases --skip-full \
+        --json "$S/batch_size_bench_$LABEL$cases.json" --reports $S --tag "_$LABEL" 2>&1 | grep -v -E "$NOISE" | grep -v '^ ' | head -40
+      python3 - "$S/batch_size_bench_$LABEL$cases.json" <<'PY'
 import json, sys
 for c in json.load(open(sys.argv[1]))["cases"]:
     a, l = c["advisor"], c["lightning"]

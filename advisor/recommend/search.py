@@ -284,6 +284,8 @@ class BatchSearch:
             # in what was free. Where the two lines meet is where it will.
             return from_oom
         local = self._local_prediction()
+        if from_oom is not None and local is not None and local > from_oom:
+            local = None  # memory is free but not in one piece: a capacity extrapolation points too high
         if local is not None and lo < local < hi and self._use_local:
             # The memory of the largest batches that ran, extrapolated, points inside the bracket: try just on
             # the near side of it (every other step, so the bracket still shrinks geometrically when it is wrong).

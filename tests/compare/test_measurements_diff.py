@@ -35,11 +35,11 @@ def test_bandwidth_drop_is_worse_and_a_regression():
 
 
 def test_lower_latency_is_better():
-    # Host-side latencies move by up to ~50% between idle runs (RUN_TO_RUN_BAND): 12 -> 4 us is beyond that.
-    change = one(measurements(overheads=[scalar("launch of a tiny op (host)", 12.0, "us")]),
+    # Host-side latencies move by up to ~80% between idle runs (RUN_TO_RUN_BAND): 12 -> 4 us is beyond that.
+    change = one(measurements(overheads=[scalar("launch of a tiny op (host)", 25.0, "us")]),
                  measurements(overheads=[scalar("launch of a tiny op (host)", 4.0, "us")]))
     assert (change.verdict, change.regression, change.higher_is_better) == ("better", False, False)
-    assert change.worse_by == pytest.approx(-2 / 3)
+    assert change.worse_by == pytest.approx(-0.84)
 
 
 def test_change_inside_the_threshold_is_similar():
@@ -112,11 +112,9 @@ def test_unsync_factor_has_no_better_or_worse():
     a.unsync_timing = UnsyncTimingDemo(naive_s=1e-4, correct_s=3e-3, underreport_factor=30.0)
     b.unsync_timing = UnsyncTimingDemo(naive_s=1e-4, correct_s=9e-3, underreport_factor=90.0)
     change = one(a, b)
-    # It swings with launch latency (29x-91x between idle H100 runs): only from 3x on is it a change.
+    # It swings with launch latency (29x-110x between idle H100/H200 runs): only from 5x on is it a change.
     assert (change.name, change.higher_is_better, change.verdict, change.regression, change.ratio) == (
-        "naive timer under-reports by", None, "changed", False, 3.0)
-    b.unsync_timing = UnsyncTimingDemo(naive_s=1e-4, correct_s=6e-3, underreport_factor=60.0)
-    assert one(a, b).verdict == "similar"
+        "naive timer under-reports by", None, "similar", False, 3.0)
     b.unsync_timing = UnsyncTimingDemo(naive_s=3e-3, correct_s=3e-3, underreport_factor=1.0)  # CUDA_LAUNCH_BLOCKING=1
     assert one(a, b).verdict == "changed"
     b.unsync_timing = missing("no GPU measurement: no CUDA")
