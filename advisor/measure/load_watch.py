@@ -20,8 +20,8 @@ class CpuLoadWatch:
         self._worst: Any = None
 
     def watch(self, name: str, fn: Callable[[], Any], *, parallel: bool = False) -> tuple[Any, bool]:
-        """(fn(), whether the CPU was contended meanwhile). ``parallel``: fn keeps all torch threads busy, so our
-        own CPU time over wall time also says whether they got their cores."""
+        """(fn(), whether the CPU was contended meanwhile). ``parallel``: fn keeps torch's threads busy; its own CPU
+        time over wall time is recorded (not decided on: see probe/load.py)."""
         import torch
 
         before = self.probe.read_load()
@@ -31,7 +31,6 @@ class CpuLoadWatch:
         if parallel:
             share = span.own_cores / max(1, min(torch.get_num_threads(), self.cores))
             self.own_share = share if self.own_share is None else min(self.own_share, share)
-            contended = contended or share < self.probe.OWN_SHARE
         if contended:
             self.contended.append(f"{name} ({span.describe()})")
             if self._worst is None or (span.others_busy_cores or 0) > (self._worst.others_busy_cores or 0):

@@ -68,5 +68,7 @@ def test_contention_arithmetic():
     assert quiet.others_busy_cores == pytest.approx(0.0) and not quiet.contended
     busy = load.between(sample(0, 0, 0), sample(1, 1.95, 1.0), cores=2)
     assert busy.others_busy_cores == pytest.approx(0.95) and busy.contended
-    stolen = load.between(sample(0, 0, 0, 0, 0), sample(1, 1.0, 1.0, 0.2, 2.0), cores=2)
-    assert stolen.steal_fraction == pytest.approx(0.1) and stolen.contended
+    stolen = load.between(sample(0, 0, 0, 0, 0), sample(1, 1.0, 1.0, 0.6, 2.0), cores=2)
+    assert stolen.steal_fraction == pytest.approx(0.3) and stolen.contended
+    # 5-10% steal within a short window was seen on lent H100 VMs whose numbers repeated: not contention.
+    assert not load.between(sample(0, 0, 0, 0, 0), sample(1, 1.0, 1.0, 0.2, 2.0), cores=2).contended
