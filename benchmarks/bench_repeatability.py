@@ -42,10 +42,15 @@ def load(path: Path) -> Any:
     return load_report_json(path.read_text(), str(path))
 
 
-def flagged(a: Any, b: Any) -> list[str]:
+def flagged(a: Any, b: Any, *, contended: bool = False) -> list[str]:
+    """Differences compare flags; with ``contended``, those it left "unclear" only because a side was timed under
+    CPU load (they would otherwise have been flagged or not -- listed so that the count hides nothing)."""
     from advisor.compare import compare_reports
 
     comparison = compare_reports(a, b)
+    if contended:
+        return [f"{m.group}: {m.name}: {m.a_text} -> {m.b_text}" for m in comparison.measurements
+                if m.verdict == "unclear" and "other processes" in m.note]
     return [f"{m.group}: {m.name}: {m.verdict} ({m.a_text} -> {m.b_text})"
             for m in comparison.measurements if m.verdict in FLAGGED]
 
@@ -90,6 +95,8 @@ def analyze(paths: list[Path], control: Optional[Path]) -> dict[str, Any]:
         "flagged_per_pair": {k: len(v) for k, v in pairs.items()},
         "flagged_total": sum(len(v) for v in pairs.values()),
         "flagged": pairs,
+        "unclear_because_contended": {f"{i + 1} vs {j + 1}": flagged(reports[i], reports[j], contended=True)
+                                      for i, j in itertools.combinations(range(len(reports)), 2)},
         "notes": [r.measurements.run.notes for r in reports],
         **spreads(reports),
     }
@@ -109,6 +116,8 @@ def print_summary(result: dict[str, Any]) -> None:
     for pair, items in result["flagged"].items():
         for item in items:
             print(f"  {pair}: {item}")
+    hidden = {k: len(v) for k, v in result["unclear_because_contended"].items()}
+    print(f"left unclear because a side was timed under CPU load: {hidden}")
     print(f"scalar run-to-run spread (max-min)/median: median {result.get('scalar_spread_median')}, "
           f"max {result.get('scalar_spread_max')}")
     for name, row in sorted(result["scalars"].items(), key=lambda kv: -(kv[1]["spread"] or 0))[:12]:
