@@ -58,7 +58,7 @@ def _seconds(text: str) -> float:
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_doubling_the_input_roughly_doubles_the_time(shape):
-    size = 20_000 if shape == "GPU lines" else 100_000
+    size = 30_000 if shape == "GPU lines" else 100_000
     small, large = SHAPES[shape](size), SHAPES[shape](4 * size)
     base, bigger = _seconds(small), _seconds(large)
     # Four times the input: about 4x for a linear parser, about 16x for a quadratic one.
