@@ -8,7 +8,7 @@ Each one is Unavailable, with the reason, when the facts it needs are.
 import re
 from typing import Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from advisor.engine import derive_knowledge as knowledge
 from advisor.engine import derive_measured as measured

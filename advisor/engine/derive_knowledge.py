@@ -46,6 +46,10 @@ class MachineKnowledge(BaseModel):
     torch_is_cpu_build: Fact[bool] = NOT_COLLECTED
     #: The source shows an NVIDIA GPU or driver (a GPU listed, or a driver version printed).
     nvidia_gpu_present: Fact[bool] = NOT_COLLECTED
+    #: What the source shows of it, as a phrase: "the NVIDIA driver 551.86 and 1 GPU (NVIDIA GeForce RTX 4080)".
+    nvidia_seen: Fact[str] = NOT_COLLECTED
+    #: "torch 2.2.2", or "this torch" when the version is not in the source.
+    torch_build: str = "this torch"
     #: torch's arch list as measured, else the wheel's published one (knowledge/torch_builds.yaml).
     torch_arch_list: Fact[list[str]] = NOT_COLLECTED
     #: True when some GPU's last driver can never run this build: updating the driver cannot help.
@@ -113,7 +117,8 @@ def _arch_list(facts: Facts) -> Fact[list[str]]:
         return list(torch.arch_list)  # type: ignore[arg-type]
     version, cuda = _text(torch.version), _text(torch.cuda_version)
     if version is None or cuda is None:
-        return missing("torch's version or CUDA build is not known")
+        absent = torch.version if version is None else torch.cuda_version
+        return absent if is_missing(absent) else missing("torch is not a CUDA build")  # type: ignore[return-value]
     if "a0" in version or "+git" in version or ("+" in version and not version.split("+", 1)[1].startswith("cu")
                                                 and "dev" not in version):
         return missing(f"torch {version} is a source or vendor build: its arch list is its builder's choice")
@@ -149,12 +154,15 @@ def enrich_machine(derived: MachineKnowledge, facts: Facts) -> None:
         derived.torch_is_cpu_build = cuda if is_missing(cuda) else hip  # type: ignore[assignment]
     gpus = _gpus(facts)
     count = facts.driver.gpu_count
-    if driver_version is not None or (isinstance(count, int) and count > 0) or gpus:
+    if isinstance(count, int):
+        derived.nvidia_gpu_present = count > 0
+    elif driver_version is not None or gpus:
         derived.nvidia_gpu_present = True
-    elif isinstance(count, int):
-        derived.nvidia_gpu_present = False
     else:
-        derived.nvidia_gpu_present = missing("the source lists no NVIDIA driver or GPU")
+        derived.nvidia_gpu_present = count if is_missing(count) else missing("the source lists no NVIDIA GPU")
+    derived.nvidia_seen = _nvidia_seen(driver_version, count, gpus)
+    version = _text(facts.torch.version)
+    derived.torch_build = f"torch {version}" if version else "this torch"
     derived.torch_arch_list = _arch_list(facts)
     drops = [gpu_facts(gpu, facts, derived).build_drops_this_gpu for gpu in gpus]
     if any(d is True for d in drops):
@@ -166,6 +174,18 @@ def enrich_machine(derived: MachineKnowledge, facts: Facts) -> None:
     derived.cuda_build_to_install = _build_to_install(facts, derived, gpus)
 
 
+def _nvidia_seen(driver_version: Optional[str], count: object, gpus: list[GpuFacts]) -> str:
+    """"the NVIDIA driver 551.86 sees 1 GPU(s) (NVIDIA GeForce RTX 4080 Laptop GPU)", or as much as is known."""
+    names = sorted({str(gpu.name) for gpu in gpus if _text(gpu.name)})
+    number = count if isinstance(count, int) and count > 0 else len(gpus)
+    listed = f"{number} GPU(s)" + (f" ({', '.join(names[:3])})" if names else "")
+    if driver_version and number:
+        return f"the NVIDIA driver {driver_version} sees {listed}"
+    if driver_version:
+        return f"the NVIDIA driver {driver_version} is installed"
+    return f"the driver sees {listed}" if number else "an NVIDIA GPU is present"
+
+
 def _build_to_install(facts: Facts, derived: MachineKnowledge, gpus: list[GpuFacts]) -> str:
     ccs = [cc for gpu in gpus if (cc := _gpu_cc(gpu)[0]) is not None]
     driver_cuda = _text(derived.driver_max_cuda)
@@ -174,36 +194,49 @@ def _build_to_install(facts: Facts, derived: MachineKnowledge, gpus: list[GpuFac
         if gen is not None and gen.last_branch is not None:
             return _newest_sentence(cc)  # an old GPU decides: only builds its last driver runs
     limit = kb._version_tuple(driver_cuda) if driver_cuda else None
-    for release in sorted(kb._releases(), reverse=True):
-        label = f"{release[0]}.{release[1]}"
-        if label in {str(r) for r in kb._load("torch_builds.yaml").get("prerelease", [])}:
+    prerelease = {str(r) for r in kb._load("torch_builds.yaml").get("prerelease", [])}
+    # The user's own release first (the smallest change that works), then the newest.
+    own = kb._release_key(_text(facts.torch.version) or "")
+    order = sorted(kb._releases(), reverse=True)
+    if own in kb._releases():
+        order.insert(0, own)
+    for release in order:
+        if f"{release[0]}.{release[1]}" in prerelease and release != own:
             continue
         builds = kb._releases()[release]
         for cuda in sorted(builds, key=kb._version_tuple, reverse=True):
-            if limit is not None and kb._version_tuple(cuda)[:2] > limit[:2]:
+            if limit is not None and not _driver_runs(limit, kb._version_tuple(cuda)):
                 continue
             if ccs and not all(any(kb.arch_runs_on(a, cc) for a in builds[cuda]) for cc in ccs):
                 continue
-            tag = "cu" + cuda.replace(".", "")
-            fits = f"the CUDA {cuda} build, which this driver (up to CUDA {driver_cuda}) runs" if driver_cuda \
-                else f"a CUDA build such as CUDA {cuda}"
-            return f"{fits}: pip install torch --index-url https://download.pytorch.org/whl/{tag}"
+            build = kb.TorchBuild(f"{release[0]}.{release[1]}", cuda, tuple(builds[cuda]), True)
+            fits = (f"torch {build.release} with CUDA {cuda}, which this driver (up to CUDA {driver_cuda}) runs"
+                    if driver_cuda else f"torch {build.release} with CUDA {cuda}")
+            return f"{fits}: {_pip(build)}"
     return ("a CUDA build that this driver supports (pick the command at https://pytorch.org/get-started/locally/, "
             "and update the driver if it is older than the build needs)")
+
+
+def _driver_runs(driver_cuda: tuple[int, ...], build_cuda: tuple[int, ...]) -> bool:
+    # From CUDA 11.1 on, minor-version compatibility runs any build of the driver's own CUDA major.
+    if build_cuda >= (11, 1):
+        return build_cuda[0] <= driver_cuda[0]
+    return build_cuda[:2] <= driver_cuda[:2]
 
 
 def _newest_sentence(cc: kb.CC) -> str:
     build = kb.newest_build_for(cc)
     if build is None:
         return f"no PyTorch wheel runs on compute capability {cc[0]}.{cc[1]}; use the CPU build ({CPU_WHEEL})"
-    version = _release_pin(build.release)
-    return (f"torch {build.release} with CUDA {build.cuda}, the newest wheel that still runs on it: "
-            f"pip install torch=={version} --index-url https://download.pytorch.org/whl/{build.wheel_tag} "
-            f"(or the CPU build)")
+    return f"torch {build.release} with CUDA {build.cuda}, the newest wheel that still runs on it: {_pip(build)} (or the CPU build)"
 
 
-def _release_pin(release: str) -> str:
-    return f"{release}.*"
+def _pip(build: kb.TorchBuild) -> str:
+    """The install command; before 1.10 the wheels were only on the find-links page, not per-CUDA indexes."""
+    if kb._version_tuple(build.release) < (1, 10):
+        return (f"pip install torch=={build.release}.* (the {build.wheel_tag} wheel from "
+                f"https://download.pytorch.org/whl/torch_stable.html)")
+    return f"pip install torch=={build.release}.* --index-url https://download.pytorch.org/whl/{build.wheel_tag}"
 
 
 def gpu_facts(gpu: GpuFacts, facts: Facts, machine: Optional[MachineKnowledge] = None) -> GpuKnowledge:

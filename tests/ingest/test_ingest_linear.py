@@ -62,7 +62,7 @@ def test_doubling_the_input_roughly_doubles_the_time(shape):
     small, large = SHAPES[shape](size), SHAPES[shape](4 * size)
     base, bigger = _seconds(small), _seconds(large)
     # Four times the input: about 4x for a linear parser, about 16x for a quadratic one.
-    assert bigger < 8 * base + 0.05, f"{shape}: {base:.3f}s -> {bigger:.3f}s for 4x the input"
+    assert bigger < 10 * base + 0.1, f"{shape}: {base:.3f}s -> {bigger:.3f}s for 4x the input"
 
 
 def test_a_20_mib_hostile_paste_finishes_in_seconds():
@@ -92,4 +92,4 @@ def test_thousands_of_gpus_merge_in_linear_time():
         return collect_env + "\n" + SMI_HEAD + SMI_GPU * count
 
     small, large = _seconds(paste(50)), _seconds(paste(200))
-    assert large < 8 * small + 0.05
+    assert large < 10 * small + 0.2

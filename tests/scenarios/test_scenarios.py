@@ -190,8 +190,8 @@ def test_cpu_only_torch_names_the_build_the_driver_and_the_gpu_count():
     assert found.severity.value == "high"
     assert "torch 2.2.2 is a CPU-only build" in found.message
     assert "driver 551.86 sees 1 GPU(s)" in found.message
-    assert "download.pytorch.org/whl/cu128" in found.remediation
-    assert found.evidence["torch.cuda_version"] is None
+    assert "download.pytorch.org/whl/cu12" in found.remediation
+    assert found.evidence["derived.torch_is_cpu_build"] is True
     # A CPU-only build is not a failed CUDA initialisation: that rule is decided (not fired), not skipped.
     assert "torch-cuda-init-failed" not in {s.rule_id for s in report.skipped}
 
