@@ -20,12 +20,18 @@ from advisor.models.facts import Facts, GpuFacts
 
 CPU_WHEEL = "pip install torch --index-url https://download.pytorch.org/whl/cpu"
 #: torch's own words -> what they mean (derived.torch_says). Checked in order: the first that matches wins.
+#: Messages only a CUDA build of torch prints: a paste carrying one is of a CUDA build.
+_ONLY_CUDA_BUILDS_SAY = ("no_driver", "driver_too_old", "gpu_too_old", "arch_not_compiled", "no_device",
+                         "init_failed")
+_MIN_CC_WORDS = ("minimum cuda capability supported by this library is ",
+                 "Minimum and Maximum cuda capability supported by this version of PyTorch is (")
 _MESSAGE_KINDS = (
     ("Torch not compiled with CUDA enabled", "not_compiled_with_cuda"),
     ("Found no NVIDIA driver", "no_driver"),
     ("driver on your system is too old", "driver_too_old"),
     ("CUDA driver version is insufficient", "driver_too_old"),
     ("no longer supports this GPU", "gpu_too_old"),
+    ("Minimum and Maximum cuda capability supported", "gpu_too_old"),
     ("is not compatible with the current PyTorch", "arch_not_compiled"),
     ("no kernel image is available", "arch_not_compiled"),
     ("no CUDA-capable device is detected", "no_device"),
@@ -38,7 +44,7 @@ class MachineKnowledge(BaseModel):
     #: The highest CUDA the driver runs: nvidia-smi's figure when the source has it, else from the version.
     driver_max_cuda: Fact[str] = NOT_COLLECTED
     #: What torch's own message says is wrong: not_compiled_with_cuda, no_driver, driver_too_old, gpu_too_old,
-    #: arch_not_compiled, no_device, init_failed; None when torch printed no such message.
+    #: arch_not_compiled, no_device, init_failed, other; None when no message of torch's is in the source.
     torch_says: Fact[Optional[str]] = NOT_COLLECTED
     #: ' torch says: "..."' (with a leading blank), or "" when torch's words are not in the source.
     torch_says_sentence: Fact[str] = NOT_COLLECTED
@@ -54,6 +60,17 @@ class MachineKnowledge(BaseModel):
     torch_arch_list: Fact[list[str]] = NOT_COLLECTED
     #: True when some GPU's last driver can never run this build: updating the driver cannot help.
     driver_update_cannot_help: Fact[bool] = NOT_COLLECTED
+    #: The driver cannot run torch's CUDA: its CUDA major is older, or it is under the minor-version floor.
+    driver_too_old_for_build: Fact[bool] = NOT_COLLECTED
+    #: Why the driver is too old, in words from what the source shows ("this driver is 410.104, which runs CUDA
+    #: up to 10.0").
+    driver_gap: Fact[str] = NOT_COLLECTED
+    #: The driver to update to: "to 418.39 or newer", or "to one that runs CUDA 12.1".
+    driver_needed: Fact[str] = NOT_COLLECTED
+    #: How the source shows there is no usable NVIDIA driver (NVML's error, or torch's own message).
+    no_driver_evidence: Fact[str] = NOT_COLLECTED
+    #: " in Python 3.8.0 (Linux-4.15-x86_64)", as much as the source shows, or "".
+    python_where: str = ""
     #: The CUDA wheel to install on this machine, as a command (its driver, GPUs and torch release considered).
     cuda_build_to_install: Fact[str] = NOT_COLLECTED
 
@@ -61,6 +78,7 @@ class MachineKnowledge(BaseModel):
 class GpuKnowledge(BaseModel):
     #: Compute capability as reported, else from the GPU's name (knowledge/gpus.yaml).
     known_compute_capability: Fact[str] = NOT_COLLECTED
+    known_sm_arch: Fact[str] = NOT_COLLECTED  # "sm_86", from known_compute_capability
     generation: Fact[str] = NOT_COLLECTED  # Kepler, Pascal, Ampere ...
     #: The highest CUDA this GPU's last driver runs; None while current drivers still support it.
     last_driver_cuda: Fact[Optional[str]] = NOT_COLLECTED
@@ -73,16 +91,18 @@ class GpuKnowledge(BaseModel):
     build_support_gap: Fact[str] = NOT_COLLECTED
     #: The newest PyTorch wheel that still runs on this GPU, as a command, or the CPU build when none does.
     newest_supporting_build: Fact[str] = NOT_COLLECTED
+    #: What to install so that torch runs on this GPU, as a sentence with the command.
+    build_fix: Fact[str] = NOT_COLLECTED
 
 
 def _text(value: object) -> Optional[str]:
     return value if isinstance(value, str) and value else None
 
 
-def _classify(reason: object) -> Fact[Optional[str]]:
-    if is_missing(reason):
-        return reason  # type: ignore[return-value]
-    if reason is None:
+def _classify(reason: object) -> Optional[str]:
+    # No message of torch's in the source reads as "torch said nothing": a paste that carries none, like a
+    # probe that found CUDA working, gives no such evidence.
+    if is_missing(reason) or reason is None:
         return None
     text = str(reason)
     return next((kind for marker, kind in _MESSAGE_KINDS if marker in text), "other")
@@ -135,6 +155,8 @@ def enrich_machine(derived: MachineKnowledge, facts: Facts) -> None:
     elif driver_version is not None:
         derived.driver_max_cuda = kb.driver_max_cuda(driver_version) or missing(
             f"driver {driver_version} is not in the driver table")
+    elif (from_message := _driver_cuda_in_message(facts.torch.cuda_unavailable_reason)) is not None:
+        derived.driver_max_cuda = from_message
     else:
         derived.driver_max_cuda = facts.driver.cuda_version
     if is_missing(getattr(derived, "driver_cuda_major", None)) and isinstance(derived.driver_max_cuda, str):
@@ -148,7 +170,7 @@ def enrich_machine(derived: MachineKnowledge, facts: Facts) -> None:
     cuda, hip = facts.torch.cuda_version, facts.torch.hip_version
     if derived.torch_says == "not_compiled_with_cuda" or (cuda is None and hip is None):
         derived.torch_is_cpu_build = True
-    elif isinstance(cuda, str) or isinstance(hip, str):
+    elif isinstance(cuda, str) or isinstance(hip, str) or derived.torch_says in _ONLY_CUDA_BUILDS_SAY:
         derived.torch_is_cpu_build = False
     else:
         derived.torch_is_cpu_build = cuda if is_missing(cuda) else hip  # type: ignore[assignment]
@@ -172,6 +194,69 @@ def enrich_machine(derived: MachineKnowledge, facts: Facts) -> None:
     else:
         derived.driver_update_cannot_help = next((d for d in drops if is_missing(d)), missing("no GPU listed"))
     derived.cuda_build_to_install = _build_to_install(facts, derived, gpus)
+    derived.driver_too_old_for_build = _driver_too_old(facts, derived)
+    _driver_words(derived, facts)
+    python, platform = _text(facts.host.python_version), _text(facts.host.python_platform)
+    derived.python_where = (f" in Python {python}" if python else "") + (f" ({platform})" if platform else "")
+
+
+def _driver_words(derived: MachineKnowledge, facts: Facts) -> None:
+    version, max_cuda = _text(facts.driver.version), _text(derived.driver_max_cuda)
+    if version and max_cuda:
+        derived.driver_gap = f"this driver is {version}, which runs CUDA up to {max_cuda}"
+    elif version:
+        derived.driver_gap = f"this driver is {version}"
+    elif max_cuda:
+        derived.driver_gap = f"the driver runs CUDA up to {max_cuda}, torch's message says"
+    else:
+        derived.driver_gap = "torch says the NVIDIA driver on this system is too old"
+    floor, cuda = getattr(derived, "driver_floor_for_torch_cuda", None), _text(facts.torch.cuda_version)
+    if isinstance(floor, str):
+        derived.driver_needed = f"to {floor} or newer"
+    else:
+        derived.driver_needed = f"to one that runs CUDA {cuda}" if cuda else "to the newest one for this GPU"
+    reason, error = _text(facts.torch.cuda_unavailable_reason), _text(facts.driver.nvml_error)
+    if derived.torch_says == "no_driver" and reason:
+        derived.no_driver_evidence = f'torch says "{reason}"'
+    elif error:
+        derived.no_driver_evidence = f"The NVIDIA driver's management library could not be loaded ({error})"
+    else:
+        derived.no_driver_evidence = "The NVIDIA driver's management library could not be loaded"
+
+
+def _driver_cuda(facts: Facts) -> Optional[str]:
+    if isinstance(facts.driver.cuda_version, str):
+        return facts.driver.cuda_version
+    version = _text(facts.driver.version)
+    return (kb.driver_max_cuda(version) if version else None) or _driver_cuda_in_message(
+        facts.torch.cuda_unavailable_reason)
+
+
+def _driver_too_old(facts: Facts, derived: MachineKnowledge) -> Fact[bool]:
+    if derived.torch_says == "driver_too_old":
+        return True
+    needs, has = _cuda_major(facts.torch.cuda_version), _cuda_major(derived.driver_max_cuda)
+    if facts.torch.cuda_version is None:
+        return False
+    floor, version = getattr(derived, "driver_floor_for_torch_cuda", None), _text(facts.driver.version)
+    under_floor = kb.version_at_least(version, floor) is False if isinstance(floor, str) and version else None
+    if (needs is not None and has is not None and needs > has) or under_floor:
+        return True
+    if needs is not None and has is not None and under_floor is not True:
+        return False
+    return missing("the driver's CUDA version or torch's CUDA build is not known")
+
+
+def _driver_cuda_in_message(reason: object) -> Optional[str]:
+    """torch's "driver on your system is too old (found version 11040)" names the driver's CUDA: 11.4."""
+    text = _text(reason)
+    if not text or "(found version " not in text:
+        return None
+    number = text.split("(found version ", 1)[1].split(")", 1)[0].strip()
+    if not number.isdigit() or not 4 <= len(number) <= 6:
+        return None
+    value = int(number)
+    return f"{value // 1000}.{value % 1000 // 10}"
 
 
 def _nvidia_seen(driver_version: Optional[str], count: object, gpus: list[GpuFacts]) -> str:
@@ -187,12 +272,14 @@ def _nvidia_seen(driver_version: Optional[str], count: object, gpus: list[GpuFac
 
 
 def _build_to_install(facts: Facts, derived: MachineKnowledge, gpus: list[GpuFacts]) -> str:
+    # Builds that run on every GPU listed and that this driver runs (an old GPU's driver is never newer than its
+    # last branch, so its limit is respected too); the user's own release first, then the newest.
     ccs = [cc for gpu in gpus if (cc := _gpu_cc(gpu)[0]) is not None]
     driver_cuda = _text(derived.driver_max_cuda)
-    for cc in ccs:
-        gen = kb.generation(cc)
-        if gen is not None and gen.last_branch is not None:
-            return _newest_sentence(cc)  # an old GPU decides: only builds its last driver runs
+    if driver_cuda is None:
+        old = [cc for cc in ccs if (gen := kb.generation(cc)) is not None and gen.last_branch is not None]
+        if old:
+            return _newest_sentence(min(old))  # no driver known: what the oldest GPU's last driver can run
     limit = kb._version_tuple(driver_cuda) if driver_cuda else None
     prerelease = {str(r) for r in kb._load("torch_builds.yaml").get("prerelease", [])}
     # The user's own release first (the smallest change that works), then the newest.
@@ -251,10 +338,11 @@ def enrich_gpu(derived: GpuKnowledge, gpu: GpuFacts, facts: Facts,
     derived.known_compute_capability = cc_fact
     if cc is None:
         reason = cc_fact if is_missing(cc_fact) else missing(f"cannot read compute capability {cc_fact!r}")
-        for name in ("generation", "last_driver_cuda", "build_drops_this_gpu", "build_predates_this_gpu",
-                     "build_support_gap", "newest_supporting_build"):
+        for name in ("known_sm_arch", "generation", "last_driver_cuda", "build_drops_this_gpu",
+                     "build_predates_this_gpu", "build_support_gap", "newest_supporting_build", "build_fix"):
             setattr(derived, name, reason)
         return
+    derived.known_sm_arch = f"sm_{cc[0]}{cc[1]}"
     gen = kb.generation(cc)
     derived.generation = gen.name if gen else missing(f"no generation known for {cc}")
     derived.last_driver_cuda = gen.last_cuda if gen else missing(f"no generation known for {cc}")
@@ -264,6 +352,17 @@ def enrich_gpu(derived: GpuKnowledge, gpu: GpuFacts, facts: Facts,
     if torch_cuda is None:
         reason = missing("torch is not a CUDA build")
         derived.build_drops_this_gpu = derived.build_predates_this_gpu = derived.build_support_gap = reason
+        derived.build_fix = reason
+        return
+    minimum = _min_cc_in_message(facts.torch.cuda_unavailable_reason)
+    if minimum is not None and cc < minimum:
+        # torch's own words: "the minimum cuda capability supported by this library is 7.5".
+        derived.build_drops_this_gpu = True
+        derived.build_predates_this_gpu = False
+        derived.build_support_gap = (f"torch itself says this build's oldest supported compute capability is "
+                                     f"{minimum[0]}.{minimum[1]}, so it warns the GPU is too old and runs no "
+                                     f"CUDA kernel on it, whatever driver is installed")
+        derived.build_fix = f"{derived.newest_supporting_build}; a driver update cannot help"
         return
     needs = _cuda_major(torch_cuda)
     last_cuda = _text(derived.last_driver_cuda)
@@ -297,8 +396,41 @@ def enrich_gpu(derived: GpuKnowledge, gpu: GpuFacts, facts: Facts,
         if derived.build_predates_this_gpu:
             derived.build_support_gap = (f"the build ships kernels only for {', '.join(arch_list)}, "  # type: ignore[arg-type]
                                          f"none of which runs on {name}")
+    if derived.build_drops_this_gpu is True:
+        derived.build_fix = f"{derived.newest_supporting_build}; a driver update cannot help"
+    elif derived.build_predates_this_gpu is True:
+        derived.build_fix = _fix_for_new_gpu(cc, facts, machine)
+    else:
+        derived.build_fix = missing("the build runs on this GPU")
     if is_missing(derived.build_support_gap) or derived.build_support_gap is NOT_COLLECTED:
         derived.build_support_gap = missing("the build runs on this GPU")
+
+
+def _fix_for_new_gpu(cc: kb.CC, facts: Facts, machine: Optional[MachineKnowledge]) -> str:
+    """The oldest CUDA whose wheels run on this GPU, its index, and whether this driver runs it."""
+    first = None
+    for release in sorted(kb._releases()):
+        for cuda, archs in sorted(kb._releases()[release].items(), key=lambda item: kb._version_tuple(item[0])):
+            if any(kb.arch_runs_on(arch, cc) for arch in archs):
+                if first is None or kb._version_tuple(cuda) < kb._version_tuple(first):
+                    first = cuda
+    if first is None:
+        return "a PyTorch build whose arch list includes this GPU (see https://pytorch.org/get-started/locally/)"
+    tag = "cu" + first.replace(".", "")
+    sentence = (f"a build made with CUDA {first} or newer: pip install torch --index-url "
+                f"https://download.pytorch.org/whl/{tag}")
+    driver_cuda = _driver_cuda(facts)
+    if driver_cuda and not _driver_runs(kb._version_tuple(driver_cuda), kb._version_tuple(first)):
+        sentence += f", after updating the driver (it runs CUDA up to {driver_cuda})"
+    return sentence
+
+
+def _min_cc_in_message(reason: object) -> Optional[kb.CC]:
+    text = _text(reason)
+    for words in _MIN_CC_WORDS:
+        if text and words in text:
+            return kb.parse_cc(text.split(words, 1)[1][:8].split(")")[0].rstrip(". "))
+    return None
 
 
 def _arch_cc(arch: str) -> Optional[kb.CC]:

@@ -44,6 +44,13 @@ def parse_collect_env(text: str, surrounding: str = "") -> Facts:
     elif torch.cuda_available is True:
         torch.cuda_unavailable_reason = None
     gpus = _gpus(raw)
+    if not isinstance(gpus, list) and warning.found_gpus:
+        # No GPU list (a truncated paste), but torch's own "Found GPU0 <name> which is of cuda capability X.Y".
+        seen: dict[int, GpuFacts] = {}
+        for index, name, cc in warning.found_gpus:
+            seen.setdefault(index, unavailable_model(GpuFacts, "not in the pasted text", index=index, name=name,
+                                                     compute_capability=cc))
+        gpus = [seen[index] for index in sorted(seen)]
     if isinstance(gpus, list):
         for gpu in gpus:
             if isinstance(gpu.name, str) and gpu.name in warning.capabilities:
@@ -68,7 +75,11 @@ def _torch_imported(raw: RawCollectEnv) -> Optional[bool]:
 
 def _torch_facts(raw: RawCollectEnv, imported: Optional[bool]) -> TorchFacts:
     if imported is False:
-        return unavailable_model(TorchFacts, NO_TORCH)
+        # collect_env prints N/A only when `import torch` failed: torch is missing from that Python or broken.
+        printed = raw.value("PyTorch version") or "N/A"
+        return unavailable_model(TorchFacts, NO_TORCH, import_error=(
+            f"collect_env printed \"PyTorch version: {printed}\": torch is not installed in this Python, "
+            "or importing it fails"))
     cuda, hip = _built_cuda(raw, imported), _built_hip(raw, imported)
     return unavailable_model(
         TorchFacts, NOT_IN,
@@ -76,7 +87,7 @@ def _torch_facts(raw: RawCollectEnv, imported: Optional[bool]) -> TorchFacts:
         installed=True if imported else missing(NOT_IN),
         import_error=None if imported else missing(NOT_IN),
         version=raw.value("PyTorch version") if imported else missing(NOT_IN),
-        debug_build=_bool(raw, "Is debug build"),
+        debug_build=_debug_build(raw),
         cuda_version=cuda,
         hip_version=hip,
         cudnn_version=_cudnn(raw, cuda, hip),
@@ -84,6 +95,15 @@ def _torch_facts(raw: RawCollectEnv, imported: Optional[bool]) -> TorchFacts:
         xpu_available=_bool(raw, "Is XPU available"),
         xnnpack_available=_bool(raw, "Is XNNPACK available"),
     )
+
+
+def _debug_build(raw: RawCollectEnv) -> Fact[bool]:
+    value = _bool(raw, "Is debug build")
+    version = raw.value("PyTorch version") or ""
+    if value is True and version.split("+", 1)[0] == "1.7.0":
+        # The 1.7.0 release wheels set torch.version.debug = True by mistake; they are optimised release builds.
+        return missing("torch 1.7.0's release wheels report debug=True by mistake")
+    return value
 
 
 def _bool(raw: RawCollectEnv, label: str) -> Fact[bool]:

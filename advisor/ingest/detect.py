@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from advisor.ingest.collect_env_fields import LABELS, match_label, package_line
+from advisor.ingest.torch_warnings import read_torch_warning
 
 _NVSMI_BANNER = re.compile(r"^\s*=+\s*NVSMI LOG\s*=+\s*$")
 _SMI_DRIVER = re.compile(r"^\s*Driver Version\s*:")
@@ -48,6 +49,11 @@ def find_sections(text: str) -> Sections:
         found = {label for i, label in labels if ce_start <= i < ce_start + len(ce_lines)}
         if _recognised(found, _has_banner(lines, ce_start)):
             ce_text = "\n".join(ce_lines)
+    if ce_text is None and (banner := _banner_line(lines)) is not None and read_torch_warning(text).reasons:
+        # Only the banner and torch's own warnings survived (a paste cut short): still collect_env's output,
+        # and torch's words are the strongest evidence in it.
+        stop = smi_start if smi_start is not None and smi_start > banner else len(lines)
+        ce_text = "\n".join(lines[banner:stop])
     if smi_start is not None:
         stop = ce_start if ce_start is not None and ce_start > smi_start else len(lines)
         smi_text = "\n".join(lines[smi_start:stop])
@@ -58,6 +64,10 @@ def _recognised(found: set[str], banner: bool) -> bool:
     distinctive = len(found & DISTINCTIVE_LABELS)
     return (len(found) >= MIN_COLLECT_ENV_LABELS or (len(found) >= 2 and distinctive >= 1)
             or (banner and distinctive >= 1))
+
+
+def _banner_line(lines: list[str]) -> Optional[int]:
+    return next((i for i, line in enumerate(lines) if _BANNER in line[:200].lower()), None)
 
 
 def _has_banner(lines: list[str], start: int) -> bool:

@@ -28,6 +28,7 @@ REASON_MARKERS = (
     "Found no NVIDIA driver on your system",
     "The NVIDIA driver on your system is too old",
     "PyTorch no longer supports this GPU",
+    "Minimum and Maximum cuda capability supported",
     _NOT_COMPATIBLE,
     "no kernel image is available for execution on the device",
     "CUDA initialization:",
@@ -48,6 +49,8 @@ class TorchWarning:
     arch_list: Optional[list[str]] = None
     #: torch's own words on why CUDA is unusable, the most telling message first.
     reasons: list[str] = field(default_factory=list)
+    #: (index, name, compute capability) of each "Found GPU<i> <name> which is of cuda capability X.Y".
+    found_gpus: list[tuple[int, str, str]] = field(default_factory=list)
 
 
 def read_torch_warning(text: str) -> TorchWarning:
@@ -116,4 +119,7 @@ def _read_found_form(line: str, found: TorchWarning) -> None:
     cc = after.removeprefix("(CC) ").split(" ", 1)[0].rstrip(".,;")
     major, dot, minor = cc.partition(".")
     if index.isdigit() and dot and major.isdigit() and minor.isdigit() and len(major) <= 2 and len(minor) <= 2:
-        found.capabilities.setdefault(name.strip(), f"{int(major)}.{int(minor)}")
+        cc = f"{int(major)}.{int(minor)}"
+        found.capabilities.setdefault(name.strip(), cc)
+        if len(index) <= 4 and len(found.found_gpus) < 4096:
+            found.found_gpus.append((int(index), name.strip(), cc))
