@@ -15,10 +15,10 @@ from typing import Optional
 from pydantic import BaseModel
 
 from advisor import knowledge as kb
+from advisor.engine import derive_advice as advice
 from advisor.models.common import NOT_COLLECTED, Fact, is_missing, missing
 from advisor.models.facts import Facts, GpuFacts
 
-CPU_WHEEL = "pip install torch --index-url https://download.pytorch.org/whl/cpu"
 #: torch's own words -> what they mean (derived.torch_says). Checked in order: the first that matches wins.
 #: Messages only a CUDA build of torch prints: a paste carrying one is of a CUDA build.
 _ONLY_CUDA_BUILDS_SAY = ("no_driver", "driver_too_old", "gpu_too_old", "arch_not_compiled", "no_device",
@@ -193,7 +193,9 @@ def enrich_machine(derived: MachineKnowledge, facts: Facts) -> None:
         derived.driver_update_cannot_help = False
     else:
         derived.driver_update_cannot_help = next((d for d in drops if is_missing(d)), missing("no GPU listed"))
-    derived.cuda_build_to_install = _build_to_install(facts, derived, gpus)
+    derived.cuda_build_to_install = advice.build_to_install(
+        [cc for gpu in gpus if (cc := _gpu_cc(gpu)[0]) is not None], _text(derived.driver_max_cuda),
+        _text(facts.torch.version))
     derived.driver_too_old_for_build = _driver_too_old(facts, derived)
     _driver_words(derived, facts)
     python, platform = _text(facts.host.python_version), _text(facts.host.python_platform)
@@ -271,61 +273,6 @@ def _nvidia_seen(driver_version: Optional[str], count: object, gpus: list[GpuFac
     return f"the driver sees {listed}" if number else "an NVIDIA GPU is present"
 
 
-def _build_to_install(facts: Facts, derived: MachineKnowledge, gpus: list[GpuFacts]) -> str:
-    # Builds that run on every GPU listed and that this driver runs (an old GPU's driver is never newer than its
-    # last branch, so its limit is respected too); the user's own release first, then the newest.
-    ccs = [cc for gpu in gpus if (cc := _gpu_cc(gpu)[0]) is not None]
-    driver_cuda = _text(derived.driver_max_cuda)
-    if driver_cuda is None:
-        old = [cc for cc in ccs if (gen := kb.generation(cc)) is not None and gen.last_branch is not None]
-        if old:
-            return _newest_sentence(min(old))  # no driver known: what the oldest GPU's last driver can run
-    limit = kb._version_tuple(driver_cuda) if driver_cuda else None
-    prerelease = {str(r) for r in kb._load("torch_builds.yaml").get("prerelease", [])}
-    # The user's own release first (the smallest change that works), then the newest.
-    own = kb._release_key(_text(facts.torch.version) or "")
-    order = sorted(kb._releases(), reverse=True)
-    if own in kb._releases():
-        order.insert(0, own)
-    for release in order:
-        if f"{release[0]}.{release[1]}" in prerelease and release != own:
-            continue
-        builds = kb._releases()[release]
-        for cuda in sorted(builds, key=kb._version_tuple, reverse=True):
-            if limit is not None and not _driver_runs(limit, kb._version_tuple(cuda)):
-                continue
-            if ccs and not all(any(kb.arch_runs_on(a, cc) for a in builds[cuda]) for cc in ccs):
-                continue
-            build = kb.TorchBuild(f"{release[0]}.{release[1]}", cuda, tuple(builds[cuda]), True)
-            fits = (f"torch {build.release} with CUDA {cuda}, which this driver (up to CUDA {driver_cuda}) runs"
-                    if driver_cuda else f"torch {build.release} with CUDA {cuda}")
-            return f"{fits}: {_pip(build)}"
-    return ("a CUDA build that this driver supports (pick the command at https://pytorch.org/get-started/locally/, "
-            "and update the driver if it is older than the build needs)")
-
-
-def _driver_runs(driver_cuda: tuple[int, ...], build_cuda: tuple[int, ...]) -> bool:
-    # From CUDA 11.1 on, minor-version compatibility runs any build of the driver's own CUDA major.
-    if build_cuda >= (11, 1):
-        return build_cuda[0] <= driver_cuda[0]
-    return build_cuda[:2] <= driver_cuda[:2]
-
-
-def _newest_sentence(cc: kb.CC) -> str:
-    build = kb.newest_build_for(cc)
-    if build is None:
-        return f"no PyTorch wheel runs on compute capability {cc[0]}.{cc[1]}; use the CPU build ({CPU_WHEEL})"
-    return f"torch {build.release} with CUDA {build.cuda}, the newest wheel that still runs on it: {_pip(build)} (or the CPU build)"
-
-
-def _pip(build: kb.TorchBuild) -> str:
-    """The install command; before 1.10 the wheels were only on the find-links page, not per-CUDA indexes."""
-    if kb._version_tuple(build.release) < (1, 10):
-        return (f"pip install torch=={build.release}.* (the {build.wheel_tag} wheel from "
-                f"https://download.pytorch.org/whl/torch_stable.html)")
-    return f"pip install torch=={build.release}.* --index-url https://download.pytorch.org/whl/{build.wheel_tag}"
-
-
 def gpu_facts(gpu: GpuFacts, facts: Facts, machine: Optional[MachineKnowledge] = None) -> GpuKnowledge:
     derived = GpuKnowledge()
     enrich_gpu(derived, gpu, facts, machine)
@@ -346,7 +293,7 @@ def enrich_gpu(derived: GpuKnowledge, gpu: GpuFacts, facts: Facts,
     gen = kb.generation(cc)
     derived.generation = gen.name if gen else missing(f"no generation known for {cc}")
     derived.last_driver_cuda = gen.last_cuda if gen else missing(f"no generation known for {cc}")
-    derived.newest_supporting_build = _newest_sentence(cc)
+    derived.newest_supporting_build = advice.newest_sentence(cc)
     arch_list = machine.torch_arch_list if machine is not None else _arch_list(facts)
     torch_cuda = facts.torch.cuda_version
     if torch_cuda is None:
@@ -399,30 +346,11 @@ def enrich_gpu(derived: GpuKnowledge, gpu: GpuFacts, facts: Facts,
     if derived.build_drops_this_gpu is True:
         derived.build_fix = f"{derived.newest_supporting_build}; a driver update cannot help"
     elif derived.build_predates_this_gpu is True:
-        derived.build_fix = _fix_for_new_gpu(cc, facts, machine)
+        derived.build_fix = advice.fix_for_new_gpu(cc, _driver_cuda(facts))
     else:
         derived.build_fix = missing("the build runs on this GPU")
     if is_missing(derived.build_support_gap) or derived.build_support_gap is NOT_COLLECTED:
         derived.build_support_gap = missing("the build runs on this GPU")
-
-
-def _fix_for_new_gpu(cc: kb.CC, facts: Facts, machine: Optional[MachineKnowledge]) -> str:
-    """The oldest CUDA whose wheels run on this GPU, its index, and whether this driver runs it."""
-    first = None
-    for release in sorted(kb._releases()):
-        for cuda, archs in sorted(kb._releases()[release].items(), key=lambda item: kb._version_tuple(item[0])):
-            if any(kb.arch_runs_on(arch, cc) for arch in archs):
-                if first is None or kb._version_tuple(cuda) < kb._version_tuple(first):
-                    first = cuda
-    if first is None:
-        return "a PyTorch build whose arch list includes this GPU (see https://pytorch.org/get-started/locally/)"
-    tag = "cu" + first.replace(".", "")
-    sentence = (f"a build made with CUDA {first} or newer: pip install torch --index-url "
-                f"https://download.pytorch.org/whl/{tag}")
-    driver_cuda = _driver_cuda(facts)
-    if driver_cuda and not _driver_runs(kb._version_tuple(driver_cuda), kb._version_tuple(first)):
-        sentence += f", after updating the driver (it runs CUDA up to {driver_cuda})"
-    return sentence
 
 
 def _min_cc_in_message(reason: object) -> Optional[kb.CC]:

@@ -11,4 +11,4 @@ def report_sections(report: Report) -> list[Section]:
     from advisor.report.recommendation_sections import recommendation_sections
 
     return [*recommendation_sections(report.recommendations), *measurement_sections(report.measurements),
-            *fact_sections(report.facts)]
+            *fact_sections(report.facts, report.meta.sources)]
