@@ -116,6 +116,42 @@ class RawCollectEnv:
         return raw.value.strip() if raw is not None else None
 
 
+#: "Label:" forms searched for inside a line whose newlines were lost (with the blank before them).
+_INLINE = tuple(f" {label}:" for label in LABELS) + (" [pip3]", " [pip]", " [conda]")
+_MAX_UNFOLD = 20_000
+_UNFOLD_PROBE = 400
+
+
+def unfold_lines(lines: list[str]) -> list[str]:
+    if not any(line.count(":") >= 3 for line in lines[:_UNFOLD_PROBE]):
+        return lines
+    return [piece for line in lines for piece in unfold_line(line)]
+
+
+def unfold_line(line: str) -> list[str]:
+    """A paste whose newlines were lost ("PyTorch version: 1.9.0 Is debug build: False CUDA used to ...") split
+    back into one line per label; any other line unchanged. Each label is found with str.find: linear."""
+    if len(line) > _MAX_UNFOLD or line.count(":") < 3:
+        return [line]
+    cuts = sorted({at + 1 for marker in _INLINE for at in _find_all(line, marker)})
+    if len(cuts) < 2:
+        return [line]
+    pieces, start = [], 0
+    for cut in cuts:
+        pieces.append(line[start:cut])
+        start = cut
+    pieces.append(line[start:])
+    return [piece for piece in pieces if piece.strip()]
+
+
+def _find_all(line: str, marker: str) -> list[int]:
+    found, at = [], line.find(marker)
+    while at >= 0 and len(found) < 64:
+        found.append(at)
+        at = line.find(marker, at + 1)
+    return found
+
+
 def split_fields(text: str) -> RawCollectEnv:
     fields: dict[str, RawField] = {}
     current: RawField | None = None

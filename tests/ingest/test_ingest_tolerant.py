@@ -108,3 +108,12 @@ def test_torchs_own_messages_become_facts(message, cc):
 def test_a_message_is_cut_to_a_readable_length():
     warning = read_torch_warning("Found no NVIDIA driver on your system" + "x" * 100_000)
     assert len(warning.reasons[0]) <= 400
+
+
+def test_a_paste_whose_newlines_were_lost_is_split_back_into_fields():
+    collapsed = " ".join(line for line in BASE.split("\n") if line.strip())
+    facts = _facts(collapsed)
+    assert facts.torch.version == "1.12.1+cu116" and facts.torch.cuda_version == "11.6"
+    assert facts.torch.hip_version is None and facts.driver.version == "515.65.01"
+    assert facts.host.os == "Ubuntu 22.04.1 LTS"
+    assert facts.packages["torch"] == "1.12.1+cu116"
