@@ -35,6 +35,8 @@ def parse_collect_env(text: str, surrounding: str = "") -> Facts:
     torch_imported = _torch_imported(raw)
     torch = _torch_facts(raw, torch_imported)
     warning = read_torch_warning(surrounding or text)
+    if warning.import_error and torch_imported is not True:
+        torch.import_error = warning.import_error  # torch's real error beats "collect_env printed N/A"
     if warning.arch_list and torch_imported:
         torch.arch_list = warning.arch_list  # torch's own words: the build's arch list
     if warning.reasons and torch.cuda_available is not True:

@@ -49,7 +49,7 @@ def find_sections(text: str) -> Sections:
         found = {label for i, label in labels if ce_start <= i < ce_start + len(ce_lines)}
         if _recognised(found, _has_banner(lines, ce_start)):
             ce_text = "\n".join(ce_lines)
-    if ce_text is None and (banner := _banner_line(lines)) is not None and read_torch_warning(text).reasons:
+    if ce_text is None and (banner := _banner_line(lines)) is not None and _torch_spoke(text):
         # Only the banner and torch's own warnings survived (a paste cut short): still collect_env's output,
         # and torch's words are the strongest evidence in it.
         stop = smi_start if smi_start is not None and smi_start > banner else len(lines)
@@ -64,6 +64,11 @@ def _recognised(found: set[str], banner: bool) -> bool:
     distinctive = len(found & DISTINCTIVE_LABELS)
     return (len(found) >= MIN_COLLECT_ENV_LABELS or (len(found) >= 2 and distinctive >= 1)
             or (banner and distinctive >= 1))
+
+
+def _torch_spoke(text: str) -> bool:
+    warning = read_torch_warning(text)
+    return bool(warning.reasons or warning.import_error)
 
 
 def _banner_line(lines: list[str]) -> Optional[int]:

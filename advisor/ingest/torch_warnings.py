@@ -36,6 +36,10 @@ REASON_MARKERS = (
     "no CUDA-capable device is detected",
     "CUDA driver version is insufficient for CUDA runtime version",
 )
+#: Lines that say `import torch` itself failed (printed by collect_env's own import, or above it).
+IMPORT_MARKERS = ("No module named 'torch'", 'No module named "torch"', "No module named torch",
+                  "Error loading \"", "cannot open shared object file", "DLL load failed",
+                  "undefined symbol:", "[WinError 126]", "[WinError 127]")
 #: A message line is cut here: the reason is shown to the user, and a hostile paste can make one line huge.
 MAX_MESSAGE = 400
 _MAX_LINE = 4096
@@ -49,6 +53,8 @@ class TorchWarning:
     arch_list: Optional[list[str]] = None
     #: torch's own words on why CUDA is unusable, the most telling message first.
     reasons: list[str] = field(default_factory=list)
+    #: The first line saying `import torch` failed, when one is in the text.
+    import_error: Optional[str] = None
     #: (index, name, compute capability) of each "Found GPU<i> <name> which is of cuda capability X.Y".
     found_gpus: list[tuple[int, str, str]] = field(default_factory=list)
 
@@ -67,6 +73,9 @@ def read_torch_warning(text: str) -> TorchWarning:
             archs = [word.rstrip(".,") for word in line[at + len(_SUPPORTED):].split()]
             archs = [a for a in archs if _is_arch(a)]
             found.arch_list = archs or None
+        if found.import_error is None and any(marker in line for marker in IMPORT_MARKERS) and (
+                "torch" in line.lower() or "No module named" not in line):
+            found.import_error = line[:MAX_MESSAGE]
         for rank, marker in enumerate(REASON_MARKERS):
             if rank not in reasons and marker in line:
                 reasons[rank] = _message(line, marker, lines, number)

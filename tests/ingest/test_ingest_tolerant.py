@@ -117,3 +117,13 @@ def test_a_paste_whose_newlines_were_lost_is_split_back_into_fields():
     assert facts.torch.hip_version is None and facts.driver.version == "515.65.01"
     assert facts.host.os == "Ubuntu 22.04.1 LTS"
     assert facts.packages["torch"] == "1.12.1+cu116"
+
+
+def test_a_failed_import_of_torch_is_read_as_torchs_own_error():
+    text = ("Collecting environment information...\nTraceback (most recent call last):\n"
+            "  File \"<frozen runpy>\", line 198, in _run_module_as_main\n"
+            "ModuleNotFoundError: No module named 'torch'\n")
+    facts = _facts(text)
+    assert facts.torch.import_error == "ModuleNotFoundError: No module named 'torch'"
+    na = BASE.replace("PyTorch version: 1.12.1+cu116", "PyTorch version: N/A")
+    assert "PyTorch version: N/A" in _facts(na).torch.import_error
