@@ -122,16 +122,29 @@ def _local_version(raw: RawCollectEnv) -> str:
     return version.partition("+")[2].split()[0].lower() if "+" in version else ""
 
 
+def _conda_cpu_build(raw: RawCollectEnv) -> bool:
+    """conda's CPU build: the "cpuonly" package, or pytorch's build string ("py3.9_cpu_0") says so."""
+    for manager, rest in raw.packages:
+        words = rest.split()
+        if manager == "conda" and words and words[0] == "cpuonly":
+            return True
+        if manager == "conda" and len(words) >= 3 and words[0] == "pytorch" and "_cpu_" in f"_{words[2]}_":
+            return True
+    return False
+
+
 def _built_cuda(raw: RawCollectEnv, imported: Optional[bool]) -> Fact[Optional[str]]:
     text = raw.value("CUDA used to build PyTorch")
     local = _local_version(raw)
     if imported and (local == "cpu" or local.startswith("rocm")):
         return None  # the wheel's own tag: "2.1.0+cpu" is a CPU-only build whatever else the paste says
+    version = text.split()[0] if text and text.split() else ""
+    if imported is not False and _is_version(version):
+        return version  # printed only by a torch that imported, even when the version line was cut off
+    if imported and _conda_cpu_build(raw):
+        return None  # conda's cpuonly package or a "py3.9_cpu_0" pytorch build, the CUDA line absent or empty
     if text is None or not imported:
         return missing(NOT_IN)
-    version = text.split()[0] if text.split() else ""
-    if _is_version(version):
-        return version
     # collect_env prints torch.version.cuda, and prints None as "None" (when nothing CUDA was found at all) or
     # as "Could not collect" (otherwise); "N/A" replaces it on ROCm builds. With torch imported, each of these
     # means torch.version.cuda is None: a CPU-only or ROCm build, not an unknown value.
@@ -151,7 +164,7 @@ def _built_hip(raw: RawCollectEnv, imported: Optional[bool]) -> Fact[Optional[st
         cuda_text = (raw.value("CUDA used to build PyTorch") or "").lower()
         if _local_version(raw) == "cpu" or _is_version(cuda_text.split()[0] if cuda_text.split() else ""):
             return None
-        if cuda_text in ("none", "could not collect", "n/a"):
+        if cuda_text in ("none", "could not collect", "n/a") or _conda_cpu_build(raw):
             return None
     if text is None or not imported:
         return missing(NOT_IN)

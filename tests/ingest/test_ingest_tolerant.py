@@ -127,3 +127,10 @@ def test_a_failed_import_of_torch_is_read_as_torchs_own_error():
     assert facts.torch.import_error == "ModuleNotFoundError: No module named 'torch'"
     na = BASE.replace("PyTorch version: 1.12.1+cu116", "PyTorch version: N/A")
     assert "PyTorch version: N/A" in _facts(na).torch.import_error
+
+
+def test_condas_cpu_build_is_cpu_only_even_without_the_cuda_line():
+    text = fixture("collect_env", "linux_cpu_torch1.11_fedora_conda.txt")
+    cut = "\n".join(line for line in text.split("\n") if not line.startswith(("CUDA used", "ROCM used")))
+    facts = _facts(cut)
+    assert facts.torch.cuda_version is None and facts.torch.hip_version is None
