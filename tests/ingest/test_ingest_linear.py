@@ -65,8 +65,12 @@ def test_doubling_the_input_roughly_doubles_the_time(shape):
     assert bigger < 10 * base + 0.1, f"{shape}: {base:.3f}s -> {bigger:.3f}s for 4x the input"
 
 
-def test_a_20_mib_hostile_paste_finishes_in_seconds():
-    text = BASE + "GPU 0: x" + " " * (10 * MIB) + "\nCPU:\n" + " :" * (5 * MIB)
+@pytest.mark.parametrize("text", [
+    pytest.param(BASE + "GPU 0: x" + " " * (10 * MIB) + "\nCPU:\n" + " :" * (5 * MIB), id="collect_env"),
+    pytest.param(SMI + "    Foo" + " " * (10 * MIB) + "bar\n" + "    Bar" + ":x" * (5 * MIB), id="nvidia-smi"),
+    pytest.param("Found GPU0 " * (2 * MIB) + "\n" + BASE, id="torch messages"),
+])
+def test_a_20_mib_hostile_paste_finishes_in_seconds(text):
     start = time.perf_counter()
     _parse(text)
     assert time.perf_counter() - start < 10
