@@ -67,6 +67,9 @@ class MachineKnowledge(BaseModel):
     driver_gap: Fact[str] = NOT_COLLECTED
     #: The driver to update to: "to 418.39 or newer", or "to one that runs CUDA 12.1".
     driver_needed: Fact[str] = NOT_COLLECTED
+    #: A Linux paste in which collect_env could run nvidia-smi neither for the driver nor for the GPU list:
+    #: no NVIDIA driver is installed (or visible in that container).
+    nvidia_smi_failed_in_paste: Fact[bool] = NOT_COLLECTED
     #: How the source shows there is no usable NVIDIA driver (NVML's error, or torch's own message).
     no_driver_evidence: Fact[str] = NOT_COLLECTED
     #: " in Python 3.8.0 (Linux-4.15-x86_64)", as much as the source shows, or "".
@@ -218,12 +221,28 @@ def _driver_words(derived: MachineKnowledge, facts: Facts) -> None:
     else:
         derived.driver_needed = f"to one that runs CUDA {cuda}" if cuda else "to the newest one for this GPU"
     reason, error = _text(facts.torch.cuda_unavailable_reason), _text(facts.driver.nvml_error)
+    derived.nvidia_smi_failed_in_paste = _smi_failed(facts)
     if derived.torch_says == "no_driver" and reason:
         derived.no_driver_evidence = f'torch says "{reason}"'
+    elif derived.nvidia_smi_failed_in_paste is True:
+        derived.no_driver_evidence = ("collect_env could get neither the driver version nor the GPU list from "
+                                      "nvidia-smi")
     elif error:
         derived.no_driver_evidence = f"The NVIDIA driver's management library could not be loaded ({error})"
     else:
         derived.no_driver_evidence = "The NVIDIA driver's management library could not be loaded"
+
+
+def _smi_failed(facts: Facts) -> Fact[bool]:
+    driver, gpus = facts.driver.version, facts.gpus
+    if not is_missing(driver) or not is_missing(gpus):
+        return False
+    if facts.host.system != "Linux":
+        # Older collect_env looked for nvidia-smi.exe where new Windows drivers no longer put it.
+        return missing("only a Linux paste's failed nvidia-smi means there is no driver")
+    failed = (driver.unavailable.startswith("collect_env could not run nvidia-smi")  # type: ignore[union-attr]
+              and gpus.unavailable.startswith("collect_env could not list GPUs"))  # type: ignore[union-attr]
+    return failed if failed else missing("the source does not say whether nvidia-smi ran")
 
 
 def _driver_cuda(facts: Facts) -> Optional[str]:

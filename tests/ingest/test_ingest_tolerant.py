@@ -134,3 +134,17 @@ def test_condas_cpu_build_is_cpu_only_even_without_the_cuda_line():
     cut = "\n".join(line for line in text.split("\n") if not line.startswith(("CUDA used", "ROCM used")))
     facts = _facts(cut)
     assert facts.torch.cuda_version is None and facts.torch.hip_version is None
+
+
+def test_a_linux_paste_where_nvidia_smi_never_ran_says_there_is_no_driver():
+    from advisor.engine.derive import derive_machine
+
+    text = (BASE.replace("Nvidia driver version: 515.65.01", "Nvidia driver version: Could not collect")
+            .replace("Is CUDA available: True", "Is CUDA available: False"))
+    lines = text.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("GPU models"))
+    end = next(i for i, line in enumerate(lines) if line.startswith("Nvidia driver"))
+    text = "\n".join(lines[:start] + ["GPU models and configuration: Could not collect"] + lines[end:])
+    machine = derive_machine(_facts(text))
+    assert machine.nvidia_smi_failed_in_paste is True
+    assert "nvidia-smi" in machine.no_driver_evidence
