@@ -67,19 +67,20 @@ def pip_command(build: kb.TorchBuild) -> str:
     return f"pip install torch=={build.release}.* --index-url https://download.pytorch.org/whl/{build.wheel_tag}"
 
 
-def fix_for_new_gpu(cc: kb.CC, driver_cuda: Optional[str]) -> str:
-    """The oldest CUDA whose wheels run on this GPU, its index, and whether this driver runs it."""
+def fix_for_new_gpu(cc: kb.CC, driver_cuda: Optional[str], torch_version: Optional[str] = None) -> str:
+    """The oldest CUDA whose wheels run on this GPU, and a wheel of it this driver runs (the user's own release
+    where it has one), or the driver update it needs first."""
     first = None
-    for release in sorted(kb._releases()):
-        for cuda, archs in sorted(kb._releases()[release].items(), key=lambda item: kb._version_tuple(item[0])):
+    for builds in kb._releases().values():
+        for cuda, archs in builds.items():
             if any(kb.arch_runs_on(arch, cc) for arch in archs):
                 if first is None or kb._version_tuple(cuda) < kb._version_tuple(first):
                     first = cuda
     if first is None:
         return "a PyTorch build whose arch list includes this GPU (see https://pytorch.org/get-started/locally/)"
-    tag = "cu" + first.replace(".", "")
-    sentence = (f"a build made with CUDA {first} or newer: pip install torch --index-url "
-                f"https://download.pytorch.org/whl/{tag}")
+    needs = f"a build made with CUDA {first} or newer"
     if driver_cuda and not driver_runs(kb._version_tuple(driver_cuda), kb._version_tuple(first)):
-        sentence += f", after updating the driver (it runs CUDA up to {driver_cuda})"
-    return sentence
+        tag = "cu" + first.replace(".", "")
+        return (f"{needs} (pip install torch --index-url https://download.pytorch.org/whl/{tag}), after updating "
+                f"the driver (it runs CUDA up to {driver_cuda})")
+    return f"{needs}, such as {build_to_install([cc], driver_cuda, torch_version)}"

@@ -365,7 +365,7 @@ def enrich_gpu(derived: GpuKnowledge, gpu: GpuFacts, facts: Facts,
     if derived.build_drops_this_gpu is True:
         derived.build_fix = f"{derived.newest_supporting_build}; a driver update cannot help"
     elif derived.build_predates_this_gpu is True:
-        derived.build_fix = advice.fix_for_new_gpu(cc, _driver_cuda(facts))
+        derived.build_fix = advice.fix_for_new_gpu(cc, _driver_cuda(facts), _text(facts.torch.version))
     else:
         derived.build_fix = missing("the build runs on this GPU")
     if is_missing(derived.build_support_gap) or derived.build_support_gap is NOT_COLLECTED:
