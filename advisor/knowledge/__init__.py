@@ -34,7 +34,7 @@ def _load(name: str) -> dict[str, Any]:
 
 def normalise_gpu_name(name: str) -> list[str]:
     text = name[:_MAX_NAME].lower().replace("(r)", " ").replace("(tm)", " ")
-    for char in "-_/,()[]:;\"'":
+    for char in "-_/,()[]:;.\"'":
         text = text.replace(char, " ")
     return [word for word in text.split() if word not in _NOISE][:_MAX_WORDS]
 
