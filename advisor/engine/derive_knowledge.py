@@ -56,6 +56,8 @@ class MachineKnowledge(BaseModel):
     nvidia_seen: Fact[str] = NOT_COLLECTED
     #: "torch 2.2.2", or "this torch" when the version is not in the source.
     torch_build: str = "this torch"
+    #: "torch 1.3.0 was built with CUDA 10.1.243", or "this torch is a CUDA build" when the paste lacks both.
+    torch_build_with_cuda: str = "this torch is a CUDA build"
     #: torch's arch list as measured, else the wheel's published one (knowledge/torch_builds.yaml).
     torch_arch_list: Fact[list[str]] = NOT_COLLECTED
     #: True when some GPU's last driver can never run this build: updating the driver cannot help.
@@ -188,6 +190,9 @@ def enrich_machine(derived: MachineKnowledge, facts: Facts) -> None:
     derived.nvidia_seen = _nvidia_seen(driver_version, count, gpus)
     version = _text(facts.torch.version)
     derived.torch_build = f"torch {version}" if version else "this torch"
+    cuda_built = _text(facts.torch.cuda_version)
+    derived.torch_build_with_cuda = (f"{derived.torch_build} was built with CUDA {cuda_built}" if cuda_built
+                                     else f"{derived.torch_build} is a CUDA build")
     derived.torch_arch_list = _arch_list(facts)
     drops = [gpu_facts(gpu, facts, derived).build_drops_this_gpu for gpu in gpus]
     if any(d is True for d in drops):
