@@ -74,6 +74,8 @@ def match_label(line: str) -> Optional[tuple[str, str]]:
         stripped = rest.lstrip(" \t")
         if stripped[:1] in _COLONS:
             return _BY_LOWER[variant], stripped[1:].strip()
+        if stripped[:1] == "|":  # a Markdown table row: "| PyTorch version | 2.1.0 |"
+            return _BY_LOWER[variant], stripped[1:].strip().rstrip("|").strip()
         if stripped.startswith("(e.g"):  # the old issue template: "PyTorch Version (e.g., 1.0): 1.4"
             close = stripped.find(")")
             after = stripped[close + 1:].lstrip() if close >= 0 else ""

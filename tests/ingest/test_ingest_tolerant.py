@@ -148,3 +148,10 @@ def test_a_linux_paste_where_nvidia_smi_never_ran_says_there_is_no_driver():
     machine = derive_machine(_facts(text))
     assert machine.nvidia_smi_failed_in_paste is True
     assert "nvidia-smi" in machine.no_driver_evidence
+
+
+def test_a_paste_retyped_as_a_markdown_table_is_read():
+    rows = [f"| {line.split(': ', 1)[0]} | {line.split(': ', 1)[1]} |" if ": " in line else line
+            for line in BASE.split("\n")]
+    facts = _facts("| field | value |\n|---|---|\n" + "\n".join(rows))
+    assert facts.torch.version == "1.12.1+cu116" and facts.driver.version == "515.65.01"
