@@ -351,13 +351,13 @@ def enrich_gpu(derived: GpuKnowledge, gpu: GpuFacts, facts: Facts,
         derived.build_drops_this_gpu = True
         if driver_gap:
             derived.build_support_gap = (
-                f"its last driver ({gen.last_branch if gen else '?'}) runs CUDA up to {last_cuda}, and this build "
+                f"its last driver (R{gen.last_branch}) runs CUDA up to {last_cuda}, and this build "  # type: ignore[union-attr]
                 f"needs CUDA {torch_cuda}, so no driver update can make it work")
         else:
             derived.build_support_gap = (f"the build's oldest kernels are for sm_{oldest[0]}{oldest[1]}, newer than "
                                          f"this GPU's {name}")
-    elif is_missing(arch_list) and not (needs is not None and last_major is not None):
-        derived.build_drops_this_gpu = arch_list
+    elif is_missing(arch_list):
+        derived.build_drops_this_gpu = arch_list  # the driver can run it; whether kernels exist is unknown
     else:
         derived.build_drops_this_gpu = False
     if runs is None:
