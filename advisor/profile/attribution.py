@@ -31,10 +31,17 @@ class UserCall:
 class UserFiles:
     def __init__(self, roots: Iterable[str]) -> None:
         self.roots = [os.path.realpath(r) for r in roots]
+        # A trace names the same few files thousands of times; a per-instance cache (not lru_cache on the
+        # method, which would keep every UserFiles alive) spares the realpath/isfile calls.
+        self._resolved: dict[Optional[str], Optional[str]] = {}
 
-    @lru_cache(maxsize=4096)
     def resolve(self, trace_path: Optional[str]) -> Optional[str]:
         """The absolute path of a user file named in the trace, or None (torch, stdlib, site-packages)."""
+        if trace_path not in self._resolved:
+            self._resolved[trace_path] = self._resolve(trace_path)
+        return self._resolved[trace_path]
+
+    def _resolve(self, trace_path: Optional[str]) -> Optional[str]:
         if not trace_path or trace_path.startswith("<") or "site-packages" in trace_path:
             return None
         candidates = [trace_path] if os.path.isabs(trace_path) else [os.path.join(r, trace_path) for r in self.roots]

@@ -22,7 +22,7 @@ _LOW_PRECISION = ("c10::BFloat16", "c10::Half", "BFloat16", "Half")
 def top_gpu_ops(gpu, op_stacks, steps, idle, step_ms, limit: int = 8) -> list[OpTime]:
     totals: Counter[str] = Counter()
     counts: Counter[str] = Counter()
-    for span, stack in zip(gpu, op_stacks):
+    for span, stack in zip(gpu, op_stacks, strict=True):
         name = stack[0].name if stack else (gpu_kind(span) if gpu_kind(span) != "kernel" else span.name[:60])
         totals[name] += span.dur / 1e3
         counts[name] += 1
@@ -67,7 +67,7 @@ def matmul_stats(cpu_ops, gpu, op_stacks, window, steps, step_ms, frames: FrameI
     stats.fp32_calls_per_step = round(classes["fp32"] / steps, 2)
     stats.low_precision_calls_per_step = round(classes["low"] / steps, 2)
     fp32_ms = 0.0
-    for span, stack in zip(gpu, op_stacks):
+    for span, stack in zip(gpu, op_stacks, strict=True):
         inner = [op for op in stack if op.name in MATMUL_OPS]
         if inner and _dtype_class(inner[-1]) == "fp32":
             fp32_ms += span.dur / 1e3
@@ -77,8 +77,8 @@ def matmul_stats(cpu_ops, gpu, op_stacks, window, steps, step_ms, frames: FrameI
     fp32_ops = [op for op in matmuls if _dtype_class(op) == "fp32"]
     if fp32_ops:
         calls = frames.user_calls([(op.tid, op.start) for op in fp32_ops])
-        forward = [(op, call) for op, call in zip(fp32_ops, calls) if call is not None and call.callee != "backward"]
-        for op, call in forward or list(zip(fp32_ops, calls)):  # the model call, rather than loss.backward()
+        forward = [(op, call) for op, call in zip(fp32_ops, calls, strict=True) if call is not None and call.callee != "backward"]
+        for op, call in forward or list(zip(fp32_ops, calls, strict=True)):  # the model call, rather than loss.backward()
             sites.add("fp32-matmul", sites.site_of(call), op.dur / 1e3)
         stats.site = sites.top("fp32-matmul")[0]
     convs = [op for op in cpu_ops if op.name in CONV_OPS]
@@ -137,7 +137,7 @@ def cpu_work(cpu_ops, runtime, data_spans, frames: FrameIndex, sites: Sites, ste
     ms = sum(op.dur for op in on_cpu) / 1e3 / steps
     stats = CpuWorkStats(ms_per_step=round(ms, 3), step_fraction=round(ms / step_ms, 4) if step_ms else 0.0)
     calls = frames.user_calls([(op.tid, op.start) for op in on_cpu])
-    for op, call in zip(on_cpu, calls):
+    for op, call in zip(on_cpu, calls, strict=True):
         sites.add("cpu-compute", sites.site_of(call), op.dur / 1e3, detail=op.name)
     stats.site = sites.top("cpu-compute")[0]
     return stats

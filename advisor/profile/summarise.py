@@ -12,13 +12,31 @@ import statistics
 from typing import Any, Optional
 
 from advisor.models.common import missing
-from advisor.models.profile import (CopyStats, DataStats, IdleSplit, KernelStats, ProfileFacts, ProgramRun,
-                                    StepTime, SyncStats)
+from advisor.models.profile import (
+    CopyStats,
+    DataStats,
+    IdleSplit,
+    KernelStats,
+    ProfileFacts,
+    ProgramRun,
+    StepTime,
+    SyncStats,
+)
 from advisor.profile.attribution import FrameIndex, UserFiles, parse_site_key
 from advisor.profile.op_stats import cpu_work, matmul_stats, memory_stats, top_cpu_ops, top_gpu_ops
 from advisor.profile.sites import Sites
-from advisor.profile.trace_events import (GRAPH_LAUNCH_CALLS, LAUNCH_CALLS, SYNC_CALLS, Span, Trace,
-                                          enclosing_stacks, gaps, gpu_kind, step_windows, union_length)
+from advisor.profile.trace_events import (
+    GRAPH_LAUNCH_CALLS,
+    LAUNCH_CALLS,
+    SYNC_CALLS,
+    Span,
+    Trace,
+    enclosing_stacks,
+    gaps,
+    gpu_kind,
+    step_windows,
+    union_length,
+)
 
 #: The profiler's own cost above this makes the breakdown untrustworthy: conclusions are refused.
 OVERHEAD_LIMIT = 0.25
@@ -91,7 +109,7 @@ def summarise(trace: Trace, window: dict[str, Any], run: ProgramRun, user_roots:
 
     # Which user line issued each runtime call (launch, copy, sync): one sweep over the Python frames.
     calls = frames.user_calls([(span.tid, span.start) for span in runtime])
-    call_of = {id(span): call for span, call in zip(runtime, calls)}
+    call_of = {id(span): call for span, call in zip(runtime, calls, strict=True)}
     facts.kernels = _kernels(in_window, correlated, call_of, sites, steps)
     facts.copies = _copies(in_window, correlated, call_of, sites, steps)
     facts.sync = _syncs(syncs, call_of, sites, window, files, steps, step_ms, idle)

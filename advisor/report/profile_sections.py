@@ -162,14 +162,14 @@ def plot_steps(profile: ProfileFacts, path: Path) -> None:
     if profile.cuda_available:
         data = [s.idle_data_ms for s in steps]
     sync = [s.idle_sync_ms for s in steps]
-    other = [max(s.wall_ms - b - d - y, 0.0) for s, b, d, y in zip(steps, busy, data, sync)]
+    other = [max(s.wall_ms - b - d - y, 0.0) for s, b, d, y in zip(steps, busy, data, sync, strict=True)]
     figure, axes = plt.subplots(figsize=(8, 4))
     bottom = [0.0] * len(steps)
     for values, label, colour in ((busy, "GPU busy", "tab:green"), (data, "waiting for data", "tab:orange"),
                                   (sync, "GPU idle after a host sync", "tab:red"),
                                   (other, "other (host launching / computing)", "tab:gray")):
         axes.bar(index, values, bottom=bottom, label=label, color=colour)
-        bottom = [b + v for b, v in zip(bottom, values)]
+        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
     axes.set_xlabel("recorded step")
     axes.set_ylabel("ms")
     axes.set_title(f"gpu-advisor profile: {profile.run.command}"[:80])
