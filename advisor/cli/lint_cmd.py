@@ -25,10 +25,13 @@ def lint(
                                                        "prefixes (GA1) or names.")] = None,
     ignore: Annotated[Optional[str], typer.Option(help="Skip these checks (same forms as --select).")] = None,
     list_checks: Annotated[bool, typer.Option("--list-checks", help="List the checks and exit.")] = False,
+    report_path: Annotated[Optional[str], typer.Option(
+        "--report", help="A gpu-advisor report (diagnose --output) from this machine: messages quote its "
+                         "measurements (launch cost, crossover sizes) instead of typical figures.")] = None,
 ) -> None:
     """Find GPU performance mistakes in PyTorch code, statically: file:line:col, what it costs, the fix."""
     from advisor.cli.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK
-    from advisor.lint import MissingPath, UnknownCheck, all_infos, lint_paths
+    from advisor.lint import BadReport, MissingPath, UnknownCheck, all_infos, lint_paths, load_machine
     from advisor.lint.formats import FORMATS
 
     def fail(message: str) -> None:
@@ -43,8 +46,14 @@ def lint(
         fail(f"unknown format {output_format!r} (use one of: {', '.join(_FORMATS)})")
     if not paths:
         fail("no paths given (gpu-advisor lint PATH...)")
+    machine = None
+    if report_path:
+        try:
+            machine = load_machine(report_path)
+        except BadReport as bad:
+            fail(str(bad))
     try:
-        run = lint_paths(paths, select=_split(select), ignore=_split(ignore))
+        run = lint_paths(paths, select=_split(select), ignore=_split(ignore), machine=machine)
     except MissingPath as missing:
         fail(f"no such file or directory: {missing}")
     except UnknownCheck as unknown:

@@ -148,6 +148,14 @@ class Effects:
         kind = self.ctx.kind(test)
         return bool(kind & CUDA_TENSOR) and not kind & CONTAINER  # `if outputs:` asks a list, not the GPU
 
+    def truth_read(self, test: ast.AST) -> ast.AST:
+        """The part of a condition that is the host read: ``loss > 2`` in ``step > 3 and loss > 2``."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self.truth_read(test.operand)
+        if isinstance(test, ast.BoolOp):
+            return next((self.truth_read(v) for v in test.values if self.truth_sync(v)), test)
+        return test
+
     # -- one call ----------------------------------------------------------------------------------
     def call_effect_is_host_read(self, call: ast.Call) -> bool:
         """Cheap pre-filter: could this call be a host read of a CUDA tensor?"""
@@ -159,7 +167,7 @@ class Effects:
                 and bool(self.ctx.kind(func.value) & CUDA_TENSOR)
         if isinstance(func, ast.Name) and func.id in api.SYNC_BUILTINS:
             return any(self.ctx.kind(argument) & CUDA_TENSOR for argument in call.args)
-        return False
+        return (self.ctx.qual(func) or "").startswith(api.HOST_VALUE_MODULES) and self._cuda_argument(call)
 
     def call_effect(self, call: ast.Call) -> tuple[int, Optional[FunctionInfo]]:
         ctx = self.ctx
@@ -173,6 +181,8 @@ class Effects:
         if qualified is not None:
             if qualified.startswith("torch.cuda.") or qualified in api.DEVICE_CONSTRUCTORS:
                 return 0, None
+            if qualified.startswith(api.HOST_VALUE_MODULES) and self._cuda_argument(call):
+                return SYNC | HOST_READ, None  # math.isfinite(loss): the tensor becomes a Python float
             last = qualified.rsplit(".", 1)[-1]
             if value & CUDA_TENSOR:
                 is_factory = qualified.count(".") == 1 and last in api.FACTORIES
@@ -183,6 +193,9 @@ class Effects:
         if isinstance(func, ast.Name):
             return self._name_effect(call, func, value)
         return (WORK | COMPUTE if value & CUDA_TENSOR else 0), None
+
+    def _cuda_argument(self, call: ast.Call) -> bool:
+        return any(self.ctx.kind(a) & CUDA_TENSOR and not self.ctx.kind(a) & CONTAINER for a in call.args)
 
     def _method_effect(self, call: ast.Call, func: ast.Attribute, value: int) -> tuple[int, Optional[FunctionInfo]]:
         attr = func.attr
@@ -204,6 +217,9 @@ class Effects:
             if receiver & CUDA_MODEL or value & CUDA_TENSOR:
                 return WORK | COMPUTE, None
         if receiver & CUDA_WORKER and attr not in api.WORKER_QUIET_METHODS:
+            closure = self._closure(call, attr)  # optimizer.step(closure) runs the closure
+            if closure is not None:
+                return WORK | COMPUTE | self.summary(closure).bits, closure
             return WORK | COMPUTE, None
         if receiver & EVENT:
             return 0, None
@@ -220,6 +236,11 @@ class Effects:
             return (WORK if value & (CUDA_TENSOR | CUDA_MODEL) else 0), None
         return (WORK | COMPUTE if value & CUDA_TENSOR else 0), None
 
+    def _closure(self, call: ast.Call, attr: str) -> Optional[FunctionInfo]:
+        if attr != "step" or not call.args:
+            return None
+        return self.ctx.flow.scopes.held_function(call.args[0], self.ctx.index.scope_of(call))
+
     def _name_effect(self, call: ast.Call, func: ast.Name, value: int) -> tuple[int, Optional[FunctionInfo]]:
         ctx = self.ctx
         arguments = 0
@@ -234,6 +255,10 @@ class Effects:
         if isinstance(found, ClassInfo):
             init = found.methods.get("__init__")
             return (self.summary(init).bits if init is not None else 0), init
+        if found is None:
+            held = ctx.flow.scopes.held_function(func, scope)  # step = make_step(model); step(x, y)
+            if held is not None:
+                return self.summary(held).bits, held
         if func.id in api.SYNC_BUILTINS and arguments & CUDA_TENSOR:
             return SYNC | HOST_READ, None
         if value & CUDA_TENSOR or ctx.kind(func) & CUDA_FN:

@@ -13,7 +13,7 @@ from typing import Optional
 from advisor.lint import torch_api as api
 from advisor.lint.flow_exprs import ExprEvaluator, dtype_kind, has_float_literal, looks_like_model
 from advisor.lint.kinds import (
-    INSTANCE_BITS, CPU_DEVICE, CPU_TENSOR, CUDA_DEVICE, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, DEVICE_BITS, DTYPE,
+    INSTANCE_BITS, CPU_DEVICE, CPU_TENSOR, CUDA_DEVICE, CUDA_FN, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, DEVICE_BITS, DTYPE,
     DTYPE_F64, EVAL, EVENT, F64, FRESH, LOADER, MODEL, MODEL_BITS, NP_RNG, NUMPY, TENSOR_BITS,
 )
 from advisor.lint.names import dotted
@@ -285,6 +285,10 @@ class CallEvaluator(ExprEvaluator):
             if api.MODEL_NAME_HINT.search(name) and _all(pos, kw) & CUDA_TENSOR:
                 return CUDA_TENSOR  # an unknown callable named like a model, fed CUDA tensors
             return 0
+        if not held & ~CUDA_FN:  # a name bound to one of the user's functions: step = make_step(model)
+            function = self.scopes.held_function(node.func, self.scope)
+            if function is not None:
+                return self.call_function(function, node, pos, kw, skip_self=False)
         out = self.call_value(held, pos, kw)
         if not out and not held and api.MODEL_NAME_HINT.search(name) and _all(pos, kw) & CUDA_TENSOR:
             return CUDA_TENSOR  # a parameter named like a model, fed CUDA tensors

@@ -113,6 +113,7 @@ class FileIndex:
             if name is not None:
                 self.calls_by_name.setdefault(name, []).append(call)
         self._scope_cache: dict[ast.AST, ScopeNode] = {}
+        self.parameters = frozenset(a.arg for f in self.functions for a in ast.walk(f.args) if isinstance(a, ast.arg))
         self.bound_names.update(f.name for f in self.functions)
         self.bound_names.update(c.name for c in self.classes)
 

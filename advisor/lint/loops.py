@@ -126,6 +126,26 @@ class LoopAnalysis:
             iterable = iterable.args[0]
         return bool(self.ctx.kind(iterable) & LOADER)
 
+    def iterations(self, loop: ast.AST) -> Optional[int]:
+        """The iteration count the code spells out (``range(100_000)``, ``while i < N``), else None."""
+        sizes = self.ctx.sizes
+        if isinstance(loop, (ast.For, ast.AsyncFor)):
+            iterable = loop.iter
+            if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "range":
+                bounds = [sizes.int_value(a) for a in iterable.args]
+                if not bounds or None in bounds:
+                    return None
+                start, stop = (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
+                step = bounds[2] if len(bounds) > 2 and bounds[2] else 1
+                return max(0, (stop - start) // step)
+            if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
+                return len(iterable.elts)
+            return None
+        test = loop.test
+        if isinstance(test, ast.Compare) and len(test.comparators) == 1 and isinstance(test.ops[0], (ast.Lt, ast.LtE)):
+            return sizes.int_value(test.comparators[0])
+        return None
+
     def is_sweep(self, loop: ast.AST) -> bool:
         """``for size in [256, 1024]``: each iteration is a separate experiment."""
         if not isinstance(loop, (ast.For, ast.AsyncFor)):
@@ -158,7 +178,10 @@ class LoopAnalysis:
             if info is None or info in seen_functions or depth > _MAX_DEPTH:
                 continue
             seen_functions.add(info)
-            work.extend((site, depth + 1) for site in index.calls_by_name.get(info.name, ()))
+            for name in {info.name} | self.ctx.flow.scopes.names_holding(info):
+                work.extend((site, depth + 1) for site in index.calls_by_name.get(name, ()))
+            work.extend((site, depth + 1) for site in index.calls_by_name.get("step", ())  # optimizer.step(closure)
+                        if site.args and isinstance(site.args[0], ast.Name) and site.args[0].id == info.name)
         return sorted(found, key=lambda loop: (loop.lineno, loop.col_offset))
 
     def host_reads(self, loop: ast.AST) -> list[Event]:

@@ -22,7 +22,9 @@ class Names:
         self._cache: dict[ast.AST, Optional[str]] = {}  # the pass and the checks ask about the same nodes
 
     @classmethod
-    def from_nodes(cls, import_nodes: Iterable[ast.AST], bound_names: set[str]) -> "Names":
+    def from_nodes(cls, import_nodes: Iterable[ast.AST], bound_names: set[str],
+                   assigned_values: Optional[dict[str, list[ast.AST]]] = None,
+                   parameters: frozenset[str] = frozenset()) -> "Names":
         imports = {name: target for name, target in _CONVENTIONAL.items() if name not in bound_names}
         for node in import_nodes:
             if isinstance(node, ast.Import):
@@ -36,7 +38,21 @@ class Names:
                 for alias in node.names:
                     if alias.name != "*":
                         imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-        return cls(imports)
+        names = cls(imports)
+        if assigned_values:
+            names._add_aliases(assigned_values, parameters)
+        return names
+
+    def _add_aliases(self, assigned_values: dict[str, list[ast.AST]], parameters: frozenset[str]) -> None:
+        """``mm = torch.mm`` / ``timer = time.perf_counter``: a name only ever bound to an imported thing is
+        another name for it, so ``mm(a, b)`` is torch.mm. Two rounds reach aliases of aliases."""
+        for _ in range(2):
+            for name, values in assigned_values.items():
+                if name in self.imports or name in parameters or not values:
+                    continue
+                targets = {self._qual(v) if isinstance(v, (ast.Name, ast.Attribute)) else None for v in values}
+                if len(targets) == 1 and None not in targets:
+                    self.imports[name] = targets.pop()
 
     def qual(self, node: ast.AST) -> Optional[str]:
         """Dotted import path of a Name/Attribute chain rooted at an imported name; None otherwise."""

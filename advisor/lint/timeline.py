@@ -66,6 +66,7 @@ class Timings:
         self.ctx = ctx
         self.effects = ctx.effects
         self._module_events: Optional[list[Event]] = None
+        self._module_chains: dict[int, list[Event]] = {}
 
     @cached_property
     def regions(self) -> list[TimedRegion]:
@@ -179,14 +180,18 @@ class Timings:
     # -- program order -----------------------------------------------------------------------------
     def first_compute_chain(self, region: TimedRegion) -> list[Event]:
         """The events that lead, call by call, to the first CUDA compute of the program ``region`` runs in."""
+        return self.first_chain(region, COMPUTE)
+
+    def first_chain(self, region: TimedRegion, bits: int) -> list[Event]:
+        """The same for the first event with any of ``bits`` (WORK: the first CUDA work of any kind, which
+        creates the CUDA context)."""
         info = self.ctx.flow.scopes.functions.get(region.scope)
         if info is not None and not info.called:
-            return self._first_compute(self.effects.summary(info).events, 0, set())
-        return self._module_chain
-
-    @cached_property
-    def _module_chain(self) -> list[Event]:
-        return self._first_compute(self._scope_events(self.ctx.tree), 0, set())
+            return self._first(self.effects.summary(info).events, bits, 0, set())
+        chain = self._module_chains.get(bits)
+        if chain is None:
+            chain = self._module_chains[bits] = self._first(self._scope_events(self.ctx.tree), bits, 0, set())
+        return chain
 
     def _scope_events(self, scope: ast.AST) -> list[Event]:
         info = self.ctx.flow.scopes.functions.get(scope)
@@ -196,14 +201,14 @@ class Timings:
             self._module_events = self.effects.events(scope.body)
         return self._module_events
 
-    def _first_compute(self, events: list[Event], depth: int, visiting: set) -> list[Event]:
+    def _first(self, events: list[Event], bits: int, depth: int, visiting: set) -> list[Event]:
         for event in events:
-            if not event.bits & COMPUTE:
+            if not event.bits & bits:
                 continue
             if event.callee is None or depth >= _MAX_CALL_DEPTH or event.callee in visiting:
                 return [event]
-            inner = self._first_compute(self.effects.summary(event.callee).events, depth + 1,
-                                        visiting | {event.callee})
+            inner = self._first(self.effects.summary(event.callee).events, bits, depth + 1,
+                                visiting | {event.callee})
             return [event] + inner
         return []
 

@@ -51,6 +51,8 @@ GRAD_SWITCHES = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_en
 HOST_SYNC_METHODS = frozenset({"item", "tolist", "cpu", "numpy", "nonzero"})
 # Builtins that turn a tensor into a Python value (or text): a host sync for a CUDA tensor.
 SYNC_BUILTINS = frozenset({"float", "int", "bool", "print", "str", "repr", "complex", "format"})
+# Modules whose functions turn a tensor argument into a Python number: math.isfinite(loss) reads it.
+HOST_VALUE_MODULES = ("math.",)
 # Tensor methods whose result is not a tensor.
 NON_TENSOR_METHODS = frozenset({
     "item", "tolist", "size", "dim", "numel", "nelement", "element_size", "data_ptr", "stride",

@@ -55,7 +55,7 @@ def test_modules_stay_small():
 
 def test_checks_have_stable_unique_ids_and_documented_examples():
     ids = [module.INFO.id for module in CHECK_MODULES]
-    assert ids == [f"GA10{n}" for n in range(1, 10)]
+    assert ids == [f"GA1{n:02d}" for n in range(1, len(ids) + 1)]
     names = [module.INFO.name for module in CHECK_MODULES]
     assert len(set(names)) == len(names)
     for module in CHECK_MODULES:

@@ -11,7 +11,7 @@ Must not:     ...; total += loss.detach()  then  total.item() after the loop
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from typing import Iterator, Optional
 
 from advisor.lint.checks.common import line_of, short, where
 from advisor.lint.model import CheckInfo, Hit
@@ -21,7 +21,8 @@ INFO = CheckInfo(
     severity="medium", confidence="inferred",
     cost="Each host read of a CUDA tensor waits for all queued GPU work, then copies it back: the CPU stops "
          "queueing the next step, the GPU idles until it does (~20-25 us per .item() on an H100 plus the "
-         "lost overlap; for small steps it can halve throughput).",
+         "lost overlap; for small steps it can halve throughput). Typical figures; `lint --report` quotes this "
+         "machine's.",
     fix="Keep values on the GPU inside the loop (running_loss += loss.detach(); correct += (pred == y).sum()) "
         "and read them once after the loop, or only every N steps under `if step % N == 0:`; collect "
         "predictions in a list of CUDA tensors and torch.cat(...).cpu() once at the end.",
@@ -40,17 +41,29 @@ def describe(node: ast.AST) -> str:
     return f"using the CUDA tensor {short(node)} as a condition"
 
 
+def measured_cost(machine) -> Optional[str]:
+    if not machine.item_us:
+        return None
+    return (f"Each host read of a CUDA tensor waits for all queued GPU work, then copies it back: the CPU stops "
+            f"queueing the next step, the GPU idles until it does (~{machine.item_us:.0f} us per .item() round "
+            f"trip, {machine.where}, plus the lost overlap; for small steps it can halve throughput).")
+
+
 def run(ctx) -> Iterator[Hit]:
+    cost = measured_cost(ctx.machine)
     loops = ctx.loops
     for loop in loops.loops_with_host_reads():
         if not loops.is_hot(loop):
             continue
         for event in loops.host_reads(loop):
             # Python 3.11 places every part of an f-string at the f-string: point at the formatted value
-            node = event.node.value if isinstance(event.node, ast.FormattedValue) else event.node
-            yield Hit(f"{describe(event.node)} waits for the GPU on every iteration of the loop at "
-                      f"{where(ctx, loop)}", node=node, evidence={"loop_line": line_of(ctx, loop)})
+            read = event.node
+            if not isinstance(read, (ast.Call, ast.BinOp, ast.FormattedValue)):
+                read = ctx.effects.truth_read(read)  # `if step > 3 and loss > 2:` points at `loss > 2`
+            node = read.value if isinstance(read, ast.FormattedValue) else read
+            yield Hit(f"{describe(read)} waits for the GPU on every iteration of the loop at "
+                      f"{where(ctx, loop)}", node=node, evidence={"loop_line": line_of(ctx, loop)}, cost=cost)
         for call, inner in loops.calls_with_host_reads(loop):
             yield Hit(f"{short(call.node)} waits for the GPU on every iteration of the loop at {where(ctx, loop)}: "
                       f"it calls {describe(inner.node)} ({where(ctx, inner.node)})", node=call.node,
-                      evidence={"loop_line": line_of(ctx, loop), "sync_line": line_of(ctx, inner.node)})
+                      evidence={"loop_line": line_of(ctx, loop), "sync_line": line_of(ctx, inner.node)}, cost=cost)

@@ -10,13 +10,15 @@ Must not:     the same under `with torch.no_grad():` / `with torch.inference_mod
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+import re
+from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.checks.common import short
+from advisor.lint.checks.common import short, where
 from advisor.lint.index import FUNCTION_TYPES
-from advisor.lint.kinds import CUDA_MODEL, CUDA_TENSOR, EVAL
+from advisor.lint.kinds import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVAL, INSTANCE_BITS, MODEL
 from advisor.lint.model import CheckInfo, Hit
+from advisor.lint.names import last_identifier
 from advisor.lint.scopes import FunctionInfo
 
 INFO = CheckInfo(
@@ -29,14 +31,19 @@ INFO = CheckInfo(
     references=("https://pytorch.org/docs/stable/generated/torch.inference_mode.html",),
 )
 _MAX_CALLER_DEPTH = 4
+_KEEPING_METHODS = frozenset({"append", "extend", "insert", "add", "put", "update"})
+_DETACHING_METHODS = frozenset({"detach", "cpu", "numpy", "tolist", "item", "detach_"})
+_TRAINING_CALLS = frozenset({"backward", "manual_backward", "zero_grad", "clip_grad_norm_", "clip_grad_value_"})
+_OPTIMIZER = re.compile(r"opt|sched|scaler", re.IGNORECASE)
 
 
 def run(ctx) -> Iterator[Hit]:
     reported: set[ast.AST] = set()
     global_off = _grad_switched_off_lines(ctx)
+    frozen: Optional[bool] = None
     for call in ctx.index.calls:
         callee = ctx.kind(call.func)
-        if not callee & EVAL:
+        if not callee & (MODEL | CUDA_MODEL) or callee & (CUDA_TENSOR | CPU_TENSOR):
             continue
         arguments = 0
         for argument in call.args:
@@ -46,11 +53,118 @@ def run(ctx) -> Iterator[Hit]:
         scope = ctx.index.scope_of(call)
         if scope in reported or any(line < call.lineno for line in global_off):
             continue
-        if _grad_off(ctx, call, 0) or _backward_after(ctx, call, scope):
+        if callee & EVAL:
+            if _grad_off(ctx, call, 0) or _backward_after(ctx, call, scope):
+                continue
+            reported.add(scope)
+            yield Hit(f"{short(call)} runs a model in eval mode with autograd on (no torch.no_grad() or "
+                      "torch.inference_mode() around it)", node=call)
+            continue
+        loops = ctx.index.enclosing_loops(call)
+        if not loops or not _output_kept(ctx, call, loops[0]) or _grad_off(ctx, call, 0):
+            continue
+        if frozen is None:
+            frozen = _freezes_parameters(ctx)
+        if frozen or _trains(ctx, ctx.calls_in(scope), scope, loops[-1], 0):
             continue
         reported.add(scope)
-        yield Hit(f"{short(call)} runs a model in eval mode with autograd on (no torch.no_grad() or "
+        yield Hit(f"{short(call)} runs the model on every iteration of the loop at {where(ctx, loops[0])} and "
+                  "keeps its outputs, with autograd on and no backward pass (no torch.no_grad() or "
                   "torch.inference_mode() around it)", node=call)
+
+
+def _output_kept(ctx, call: ast.Call, loop: ast.AST) -> bool:
+    """Prediction or feature extraction: the output (or what is computed from it) is collected in a list,
+    detached, or copied to the host -- kept beyond the iteration, not fed to a loss."""
+    names: set[str] = set()
+    node: ast.AST = call
+    for parent in ctx.index.ancestors(call):
+        if parent is loop:
+            break
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute):
+            if parent.func.attr in _KEEPING_METHODS and node is not parent.func.value:
+                return True  # preds.append(model(x))
+            if parent.func.attr in _DETACHING_METHODS and node is parent.func.value:
+                return True  # model(x).detach() / .cpu() / .numpy()
+        if isinstance(parent, ast.Assign):
+            names = {t.id for t in parent.targets if isinstance(t, ast.Name)}
+            break
+        if isinstance(parent, ast.stmt):
+            return False
+        node = parent
+    if not names:
+        return False
+    first, last = call.lineno, loop.end_lineno or loop.lineno
+    for method in _DETACHING_METHODS | _KEEPING_METHODS:
+        for inner in ctx.index.calls_by_name.get(method, ()):
+            if not first <= inner.lineno <= last or not isinstance(inner.func, ast.Attribute):
+                continue
+            if method in _DETACHING_METHODS:
+                receiver = inner.func.value
+                while isinstance(receiver, (ast.Attribute, ast.Subscript, ast.Call)):
+                    receiver = receiver.func if isinstance(receiver, ast.Call) else receiver.value
+                if isinstance(receiver, ast.Name) and receiver.id in names:
+                    return True
+            if method in _KEEPING_METHODS and any(isinstance(n, ast.Name) and n.id in names
+                                                  for a in inner.args for n in ast.walk(a)):
+                return True
+    return False
+
+
+def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST], depth: int,
+            visiting: Optional[set] = None) -> bool:
+    """Do these calls compute gradients or step an optimizer? Calls into the user's functions are followed
+    inside ``loop`` only (a training function that also runs a prediction loop is not training there)."""
+    visiting = visiting if visiting is not None else set()
+    if scope in visiting or depth > _MAX_CALLER_DEPTH:
+        return False
+    visiting.add(scope)
+    for call in calls:
+        func = call.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name in _TRAINING_CALLS or ctx.qual(func) in ("torch.autograd.grad", "torch.autograd.backward"):
+            return True
+        if name == "step" and isinstance(func, ast.Attribute) and (
+                ctx.kind(func.value) & CUDA_WORKER or _OPTIMIZER.search(last_identifier(func.value))):
+            return True
+        if depth == 0 and (loop is None or not _inside(ctx, call, loop)):
+            continue
+        if isinstance(func, ast.Name):
+            found = ctx.flow.scopes.resolve(func.id, scope) or ctx.flow.scopes.held_function(func, scope)
+            targets = [found] if isinstance(found, FunctionInfo) else []
+        else:
+            targets = _methods(ctx, func, scope) if isinstance(func, ast.Attribute) else []
+        for target in targets:
+            if _trains(ctx, ctx.calls_in(target.node), target.node, None, depth + 1, visiting):
+                return True
+    return False
+
+
+def _inside(ctx, node: ast.AST, loop: ast.AST) -> bool:
+    return any(parent is loop for parent in ctx.index.ancestors(node))
+
+
+def _methods(ctx, func: ast.Attribute, scope: ast.AST) -> list[FunctionInfo]:
+    """``self.update()`` / ``agent.update()``: the user's methods an attribute call may run."""
+    if isinstance(func.value, ast.Name) and func.value.id == "self":
+        method = ctx.flow.scopes.method_of(scope, func.attr)
+        return [method] if method is not None else []
+    receiver = ctx.kind(func.value)
+    if not receiver & INSTANCE_BITS:
+        return []
+    return [c.methods[func.attr] for c in ctx.flow.scopes.classes_of(receiver) if func.attr in c.methods]
+
+
+def _freezes_parameters(ctx) -> bool:
+    """``model.requires_grad_(False)`` or ``p.requires_grad = False``: a frozen model records no graph."""
+    for call in ctx.index.calls_by_name.get("requires_grad_", ()):
+        if call.args and isinstance(call.args[0], ast.Constant) and call.args[0].value is False:
+            return True
+    for node in ctx.index.assigns:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value is False \
+                and any(isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in node.targets):
+            return True
+    return False
 
 
 def _grad_off(ctx, node: ast.AST, depth: int) -> bool:

@@ -1,0 +1,116 @@
+"""GA110: a Python loop of small elementwise ops on tiny CUDA tensors: launch-bound.
+
+Must match:   b = torch.ones(4, device="cuda"); for _ in range(100000): b += b
+              x = torch.zeros(3, device="cuda"); for i in range(n): x = x * 0.9 + 0.1
+Must not:     the same loop with a model forward or a large tensor (10,000,000 elements) in its body
+              for _ in range(10): b += b   (a few iterations: nothing to win)
+              tiny tensors on the CPU; a loop over a DataLoader
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator, Optional
+
+from advisor.lint.checks.common import line_of, short, where
+from advisor.lint.effects import COMPUTE
+from advisor.lint.kinds import CONTAINER, CUDA_TENSOR
+from advisor.lint.model import CheckInfo, Hit
+
+INFO = CheckInfo(
+    id="GA110", name="launch-bound-loop", title="Loop of tiny CUDA ops (launch-bound)",
+    severity="medium", confidence="inferred",
+    cost="Every CUDA op is a kernel launch that costs the CPU ~5-10 us (typical) while a tiny kernel runs in "
+         "about 1 us: a loop of small ops runs at the speed of launches, not of the GPU. Below roughly 10,000-"
+         "50,000 elements (typical; it depends on the CPU and GPU) an elementwise op is faster on the CPU.",
+    fix="Keep tiny tensors on the CPU (or use Python numbers); or vectorize: do all iterations in one op on a "
+        "larger tensor; if the loop must stay on the GPU, capture it with torch.compile(mode=\"reduce-overhead\") "
+        "or CUDA graphs (torch.cuda.graphs), which launch the whole loop body at once.",
+    references=("https://pytorch.org/tutorials/recipes/recipes/tuning_guide.html",
+                "https://pytorch.org/docs/stable/notes/cuda.html#cuda-graphs"),
+)
+TYPICAL_CROSSOVER = 10_000  # elements; H100/H200 hosts measure 20,000-40,000 for a float32 add
+_MIN_ITERATIONS = 1_000
+_OPERATORS = (ast.BinOp, ast.UnaryOp, ast.Compare, ast.AugAssign)
+
+
+def run(ctx) -> Iterator[Hit]:
+    if not ctx.flow.uses_cuda:
+        return
+    threshold = ctx.machine.add_crossover or TYPICAL_CROSSOVER
+    reported: set[ast.AST] = set()
+    depth = {loop: len(ctx.index.enclosing_loops(loop)) for loop in ctx.index.loops}
+    for loop in sorted(ctx.index.loops, key=lambda loop: -depth[loop]):  # innermost first
+        if ctx.loops.is_sweep(loop) or ctx.loops.iterates_loader(loop):
+            continue
+        iterations = ctx.loops.iterations(loop)
+        if iterations is not None and iterations < _MIN_ITERATIONS:
+            continue
+        compute = [e for e in ctx.loops.iteration_events(loop) if e.bits & COMPUTE]
+        if not compute or any(e.callee is not None for e in compute) or compute[0].node in reported:
+            continue
+        sizes = [_elements(ctx, e.node) for e in compute]
+        if None in sizes or max(sizes) >= threshold:  # type: ignore[type-var]
+            continue
+        reported.update(e.node for e in compute)
+        yield _hit(ctx, loop, compute[0].node, len(compute), max(sizes), iterations)  # type: ignore[type-var]
+
+
+def _hit(ctx, loop: ast.AST, first: ast.AST, ops: int, elements: int, iterations: Optional[int]) -> Hit:
+    machine = ctx.machine
+    runs = f"{iterations:,} iterations" if iterations is not None else "every iteration"
+    launch = (f"~{machine.launch_us:.1f} us of CPU time to launch ({machine.where})" if machine.launch_us
+              else "~5-10 us of CPU time to launch (typical)")
+    if machine.add_crossover:
+        crossover = (f"below {machine.add_crossover:,} elements a float32 add is faster on this machine's CPU than "
+                     f"on its GPU ({machine.where})")
+    else:
+        crossover = (f"below roughly {TYPICAL_CROSSOVER:,} elements an elementwise op is usually faster on the CPU "
+                     "(typical; `gpu-advisor diagnose` measures this machine's crossover)")
+    statement = ctx.index.statement_of(first)
+    what = short(statement if statement is not None and statement.lineno == statement.end_lineno else first)
+    size = f"{elements:,}-element tensor" + ("s" if ops > 1 else "")
+    message = (f"the loop at {where(ctx, loop)} runs {ops} small CUDA op{'s' if ops > 1 else ''} per iteration "
+               f"({what}) on {'a ' if ops == 1 else ''}{size}, {runs}: each op costs {launch} for well under a "
+               f"microsecond of GPU work, so the loop is launch-bound; {crossover}")
+    evidence = {"loop_line": line_of(ctx, loop), "elements": elements, "ops_per_iteration": ops,
+                "iterations": iterations, "crossover_elements": machine.add_crossover or TYPICAL_CROSSOVER,
+                "crossover_source": "measured" if machine.add_crossover else "typical"}
+    cost = None
+    if machine.launch_us or machine.add_crossover:
+        cost = (f"Every CUDA op is a kernel launch: {launch}; {crossover}. A loop of small ops runs at the "
+                "speed of launches, not of the GPU.")
+    return Hit(message, node=first, evidence=evidence, cost=cost)
+
+
+def _elements(ctx, node: ast.AST) -> Optional[int]:
+    """Elements of the largest CUDA tensor an op touches, when the code says (None otherwise)."""
+    sizes = ctx.sizes
+    if isinstance(node, ast.AugAssign):
+        parts = [node.target, node.value]
+    elif isinstance(node, ast.Call) and _is_loop_free_op(ctx, node):
+        parts = [node.func.value] if isinstance(node.func, ast.Attribute) and not ctx.qual(node.func) else []
+        parts += list(node.args) + [k.value for k in node.keywords]
+    elif isinstance(node, _OPERATORS):
+        parts = [n for n in ast.iter_child_nodes(node) if isinstance(n, ast.expr)]
+    else:
+        return None
+    largest = 0
+    for part in parts:
+        kind = ctx.kind(part)
+        if not kind & CUDA_TENSOR or kind & CONTAINER:
+            continue
+        count = sizes.numel(part)
+        if count is None:
+            return None
+        largest = max(largest, count)
+    return largest or None
+
+
+def _is_loop_free_op(ctx, call: ast.Call) -> bool:
+    """A torch function or a tensor method (not a model, not the user's code)."""
+    name = ctx.qual(call.func) or ""
+    if name.startswith("torch.") and not name.startswith(("torch.nn.", "torch.cuda.")):
+        return True
+    return isinstance(call.func, ast.Attribute) and not name and bool(ctx.kind(call.func.value) & CUDA_TENSOR)
+
