@@ -38,8 +38,8 @@ _TIMEIT_FIX = ("Synchronize inside the timed callable: timeit.timeit(lambda: (f(
 
 
 def run(ctx) -> Iterator[Hit]:
-    for region in ctx.timings.regions:
-        if not region.has_work or region.synchronized or ctx.timings.trains(region):
+    for region in ctx.timed_regions():
+        if not region.has_work or region.synchronized or ctx.region_trains(region):
             continue
         last = region.last_work
         work = f"{short(last.node)} ({where(ctx, last.node)})" if last is not None else "CUDA work"

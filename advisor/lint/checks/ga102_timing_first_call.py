@@ -13,7 +13,7 @@ import ast
 from typing import Iterator
 
 from advisor.lint.checks.common import short, where
-from advisor.lint.effects import COMPUTE, WORK
+from advisor.lint.flow import COMPUTE
 from advisor.lint.model import CheckInfo, Hit
 
 INFO = CheckInfo(
@@ -31,16 +31,15 @@ _AMORTISED_ITERATIONS = 1_000
 
 
 def run(ctx) -> Iterator[Hit]:
-    timings = ctx.timings
-    for region in timings.regions:
+    for region in ctx.timed_regions():
         if region.repeated or not region.has_work:
             continue
-        chain = timings.first_compute_chain(region)
+        chain = ctx.first_compute(region)
         inside = {id(event.node) for event in region.events}
-        if not any(id(event.node) in inside for event in chain) or timings.trains(region):
+        if not any(id(event.node) in inside for event in chain) or ctx.region_trains(region):
             continue
         first = chain[-1].node
-        started = timings.first_chain(region, WORK)
+        started = ctx.first_work(region)
         initialised = bool(started) and not started[-1].bits & COMPUTE and not any(
             id(event.node) in inside for event in started)
         if initialised and _amortised(ctx, first, region):
@@ -67,7 +66,7 @@ def _amortised(ctx, first: ast.AST, region) -> bool:
     lines = (getattr(region.open, "lineno", 0), getattr(region.close, "end_lineno", 0) or 0)
     for loop in ctx.index.enclosing_loops(first):
         if lines[0] <= loop.lineno <= lines[1]:
-            count = ctx.loops.iterations(loop)
+            count = ctx.loop_iterations(loop)
             return count is not None and count >= _AMORTISED_ITERATIONS
     return False
 

@@ -51,19 +51,18 @@ def measured_cost(machine) -> Optional[str]:
 
 def run(ctx) -> Iterator[Hit]:
     cost = measured_cost(ctx.machine)
-    loops = ctx.loops
-    for loop in loops.loops_with_host_reads():
-        if not loops.is_hot(loop):
+    for loop in ctx.loops_with_host_reads():
+        if not ctx.loop_is_hot(loop):
             continue
-        for event in loops.host_reads(loop):
+        for event in ctx.host_reads(loop):
             # Python 3.11 places every part of an f-string at the f-string: point at the formatted value
             read = event.node
             if not isinstance(read, (ast.Call, ast.BinOp, ast.FormattedValue)):
-                read = ctx.effects.truth_read(read)  # `if step > 3 and loss > 2:` points at `loss > 2`
+                read = ctx.condition_read(read)  # `if step > 3 and loss > 2:` points at `loss > 2`
             node = read.value if isinstance(read, ast.FormattedValue) else read
             yield Hit(f"{describe(read)} waits for the GPU on every iteration of the loop at "
                       f"{where(ctx, loop)}", node=node, evidence={"loop_line": line_of(ctx, loop)}, cost=cost)
-        for call, inner in loops.calls_with_host_reads(loop):
+        for call, inner in ctx.calls_with_host_reads(loop):
             yield Hit(f"{short(call.node)} waits for the GPU on every iteration of the loop at {where(ctx, loop)}: "
                       f"it calls {describe(inner.node)} ({where(ctx, inner.node)})", node=call.node,
                       evidence={"loop_line": line_of(ctx, loop), "sync_line": line_of(ctx, inner.node)}, cost=cost)

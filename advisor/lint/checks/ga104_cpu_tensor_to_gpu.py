@@ -16,7 +16,7 @@ from typing import Iterator, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
 from advisor.lint.index import FUNCTION_TYPES
-from advisor.lint.kinds import CPU_TENSOR, CUDA_TENSOR, FRESH
+from advisor.lint.flow import CPU_TENSOR, CUDA_TENSOR, FRESH
 from advisor.lint.model import CheckInfo, Hit
 
 INFO = CheckInfo(
@@ -47,7 +47,7 @@ def run(ctx) -> Iterator[Hit]:
         factory = _factory_call(ctx, receiver)
         if isinstance(receiver, ast.Name):
             loops = ctx.index.enclosing_loops(call)
-            if loops and receiver.id not in ctx.loops.assigned(loops[0]):
+            if loops and receiver.id not in ctx.assigned_in(loops[0]):
                 continue  # made before the loop, copied in it: GA105 reports the repeated copy
             scope = ctx.index.scope_of(call)
             counts = uses.get(scope) or uses.setdefault(scope, _name_loads(scope))

@@ -15,10 +15,9 @@ import ast
 from typing import Iterator, Optional
 
 from advisor.lint.checks.common import line_of, short, where
-from advisor.lint.kinds import CPU_DEVICE, CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, DTYPE, MODEL
+from advisor.lint.flow import CPU_DEVICE, CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, DTYPE, MODEL, FunctionInfo
 from advisor.lint.model import CheckInfo, Hit
 from advisor.lint.names import dotted
-from advisor.lint.scopes import FunctionInfo
 
 INFO = CheckInfo(
     id="GA105", name="copy-in-loop", title="Same host-to-device copy repeated in a loop",
@@ -47,23 +46,23 @@ def run(ctx) -> Iterator[Hit]:
         loops = ctx.index.enclosing_loops(call)
         if loops:
             loop = loops[0]
-            if ctx.loops.is_sweep(loop):
+            if ctx.is_sweep(loop):
                 continue
             is_module = before & (MODEL | CUDA_MODEL) and not before & (CUDA_TENSOR | CPU_TENSOR)
-            if is_module and key is not None and key not in ctx.loops.assigned(loop):  # not a new model each time
+            if is_module and key is not None and key not in ctx.assigned_in(loop):  # not a new model each time
                 yield Hit(f"{short(call)} moves the model on every iteration of the loop at {where(ctx, loop)}",
                           node=call, severity="low", evidence={"loop_line": line_of(ctx, loop)})
-            elif _invariant_cpu_tensor(ctx, key, before, ctx.loops.assigned(loop)):
+            elif _invariant_cpu_tensor(ctx, key, before, ctx.assigned_in(loop)):
                 yield Hit(f"{short(call)} copies the same CPU tensor `{key}` to the GPU on every iteration of the "
                           f"loop at {where(ctx, loop)}", node=call,
                           evidence={"loop_line": line_of(ctx, loop), "tensor": key},
                           fix=f"Copy it once before the loop ({key.replace('.', '_')}_gpu = {short(call)}) and use "
                               "that inside.")
             continue
-        info = ctx.flow.scopes.functions.get(ctx.index.scope_of(call))
+        info = ctx.function_at(ctx.index.scope_of(call))
         if info is None or key is None or "." not in key and key in _locals(info):
             continue
-        if not _invariant_cpu_tensor(ctx, key, before, ctx.loops.assigned(info.node)):
+        if not _invariant_cpu_tensor(ctx, key, before, ctx.assigned_in(info.node)):
             continue
         repeated = _why_repeated(ctx, info, 0, set())
         if repeated:
@@ -75,7 +74,7 @@ def _to_gpu(ctx, call: ast.Call) -> bool:
     """Moved to CUDA, or -- in a program that uses CUDA -- to a device we cannot name (`x.device`)."""
     if ctx.kind(call) & (CUDA_TENSOR | CUDA_MODEL):
         return True
-    if call.func.attr != "to" or not ctx.flow.uses_cuda:
+    if call.func.attr != "to" or not ctx.uses_cuda:
         return False
     device = next((k.value for k in call.keywords if k.arg == "device"), call.args[0] if call.args else None)
     return device is not None and not ctx.kind(device) & (CPU_DEVICE | DTYPE) and not isinstance(device, ast.Constant)
@@ -97,18 +96,11 @@ def _why_repeated(ctx, info: FunctionInfo, depth: int, visiting: set) -> Optiona
         return "which runs on every step"
     if depth > _MAX_DEPTH or info in visiting:
         return None
-    for site in ctx.index.calls_by_name.get(info.name, ()):
-        func = site.func
-        name = info.name
-        scope = ctx.index.scope_of(site)
-        if isinstance(func, ast.Name) and ctx.flow.scopes.resolve(name, scope) is not info:
-            continue
-        if isinstance(func, ast.Attribute) and ctx.flow.scopes.method_of(scope, name) is not info:
-            continue
-        loops = ctx.index.enclosing_loops(site)
+    for site in ctx.call_sites(info):
+        loops = ctx.enclosing_loops(site)
         if loops:
             return f"which runs in the loop at {where(ctx, loops[0])}"
-        caller = ctx.flow.scopes.functions.get(scope)
+        caller = ctx.function_of(site)
         if caller is not None:
             found = _why_repeated(ctx, caller, depth + 1, visiting | {info})
             if found:

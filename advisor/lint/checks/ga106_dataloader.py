@@ -14,7 +14,7 @@ import ast
 from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.kinds import CUDA_TENSOR
+from advisor.lint.flow import CUDA_TENSOR
 from advisor.lint.model import CheckInfo, Hit
 
 INFO = CheckInfo(
@@ -33,7 +33,7 @@ _NUM_WORKERS_POSITION, _PIN_MEMORY_POSITION = 5, 7  # DataLoader(dataset, batch_
 
 
 def run(ctx) -> Iterator[Hit]:
-    if not ctx.flow.uses_cuda:
+    if not ctx.uses_cuda:
         return
     for call in ctx.index.calls:
         if ctx.qual(call.func) not in api.LOADERS or any(k.arg is None for k in call.keywords):

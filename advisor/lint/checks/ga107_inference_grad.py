@@ -16,10 +16,9 @@ from typing import Iterator, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
 from advisor.lint.index import FUNCTION_TYPES
-from advisor.lint.kinds import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVAL, INSTANCE_BITS, MODEL
+from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVAL, MODEL, FunctionInfo
 from advisor.lint.model import CheckInfo, Hit
 from advisor.lint.names import last_identifier
-from advisor.lint.scopes import FunctionInfo
 
 INFO = CheckInfo(
     id="GA107", name="inference-without-no-grad", title="Inference with autograd still on",
@@ -129,12 +128,7 @@ def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST],
             return True
         if depth == 0 and (loop is None or not _inside(ctx, call, loop)):
             continue
-        if isinstance(func, ast.Name):
-            found = ctx.flow.scopes.resolve(func.id, scope) or ctx.flow.scopes.held_function(func, scope)
-            targets = [found] if isinstance(found, FunctionInfo) else []
-        else:
-            targets = _methods(ctx, func, scope) if isinstance(func, ast.Attribute) else []
-        for target in targets:
+        for target in ctx.callees(call):
             if _trains(ctx, ctx.calls_in(target.node), target.node, None, depth + 1, visiting):
                 return True
     return False
@@ -142,17 +136,6 @@ def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST],
 
 def _inside(ctx, node: ast.AST, loop: ast.AST) -> bool:
     return any(parent is loop for parent in ctx.index.ancestors(node))
-
-
-def _methods(ctx, func: ast.Attribute, scope: ast.AST) -> list[FunctionInfo]:
-    """``self.update()`` / ``agent.update()``: the user's methods an attribute call may run."""
-    if isinstance(func.value, ast.Name) and func.value.id == "self":
-        method = ctx.flow.scopes.method_of(scope, func.attr)
-        return [method] if method is not None else []
-    receiver = ctx.kind(func.value)
-    if not receiver & INSTANCE_BITS:
-        return []
-    return [c.methods[func.attr] for c in ctx.flow.scopes.classes_of(receiver) if func.attr in c.methods]
 
 
 def _freezes_parameters(ctx) -> bool:
@@ -176,7 +159,7 @@ def _grad_off(ctx, node: ast.AST, depth: int) -> bool:
         if isinstance(parent, FUNCTION_TYPES):
             if any(_is_grad_off(ctx, d) for d in parent.decorator_list):
                 return True
-            info = ctx.flow.scopes.functions.get(parent)
+            info = ctx.function_at(parent)
             return info is not None and depth < _MAX_CALLER_DEPTH and _callers_grad_off(ctx, info, depth)
     return False
 
@@ -189,7 +172,7 @@ def _callers_grad_off(ctx, info: FunctionInfo, depth: int) -> bool:
 def _calls(ctx, call: ast.Call, info: FunctionInfo) -> bool:
     func = call.func
     if isinstance(func, ast.Name) and func.id == info.name:
-        return ctx.flow.scopes.resolve(func.id, ctx.index.scope_of(call)) is info
+        return ctx.resolve(func.id, ctx.index.scope_of(call)) is info
     return isinstance(func, ast.Attribute) and func.attr == info.name and info.class_info is not None
 
 

@@ -13,7 +13,7 @@ import ast
 from typing import Iterator
 
 from advisor.lint.checks.common import short
-from advisor.lint.kinds import CUDA_MODEL, CUDA_TENSOR, DTYPE_F64, F64
+from advisor.lint.flow import CUDA_MODEL, CUDA_TENSOR, DTYPE_F64, F64
 from advisor.lint.model import CheckInfo, Hit
 
 INFO = CheckInfo(
@@ -33,7 +33,7 @@ _DEFAULT_DTYPE_SETTERS = ("torch.set_default_dtype", "torch.set_default_tensor_t
 def run(ctx) -> Iterator[Hit]:
     for call in ctx.index.calls:
         name = ctx.qual(call.func) or ""
-        if name in _DEFAULT_DTYPE_SETTERS and ctx.flow.uses_cuda and call.args and _is_f64_default(ctx, call.args[0]):
+        if name in _DEFAULT_DTYPE_SETTERS and ctx.uses_cuda and call.args and _is_f64_default(ctx, call.args[0]):
             yield Hit(f"{short(call)} makes every new tensor float64 in a program that uses the GPU", node=call)
             continue
         value = ctx.kind(call)
@@ -51,9 +51,9 @@ def _calls_user_code(ctx, call: ast.Call) -> bool:
     func = call.func
     scope = ctx.index.scope_of(call)
     if isinstance(func, ast.Name):
-        return ctx.flow.scopes.resolve(func.id, scope) is not None
+        return ctx.resolve(func.id, scope) is not None
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
-        return ctx.flow.scopes.method_of(scope, func.attr) is not None
+        return ctx.callee(call) is not None
     return False
 
 

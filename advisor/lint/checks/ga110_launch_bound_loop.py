@@ -13,8 +13,7 @@ import ast
 from typing import Iterator, Optional
 
 from advisor.lint.checks.common import line_of, short, where
-from advisor.lint.effects import COMPUTE
-from advisor.lint.kinds import CONTAINER, CUDA_TENSOR
+from advisor.lint.flow import COMPUTE, CONTAINER, CUDA_TENSOR
 from advisor.lint.model import CheckInfo, Hit
 
 INFO = CheckInfo(
@@ -35,18 +34,18 @@ _OPERATORS = (ast.BinOp, ast.UnaryOp, ast.Compare, ast.AugAssign)
 
 
 def run(ctx) -> Iterator[Hit]:
-    if not ctx.flow.uses_cuda:
+    if not ctx.uses_cuda:
         return
     threshold = ctx.machine.add_crossover or TYPICAL_CROSSOVER
     reported: set[ast.AST] = set()
     depth = {loop: len(ctx.index.enclosing_loops(loop)) for loop in ctx.index.loops}
     for loop in sorted(ctx.index.loops, key=lambda loop: -depth[loop]):  # innermost first
-        if ctx.loops.is_sweep(loop) or ctx.loops.iterates_loader(loop):
+        if ctx.is_sweep(loop) or ctx.iterates_loader(loop):
             continue
-        iterations = ctx.loops.iterations(loop)
+        iterations = ctx.loop_iterations(loop)
         if iterations is not None and iterations < _MIN_ITERATIONS:
             continue
-        compute = [e for e in ctx.loops.iteration_events(loop) if e.bits & COMPUTE]
+        compute = [e for e in ctx.iteration_events(loop) if e.bits & COMPUTE]
         if not compute or any(e.callee is not None for e in compute) or compute[0].node in reported:
             continue
         sizes = [_elements(ctx, e.node) for e in compute]
@@ -85,7 +84,7 @@ def _hit(ctx, loop: ast.AST, first: ast.AST, ops: int, elements: int, iterations
 
 def _elements(ctx, node: ast.AST) -> Optional[int]:
     """Elements of the largest CUDA tensor an op touches, when the code says (None otherwise)."""
-    sizes = ctx.sizes
+    sizes = ctx
     if isinstance(node, ast.AugAssign):
         parts = [node.target, node.value]
     elif isinstance(node, ast.Call) and _is_loop_free_op(ctx, node):

@@ -11,13 +11,13 @@ import ast
 from typing import Optional, Union
 
 from advisor.lint import torch_api as api
-from advisor.lint.kinds import (
+from advisor.lint.flow.kinds import (
     CONTAINER, CPU_DEVICE, CPU_TENSOR, CUDA_ANY, CUDA_DEVICE, CUDA_FN, CUDA_MODEL, CUDA_TENSOR, DTYPE, DTYPE_F64,
     F64, FRESH, INSTANCE_BITS, LOADER, MODEL, NUMPY, TENSOR_BITS,
 )
 from advisor.lint.index import children
 from advisor.lint.names import Names, dotted, last_identifier
-from advisor.lint.scopes import ClassInfo, FunctionInfo, ScopeIndex
+from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
 
 Shape = Union[int, tuple]  # the kind of each item when unpacking: (0, CPU_TENSOR) for enumerate(loader)
 

@@ -14,12 +14,12 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
-from advisor.lint.flow_calls import CallEvaluator
-from advisor.lint.flow_env import TrailEnvironment
+from advisor.lint.flow.calls import CallEvaluator
+from advisor.lint.flow.env import TrailEnvironment
 from advisor.lint.index import FileIndex
-from advisor.lint.kinds import CONTAINER, CPU_TENSOR, CUDA_TENSOR, F64, FRESH, MODEL, MODEL_BITS, NUMPY, TENSOR_BITS
+from advisor.lint.flow.kinds import CONTAINER, CPU_TENSOR, CUDA_TENSOR, F64, FRESH, MODEL, MODEL_BITS, NUMPY, TENSOR_BITS
 from advisor.lint.names import Names, dotted
-from advisor.lint.scopes import ClassInfo, FunctionInfo, ScopeIndex
+from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
 
 _MAX_PASSES = 8
 _MAX_NESTING = 20  # on-demand analyses inside each other (calls inside calls)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from advisor.lint.index import FUNCTION_TYPES, FileIndex, FunctionNode
-from advisor.lint.kinds import INSTANCE_SHIFT
+from advisor.lint.flow.kinds import INSTANCE_SHIFT
 from advisor.lint.names import Names, last_identifier
 from advisor.lint.torch_api import MODEL_BASE_HINT
 

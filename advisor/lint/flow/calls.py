@@ -11,13 +11,13 @@ import ast
 from typing import Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.flow_exprs import ExprEvaluator, dtype_kind, has_float_literal, looks_like_model
-from advisor.lint.kinds import (
+from advisor.lint.flow.exprs import ExprEvaluator, dtype_kind, has_float_literal, looks_like_model
+from advisor.lint.flow.kinds import (
     INSTANCE_BITS, CPU_DEVICE, CPU_TENSOR, CUDA_DEVICE, CUDA_FN, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, DEVICE_BITS, DTYPE,
     DTYPE_F64, EVAL, EVENT, F64, FRESH, LOADER, MODEL, MODEL_BITS, NP_RNG, NUMPY, TENSOR_BITS,
 )
 from advisor.lint.names import dotted
-from advisor.lint.scopes import ClassInfo, FunctionInfo
+from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 
 Kw = dict[Optional[str], int]
 _MATH_BUILTINS = frozenset({"sum", "min", "max", "abs"})

@@ -14,15 +14,14 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.effects import CLOCK, COMPUTE, SYNC, WORK, Event
-from advisor.lint.kinds import CUDA_ANY, CUDA_DEVICE
-from advisor.lint.scopes import FunctionInfo
-
-if TYPE_CHECKING:
-    from advisor.lint.context import FileContext
+from advisor.lint.flow.effects import CLOCK, COMPUTE, SYNC, WORK, Effects, Event
+from advisor.lint.flow.loops import LoopAnalysis
+from advisor.lint.flow.view import FlowView
+from advisor.lint.flow.kinds import CUDA_ANY, CUDA_DEVICE
+from advisor.lint.flow.scopes import FunctionInfo
 
 _MAX_CALL_DEPTH = 8
 
@@ -61,10 +60,12 @@ class TimedRegion:
         return last_sync >= last_work if last_work >= 0 else not self.assumed_work
 
 
-class Timings:
-    def __init__(self, ctx: "FileContext") -> None:
-        self.ctx = ctx
-        self.effects = ctx.effects
+class Timings(FlowView):
+    def __init__(self, view: FlowView, effects: Effects, loops: LoopAnalysis, magics: list) -> None:
+        super().__init__(view.index, view.names, view.flow)
+        self.effects = effects
+        self.loops = loops
+        self.magics = magics  # the notebook's %time / %%timeit lines (source.Magic)
         self._module_events: Optional[list[Event]] = None
         self._module_chains: dict[int, list[Event]] = {}
 
@@ -72,10 +73,10 @@ class Timings:
     def regions(self) -> list[TimedRegion]:
         regions: list[TimedRegion] = []
         by_scope: dict[ast.AST, list[ast.Call]] = {}
-        for call in self.ctx.index.calls:
-            name = self.ctx.qual(call.func)
+        for call in self.index.calls:
+            name = self.qual(call.func)
             if name in api.CLOCKS:
-                by_scope.setdefault(self.ctx.index.scope_of(call), []).append(call)
+                by_scope.setdefault(self.index.scope_of(call), []).append(call)
             elif name in api.TIMEIT_CALLS:
                 region = self._timeit_region(call)
                 if region is not None:
@@ -92,7 +93,7 @@ class Timings:
         assigned: list[tuple[tuple[int, int], str, int]] = []  # (where, variable, event index)
         for index, event in enumerate(events):
             if event.bits & CLOCK:
-                target = _assigned_name(self.ctx.index.parents.get(event.node))
+                target = _assigned_name(self.index.parents.get(event.node))
                 if target is not None:
                     assigned.append(((event.node.lineno, event.node.col_offset), target, index))
 
@@ -102,9 +103,9 @@ class Timings:
 
         regions = []
         seen: set[tuple[int, int]] = set()
-        for node in sorted((n for n in self.ctx.index.subtractions if self.ctx.index.scope_of(n) is scope),
+        for node in sorted((n for n in self.index.subtractions if self.index.scope_of(n) is scope),
                            key=lambda n: (n.lineno, n.col_offset)):
-            if isinstance(self.ctx.index.parents.get(node), ast.Compare):
+            if isinstance(self.index.parents.get(node), ast.Compare):
                 continue  # `if time.time() - last > 30:` throttles, it does not measure
             if not isinstance(node.right, ast.Name):
                 continue
@@ -127,12 +128,12 @@ class Timings:
     # -- timeit ------------------------------------------------------------------------------------
     def _timeit_region(self, call: ast.Call) -> Optional[TimedRegion]:
         statement = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "stmt"), None)
-        scope = self.ctx.index.scope_of(call)
+        scope = self.index.scope_of(call)
         region = TimedRegion("timeit", scope, call, repeated=True)
         if isinstance(statement, ast.Lambda):
             region.events = self.effects.events([statement.body])
         elif isinstance(statement, ast.Name):
-            found = self.ctx.flow.scopes.resolve(statement.id, scope)
+            found = self.flow.scopes.resolve(statement.id, scope)
             if not isinstance(found, FunctionInfo):
                 return None
             summary = self.effects.summary(found)
@@ -149,7 +150,7 @@ class Timings:
             tree = ast.parse(text)
         except SyntaxError:
             return False, True
-        env = self.ctx.flow.module_env
+        env = self.flow.module_env
         uses = any(isinstance(n, ast.Name) and env.get(n.id, 0) & (CUDA_ANY | CUDA_DEVICE)
                    for n in ast.walk(tree))
         syncs = any(isinstance(n, ast.Attribute) and n.attr in api.HOST_SYNC_METHODS | {"synchronize"}
@@ -159,15 +160,15 @@ class Timings:
     # -- notebook magics ---------------------------------------------------------------------------
     def _magic_regions(self) -> list[TimedRegion]:
         regions = []
-        tree = self.ctx.tree
-        for magic in self.ctx.unit.magics:
+        tree = self.index.tree
+        for magic in self.magics:
             if magic.name not in ("time", "timeit"):
                 continue
             if magic.is_cell:
                 body = [s for s in tree.body if magic.body_first <= s.lineno <= magic.body_last]
                 how = "%%" + magic.name
             else:
-                body = [n.body for n in self.ctx.index.tests if isinstance(n, ast.If)
+                body = [n.body for n in self.index.tests if isinstance(n, ast.If)
                         and n.lineno == magic.line and n.col_offset == magic.column]
                 body = body[0] if body else []
                 how = "%" + magic.name
@@ -185,16 +186,16 @@ class Timings:
     def first_chain(self, region: TimedRegion, bits: int) -> list[Event]:
         """The same for the first event with any of ``bits`` (WORK: the first CUDA work of any kind, which
         creates the CUDA context)."""
-        info = self.ctx.flow.scopes.functions.get(region.scope)
+        info = self.flow.scopes.functions.get(region.scope)
         if info is not None and not info.called:
             return self._first(self.effects.summary(info).events, bits, 0, set())
         chain = self._module_chains.get(bits)
         if chain is None:
-            chain = self._module_chains[bits] = self._first(self._scope_events(self.ctx.tree), bits, 0, set())
+            chain = self._module_chains[bits] = self._first(self._scope_events(self.index.tree), bits, 0, set())
         return chain
 
     def _scope_events(self, scope: ast.AST) -> list[Event]:
-        info = self.ctx.flow.scopes.functions.get(scope)
+        info = self.flow.scopes.functions.get(scope)
         if info is not None:
             return self.effects.summary(info).events
         if self._module_events is None:
@@ -216,19 +217,19 @@ class Timings:
         """Does the region run a loop over a DataLoader (a training run, where start-up is noise)?"""
         lines = (getattr(region.open, "lineno", 0), getattr(region.close, "end_lineno", 0) or 0)
         for loop in self._loader_loops:
-            if self.ctx.index.scope_of(loop) is region.scope and lines[0] <= loop.lineno <= lines[1]:
+            if self.index.scope_of(loop) is region.scope and lines[0] <= loop.lineno <= lines[1]:
                 return True
         callees = [e.callee for e in region.events if e.callee is not None]
         return any(self._function_trains(info, set()) for info in callees)
 
     @cached_property
     def _loader_loops(self) -> list[ast.AST]:
-        return [loop for loop in self.ctx.index.loops if self.ctx.loops.iterates_loader(loop)]
+        return [loop for loop in self.index.loops if self.loops.iterates_loader(loop)]
 
     def _function_trains(self, info: FunctionInfo, visiting: set) -> bool:
         if info in visiting:
             return False
-        if any(self.ctx.index.scope_of(loop) is info.node for loop in self._loader_loops):
+        if any(self.index.scope_of(loop) is info.node for loop in self._loader_loops):
             return True
         callees = [e.callee for e in self.effects.summary(info).events if e.callee is not None]
         return any(self._function_trains(c, visiting | {info}) for c in callees)
