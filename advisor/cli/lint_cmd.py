@@ -25,6 +25,8 @@ def lint(
                                                        "prefixes (GA1) or names.")] = None,
     ignore: Annotated[Optional[str], typer.Option(help="Skip these checks (same forms as --select).")] = None,
     list_checks: Annotated[bool, typer.Option("--list-checks", help="List the checks and exit.")] = False,
+    explain: Annotated[Optional[str], typer.Option(
+        "--explain", help="Print one check's page (what, why, example, fix) and exit: GA101 or its name.")] = None,
     report_path: Annotated[Optional[str], typer.Option(
         "--report", help="A gpu-advisor report (diagnose --output) from this machine: messages quote its "
                          "measurements (launch cost, crossover sizes) instead of typical figures.")] = None,
@@ -38,6 +40,14 @@ def lint(
         typer.echo(f"gpu-advisor lint: error: {message}", err=True)
         raise typer.Exit(EXIT_BAD_INPUT)
 
+    if explain:
+        from advisor.lint.formats import render_explanation
+        from advisor.lint.registry import find_info
+        try:
+            typer.echo(render_explanation(find_info(explain)), nl=False)
+        except UnknownCheck as unknown:
+            fail(str(unknown))
+        raise typer.Exit(EXIT_OK)
     if list_checks:
         for info in all_infos():
             typer.echo(f"{info.id}  {info.severity:<6}  {info.confidence:<9}  {info.name:<26}  {info.title}")

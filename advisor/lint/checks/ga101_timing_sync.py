@@ -14,7 +14,38 @@ from __future__ import annotations
 from typing import Iterator
 
 from advisor.lint.checks.common import short, where
-from advisor.lint.model import CheckInfo, Hit
+from advisor.lint.model import CheckDoc, CheckInfo, Hit
+
+DOC = CheckDoc(
+    what=('Finds a host clock (time.time(), time.perf_counter(), timeit, %time / %timeit) read after CUDA '
+          'work was queued, with no synchronization between the work and the clock read.'),
+    why=('CUDA calls return as soon as the work is queued. Without torch.cuda.synchronize() (or a host read '
+         'such as .item()) before the closing clock read, the clock stops while the GPU is still working: '
+         'the number is the cost of launching the kernels, often 10-100x smaller than the real run time.'),
+    bad="""\
+import time
+import torch
+
+a = torch.randn(4096, 4096, device="cuda")
+a @ a  # warm-up
+torch.cuda.synchronize()
+start = time.perf_counter()
+b = a @ a
+elapsed = time.perf_counter() - start  # the matmul is still running
+""",
+    good="""\
+import time
+import torch
+
+a = torch.randn(4096, 4096, device="cuda")
+a @ a  # warm-up
+torch.cuda.synchronize()
+start = time.perf_counter()
+b = a @ a
+torch.cuda.synchronize()  # wait for the GPU before reading the clock
+elapsed = time.perf_counter() - start
+""",
+)
 
 INFO = CheckInfo(
     id="GA101", name="timing-without-sync", title="Timing CUDA work without synchronizing",
@@ -28,6 +59,7 @@ INFO = CheckInfo(
         "ms = start.elapsed_time(end). torch.utils.benchmark.Timer does this for you.",
     references=("https://pytorch.org/docs/stable/notes/cuda.html#asynchronous-execution",
                 "https://pytorch.org/tutorials/recipes/recipes/benchmark.html"),
+    doc=DOC,
 )
 
 _MAGIC_FIX = ("Synchronize inside the timed statement: `%timeit f(x); torch.cuda.synchronize()` (or end the "

@@ -14,7 +14,38 @@ from typing import Iterator
 
 from advisor.lint.checks.common import short, where
 from advisor.lint.flow import COMPUTE
-from advisor.lint.model import CheckInfo, Hit
+from advisor.lint.model import CheckDoc, CheckInfo, Hit
+
+DOC = CheckDoc(
+    what=("Finds a timed region that runs the program's first CUDA computation, with no warm-up before the "
+          'clock starts.'),
+    why=('The first CUDA work of a process creates the CUDA context, loads kernels and sets up cuBLAS/cuDNN '
+         '(and may autotune): one-time costs of tenths of a second that land inside the measurement and can '
+         'be 100x the time of the operation itself.'),
+    bad="""\
+import time
+import torch
+
+x = torch.randn(4096, 4096, device="cuda")
+start = time.perf_counter()
+y = x @ x
+torch.cuda.synchronize()
+print(time.perf_counter() - start)
+""",
+    good="""\
+import time
+import torch
+
+x = torch.randn(4096, 4096, device="cuda")
+for _ in range(3):  # warm-up: context, kernels, cuBLAS
+    x @ x
+torch.cuda.synchronize()
+start = time.perf_counter()
+y = x @ x
+torch.cuda.synchronize()
+print(time.perf_counter() - start)
+""",
+)
 
 INFO = CheckInfo(
     id="GA102", name="timing-first-call", title="Timing the first CUDA call (no warm-up)",
@@ -26,6 +57,7 @@ INFO = CheckInfo(
         "torch.cuda.synchronize()), and report the median of several timed runs; torch.utils.benchmark.Timer"
         "(...).blocked_autorange() does both.",
     references=("https://pytorch.org/tutorials/recipes/recipes/benchmark.html",),
+    doc=DOC,
 )
 _AMORTISED_ITERATIONS = 1_000
 

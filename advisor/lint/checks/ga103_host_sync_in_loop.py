@@ -14,7 +14,43 @@ import ast
 from typing import Iterator, Optional
 
 from advisor.lint.checks.common import line_of, short, where
-from advisor.lint.model import CheckInfo, Hit
+from advisor.lint.model import CheckDoc, CheckInfo, Hit
+
+DOC = CheckDoc(
+    what=('Finds a host read of a CUDA tensor -- .item(), .cpu(), .tolist(), float(t), print(t), an '
+          'f-string, `if t:`, math.isfinite(t) -- on every iteration of a training or benchmark loop, also '
+          'inside a helper the loop calls.'),
+    why=('A host read waits until all queued GPU work has finished, then copies the value back. While it '
+         'waits the CPU cannot queue the next step, so the GPU idles between steps; for small steps this can '
+         'halve throughput.'),
+    bad="""\
+import torch
+
+model = torch.nn.Linear(128, 1).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(64, 128, device="cuda")
+for step in range(1000):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(step, loss.item())  # waits for the GPU every step
+""",
+    good="""\
+import torch
+
+model = torch.nn.Linear(128, 1).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(64, 128, device="cuda")
+for step in range(1000):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if step % 100 == 0:  # read it only now and then
+        print(step, loss.item())
+""",
+)
 
 INFO = CheckInfo(
     id="GA103", name="host-sync-in-loop", title="Host-GPU synchronization inside a hot loop",
@@ -28,6 +64,7 @@ INFO = CheckInfo(
         "predictions in a list of CUDA tensors and torch.cat(...).cpu() once at the end.",
     references=("https://pytorch.org/tutorials/recipes/recipes/tuning_guide.html"
                 "#avoid-unnecessary-cpu-gpu-synchronization",),
+    doc=DOC,
 )
 
 

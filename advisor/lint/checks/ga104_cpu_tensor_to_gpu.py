@@ -17,7 +17,24 @@ from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
 from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.flow import CPU_TENSOR, CUDA_TENSOR, FRESH
-from advisor.lint.model import CheckInfo, Hit
+from advisor.lint.model import CheckDoc, CheckInfo, Hit
+
+DOC = CheckDoc(
+    what=('Finds a tensor created by a factory on the CPU (torch.randn, torch.zeros, ...) only to be copied '
+          'to the GPU right away.'),
+    why=('The CPU fills the tensor (slowly, for random numbers), writes it to pageable memory, and then it '
+         'is copied over PCIe -- all work that creating the tensor on the GPU avoids.'),
+    bad="""\
+import torch
+
+noise = torch.randn(64, 128).to("cuda")
+""",
+    good="""\
+import torch
+
+noise = torch.randn(64, 128, device="cuda")
+""",
+)
 
 INFO = CheckInfo(
     id="GA104", name="cpu-tensor-to-gpu", title="Tensor created on the CPU, then copied to the GPU",
@@ -29,6 +46,7 @@ INFO = CheckInfo(
         "ones, full, arange, tensor, ...).",
     references=("https://pytorch.org/tutorials/recipes/recipes/tuning_guide.html"
                 "#create-tensors-directly-on-the-target-device",),
+    doc=DOC,
 )
 _CASTS = frozenset({"float", "half", "double", "bfloat16", "contiguous"})
 

@@ -16,8 +16,37 @@ from typing import Iterator, Optional
 
 from advisor.lint.checks.common import line_of, short, where
 from advisor.lint.flow import CPU_DEVICE, CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, DTYPE, MODEL, FunctionInfo
-from advisor.lint.model import CheckInfo, Hit
+from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import dotted
+
+DOC = CheckDoc(
+    what=('Finds the same CPU tensor copied to the GPU (or the same model moved) on every iteration of a '
+          'loop or every call of a function that runs per step.'),
+    why=("The same bytes cross PCIe again and again, synchronously from pageable memory; a module's .to() "
+         'also walks every parameter and buffer each time.'),
+    bad="""\
+import numpy as np
+import torch
+
+device = torch.device("cuda")
+model = torch.nn.Linear(128, 10).to(device)
+weights = torch.from_numpy(np.ones(10, dtype=np.float32))
+for step in range(100):
+    x = torch.randn(64, 128, device=device)
+    y = model(x) * weights.to(device)  # the same copy every step
+""",
+    good="""\
+import numpy as np
+import torch
+
+device = torch.device("cuda")
+model = torch.nn.Linear(128, 10).to(device)
+weights = torch.from_numpy(np.ones(10, dtype=np.float32)).to(device)  # once
+for step in range(100):
+    x = torch.randn(64, 128, device=device)
+    y = model(x) * weights
+""",
+)
 
 INFO = CheckInfo(
     id="GA105", name="copy-in-loop", title="Same host-to-device copy repeated in a loop",
@@ -28,6 +57,7 @@ INFO = CheckInfo(
         "copy inside the loop; inside an nn.Module, register constant tensors with self.register_buffer(...) "
         "so model.to(device) moves them once.",
     references=("https://pytorch.org/tutorials/recipes/recipes/tuning_guide.html",),
+    doc=DOC,
 )
 _PER_CALL_METHODS = frozenset({"forward", "__call__", "training_step", "validation_step", "predict_step"})
 _MAX_DEPTH = 4

@@ -15,7 +15,31 @@ from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow import CUDA_TENSOR
-from advisor.lint.model import CheckInfo, Hit
+from advisor.lint.model import CheckDoc, CheckInfo, Hit
+
+DOC = CheckDoc(
+    what=('Finds a DataLoader in a program that uses CUDA that loads in the main process (num_workers=0, the '
+          'default) or without pin_memory=True.'),
+    why=('With num_workers=0 the training process itself loads and collates every batch while the GPU waits; '
+         'without pinned memory every batch is copied from pageable memory, slower, and the copy cannot '
+         'overlap with compute.'),
+    bad="""\
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+data = TensorDataset(torch.randn(1000, 16), torch.randn(1000, 1))
+loader = DataLoader(data, batch_size=64, shuffle=True)
+model = torch.nn.Linear(16, 1).cuda()
+""",
+    good="""\
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+data = TensorDataset(torch.randn(1000, 16), torch.randn(1000, 1))
+loader = DataLoader(data, batch_size=64, shuffle=True, num_workers=4, pin_memory=True)
+model = torch.nn.Linear(16, 1).cuda()
+""",
+)
 
 INFO = CheckInfo(
     id="GA106", name="dataloader-feeding-gpu", title="DataLoader feeding a GPU without pinned memory or workers",
@@ -28,6 +52,7 @@ INFO = CheckInfo(
     references=("https://pytorch.org/docs/stable/data.html#memory-pinning",
                 "https://pytorch.org/tutorials/recipes/recipes/tuning_guide.html"
                 "#enable-async-data-loading-and-augmentation"),
+    doc=DOC,
 )
 _NUM_WORKERS_POSITION, _PIN_MEMORY_POSITION = 5, 7  # DataLoader(dataset, batch_size, shuffle, sampler, ...)
 

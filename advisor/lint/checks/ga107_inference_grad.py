@@ -17,8 +17,36 @@ from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
 from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVAL, MODEL, FunctionInfo
-from advisor.lint.model import CheckInfo, Hit
+from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import last_identifier
+
+DOC = CheckDoc(
+    what=('Finds a model run on the GPU for inference with autograd still on: after model.eval(), or in a '
+          'prediction / feature-extraction loop that keeps the outputs and never calls backward -- with no '
+          'torch.no_grad() or torch.inference_mode() around it.'),
+    why=('model.eval() does not turn autograd off. Every op still records the graph and keeps its '
+         'activations alive until the output is freed: more GPU memory (smaller batches fit) and extra CPU '
+         'time per op.'),
+    bad="""\
+import torch
+
+model = torch.nn.Linear(128, 10).cuda()
+batches = [torch.randn(64, 128) for _ in range(10)]
+predictions = []
+for x in batches:
+    predictions.append(model(x.cuda()).argmax(1))
+""",
+    good="""\
+import torch
+
+model = torch.nn.Linear(128, 10).cuda()
+batches = [torch.randn(64, 128) for _ in range(10)]
+predictions = []
+with torch.inference_mode():
+    for x in batches:
+        predictions.append(model(x.cuda()).argmax(1))
+""",
+)
 
 INFO = CheckInfo(
     id="GA107", name="inference-without-no-grad", title="Inference with autograd still on",
@@ -28,6 +56,7 @@ INFO = CheckInfo(
     fix="Run inference under `with torch.inference_mode():` (or torch.no_grad()), or decorate the function with "
         "@torch.inference_mode().",
     references=("https://pytorch.org/docs/stable/generated/torch.inference_mode.html",),
+    doc=DOC,
 )
 _MAX_CALLER_DEPTH = 4
 _KEEPING_METHODS = frozenset({"append", "extend", "insert", "add", "put", "update"})

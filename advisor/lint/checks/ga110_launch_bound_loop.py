@@ -14,7 +14,30 @@ from typing import Iterator, Optional
 
 from advisor.lint.checks.common import line_of, short, where
 from advisor.lint.flow import COMPUTE, CONTAINER, CUDA_TENSOR
-from advisor.lint.model import CheckInfo, Hit
+from advisor.lint.model import CheckDoc, CheckInfo, Hit
+
+DOC = CheckDoc(
+    what=('Finds a Python loop of many small elementwise ops on tiny CUDA tensors (sizes the code spells '
+          'out, below the size where the GPU beats the CPU).'),
+    why=('Every CUDA op is a kernel launch that costs the CPU several microseconds, while a tiny kernel runs '
+         'in about one: the loop runs at the speed of launches. Below tens of thousands of elements an '
+         'elementwise op is faster on the CPU; `gpu-advisor diagnose` measures where that crossover lies on '
+         'your machine, and `lint --report` quotes it.'),
+    bad="""\
+import torch
+
+b = torch.ones(4, device="cuda")
+for _ in range(100_000):
+    b += b
+""",
+    good="""\
+import torch
+
+b = torch.ones(4)  # tiny: keep it on the CPU (or do all iterations in one op)
+for _ in range(100_000):
+    b += b
+""",
+)
 
 INFO = CheckInfo(
     id="GA110", name="launch-bound-loop", title="Loop of tiny CUDA ops (launch-bound)",
@@ -27,6 +50,7 @@ INFO = CheckInfo(
         "or CUDA graphs (torch.cuda.graphs), which launch the whole loop body at once.",
     references=("https://pytorch.org/tutorials/recipes/recipes/tuning_guide.html",
                 "https://pytorch.org/docs/stable/notes/cuda.html#cuda-graphs"),
+    doc=DOC,
 )
 TYPICAL_CROSSOVER = 10_000  # elements; H100/H200 hosts measure 20,000-40,000 for a float32 add
 _MIN_ITERATIONS = 1_000
