@@ -461,6 +461,17 @@ def extract(batches):
         out = model(xb.cuda())
         feats.append(out.detach())
 """, [4, 7]),
+    ("GA107", "an evaluation loop without eval(): the outputs are scored and accumulated", """
+import torch.nn.functional as F
+model = nn.Linear(8, 2).cuda()
+def test(loader):
+    correct, total_loss = 0, 0.0
+    for data, target in loader:
+        output = model(data.cuda())
+        total_loss += F.cross_entropy(output, target.cuda())
+        correct += output.argmax(1).eq(target.cuda()).sum()
+    return total_loss, correct
+""", [6]),
     ("GA107", "a training loop that keeps detached outputs, a frozen backbone", """
 model = nn.Linear(8, 2).cuda()
 opt = torch.optim.SGD(model.parameters(), lr=0.1)

@@ -61,6 +61,7 @@ INFO = CheckInfo(
 _MAX_CALLER_DEPTH = 4
 _KEEPING_METHODS = frozenset({"append", "extend", "insert", "add", "put", "update"})
 _DETACHING_METHODS = frozenset({"detach", "cpu", "numpy", "tolist", "item", "detach_"})
+_READING_BUILTINS = frozenset({"float", "int", "print", "bool", "str"})
 _TRAINING_CALLS = frozenset({"backward", "manual_backward", "zero_grad", "clip_grad_norm_", "clip_grad_value_"})
 _OPTIMIZER = re.compile(r"opt|sched|scaler", re.IGNORECASE)
 
@@ -69,6 +70,7 @@ def run(ctx) -> Iterator[Hit]:
     reported: set[ast.AST] = set()
     global_off = _grad_switched_off_lines(ctx)
     frozen: Optional[bool] = None
+    loop_nodes: dict[ast.AST, list] = {}
     for call in ctx.index.calls:
         callee = ctx.kind(call.func)
         if not callee & (MODEL | CUDA_MODEL) or callee & (CUDA_TENSOR | CPU_TENSOR):
@@ -89,7 +91,7 @@ def run(ctx) -> Iterator[Hit]:
                       "torch.inference_mode() around it)", node=call)
             continue
         loops = ctx.index.enclosing_loops(call)
-        if not loops or not _output_kept(ctx, call, loops[0]) or _grad_off(ctx, call, 0):
+        if not loops or not _output_kept(ctx, call, loops[0], loop_nodes) or _grad_off(ctx, call, 0):
             continue
         if frozen is None:
             frozen = _freezes_parameters(ctx)
@@ -101,40 +103,50 @@ def run(ctx) -> Iterator[Hit]:
                   "torch.inference_mode() around it)", node=call)
 
 
-def _output_kept(ctx, call: ast.Call, loop: ast.AST) -> bool:
-    """Prediction or feature extraction: the output (or what is computed from it) is collected in a list,
-    detached, or copied to the host -- kept beyond the iteration, not fed to a loss."""
-    names: set[str] = set()
+def _output_kept(ctx, call: ast.Call, loop: ast.AST, loop_nodes: dict) -> bool:
+    """Prediction, evaluation or feature extraction: the output (or what is computed from it) is collected,
+    detached, copied to the host, accumulated or yielded -- kept beyond the iteration."""
+    statement = ctx.index.statement_of(call)
     node: ast.AST = call
     for parent in ctx.index.ancestors(call):
-        if parent is loop:
-            break
         if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute):
             if parent.func.attr in _KEEPING_METHODS and node is not parent.func.value:
                 return True  # preds.append(model(x))
             if parent.func.attr in _DETACHING_METHODS and node is parent.func.value:
                 return True  # model(x).detach() / .cpu() / .numpy()
-        if isinstance(parent, ast.Assign):
-            names = {t.id for t in parent.targets if isinstance(t, ast.Name)}
+        if isinstance(parent, (ast.Yield, ast.AugAssign)) or parent is statement or parent is loop:
             break
-        if isinstance(parent, ast.stmt):
-            return False
         node = parent
-    if not names:
+    if isinstance(statement, ast.AugAssign) or isinstance(node, ast.Yield):
+        return True  # total += model(x).sum(); yield model(x)
+    if not isinstance(statement, ast.Assign):
         return False
-    first, last = call.lineno, loop.end_lineno or loop.lineno
-    for method in _DETACHING_METHODS | _KEEPING_METHODS:
-        for inner in ctx.index.calls_by_name.get(method, ()):
-            if not first <= inner.lineno <= last or not isinstance(inner.func, ast.Attribute):
-                continue
-            if method in _DETACHING_METHODS:
-                receiver = inner.func.value
-                while isinstance(receiver, (ast.Attribute, ast.Subscript, ast.Call)):
-                    receiver = receiver.func if isinstance(receiver, ast.Call) else receiver.value
-                if isinstance(receiver, ast.Name) and receiver.id in names:
-                    return True
-            if method in _KEEPING_METHODS and any(isinstance(n, ast.Name) and n.id in names
-                                                  for a in inner.args for n in ast.walk(a)):
+    names = {n.id for t in statement.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    nodes = loop_nodes.get(loop)
+    if nodes is None:
+        nodes = loop_nodes[loop] = [n for n in ast.walk(loop) if isinstance(n, (ast.Assign, ast.AugAssign, ast.Call,
+                                                                                   ast.Yield))]
+    later = [n for n in nodes if (n.lineno, n.col_offset) > (statement.lineno, statement.col_offset)]
+
+    def mentions(expr: Optional[ast.AST]) -> bool:
+        return expr is not None and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr))
+
+    for _ in range(2):  # pred = out.argmax(1); hits = pred == y
+        for inner in later:
+            if isinstance(inner, ast.Assign) and mentions(inner.value):
+                if any(isinstance(t, ast.Subscript) for t in inner.targets):
+                    return True  # preds[i] = out
+                names.update(n.id for t in inner.targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    for inner in later:
+        if isinstance(inner, (ast.AugAssign, ast.Yield)) and mentions(inner.value):
+            return True  # correct += (pred == y).sum()
+        if isinstance(inner, ast.Call):
+            func = inner.func
+            if isinstance(func, ast.Attribute) and func.attr in _DETACHING_METHODS and mentions(func.value):
+                return True  # criterion(out, y).item()
+            if isinstance(func, ast.Attribute) and func.attr in _KEEPING_METHODS and any(map(mentions, inner.args)):
+                return True
+            if isinstance(func, ast.Name) and func.id in _READING_BUILTINS and any(map(mentions, inner.args)):
                 return True
     return False
 
