@@ -25,6 +25,11 @@ class Machine:
     first_matmul_s: Optional[float] = None  # first cuBLAS matmul of the process
     add_crossover: Optional[int] = None  # float32 add, data resident on the GPU: elements from which the GPU wins
     add_gpu_never_wins: bool = False
+    h2d_pinned_gbps: Optional[float] = None
+    h2d_pageable_gbps: Optional[float] = None
+    unsync_naive_s: Optional[float] = None  # a 4096x4096 float32 matmul timed without synchronizing ...
+    unsync_correct_s: Optional[float] = None  # ... and with CUDA events
+    unsync_workload: Optional[str] = None
 
     @property
     def where(self) -> str:
@@ -32,7 +37,8 @@ class Machine:
 
     @property
     def measured(self) -> bool:
-        return any(v is not None for v in (self.launch_us, self.item_us, self.context_init_s, self.add_crossover))
+        return any(v is not None for v in (self.launch_us, self.item_us, self.context_init_s, self.add_crossover,
+                                           self.h2d_pageable_gbps, self.unsync_correct_s))
 
 
 def load_machine(path: str) -> Machine:
@@ -56,6 +62,8 @@ def machine_from_report(data: Any) -> Machine:
                       if isinstance(c, dict) and (c.get("op"), c.get("dtype"), c.get("mode"))
                       == ("add", "float32", "resident") and c.get("status", "ok") == "ok"), {})
     size = crossover.get("crossover_size")
+    transfer = _get(measurements, "transfer")
+    unsync = _get(measurements, "unsync_timing")
     return Machine(
         device=_text(_get(_get(measurements, "run"), "device_name")),
         launch_us=_number(_get(overheads, "launch_us")),
@@ -63,7 +71,12 @@ def machine_from_report(data: Any) -> Machine:
         context_init_s=_number(_get(overheads, "context_init_s")),
         first_matmul_s=_number(_get(overheads, "first_matmul_s")),
         add_crossover=size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else None,
-        add_gpu_never_wins=crossover.get("gpu_never_wins") is True)
+        add_gpu_never_wins=crossover.get("gpu_never_wins") is True,
+        h2d_pinned_gbps=_number(_get(transfer, "h2d_pinned_gbps")),
+        h2d_pageable_gbps=_number(_get(transfer, "h2d_pageable_gbps")),
+        unsync_naive_s=_number(_get(unsync, "naive_s")),
+        unsync_correct_s=_number(_get(unsync, "correct_s")),
+        unsync_workload=_text(_get(unsync, "workload")))
 
 
 def _get(data: Any, key: str) -> Any:

@@ -76,7 +76,9 @@ def lint_unit(unit: SourceUnit, ids: set[str],
         except Exception as exc:  # same: report it as a note, keep the other checks' findings
             notes.append(Note(unit.path, f"{check.INFO.id} skipped: internal error ({type(exc).__name__}: {exc})"))
             continue
-        findings.extend(_finding(unit, check.INFO, hit) for hit in hits)
+        measured = getattr(check, "measured_cost", None)  # the cost in this machine's numbers, when known
+        cost = measured(ctx.machine) if measured is not None else None
+        findings.extend(_finding(unit, check.INFO, hit, cost) for hit in hits)
     suppressions = find_suppressions(unit.lines)
     kept, seen = [], set()
     for finding, joined_lines in findings:
@@ -104,7 +106,8 @@ def _mentions_gpu(text: str) -> bool:
     return "torch" in text or "cuda" in text.lower()
 
 
-def _finding(unit: SourceUnit, info: CheckInfo, hit: Hit) -> tuple[LintFinding, tuple[int, int]]:
+def _finding(unit: SourceUnit, info: CheckInfo, hit: Hit,
+             cost: Optional[str] = None) -> tuple[LintFinding, tuple[int, int]]:
     node = hit.node
     first = hit.line
     if hit.line is not None:
@@ -125,7 +128,7 @@ def _finding(unit: SourceUnit, info: CheckInfo, hit: Hit) -> tuple[LintFinding, 
             end_cell_line, end_column = None, None
     finding = LintFinding(
         check_id=info.id, title=info.title, path=unit.path, line=cell_line, column=column,
-        end_line=end_cell_line, end_column=end_column, cell=cell, message=hit.message, cost=hit.cost or info.cost,
+        end_line=end_cell_line, end_column=end_column, cell=cell, message=hit.message, cost=hit.cost or cost or info.cost,
         fix=hit.fix or info.fix, severity=hit.severity or info.severity, confidence=info.confidence,
         references=info.references, evidence=dict(hit.evidence))
     return finding, (first, end_line or line)

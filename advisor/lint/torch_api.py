@@ -51,6 +51,11 @@ GRAD_SWITCHES = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_en
 HOST_SYNC_METHODS = frozenset({"item", "tolist", "cpu", "numpy", "nonzero"})
 # Builtins that turn a tensor into a Python value (or text): a host sync for a CUDA tensor.
 SYNC_BUILTINS = frozenset({"float", "int", "bool", "print", "str", "repr", "complex", "format"})
+# Loggers that turn the tensors they are given into Python numbers or text (tensorboard's make_np calls
+# .cpu().numpy(); wandb and tqdm format or .item() them): a host read when a tensor is on CUDA.
+LOGGING_METHODS = frozenset({"add_scalar", "add_scalars", "add_histogram", "set_postfix", "set_description",
+                             "log_metric", "log_metrics"})
+LOGGING_FUNCTIONS = frozenset({"wandb.log", "mlflow.log_metric", "mlflow.log_metrics"})
 # Modules whose functions turn a tensor argument into a Python number: math.isfinite(loss) reads it.
 HOST_VALUE_MODULES = ("math.",)
 # Tensor methods whose result is not a tensor.

@@ -303,6 +303,19 @@ for i in range(100):
             loss > 2):
         pass
 """, [7, 9]),
+    ("GA103", "loggers handed CUDA tensors", """
+import wandb
+from torch.utils.tensorboard import SummaryWriter
+writer = SummaryWriter()
+model = nn.Linear(8, 1).cuda()
+x = torch.randn(64, 8, device="cuda")
+for step in range(100):
+    loss = model(x).sum()
+    loss.backward()
+    writer.add_scalar("loss", loss, step)
+    wandb.log({"loss": loss})
+    writer.add_scalar("lr", 0.1, step)
+""", [9, 10]),
     ("GA103", "a list of CUDA tensors is not a host read", """
 model = nn.Linear(8, 2).cuda()
 outputs = []

@@ -81,3 +81,19 @@ def test_skipped_files_are_notes_not_failures(app, runner, tmp_path):
     (tmp_path / "blob.py").write_bytes(b"\x00\x00")
     result = runner.invoke(app, ["lint", str(tmp_path)])
     assert result.exit_code == 0 and "skipped: binary file" in result.stderr
+
+
+def test_costs_say_measured_with_a_report_and_typical_without(tmp_path):
+    from advisor.lint import lint_text, load_machine
+    report = Path(__file__).resolve().parents[2] / "sample_reports" / "h200" / "diagnose_h200.json"
+    machine = load_machine(str(report))
+    code = ('import time\nimport torch\nfrom torch.utils.data import DataLoader\n'
+            'loader = DataLoader(range(10))\nx = torch.randn(3).cuda()\na = torch.ones(8, device="cuda")\n'
+            't0 = time.time()\nb = a * 2\nprint(time.time() - t0)\n'
+            'for i in range(100):\n    y = (a * 2).sum()\n    print(y.item())\n')
+    typical = {f.check_id: f.cost for f in lint_text(code)}
+    measured = {f.check_id: f.cost for f in lint_text(code, machine=machine)}
+    assert {"GA101", "GA102", "GA103", "GA104", "GA106"} <= set(measured), measured
+    for check_id in ("GA101", "GA102", "GA103", "GA104", "GA106"):
+        assert "measured on this NVIDIA H200" in measured[check_id], check_id
+        assert "measured on this" not in typical[check_id], check_id

@@ -11,7 +11,7 @@ Must not:     ...; y = a @ b; torch.cuda.synchronize(); t1 = time.perf_counter()
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional
 
 from advisor.lint.checks.common import short, where
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
@@ -67,6 +67,15 @@ _MAGIC_FIX = ("Synchronize inside the timed statement: `%timeit f(x); torch.cuda
               ".blocked_autorange().")
 _TIMEIT_FIX = ("Synchronize inside the timed callable: timeit.timeit(lambda: (f(x), torch.cuda.synchronize()), "
                "number=100), or use torch.utils.benchmark.Timer, which synchronizes and warms up.")
+
+
+def measured_cost(machine) -> Optional[str]:
+    if not (machine.unsync_naive_s and machine.unsync_correct_s):
+        return None
+    return ("CUDA calls return as soon as the work is queued, so the clock stops before the GPU has finished: "
+            f"the number is launch overhead, not run time (a 4096x4096 float32 matmul read "
+            f"{machine.unsync_naive_s * 1e3:.3f} ms unsynchronized instead of {machine.unsync_correct_s * 1e3:.2f} "
+            f"ms, {machine.where}).")
 
 
 def run(ctx) -> Iterator[Hit]:

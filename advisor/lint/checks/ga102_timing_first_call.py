@@ -10,7 +10,7 @@ Must not:     the same with `for _ in range(3): x @ x` (a warm-up) before t0; ti
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from typing import Iterator, Optional
 
 from advisor.lint.checks.common import short, where
 from advisor.lint.flow import COMPUTE
@@ -86,11 +86,10 @@ def run(ctx) -> Iterator[Hit]:
             message = (f"the timed region runs the program's first CUDA work, {short(first)} ({where(ctx, first)}), "
                        "with no warm-up: the time includes CUDA start-up (context creation, kernel loading)")
         evidence = {"timing": region.how, "first_compute": short(first), "cuda_initialised_before": initialised}
-        cost = _measured_cost(ctx.machine)
         if region.line is not None:
-            yield Hit(message, line=region.line, column=region.column, evidence=evidence, cost=cost)
+            yield Hit(message, line=region.line, column=region.column, evidence=evidence)
         else:
-            yield Hit(message, node=region.open, evidence=evidence, cost=cost)
+            yield Hit(message, node=region.open, evidence=evidence)
 
 
 def _amortised(ctx, first: ast.AST, region) -> bool:
@@ -103,7 +102,7 @@ def _amortised(ctx, first: ast.AST, region) -> bool:
     return False
 
 
-def _measured_cost(machine):
+def measured_cost(machine) -> Optional[str]:
     if not (machine.context_init_s or machine.first_matmul_s):
         return None
     parts = []

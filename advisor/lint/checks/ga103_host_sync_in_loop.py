@@ -87,7 +87,6 @@ def measured_cost(machine) -> Optional[str]:
 
 
 def run(ctx) -> Iterator[Hit]:
-    cost = measured_cost(ctx.machine)
     for loop in ctx.loops_with_host_reads():
         if not ctx.loop_is_hot(loop):
             continue
@@ -98,8 +97,8 @@ def run(ctx) -> Iterator[Hit]:
                 read = ctx.condition_read(read)  # `if step > 3 and loss > 2:` points at `loss > 2`
             node = read.value if isinstance(read, ast.FormattedValue) else read
             yield Hit(f"{describe(read)} waits for the GPU on every iteration of the loop at "
-                      f"{where(ctx, loop)}", node=node, evidence={"loop_line": line_of(ctx, loop)}, cost=cost)
+                      f"{where(ctx, loop)}", node=node, evidence={"loop_line": line_of(ctx, loop)})
         for call, inner in ctx.calls_with_host_reads(loop):
             yield Hit(f"{short(call.node)} waits for the GPU on every iteration of the loop at {where(ctx, loop)}: "
                       f"it calls {describe(inner.node)} ({where(ctx, inner.node)})", node=call.node,
-                      evidence={"loop_line": line_of(ctx, loop), "sync_line": line_of(ctx, inner.node)}, cost=cost)
+                      evidence={"loop_line": line_of(ctx, loop), "sync_line": line_of(ctx, inner.node)})

@@ -51,6 +51,14 @@ INFO = CheckInfo(
 _CASTS = frozenset({"float", "half", "double", "bfloat16", "contiguous"})
 
 
+def measured_cost(machine) -> Optional[str]:
+    if not machine.h2d_pageable_gbps:
+        return None
+    return ("The tensor is built by the CPU (slow for random numbers), written to pageable memory, then copied "
+            f"over PCIe ({machine.h2d_pageable_gbps:.1f} GB/s from pageable memory, {machine.where}) "
+            "synchronously -- all avoidable; inside a loop it is paid every iteration.")
+
+
 def run(ctx) -> Iterator[Hit]:
     uses: dict[ast.AST, Counter] = {}
     for call in ctx.index.calls:

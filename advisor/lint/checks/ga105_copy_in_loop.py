@@ -63,6 +63,14 @@ _PER_CALL_METHODS = frozenset({"forward", "__call__", "training_step", "validati
 _MAX_DEPTH = 4
 
 
+def measured_cost(machine) -> Optional[str]:
+    if not machine.h2d_pageable_gbps:
+        return None
+    return (f"The same bytes cross PCIe on every iteration ({machine.h2d_pageable_gbps:.1f} GB/s from pageable "
+            f"memory, {machine.where}, synchronously); a module's .to() also walks every parameter and buffer "
+            "each call.")
+
+
 def run(ctx) -> Iterator[Hit]:
     for call in ctx.index.calls:
         func = call.func

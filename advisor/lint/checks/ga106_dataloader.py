@@ -57,6 +57,15 @@ INFO = CheckInfo(
 _NUM_WORKERS_POSITION, _PIN_MEMORY_POSITION = 5, 7  # DataLoader(dataset, batch_size, shuffle, sampler, ...)
 
 
+def measured_cost(machine) -> Optional[str]:
+    if not (machine.h2d_pageable_gbps and machine.h2d_pinned_gbps):
+        return None
+    return (f"Without pin_memory=True every batch is copied from pageable memory ({machine.h2d_pageable_gbps:.1f} "
+            f"GB/s instead of {machine.h2d_pinned_gbps:.1f} GB/s pinned, {machine.where}) and .to(device, "
+            "non_blocking=True) cannot overlap with compute; with num_workers=0 the training process itself loads "
+            "and collates every batch while the GPU waits.")
+
+
 def run(ctx) -> Iterator[Hit]:
     if not ctx.uses_cuda:
         return

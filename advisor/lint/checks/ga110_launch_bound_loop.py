@@ -79,31 +79,42 @@ def run(ctx) -> Iterator[Hit]:
         yield _hit(ctx, loop, compute[0].node, len(compute), max(sizes), iterations)  # type: ignore[type-var]
 
 
+def measured_cost(machine) -> Optional[str]:
+    if not (machine.launch_us or machine.add_crossover):
+        return None
+    launch, crossover = _launch(machine), _crossover(machine)
+    return (f"Every CUDA op is a kernel launch: {launch}; {crossover}. A loop of small ops runs at the speed of "
+            "launches, not of the GPU.")
+
+
+def _launch(machine) -> str:
+    if machine.launch_us:
+        return f"~{machine.launch_us:.1f} us of CPU time to launch ({machine.where})"
+    return "~5-10 us of CPU time to launch (typical)"
+
+
+def _crossover(machine) -> str:
+    if machine.add_crossover:
+        return (f"below {machine.add_crossover:,} elements a float32 add is faster on the CPU than on the GPU here "
+                f"({machine.where})")
+    return (f"below roughly {TYPICAL_CROSSOVER:,} elements an elementwise op is usually faster on the CPU "
+            "(typical; `gpu-advisor diagnose` measures this machine's crossover)")
+
+
 def _hit(ctx, loop: ast.AST, first: ast.AST, ops: int, elements: int, iterations: Optional[int]) -> Hit:
     machine = ctx.machine
-    runs = f"{iterations:,} iterations" if iterations is not None else "every iteration"
-    launch = (f"~{machine.launch_us:.1f} us of CPU time to launch ({machine.where})" if machine.launch_us
-              else "~5-10 us of CPU time to launch (typical)")
-    if machine.add_crossover:
-        crossover = (f"below {machine.add_crossover:,} elements a float32 add is faster on this machine's CPU than "
-                     f"on its GPU ({machine.where})")
-    else:
-        crossover = (f"below roughly {TYPICAL_CROSSOVER:,} elements an elementwise op is usually faster on the CPU "
-                     "(typical; `gpu-advisor diagnose` measures this machine's crossover)")
+    runs = f", for {iterations:,} iterations" if iterations is not None else ""
+    launch, crossover = _launch(machine), _crossover(machine)
     statement = ctx.index.statement_of(first)
     what = short(statement if statement is not None and statement.lineno == statement.end_lineno else first)
     size = f"{elements:,}-element tensor" + ("s" if ops > 1 else "")
     message = (f"the loop at {where(ctx, loop)} runs {ops} small CUDA op{'s' if ops > 1 else ''} per iteration "
-               f"({what}) on {'a ' if ops == 1 else ''}{size}, {runs}: each op costs {launch} for well under a "
+               f"({what}) on {'a ' if ops == 1 else ''}{size}{runs}: each op costs {launch} for well under a "
                f"microsecond of GPU work, so the loop is launch-bound; {crossover}")
     evidence = {"loop_line": line_of(ctx, loop), "elements": elements, "ops_per_iteration": ops,
                 "iterations": iterations, "crossover_elements": machine.add_crossover or TYPICAL_CROSSOVER,
                 "crossover_source": "measured" if machine.add_crossover else "typical"}
-    cost = None
-    if machine.launch_us or machine.add_crossover:
-        cost = (f"Every CUDA op is a kernel launch: {launch}; {crossover}. A loop of small ops runs at the "
-                "speed of launches, not of the GPU.")
-    return Hit(message, node=first, evidence=evidence, cost=cost)
+    return Hit(message, node=first, evidence=evidence)
 
 
 def _elements(ctx, node: ast.AST) -> Optional[int]:

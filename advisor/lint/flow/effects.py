@@ -163,6 +163,8 @@ class Effects(FlowView):
         if isinstance(func, ast.Attribute) and func.attr == "format":
             return True
         if isinstance(func, ast.Attribute):
+            if func.attr in api.LOGGING_METHODS or self.qual(func) in api.LOGGING_FUNCTIONS:
+                return True
             return func.attr in api.HOST_SYNC_METHODS or func.attr == "to" \
                 and bool(self.kind(func.value) & CUDA_TENSOR)
         if isinstance(func, ast.Name) and func.id in api.SYNC_BUILTINS:
@@ -182,6 +184,8 @@ class Effects(FlowView):
                 return 0, None
             if qualified.startswith(api.HOST_VALUE_MODULES) and self._cuda_argument(call):
                 return SYNC | HOST_READ, None  # math.isfinite(loss): the tensor becomes a Python float
+            if qualified in api.LOGGING_FUNCTIONS and self._logs_cuda(call):
+                return SYNC | HOST_READ, None  # wandb.log({"loss": loss})
             last = qualified.rsplit(".", 1)[-1]
             if value & CUDA_TENSOR:
                 is_factory = qualified.count(".") == 1 and last in api.FACTORIES
@@ -193,11 +197,17 @@ class Effects(FlowView):
             return self._name_effect(call, func, value)
         return (WORK | COMPUTE if value & CUDA_TENSOR else 0), None
 
+    def _logs_cuda(self, call: ast.Call) -> bool:
+        """A logger is handed a CUDA tensor, or a dict or list holding one."""
+        return any(self.kind(a) & CUDA_TENSOR for a in list(call.args) + [k.value for k in call.keywords])
+
     def _cuda_argument(self, call: ast.Call) -> bool:
         return any(self.kind(a) & CUDA_TENSOR and not self.kind(a) & CONTAINER for a in call.args)
 
     def _method_effect(self, call: ast.Call, func: ast.Attribute, value: int) -> tuple[int, Optional[FunctionInfo]]:
         attr = func.attr
+        if attr in api.LOGGING_METHODS and self._logs_cuda(call):  # writer.add_scalar("loss", loss, step)
+            return SYNC | HOST_READ, None
         if attr == "format" and is_text(func.value):  # "{:.4f}".format(loss)
             arguments = [a for a in call.args] + [k.value for k in call.keywords]
             return (SYNC | HOST_READ if any(self.kind(a) & CUDA_TENSOR for a in arguments) else 0), None
