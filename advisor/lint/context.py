@@ -34,7 +34,7 @@ class FileContext:
         self.machine = machine or Machine()  # this machine's measurements, when a report was given
         self.index = FileIndex(tree)
         self.names = Names.from_nodes(self.index.imports, self.index.bound_names, self.index.assigned_values,
-                                      self.index.parameters)
+                                      self.index.parameters, self.index.assigns)
         self._view = FlowView(self.index, self.names, analyze(self.index, self.names))
         self._flow = self._view.flow
         self._scopes = self._flow.scopes

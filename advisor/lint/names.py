@@ -19,12 +19,13 @@ _CONVENTIONAL = {
 class Names:
     def __init__(self, imports: dict[str, str]) -> None:
         self.imports = imports
+        self.attribute_aliases: dict[str, str] = {}  # "self.mm" -> "torch.mm"
         self._cache: dict[ast.AST, Optional[str]] = {}  # the pass and the checks ask about the same nodes
 
     @classmethod
     def from_nodes(cls, import_nodes: Iterable[ast.AST], bound_names: set[str],
                    assigned_values: Optional[dict[str, list[ast.AST]]] = None,
-                   parameters: frozenset[str] = frozenset()) -> "Names":
+                   parameters: frozenset[str] = frozenset(), assigns: Iterable[ast.AST] = ()) -> "Names":
         imports = {name: target for name, target in _CONVENTIONAL.items() if name not in bound_names}
         for node in import_nodes:
             if isinstance(node, ast.Import):
@@ -41,7 +42,23 @@ class Names:
         names = cls(imports)
         if assigned_values:
             names._add_aliases(assigned_values, parameters)
+        names._add_attribute_aliases(assigns)
         return names
+
+    def _add_attribute_aliases(self, assigns: Iterable[ast.AST]) -> None:
+        """``self.op = torch.mm`` (in every assignment to self.op): ``self.op(a, b)`` is torch.mm."""
+        found: dict[str, set] = {}
+        for node in assigns:
+            if not isinstance(node, ast.Assign):
+                continue
+            for target in node.targets:
+                key = dotted(target) if isinstance(target, ast.Attribute) else None
+                if key is not None:
+                    value = node.value
+                    found.setdefault(key, set()).add(
+                        self._qual(value) if isinstance(value, (ast.Name, ast.Attribute)) else None)
+        self.attribute_aliases = {key: targets.pop() for key, targets in found.items()
+                                  if len(targets) == 1 and None not in targets}
 
     def _add_aliases(self, assigned_values: dict[str, list[ast.AST]], parameters: frozenset[str]) -> None:
         """``mm = torch.mm`` / ``timer = time.perf_counter``: a name only ever bound to an imported thing is
@@ -69,6 +86,11 @@ class Names:
             node = node.value
         if not isinstance(node, ast.Name):
             return None
+        if self.attribute_aliases and parts:
+            for depth in range(len(parts), 0, -1):  # the longest aliased prefix: self.op in self.op.out
+                key = ".".join([node.id] + parts[::-1][:depth])
+                if key in self.attribute_aliases:
+                    return ".".join([self.attribute_aliases[key]] + parts[::-1][depth:])
         root = self.imports.get(node.id)
         if root is None:
             return None

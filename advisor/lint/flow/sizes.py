@@ -56,6 +56,8 @@ class TensorSizes:
             return max(sides)
         if isinstance(node, ast.UnaryOp):
             return self.numel(node.operand, depth + 1)
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            return self.numel(node.value, depth + 1)  # x[i] has at most x's elements
         return None
 
     def _operand(self, node: ast.AST, depth: int) -> Optional[int]:
@@ -153,10 +155,14 @@ def _shape_numel(shape: list[ast.AST], sizes: TensorSizes) -> Optional[int]:
     return total
 
 
-def _literal_numel(node: ast.AST) -> Optional[int]:
+def _literal_numel(node: ast.AST, nested: bool = False) -> Optional[int]:
+    """Elements of ``torch.tensor([...])``'s data: numbers count one; so do names and expressions inside a
+    list (``[reward, 1.0 - done]``: scalars, in practice)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool)):
         return 1
     if isinstance(node, (ast.List, ast.Tuple)):
-        counts = [_literal_numel(element) for element in node.elts]
+        counts = [_literal_numel(element, nested=True) for element in node.elts]
         return None if None in counts else sum(counts)  # type: ignore[arg-type]
+    if nested and isinstance(node, (ast.Name, ast.Attribute, ast.BinOp, ast.UnaryOp)):
+        return 1
     return None
