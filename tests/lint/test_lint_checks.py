@@ -141,6 +141,19 @@ start = time.time()
 y = f(torch.ones(2, 8, device="cuda"))
 print(time.time() - start)
 """, [8, 13]),
+    ("GA101", "an attribute alias of a torch function", """
+class Bench:
+    def __init__(self):
+        self.op = torch.mm
+        self.a = torch.randn(256, 256, device="cuda")
+    def run(self):
+        self.op(self.a, self.a)
+        torch.cuda.synchronize()
+        t0 = time.time()
+        self.op(self.a, self.a)
+        return time.time() - t0
+Bench().run()
+""", [10]),
     # ---- GA102 timing the first call --------------------------------------------------------------
     ("GA102", "first matmul timed", """
 x = torch.randn(4096, 4096, device="cuda")
