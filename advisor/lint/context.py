@@ -124,6 +124,10 @@ class FileContext:
         """The calls written directly in a function's (or the module's) body, nested defs aside."""
         return self._calls_by_scope.get(scope, [])
 
+    def assigns_in(self, scope: ast.AST) -> list[ast.AST]:
+        """The assignments (=, +=, annotated) written directly in a function's or the module's body."""
+        return self._assigns_by_scope.get(scope, [])
+
     def call_sites(self, info: FunctionInfo) -> list[ast.Call]:
         """Calls in the file that run ``info``."""
         names = {info.name} | self._scopes.names_holding(info)
@@ -196,6 +200,13 @@ class FileContext:
         by_scope: dict[ast.AST, list[ast.Call]] = {}
         for call in self.index.calls:
             by_scope.setdefault(self.index.scope_of(call), []).append(call)
+        return by_scope
+
+    @cached_property
+    def _assigns_by_scope(self) -> dict[ast.AST, list[ast.AST]]:
+        by_scope: dict[ast.AST, list[ast.AST]] = {}
+        for node in self.index.assigns:
+            by_scope.setdefault(self.index.scope_of(node), []).append(node)
         return by_scope
 
     @cached_property

@@ -15,7 +15,7 @@ from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
-from advisor.lint.index import FUNCTION_TYPES
+from advisor.lint.index import FUNCTION_TYPES, children
 from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVAL, MODEL, FunctionInfo
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import last_identifier
@@ -70,7 +70,8 @@ def run(ctx) -> Iterator[Hit]:
     reported: set[ast.AST] = set()
     global_off = _grad_switched_off_lines(ctx)
     frozen: Optional[bool] = None
-    loop_nodes: dict[ast.AST, list] = {}
+    name_ids: dict[ast.AST, frozenset] = {}
+    training: dict[ast.AST, bool] = {}  # per outermost loop
     for call in ctx.index.calls:
         callee = ctx.kind(call.func)
         if not callee & (MODEL | CUDA_MODEL) or callee & (CUDA_TENSOR | CPU_TENSOR):
@@ -91,11 +92,16 @@ def run(ctx) -> Iterator[Hit]:
                       "torch.inference_mode() around it)", node=call)
             continue
         loops = ctx.index.enclosing_loops(call)
-        if not loops or not _output_kept(ctx, call, loops[0], loop_nodes) or _grad_off(ctx, call, 0):
+        if not loops or not _output_kept(ctx, call, loops[0], name_ids) or _grad_off(ctx, call, 0):
             continue
         if frozen is None:
             frozen = _freezes_parameters(ctx)
-        if frozen or _trains(ctx, ctx.calls_in(scope), scope, loops[-1], 0):
+        if frozen:
+            continue
+        trains = training.get(loops[-1])
+        if trains is None:
+            trains = training[loops[-1]] = _trains(ctx, ctx.calls_in(scope), scope, loops[-1], 0)
+        if trains:
             continue
         reported.add(scope)
         yield Hit(f"{short(call)} runs the model on every iteration of the loop at {where(ctx, loops[0])} and "
@@ -103,7 +109,22 @@ def run(ctx) -> Iterator[Hit]:
                   "torch.inference_mode() around it)", node=call)
 
 
-def _output_kept(ctx, call: ast.Call, loop: ast.AST, loop_nodes: dict) -> bool:
+def _name_ids(node: ast.AST, cache: dict) -> frozenset:
+    """The names an expression reads (cached: the same statements are asked about for every model call)."""
+    found = cache.get(node)
+    if found is None:
+        ids, stack = set(), [node]
+        while stack:
+            inner = stack.pop()
+            if inner.__class__ is ast.Name:
+                ids.add(inner.id)
+            else:
+                stack.extend(children(inner))
+        found = cache[node] = frozenset(ids)
+    return found
+
+
+def _output_kept(ctx, call: ast.Call, loop: ast.AST, name_ids: dict) -> bool:
     """Prediction, evaluation or feature extraction: the output (or what is computed from it) is collected,
     detached, copied to the host, accumulated or yielded -- kept beyond the iteration."""
     statement = ctx.index.statement_of(call)
@@ -122,14 +143,13 @@ def _output_kept(ctx, call: ast.Call, loop: ast.AST, loop_nodes: dict) -> bool:
     if not isinstance(statement, ast.Assign):
         return False
     names = {n.id for t in statement.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-    nodes = loop_nodes.get(loop)
-    if nodes is None:
-        nodes = loop_nodes[loop] = [n for n in ast.walk(loop) if isinstance(n, (ast.Assign, ast.AugAssign, ast.Call,
-                                                                                   ast.Yield))]
-    later = [n for n in nodes if (n.lineno, n.col_offset) > (statement.lineno, statement.col_offset)]
+    scope, end = ctx.scope_of(call), loop.end_lineno or loop.lineno
+    start = (statement.lineno, statement.col_offset)
+    later = [n for n in ctx.assigns_in(scope) + ctx.calls_in(scope)
+             if start < (n.lineno, n.col_offset) and n.lineno <= end]
 
     def mentions(expr: Optional[ast.AST]) -> bool:
-        return expr is not None and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr))
+        return expr is not None and not names.isdisjoint(_name_ids(expr, name_ids))
 
     for _ in range(2):  # pred = out.argmax(1); hits = pred == y
         for inner in later:
@@ -138,7 +158,7 @@ def _output_kept(ctx, call: ast.Call, loop: ast.AST, loop_nodes: dict) -> bool:
                     return True  # preds[i] = out
                 names.update(n.id for t in inner.targets for n in ast.walk(t) if isinstance(n, ast.Name))
     for inner in later:
-        if isinstance(inner, (ast.AugAssign, ast.Yield)) and mentions(inner.value):
+        if isinstance(inner, ast.AugAssign) and mentions(inner.value):
             return True  # correct += (pred == y).sum()
         if isinstance(inner, ast.Call):
             func = inner.func

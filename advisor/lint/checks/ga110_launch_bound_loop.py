@@ -61,6 +61,8 @@ def run(ctx) -> Iterator[Hit]:
     if not ctx.uses_cuda:
         return
     threshold = ctx.machine.add_crossover or TYPICAL_CROSSOVER
+    if not _makes_tiny_cuda_tensors(ctx, threshold):
+        return  # every size the linter knows starts at a factory with a constant shape: none, nothing to do
     reported: set[ast.AST] = set()
     depth = {loop: len(ctx.index.enclosing_loops(loop)) for loop in ctx.index.loops}
     for loop in sorted(ctx.index.loops, key=lambda loop: -depth[loop]):  # innermost first
@@ -115,6 +117,17 @@ def _hit(ctx, loop: ast.AST, first: ast.AST, ops: int, elements: int, iterations
                 "iterations": iterations, "crossover_elements": machine.add_crossover or TYPICAL_CROSSOVER,
                 "crossover_source": "measured" if machine.add_crossover else "typical"}
     return Hit(message, node=first, evidence=evidence)
+
+
+def _makes_tiny_cuda_tensors(ctx, threshold: int) -> bool:
+    for call in ctx.index.calls:
+        name = ctx.qual(call.func) or ""
+        if name.startswith("torch.") and name.count(".") == 1 and ctx.is_cuda_tensor(call) \
+                or isinstance(call.func, ast.Attribute) and call.func.attr in ("cuda", "to") and ctx.is_cuda_tensor(call):
+            size = ctx.numel(call)
+            if size is not None and size < threshold:
+                return True
+    return False
 
 
 def _elements(ctx, node: ast.AST) -> Optional[int]:
