@@ -13,7 +13,7 @@ import ast
 from typing import Iterator, Optional
 
 from advisor.lint.checks.common import short, where
-from advisor.lint.flow import COMPUTE
+from advisor.lint.flow import COMPUTE, CUDA_MODEL, MODEL
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -78,18 +78,37 @@ def run(ctx) -> Iterator[Hit]:
             continue
         if initialised:
             init = started[-1].node
-            message = (f"the timed region runs the program's first CUDA computation, {short(first)} "
-                       f"({where(ctx, first)}), with no warm-up: CUDA was initialised before ({short(init)}, "
-                       f"{where(ctx, init)}), but the first run of each kernel still loads it, and the first "
-                       "matmul or convolution sets up cuBLAS/cuDNN, inside the timing")
+            message = (f"the timed region runs {short(first)} ({where(ctx, first)}) for the first time, with no "
+                       f"warm-up: CUDA was already initialised ({short(init)}, {where(ctx, init)}), but the first "
+                       "call of each operation still loads its kernels"
+                       + (", and the first matmul or convolution sets up cuBLAS/cuDNN," if _uses_blas(ctx, region)
+                          else "") + " inside the timing")
         else:
-            message = (f"the timed region runs the program's first CUDA work, {short(first)} ({where(ctx, first)}), "
+            start = started[-1].node if started else first  # the first work may be a copy or a factory
+            message = (f"the timed region runs the program's first CUDA work, {short(start)} ({where(ctx, start)}), "
                        "with no warm-up: the time includes CUDA start-up (context creation, kernel loading)")
         evidence = {"timing": region.how, "first_compute": short(first), "cuda_initialised_before": initialised}
         if region.line is not None:
             yield Hit(message, line=region.line, column=region.column, evidence=evidence)
         else:
             yield Hit(message, node=region.open, evidence=evidence)
+
+
+_BLAS_CALLS = frozenset({"mm", "matmul", "bmm", "addmm", "baddbmm", "einsum", "linear", "conv1d", "conv2d",
+                         "conv3d", "conv_transpose2d", "scaled_dot_product_attention"})
+
+
+def _uses_blas(ctx, region) -> bool:
+    """Does the region multiply matrices or convolve (cuBLAS / cuDNN), directly or through a model?"""
+    for event in region.events:
+        node = event.node
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult) or event.callee is not None:
+            return True
+        if isinstance(node, ast.Call):
+            name = ctx.qual(node.func) or (node.func.attr if isinstance(node.func, ast.Attribute) else "")
+            if name.rsplit(".", 1)[-1] in _BLAS_CALLS or ctx.kind(node.func) & (MODEL | CUDA_MODEL):
+                return True
+    return False
 
 
 def _amortised(ctx, first: ast.AST, region) -> bool:
