@@ -63,13 +63,18 @@ class Names:
     def _add_aliases(self, assigned_values: dict[str, list[ast.AST]], parameters: frozenset[str]) -> None:
         """``mm = torch.mm`` / ``timer = time.perf_counter``: a name only ever bound to an imported thing is
         another name for it, so ``mm(a, b)`` is torch.mm. Two rounds reach aliases of aliases."""
+        candidates = [(name, values) for name, values in assigned_values.items()
+                      if values and all(v.__class__ in (ast.Name, ast.Attribute) for v in values)
+                      and name not in self.imports and name not in parameters]
         for _ in range(2):
-            for name, values in assigned_values.items():
-                if name in self.imports or name in parameters or not values:
-                    continue
-                targets = {self._qual(v) if isinstance(v, (ast.Name, ast.Attribute)) else None for v in values}
-                if len(targets) == 1 and None not in targets:
+            added = False
+            for name, values in candidates:
+                targets = {self._qual(v) for v in values}
+                if len(targets) == 1 and None not in targets and name not in self.imports:
                     self.imports[name] = targets.pop()
+                    added = True
+            if not added:
+                break
 
     def qual(self, node: ast.AST) -> Optional[str]:
         """Dotted import path of a Name/Attribute chain rooted at an imported name; None otherwise."""

@@ -10,6 +10,7 @@ Must not:     the same under `with torch.no_grad():` / `with torch.inference_mod
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from typing import Iterator, Optional
 
@@ -92,11 +93,13 @@ def run(ctx) -> Iterator[Hit]:
                       "torch.inference_mode() around it)", node=call)
             continue
         loops = ctx.index.enclosing_loops(call)
-        if not loops or not _output_kept(ctx, call, loops[0], name_ids) or _grad_off(ctx, call, 0):
+        if not loops:
             continue
         if frozen is None:
             frozen = _freezes_parameters(ctx)
-        if frozen:
+        if frozen or _trains_here(ctx, scope, training):
+            continue  # the cheap questions first: most model calls in loops are training steps
+        if not _output_kept(ctx, call, loops[0], name_ids) or _grad_off(ctx, call, 0):
             continue
         trains = training.get(loops[-1])
         if trains is None:
@@ -124,6 +127,19 @@ def _name_ids(node: ast.AST, cache: dict) -> frozenset:
     return found
 
 
+def _nodes_after(ctx, statement: ast.stmt, loop: ast.AST, cache: dict) -> list[ast.AST]:
+    """The calls and assignments of the statement's function that come after it, up to the end of the loop."""
+    scope = ctx.scope_of(statement)
+    ordered = cache.get(scope)
+    if ordered is None:
+        nodes = sorted(ctx.assigns_in(scope) + ctx.calls_in(scope), key=lambda n: (n.lineno, n.col_offset))
+        ordered = cache[scope] = ([(n.lineno, n.col_offset) for n in nodes], nodes)
+    positions, nodes = ordered
+    first = bisect.bisect_right(positions, (statement.lineno, statement.col_offset))
+    last = bisect.bisect_right(positions, (loop.end_lineno or loop.lineno, 1 << 30))
+    return nodes[first:last]
+
+
 def _output_kept(ctx, call: ast.Call, loop: ast.AST, name_ids: dict) -> bool:
     """Prediction, evaluation or feature extraction: the output (or what is computed from it) is collected,
     detached, copied to the host, accumulated or yielded -- kept beyond the iteration."""
@@ -143,10 +159,7 @@ def _output_kept(ctx, call: ast.Call, loop: ast.AST, name_ids: dict) -> bool:
     if not isinstance(statement, ast.Assign):
         return False
     names = {n.id for t in statement.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-    scope, end = ctx.scope_of(call), loop.end_lineno or loop.lineno
-    start = (statement.lineno, statement.col_offset)
-    later = [n for n in ctx.assigns_in(scope) + ctx.calls_in(scope)
-             if start < (n.lineno, n.col_offset) and n.lineno <= end]
+    later = _nodes_after(ctx, statement, loop, name_ids)
 
     def mentions(expr: Optional[ast.AST]) -> bool:
         return expr is not None and not names.isdisjoint(_name_ids(expr, name_ids))
@@ -193,6 +206,16 @@ def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST],
             if _trains(ctx, ctx.calls_in(target.node), target.node, None, depth + 1, visiting):
                 return True
     return False
+
+
+def _trains_here(ctx, scope: ast.AST, cache: dict) -> bool:
+    """The cheap half of _trains: a backward or optimizer step written in this very function."""
+    known = cache.get(scope)
+    if known is None:
+        calls = [call for name in _TRAINING_CALLS | {"step", "grad"} for call in ctx.index.calls_by_name.get(name, ())
+                 if ctx.scope_of(call) is scope]
+        known = cache[scope] = _trains(ctx, calls, scope, None, 0)
+    return known
 
 
 def _inside(ctx, node: ast.AST, loop: ast.AST) -> bool:

@@ -163,13 +163,17 @@ class Effects(FlowView):
         if isinstance(func, ast.Attribute) and func.attr == "format":
             return True
         if isinstance(func, ast.Attribute):
-            if func.attr in api.LOGGING_METHODS or self.qual(func) in api.LOGGING_FUNCTIONS:
+            attr = func.attr
+            if attr in api.HOST_SYNC_METHODS or attr in api.LOGGING_METHODS:
                 return True
-            return func.attr in api.HOST_SYNC_METHODS or func.attr == "to" \
-                and bool(self.kind(func.value) & CUDA_TENSOR)
-        if isinstance(func, ast.Name) and func.id in api.SYNC_BUILTINS:
+            if attr == "to":
+                return bool(self.kind(func.value) & CUDA_TENSOR)
+        elif isinstance(func, ast.Name) and func.id in api.SYNC_BUILTINS:
             return any(self.kind(argument) & CUDA_TENSOR for argument in call.args)
-        return (self.qual(func) or "").startswith(api.HOST_VALUE_MODULES) and self._cuda_argument(call)
+        if not call.args or not self._cuda_argument(call):
+            return False  # math.isfinite(loss), wandb.log({...}): only with a CUDA tensor handed in
+        name = self.qual(func) or ""
+        return name.startswith(api.HOST_VALUE_MODULES) or name in api.LOGGING_FUNCTIONS
 
     def call_effect(self, call: ast.Call) -> tuple[int, Optional[FunctionInfo]]:
         func = call.func
@@ -182,7 +186,8 @@ class Effects(FlowView):
         if qualified is not None:
             if qualified.startswith("torch.cuda.") or qualified in api.DEVICE_CONSTRUCTORS:
                 return 0, None
-            if qualified.startswith(api.HOST_VALUE_MODULES) and self._cuda_argument(call):
+            if qualified.startswith(api.HOST_VALUE_MODULES) and any(
+                    self.kind(a) & CUDA_TENSOR and not self.kind(a) & CONTAINER for a in call.args):
                 return SYNC | HOST_READ, None  # math.isfinite(loss): the tensor becomes a Python float
             if qualified in api.LOGGING_FUNCTIONS and self._logs_cuda(call):
                 return SYNC | HOST_READ, None  # wandb.log({"loss": loss})
@@ -202,7 +207,8 @@ class Effects(FlowView):
         return any(self.kind(a) & CUDA_TENSOR for a in list(call.args) + [k.value for k in call.keywords])
 
     def _cuda_argument(self, call: ast.Call) -> bool:
-        return any(self.kind(a) & CUDA_TENSOR and not self.kind(a) & CONTAINER for a in call.args)
+        """A CUDA tensor (or, for a logger, a dict or list holding one) among the positional arguments."""
+        return any(self.kind(a) & CUDA_TENSOR for a in call.args)
 
     def _method_effect(self, call: ast.Call, func: ast.Attribute, value: int) -> tuple[int, Optional[FunctionInfo]]:
         attr = func.attr

@@ -1,8 +1,8 @@
 """Expression half of the CUDA data-flow pass: what kind of value each expression produces.
 
 Every evaluated node's kind is recorded (joined) in ``values``, which is what checks read afterwards.
-The statement half (cuda_flow.py) supplies the environment: ``lookup``, ``bind`` and the calls into the
-user's own functions.
+The statement layer (analyzer.py) supplies the environment (env.py: ``lookup``, ``bind``) and the calls into
+the user's own functions.
 """
 
 from __future__ import annotations
@@ -316,7 +316,7 @@ class ExprEvaluator:
         return pos, kw
 
     def _call(self, node: ast.Call) -> int:
-        raise NotImplementedError  # flow_calls.CallEvaluator knows the APIs
+        raise NotImplementedError  # calls.CallEvaluator knows the APIs
 
 
 def is_text(node: ast.AST) -> bool:

@@ -95,6 +95,8 @@ class ScopeIndex:
         self._names = names
         self._returns: dict[FunctionInfo, list[ast.AST]] = {}
         self._holders: Optional[dict[FunctionInfo, set[str]]] = None
+        self._children: Optional[dict[ast.AST, list[FunctionInfo]]] = None
+        self._held: dict[tuple[str, ast.AST], Optional[FunctionInfo]] = {}
 
     def _holder(self, node: ast.AST) -> ast.AST:
         for parent in self.index.ancestors(node):
@@ -134,12 +136,19 @@ class ScopeIndex:
         if depth > _MAX_HELD_DEPTH:
             return None
         if isinstance(node, ast.Name):
+            key = (node.id, scope)
+            if key in self._held:  # the pass asks again on every round: the answer never changes
+                return self._held[key]
+            self._held[key] = None  # a guard against step = step
             found = self.resolve(node.id, scope)
             if found is not None:
-                return found if isinstance(found, FunctionInfo) else None
-            values = self.index.assigned_values.get(node.id, ())
-            held = {self.held_function(v, self.index.scope_of(v), depth + 1) for v in values if v is not node}
-            return held.pop() if len(held) == 1 and None not in held else None
+                result = found if isinstance(found, FunctionInfo) else None
+            else:
+                values = self.index.assigned_values.get(node.id, ())
+                held = {self.held_function(v, self.index.scope_of(v), depth + 1) for v in values if v is not node}
+                result = held.pop() if len(held) == 1 and None not in held else None
+            self._held[key] = result
+            return result
         if isinstance(node, ast.Call):
             if self._names.qual(node.func) == "functools.partial" and node.args:
                 return self.held_function(node.args[0], scope, depth + 1)
@@ -196,4 +205,9 @@ class ScopeIndex:
         return found
 
     def children_of(self, node: ast.AST) -> list[FunctionInfo]:
-        return [info for info in self.functions.values() if info.parent is node]
+        """The functions defined directly in ``node``'s body (a def's nested defs)."""
+        if self._children is None:
+            self._children = {}
+            for info in self.functions.values():
+                self._children.setdefault(info.parent, []).append(info)
+        return self._children.get(node, [])
