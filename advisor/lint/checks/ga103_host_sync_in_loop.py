@@ -3,6 +3,8 @@
 Must match:   for x, y in loader: loss = step(x, y); running += loss.item()
               for x, y in loader: ...; print(loss) / float(loss) / if loss < best: / f"{loss}"
               for batch in loader: loss = train_step(batch)   where train_step returns loss.item()
+              for t in range(N): ...; print(t, loss.item()) / if not math.isfinite(loss): / writer.add_scalar(..., loss)
+              step = make_step(model); for x in data: step(x)   where the nested step returns loss.item()
 Must not:     ...; total += loss.detach()  then  total.item() after the loop
               if step % 100 == 0: print(loss.item())      (some iterations only)
               for epoch in range(n): train_one_epoch(); print(val_loss.item())   (once per epoch)
@@ -18,8 +20,9 @@ from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
     what=('Finds a host read of a CUDA tensor -- .item(), .cpu(), .tolist(), float(t), print(t), an '
-          'f-string, `if t:`, math.isfinite(t) -- on every iteration of a training or benchmark loop, also '
-          'inside a helper the loop calls.'),
+          'f-string, `if t:`, math.isfinite(t), a logger handed the tensor (writer.add_scalar, wandb.log) -- on '
+          'every iteration of a training or benchmark loop, also inside a helper or closure the loop calls '
+          '(through a name bound to it, a factory that returns it, optimizer.step(closure)).'),
     why=('A host read waits until all queued GPU work has finished, then copies the value back. While it '
          'waits the CPU cannot queue the next step, so the GPU idles between steps; for small steps this can '
          'halve throughput.'),
