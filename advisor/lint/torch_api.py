@@ -28,6 +28,9 @@ FACTORIES = frozenset({
 WRAPPING_FACTORIES = frozenset({"from_numpy", "as_tensor", "asarray"})
 
 DEVICE_CONSTRUCTORS = frozenset({"torch.device"})
+LEGACY_CUDA_CONSTRUCTORS = frozenset(f"torch.cuda.{name}" for name in (
+    "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "LongTensor", "IntTensor", "ShortTensor",
+    "ByteTensor", "CharTensor", "BoolTensor"))
 CUDA_DEVICE_FUNCTIONS = frozenset({"torch.cuda.current_device"})
 EVENT_CONSTRUCTORS = frozenset({
     "torch.cuda.Event", "torch.cuda.Stream", "torch.cuda.current_stream", "torch.cuda.default_stream",

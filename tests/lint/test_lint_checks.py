@@ -154,6 +154,17 @@ class Bench:
         return time.time() - t0
 Bench().run()
 """, [10]),
+    ("GA101", "the pre-2.1 default tensor type and legacy CUDA constructors", """
+torch.set_default_tensor_type("torch.cuda.FloatTensor")
+a = torch.randn(512, 512)
+t0 = time.time()
+b = a @ a
+print(time.time() - t0)
+c = torch.cuda.FloatTensor(512, 512)
+t1 = time.time()
+d = c * 2
+print(time.time() - t1)
+""", [5, 9]),
     # ---- GA102 timing the first call --------------------------------------------------------------
     ("GA102", "first matmul timed", """
 x = torch.randn(4096, 4096, device="cuda")

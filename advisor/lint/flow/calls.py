@@ -70,10 +70,18 @@ class CallEvaluator(ExprEvaluator):
             return EVENT
         if name in api.CUDA_WORKER_CONSTRUCTORS:
             return CUDA_WORKER
+        if name in api.LEGACY_CUDA_CONSTRUCTORS:  # torch.cuda.FloatTensor(3, 4): a CUDA tensor
+            return CUDA_TENSOR | (F64 if name.endswith("DoubleTensor") else 0)
         if name.startswith("torch.cuda."):
             return 0
         if name == "torch.set_default_device":
             self.default_cuda = self.default_cuda or bool(_all(pos, kw) & CUDA_DEVICE)
+            return 0
+        if name == "torch.set_default_tensor_type" and node.args:  # the pre-2.1 way: ('torch.cuda.FloatTensor')
+            first = node.args[0]
+            text = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) \
+                else self.names.qual(first) or ""
+            self.default_cuda = self.default_cuda or text.startswith("torch.cuda.")
             return 0
         if name.count(".") == 1 and name.startswith("torch.") and last in api.FACTORIES:
             return self._factory(last, node, pos, kw)

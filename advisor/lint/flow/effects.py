@@ -184,6 +184,8 @@ class Effects(FlowView):
             return SYNC, None
         value = self.kind(call)
         if qualified is not None:
+            if qualified in api.LEGACY_CUDA_CONSTRUCTORS:
+                return WORK, None
             if qualified.startswith("torch.cuda.") or qualified in api.DEVICE_CONSTRUCTORS:
                 return 0, None
             if qualified.startswith(api.HOST_VALUE_MODULES) and any(
