@@ -51,7 +51,8 @@ def load_machine(path: str) -> Machine:
         raise BadReport(f"{path} is not JSON: {exc}") from None
     machine = machine_from_report(data)
     if not machine.measured:
-        raise BadReport(f"{path} has no measurements (make one with `gpu-advisor diagnose --output report.json`)")
+        raise BadReport(f"{path} holds no GPU measurements (make a report with them by running `gpu-advisor "
+                        "diagnose --output report.json` on the machine with the GPU)")
     return machine
 
 
