@@ -20,6 +20,7 @@ class BadReport(ValueError):
 class Machine:
     device: Optional[str] = None  # "NVIDIA H200"
     launch_us: Optional[float] = None  # host time to launch one tiny op
+    tiny_kernel_us: Optional[float] = None  # GPU time of a tiny kernel
     item_us: Optional[float] = None  # .item() round trip
     context_init_s: Optional[float] = None  # CUDA context + first kernel
     first_matmul_s: Optional[float] = None  # first cuBLAS matmul of the process
@@ -68,6 +69,7 @@ def machine_from_report(data: Any) -> Machine:
     return Machine(
         device=_text(_get(_get(measurements, "run"), "device_name")),
         launch_us=_number(_get(overheads, "launch_us")),
+        tiny_kernel_us=_number(_get(overheads, "tiny_kernel_us")),
         item_us=_number(_get(overheads, "item_us")),
         context_init_s=_number(_get(overheads, "context_init_s")),
         first_matmul_s=_number(_get(overheads, "first_matmul_s")),

@@ -103,6 +103,12 @@ def _crossover(machine) -> str:
             "(typical; `gpu-advisor diagnose` measures this machine's crossover)")
 
 
+def _gpu_time(machine) -> str:
+    if machine.tiny_kernel_us:
+        return f"~{machine.tiny_kernel_us:.1f} us"
+    return "about 1 us"
+
+
 def _hit(ctx, loop: ast.AST, first: ast.AST, ops: int, elements: int, iterations: Optional[int]) -> Hit:
     machine = ctx.machine
     runs = f", for {iterations:,} iterations" if iterations is not None else ""
@@ -111,8 +117,8 @@ def _hit(ctx, loop: ast.AST, first: ast.AST, ops: int, elements: int, iterations
     what = short(statement if statement is not None and statement.lineno == statement.end_lineno else first)
     size = f"{elements:,}-element tensor" + ("s" if ops > 1 else "")
     message = (f"the loop at {where(ctx, loop)} runs {ops} small CUDA op{'s' if ops > 1 else ''} per iteration "
-               f"({what}) on {'a ' if ops == 1 else ''}{size}{runs}: each op costs {launch} for well under a "
-               f"microsecond of GPU work, so the loop is launch-bound; {crossover}")
+               f"({what}) on {'a ' if ops == 1 else ''}{size}{runs}: each op costs {launch} for {_gpu_time(machine)} "
+               f"of GPU work, so the loop is launch-bound; {crossover}")
     evidence = {"loop_line": line_of(ctx, loop), "elements": elements, "ops_per_iteration": ops,
                 "iterations": iterations, "crossover_elements": machine.add_crossover or TYPICAL_CROSSOVER,
                 "crossover_source": "measured" if machine.add_crossover else "typical"}
