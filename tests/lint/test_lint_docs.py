@@ -25,7 +25,7 @@ def test_the_page_has_the_ruff_sections():
     page = render_explanation(next(info for info in INFOS if info.id == "GA101"))
     for section in ("What it does", "Why is this bad?", "Example", "Use instead", "Fix"):
         assert f"\n{section}\n" in page
-    assert page.startswith("GA101 timing-without-sync: ")
+    assert page.startswith("GA101 timing-without-sync: ") and "\nseverity high, confidence inferred\n" in page
 
 
 def test_explain_on_the_command_line(app, runner):

@@ -15,8 +15,8 @@ from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
-from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.flow import CPU_TENSOR, CUDA_TENSOR, FRESH
+from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(

@@ -16,8 +16,8 @@ from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
-from advisor.lint.index import FUNCTION_TYPES, children
 from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVAL, MODEL, FunctionInfo
+from advisor.lint.index import FUNCTION_TYPES, children
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import last_identifier
 

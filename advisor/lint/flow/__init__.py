@@ -18,8 +18,19 @@ import the constants re-exported here.
 
 from advisor.lint.flow.effects import CLOCK, COMPUTE, HOST_READ, SYNC, WORK, Event
 from advisor.lint.flow.kinds import (
-    CONTAINER, CPU_DEVICE, CPU_TENSOR, CUDA_DEVICE, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, DTYPE, DTYPE_F64, EVAL,
-    F64, FRESH, MODEL,
+    CONTAINER,
+    CPU_DEVICE,
+    CPU_TENSOR,
+    CUDA_DEVICE,
+    CUDA_MODEL,
+    CUDA_TENSOR,
+    CUDA_WORKER,
+    DTYPE,
+    DTYPE_F64,
+    EVAL,
+    F64,
+    FRESH,
+    MODEL,
 )
 from advisor.lint.flow.scopes import FunctionInfo
 

@@ -16,10 +16,20 @@ from typing import Optional
 
 from advisor.lint.flow.calls import CallEvaluator
 from advisor.lint.flow.env import Environment
-from advisor.lint.index import FileIndex
-from advisor.lint.flow.kinds import CONTAINER, CPU_TENSOR, CUDA_TENSOR, F64, FRESH, MODEL, MODEL_BITS, NUMPY, TENSOR_BITS
-from advisor.lint.names import Names, dotted
+from advisor.lint.flow.kinds import (
+    CONTAINER,
+    CPU_TENSOR,
+    CUDA_TENSOR,
+    F64,
+    FRESH,
+    MODEL,
+    MODEL_BITS,
+    NUMPY,
+    TENSOR_BITS,
+)
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
+from advisor.lint.index import FileIndex
+from advisor.lint.names import Names, dotted
 
 _MAX_PASSES = 8
 _MAX_NESTING = 20  # on-demand analyses inside each other (calls inside calls)
@@ -325,8 +335,8 @@ class FlowAnalyzer(CallEvaluator):
         info = self.scopes.functions.get(node)
         arguments = node.args
         positional = arguments.posonlyargs + arguments.args
-        defaults = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults))
-        defaults += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None]
+        defaults = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults, strict=True))
+        defaults += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d is not None]
         for argument, default in defaults:
             kind = self.ev(default)
             if info is not None and self._grow(info, argument.arg, kind):

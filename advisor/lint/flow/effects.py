@@ -17,13 +17,21 @@ from typing import Optional
 from advisor.lint import torch_api as api
 from advisor.lint.flow.analyzer import FlowResult
 from advisor.lint.flow.exprs import is_text
+from advisor.lint.flow.kinds import (
+    CONTAINER,
+    CPU_TENSOR,
+    CUDA_FN,
+    CUDA_MODEL,
+    CUDA_TENSOR,
+    CUDA_WORKER,
+    EVENT,
+    INSTANCE_BITS,
+    MODEL,
+)
+from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.flow.view import FlowView
 from advisor.lint.index import FileIndex, children
 from advisor.lint.names import Names
-from advisor.lint.flow.kinds import (
-    CONTAINER, CPU_TENSOR, CUDA_FN, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVENT, INSTANCE_BITS, MODEL,
-)
-from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 
 WORK = 1  # queues GPU work (a kernel, a copy)
 COMPUTE = 2  # ... that computes (not just allocates or copies): what warms up cuBLAS/cuDNN

@@ -16,12 +16,12 @@ from functools import cached_property
 from typing import Optional
 
 from advisor.lint.flow.effects import COMPUTE, HOST_READ, SYNC, Effects, Event
+from advisor.lint.flow.kinds import CUDA_TENSOR, LOADER
+from advisor.lint.flow.scopes import FunctionInfo
 from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.view import FlowView
 from advisor.lint.index import FUNCTION_TYPES, children
-from advisor.lint.flow.kinds import CUDA_TENSOR, LOADER
 from advisor.lint.names import dotted
-from advisor.lint.flow.scopes import FunctionInfo
 
 _MAX_DEPTH = 6
 

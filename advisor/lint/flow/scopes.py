@@ -10,8 +10,8 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from advisor.lint.index import FUNCTION_TYPES, FileIndex, FunctionNode
 from advisor.lint.flow.kinds import INSTANCE_SHIFT
+from advisor.lint.index import FUNCTION_TYPES, FileIndex, FunctionNode
 from advisor.lint.names import Names, last_identifier
 from advisor.lint.torch_api import MODEL_BASE_HINT
 

@@ -18,10 +18,10 @@ from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.effects import CLOCK, COMPUTE, SYNC, WORK, Effects, Event
-from advisor.lint.flow.loops import LoopAnalysis
-from advisor.lint.flow.view import FlowView
 from advisor.lint.flow.kinds import CUDA_ANY, CUDA_DEVICE
+from advisor.lint.flow.loops import LoopAnalysis
 from advisor.lint.flow.scopes import FunctionInfo
+from advisor.lint.flow.view import FlowView
 
 _MAX_CALL_DEPTH = 8
 
