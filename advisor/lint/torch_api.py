@@ -113,4 +113,11 @@ MODEL_NAME_HINT = re.compile(
     r"model|net|encoder|decoder|module|layer|backbone|head|classifier|criterion|loss_?f|policy|actor|"
     r"critic|generator|discriminator|unet|vae|transformer|bert|gpt|resnet|vit|mlp|cnn|rnn|lstm|gru",
     re.IGNORECASE)
+# What an unknown name most likely holds, by its name alone (a parameter nobody in the file passes, a name a
+# star import brings): `device` is the accelerator when there is one; `x_gpu` / `cuda_tensor` are CUDA tensors.
+DEVICE_NAME_HINT = frozenset({"device", "DEVICE", "cuda_device", "gpu_device", "torch_device"})
+DEVICE_HOLDER_HINT = frozenset({"args", "opt", "opts", "config", "cfg", "hparams", "params", "conf", "options"})
+CUDA_TENSOR_NAME_HINT = re.compile(
+    r"^(?!(use|no|is|has|enable|disable|num|n|with|on|run|cpu|allow|force)_)[A-Za-z]\w*_(cuda|gpu)$"
+    r"|^(cuda|gpu)_(tensor|tensors|array|data|input|inputs|x|y|batch)$")
 MODEL_BASE_HINT = re.compile(r"Module$|Model$|Net$|Layer$|^Sequential$|^ModuleList$|^ModuleDict$")

@@ -371,6 +371,18 @@ for step, xb in enumerate(loader):
     if args.verbose:
         print(f"{loss}")
 """, []),
+    ("GA103", "a flag set before the loop holds on every iteration", """
+model = nn.Linear(8, 1).cuda()
+is_main = int(os.environ.get("RANK", 0)) == 0
+for step in range(100):
+    loss = model(torch.randn(4, 8, device="cuda")).sum()
+    loss.backward()
+    if is_main:
+        print(step, loss.item())
+    log_now = step % 50 == 0
+    if log_now:
+        print(float(loss))
+""", [7]),
     ("GA103", "once per epoch", """
 model = nn.Linear(8, 1).cuda()
 for epoch in range(10):
@@ -420,10 +432,10 @@ a = torch.randn(512, 512)
 reference = a @ a
 a_gpu = a.cuda()
 """, []),
-    ("GA104", "device unknown", """
+    ("GA104", "a parameter named device is the accelerator by convention", """
 def f(device):
     return torch.randn(3).to(device)
-""", []),
+""", [2]),
     # ---- GA105 repeated copies in loops -----------------------------------------------------------
     ("GA105", "loop-invariant tensor copied per iteration", """
 device = "cuda"

@@ -16,6 +16,7 @@ from typing import Optional
 
 from advisor.lint.flow.calls import CallEvaluator
 from advisor.lint.flow.env import Environment
+from advisor.lint.flow.exprs import name_hint
 from advisor.lint.flow.kinds import (
     CONTAINER,
     CPU_TENSOR,
@@ -139,7 +140,7 @@ class FlowAnalyzer(CallEvaluator):
         environment.current, environment.outer, environment.env = info, self._outer_envs(info), {}
         for name in info.positional + info.keyword_only + [info.vararg, info.kwarg]:
             if name is not None:
-                environment.env[name] = info.param_kinds.get(name, 0)
+                environment.env[name] = info.param_kinds.get(name, 0) or name_hint(name)
         if info.takes_self and info.class_info is not None:
             environment.env[info.positional[0]] = (MODEL if info.class_info.is_model else 0) | info.class_info.instance_bit
         seen = self.cuda_seen

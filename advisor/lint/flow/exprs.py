@@ -124,6 +124,8 @@ class ExprEvaluator:
         kind = self.lookup(node.id)
         if kind is None:
             found = self.scopes.resolve(node.id, self.scope)
+            if found is None:
+                return name_hint(node.id)  # bound nowhere in the file: a star import's DEVICE, a snippet's device
             return CUDA_FN if isinstance(found, FunctionInfo) and found.touches_cuda else 0
         if kind & FRESH:  # any use but a move makes the CPU copy needed: no longer "fresh"
             self.bind(node.id, kind & ~FRESH)
@@ -154,6 +156,8 @@ class ExprEvaluator:
                 return held
             base &= ~INSTANCE_BITS
         if attr == "device":
+            if not base and isinstance(node.value, ast.Name) and node.value.id in api.DEVICE_HOLDER_HINT:
+                return CUDA_DEVICE  # args.device / cfg.device handed in from elsewhere
             return (CUDA_DEVICE if base & (CUDA_TENSOR | CUDA_MODEL) else 0) | \
                 (CPU_DEVICE if base & CPU_TENSOR else 0)
         if attr in api.TENSOR_META_ATTRS:
@@ -332,6 +336,13 @@ class ExprEvaluator:
 
     def _call(self, node: ast.Call) -> int:
         raise NotImplementedError  # calls.CallEvaluator knows the APIs
+
+
+def name_hint(name: str) -> int:
+    """What a name nothing in the file binds (or a parameter no call site fills) holds, by its name."""
+    if name in api.DEVICE_NAME_HINT:
+        return CUDA_DEVICE
+    return CUDA_TENSOR if api.CUDA_TENSOR_NAME_HINT.match(name) else 0
 
 
 def is_text(node: ast.AST) -> bool:

@@ -20,7 +20,7 @@ from advisor.lint.flow.kinds import CUDA_TENSOR, LOADER
 from advisor.lint.flow.scopes import FunctionInfo
 from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.view import FlowView
-from advisor.lint.index import FUNCTION_TYPES, children
+from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, children
 from advisor.lint.names import dotted
 
 _MAX_DEPTH = 6
@@ -251,22 +251,27 @@ class LoopAnalysis(FlowView):
         for parent in self.index.ancestors(node):
             if parent is stop or isinstance(parent, FUNCTION_TYPES):
                 return False
-            if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test and self.is_guard(parent.test):
+            if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test \
+                    and self.is_guard(parent.test, stop):
                 return True
             child = parent
         return False
 
-    def is_guard(self, test: ast.AST) -> bool:
+    def is_guard(self, test: ast.AST, stop: Optional[ast.AST] = None) -> bool:
+        """Does the branch under ``test`` run on some iterations of ``stop`` (a loop) only?"""
         if self.effects.truth_sync(test):
             return True  # the condition is the host read (reported there); its branch runs only sometimes
         if self.kind(test) & CUDA_TENSOR:
             return False
         if isinstance(test, ast.BoolOp):
-            return any(self.is_guard(value) for value in test.values)
+            return any(self.is_guard(value, stop) for value in test.values)
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            return self.is_guard(test.operand)
-        if isinstance(test, (ast.Name, ast.Attribute)):
-            return True  # `if args.verbose:`
+            return self.is_guard(test.operand, stop)
+        if isinstance(test, ast.Attribute):
+            return True  # `if args.verbose:` -- a switch the user turns on to see more
+        if isinstance(test, ast.Name):
+            # `if log_now:` set in the loop varies per iteration; `if is_main:` set before it holds for all of them
+            return stop is None or not isinstance(stop, LOOP_TYPES) or test.id in self.assigned(stop)
         if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(test)):
             return True  # `if step % 100 == 0:`
         if isinstance(test, ast.Compare) and all(isinstance(op, (ast.Eq, ast.NotEq)) for op in test.ops):
