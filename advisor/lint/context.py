@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import Optional
 
 from advisor.lint.flow.analyzer import analyze
-from advisor.lint.flow.effects import WORK, Effects, Event
+from advisor.lint.flow.effects import COMPUTE, KERNEL, WORK, Effects, Event
 from advisor.lint.flow.kinds import CUDA_MODEL, CUDA_TENSOR, INSTANCE_BITS
 from advisor.lint.flow.loops import LoopAnalysis
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
@@ -193,6 +193,10 @@ class FileContext:
     def first_work(self, region: TimedRegion) -> list[Event]:
         """The same for the first CUDA work of any kind (a copy, a factory: what creates the context)."""
         return self._timings.first_chain(region, WORK)
+
+    def first_kernel(self, region: TimedRegion) -> list[Event]:
+        """The same for the first kernel: a computation, or a factory that fills memory on the device."""
+        return self._timings.first_chain(region, COMPUTE | KERNEL)
 
     # -- the analyses, built on first use ----------------------------------------------------------------
     @cached_property

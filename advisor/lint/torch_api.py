@@ -24,6 +24,10 @@ FACTORIES = frozenset({
     # legacy constructors, still common in older tutorials
     "Tensor", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "HalfTensor", "ByteTensor", "BoolTensor",
 })
+# Factories that launch no kernel on the device: uninitialised memory, or a copy of host data.
+NON_FILLING_FACTORIES = frozenset({"empty", "empty_like", "empty_strided", "tensor", "as_tensor", "asarray",
+                                   "from_numpy", "Tensor", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor",
+                                   "HalfTensor", "ByteTensor", "BoolTensor"})
 # These wrap data that already exists: moving them is the copy itself, not a tensor that could be born there.
 WRAPPING_FACTORIES = frozenset({"from_numpy", "as_tensor", "asarray"})
 

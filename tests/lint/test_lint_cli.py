@@ -88,7 +88,7 @@ def test_costs_say_measured_with_a_report_and_typical_without(tmp_path):
     report = Path(__file__).resolve().parents[2] / "sample_reports" / "h200" / "diagnose_h200.json"
     machine = load_machine(str(report))
     code = ('import time\nimport torch\nfrom torch.utils.data import DataLoader\n'
-            'loader = DataLoader(range(10))\nx = torch.randn(3).cuda()\na = torch.ones(8, device="cuda")\n'
+            'loader = DataLoader(range(10))\nx = torch.randn(3).cuda()\na = torch.load("a.pt").cuda()\n'
             't0 = time.time()\nb = a * 2\nprint(time.time() - t0)\n'
             'for i in range(100):\n    y = (a * 2).sum()\n    print(y.item())\n')
     typical = {f.check_id: f.cost for f in lint_text(code)}

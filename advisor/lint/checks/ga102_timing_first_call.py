@@ -1,10 +1,14 @@
 """GA102: the timed region runs the program's first CUDA computation: no warm-up.
 
-Must match:   x = torch.randn(4096, 4096, device="cuda"); t0 = time.perf_counter(); y = x @ x;
-              torch.cuda.synchronize(); print(time.perf_counter() - t0)
-Must not:     the same with `for _ in range(3): x @ x` (a warm-up) before t0; timeit / %timeit (repeated
-              by design); a timed training run over a DataLoader (start-up is noise next to an epoch);
-              a timed loop of thousands of iterations once CUDA is already initialised (amortised).
+Reported at the first CUDA call inside the region (the copy or model move that creates the context, or
+the first computation).
+
+Must match:   x = torch.load("x.pt").cuda(); t0 = time.perf_counter(); y = x @ x;
+              torch.cuda.synchronize(); print(time.perf_counter() - t0)       (a copy is not a computation)
+              t0 = time.time(); model.to("cuda"); out = model(x); print(time.time() - t0)
+Must not:     the same with `for _ in range(3): x @ x` (a warm-up) before t0; a computation or a filling
+              factory (torch.randn(..., device="cuda")) before t0; timeit / %timeit (repeated by design); a
+              timed training run over a DataLoader (start-up is noise next to an epoch).
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import ast
 from typing import Iterator, Optional
 
 from advisor.lint.checks.common import short, where
-from advisor.lint.flow import COMPUTE, CUDA_MODEL, MODEL
+from advisor.lint.flow import CUDA_MODEL, MODEL, WORK
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -26,7 +30,7 @@ DOC = CheckDoc(
 import time
 import torch
 
-x = torch.randn(4096, 4096, device="cuda")
+x = torch.load("features.pt").cuda()  # a copy: CUDA starts, but no kernel has run yet
 start = time.perf_counter()
 y = x @ x
 torch.cuda.synchronize()
@@ -36,8 +40,8 @@ print(time.perf_counter() - start)
 import time
 import torch
 
-x = torch.randn(4096, 4096, device="cuda")
-for _ in range(3):  # warm-up: context, kernels, cuBLAS
+x = torch.load("features.pt").cuda()
+for _ in range(3):  # warm-up: kernels, cuBLAS
     x @ x
 torch.cuda.synchronize()
 start = time.perf_counter()
@@ -59,39 +63,36 @@ INFO = CheckInfo(
     references=("https://pytorch.org/tutorials/recipes/recipes/benchmark.html",),
     doc=DOC,
 )
-_AMORTISED_ITERATIONS = 1_000
 
 
 def run(ctx) -> Iterator[Hit]:
     for region in ctx.timed_regions():
-        if region.repeated or not region.has_work:
+        if region.repeated or not region.has_work or ctx.region_trains(region):
             continue
-        chain = ctx.first_compute(region)
         inside = {id(event.node) for event in region.events}
-        if not any(id(event.node) in inside for event in chain) or ctx.region_trains(region):
-            continue
-        first = chain[-1].node
+        kernels = ctx.first_kernel(region)
+        if not any(id(event.node) in inside for event in kernels):
+            continue  # a computation (or a filling factory) ran before the region: CUDA is warm
+        offending = next((event.node for event in region.events if event.bits & WORK), kernels[-1].node)
         started = ctx.first_work(region)
-        initialised = bool(started) and not started[-1].bits & COMPUTE and not any(
-            id(event.node) in inside for event in started)
-        if initialised and _amortised(ctx, first, region):
-            continue
-        if initialised:
-            init = started[-1].node
-            message = (f"the timed region runs {short(first)} ({where(ctx, first)}) for the first time, with no "
-                       f"warm-up: CUDA was already initialised ({short(init)}, {where(ctx, init)}), but the first "
-                       "call of each operation still loads its kernels"
-                       + (", and the first matmul or convolution sets up cuBLAS/cuDNN," if _uses_blas(ctx, region)
-                          else "") + " inside the timing")
+        before = started[-1].node if started and not any(id(e.node) in inside for e in started) else None
+        first = kernels[-1].node
+        blas = _uses_blas(ctx, region)
+        if before is not None:
+            message = (f"the timed region runs the program's first CUDA computation, {short(first)} "
+                       f"({where(ctx, first)}), with no warm-up: CUDA was initialised by a copy before it "
+                       f"({short(before)}, {where(ctx, before)}), but the timing still includes kernel loading"
+                       + (" and cuBLAS/cuDNN set-up" if blas else ""))
         else:
-            start = started[-1].node if started else first  # the first work may be a copy or a factory
-            message = (f"the timed region runs the program's first CUDA work, {short(start)} ({where(ctx, start)}), "
-                       "with no warm-up: the time includes CUDA start-up (context creation, kernel loading)")
-        evidence = {"timing": region.how, "first_compute": short(first), "cuda_initialised_before": initialised}
+            message = (f"the timed region runs the program's first CUDA work, {short(offending)} "
+                       f"({where(ctx, offending)}), with no warm-up: the time includes CUDA start-up (context "
+                       "creation, kernel loading" + (", cuBLAS/cuDNN set-up)" if blas else ")"))
+        evidence = {"timing": region.how, "first_compute": short(first), "first_cuda_call": short(offending),
+                    "cuda_initialised_before": before is not None}
         if region.line is not None:
             yield Hit(message, line=region.line, column=region.column, evidence=evidence)
         else:
-            yield Hit(message, node=region.open, evidence=evidence)
+            yield Hit(message, node=offending, evidence=evidence)
 
 
 _BLAS_CALLS = frozenset({"mm", "matmul", "bmm", "addmm", "baddbmm", "einsum", "linear", "conv1d", "conv2d",
@@ -108,16 +109,6 @@ def _uses_blas(ctx, region) -> bool:
             name = ctx.qual(node.func) or (node.func.attr if isinstance(node.func, ast.Attribute) else "")
             if name.rsplit(".", 1)[-1] in _BLAS_CALLS or ctx.kind(node.func) & (MODEL | CUDA_MODEL):
                 return True
-    return False
-
-
-def _amortised(ctx, first: ast.AST, region) -> bool:
-    """The first computation runs inside a long loop of the timed region: its one-time cost is noise."""
-    lines = (getattr(region.open, "lineno", 0), getattr(region.close, "end_lineno", 0) or 0)
-    for loop in ctx.index.enclosing_loops(first):
-        if lines[0] <= loop.lineno <= lines[1]:
-            count = ctx.loop_iterations(loop)
-            return count is not None and count >= _AMORTISED_ITERATIONS
     return False
 
 

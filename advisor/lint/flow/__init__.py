@@ -16,7 +16,7 @@ Checks do not import these analyses: they ask lint/context.py's FileContext, whi
 import the constants re-exported here.
 """
 
-from advisor.lint.flow.effects import CLOCK, COMPUTE, HOST_READ, SYNC, WORK, Event
+from advisor.lint.flow.effects import CLOCK, COMPUTE, HOST_READ, KERNEL, SYNC, WORK, Event
 from advisor.lint.flow.kinds import (
     CONTAINER,
     CPU_DEVICE,
@@ -35,5 +35,5 @@ from advisor.lint.flow.kinds import (
 from advisor.lint.flow.scopes import FunctionInfo
 
 __all__ = ["CLOCK", "COMPUTE", "CONTAINER", "CPU_DEVICE", "CPU_TENSOR", "CUDA_DEVICE", "CUDA_MODEL", "CUDA_TENSOR",
-           "CUDA_WORKER", "DTYPE", "DTYPE_F64", "EVAL", "Event", "F64", "FRESH", "FunctionInfo", "HOST_READ", "MODEL",
+           "CUDA_WORKER", "DTYPE", "DTYPE_F64", "EVAL", "Event", "F64", "FRESH", "FunctionInfo", "HOST_READ", "KERNEL", "MODEL",
            "SYNC", "WORK"]

@@ -38,6 +38,7 @@ COMPUTE = 2  # ... that computes (not just allocates or copies): what warms up c
 SYNC = 4  # waits for all queued GPU work
 CLOCK = 8  # reads a host clock
 HOST_READ = 16  # the sync is a host read of a tensor (.item(), print(t), if t:), not an explicit synchronize
+KERNEL = 32  # runs a kernel without computing on data: a factory that fills (torch.randn(..., device="cuda"))
 # Not run where written (definitions), or nothing in them can touch the GPU (leaves, imports).
 _NOTHING_INSIDE = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Name,
                              ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Import, ast.ImportFrom,
@@ -203,8 +204,9 @@ class Effects(FlowView):
                 return SYNC | HOST_READ, None  # wandb.log({"loss": loss})
             last = qualified.rsplit(".", 1)[-1]
             if value & CUDA_TENSOR:
-                is_factory = qualified.count(".") == 1 and last in api.FACTORIES
-                return (WORK if is_factory else WORK | COMPUTE), None
+                if qualified.count(".") == 1 and last in api.FACTORIES:
+                    return (WORK if last in api.NON_FILLING_FACTORIES else WORK | KERNEL), None
+                return WORK | COMPUTE, None
             return (WORK if value & CUDA_MODEL else 0), None
         if isinstance(func, ast.Attribute):
             return self._method_effect(call, func, value)
