@@ -184,6 +184,18 @@ model.to("cuda")
 out = model(torch.load("b.pt").cuda())
 print(time.time() - t1)
 """, [3]),
+    ("GA102", "a CUDA-event timed region holding the first computation", """
+def work():
+    x = torch.rand(50, device="cuda")
+    return x * 2
+start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+start.record()
+for _ in range(100):
+    work()
+end.record()
+torch.cuda.synchronize()
+print(start.elapsed_time(end))
+""", [7]),
     ("GA102", "a computation or a filling factory ran before", """
 x = torch.randn(4096, 4096, device="cuda")
 t0 = time.perf_counter()

@@ -8,6 +8,7 @@ functions return tensors on their inputs' device; a model moved to CUDA returns 
 from __future__ import annotations
 
 import ast
+import sys
 from typing import Optional
 
 from advisor.lint import torch_api as api
@@ -40,6 +41,7 @@ from advisor.lint.names import dotted
 
 Kw = dict[Optional[str], int]
 _MATH_BUILTINS = frozenset({"sum", "min", "max", "abs"})
+_STDLIB = frozenset(sys.stdlib_module_names) | {"numpy", "wandb", "mlflow", "tqdm", "logging", "json"}
 _MOVE_RECEIVER_METHODS = frozenset({"to", "cuda", "double", "float", "half", "bfloat16", "pin_memory"})
 
 
@@ -137,6 +139,8 @@ class CallEvaluator(ExprEvaluator):
             elif every & CPU_TENSOR:
                 out |= CPU_TENSOR | (every & F64)
             return out
+        if name.split(".", 1)[0] not in _STDLIB and _all(pos, kw) & CUDA_TENSOR:
+            return CUDA_TENSOR  # a library built on torch (torchdiffeq.odeint, kornia, ...) fed CUDA tensors
         return 0
 
     def _factory(self, name: str, node: ast.Call, pos: list[int], kw: Kw) -> int:

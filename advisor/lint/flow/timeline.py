@@ -28,7 +28,7 @@ _MAX_CALL_DEPTH = 8
 
 @dataclass
 class TimedRegion:
-    how: str  # "clock" | "timeit" | "%time" | "%timeit" | "%%time" | "%%timeit"
+    how: str  # "clock" | "timeit" | "events" | "%time" | "%timeit" | "%%time" | "%%timeit"
     scope: ast.AST
     close: ast.AST  # where a finding about the closing read points
     events: list[Event] = field(default_factory=list)
@@ -84,7 +84,38 @@ class Timings(FlowView):
         for scope in by_scope:
             regions.extend(self._clock_regions(scope))
         regions.extend(self._magic_regions())
+        regions.extend(self._event_regions())
         return regions
+
+    # -- CUDA events -------------------------------------------------------------------------------
+    def _event_regions(self) -> list[TimedRegion]:
+        """``start.record(); ...; end.record(); start.elapsed_time(end)``: GPU time, measured correctly (the
+        events wait for the work), but the first CUDA work of the program still lands inside."""
+        regions = []
+        for call in self.index.calls_by_name.get("elapsed_time", ()):
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and call.args
+                    and isinstance(call.args[0], ast.Name)):
+                continue
+            scope = self.index.scope_of(call)
+            start = self._record_before(func.value.id, scope, call)
+            end = self._record_before(call.args[0].id, scope, call)
+            if start is None or end is None or (start.lineno, start.col_offset) >= (end.lineno, end.col_offset):
+                continue
+            opened, closed = (start.lineno, start.col_offset), (end.lineno, end.col_offset)
+            events = [e for e in self._scope_events(scope)
+                      if opened < (e.node.lineno, e.node.col_offset) < closed]
+            regions.append(TimedRegion("events", scope, end, events, open=start, assumed_sync=True))
+        return regions
+
+    def _record_before(self, name: str, scope: ast.AST, before: ast.AST) -> Optional[ast.Call]:
+        found = None
+        for call in self.index.calls_by_name.get("record", ()):
+            func = call.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == name \
+                    and self.index.scope_of(call) is scope and call.lineno <= before.lineno:
+                found = call
+        return found
 
     # -- clock pairs -------------------------------------------------------------------------------
     def _clock_regions(self, scope: ast.AST) -> list[TimedRegion]:
