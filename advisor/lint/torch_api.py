@@ -30,6 +30,9 @@ NON_FILLING_FACTORIES = frozenset({"empty", "empty_like", "empty_strided", "tens
                                    "HalfTensor", "ByteTensor", "BoolTensor"})
 # These wrap data that already exists: moving them is the copy itself, not a tensor that could be born there.
 WRAPPING_FACTORIES = frozenset({"from_numpy", "as_tensor", "asarray"})
+# The legacy typed constructors: sizes (FloatTensor(64, 3)) make new data, a sequence (FloatTensor(state)) wraps it.
+LEGACY_CONSTRUCTORS = frozenset({"Tensor", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "HalfTensor",
+                                 "ByteTensor", "BoolTensor"})
 
 DEVICE_CONSTRUCTORS = frozenset({"torch.device"})
 LEGACY_CUDA_CONSTRUCTORS = frozenset(f"torch.cuda.{name}" for name in (

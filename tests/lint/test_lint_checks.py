@@ -441,11 +441,26 @@ c = torch.arange(10).float().to("cuda:0")
     ("GA104", "legacy constructors", """
 buf = torch.FloatTensor(64, 3).cuda()
 """, [1]),
-    ("GA104", "made, then moved into the same name", """
+    ("GA104", "made, then moved into the same name: reported where it is made", """
 device = "cuda"
 noise = torch.randn(16, 100)
 noise = noise.to(device)
-""", [3]),
+""", [2]),
+    ("GA104", "a Python list, a shape, legacy sizes, .type(torch.cuda.FloatTensor)", """
+def loss_with(weights):
+    return nn.CrossEntropyLoss(weight=torch.tensor(weights).cuda())
+a = torch.Tensor((4, 4)).cuda()
+b = torch.FloatTensor(64, 8).cuda()
+c = torch.randn(64, 8).type(torch.cuda.FloatTensor)
+""", [2, 3, 4, 5]),
+    ("GA104", "existing data: numpy arrays, observations, replay batches", """
+def act(state, batch):
+    s = torch.FloatTensor(state).cuda()
+    b = torch.FloatTensor(batch).to("cuda")
+    return s, b
+grid = np.linspace(0, 1, 100)
+g = torch.tensor(grid).cuda()
+""", []),
     ("GA104", "created on the device", """
 device = "cuda"
 a = torch.randn(64, 128, device=device)

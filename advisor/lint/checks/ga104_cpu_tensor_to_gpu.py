@@ -63,7 +63,7 @@ def run(ctx) -> Iterator[Hit]:
     uses: dict[ast.AST, Counter] = {}
     for call in ctx.index.calls:
         func = call.func
-        if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda")):
+        if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda", "type")):
             continue
         receiver = func.value
         before = ctx.kind(receiver)
@@ -90,8 +90,9 @@ def run(ctx) -> Iterator[Hit]:
                                  + [ast.keyword(arg="device", value=ast.Name(id=device))])
             fix = f"Create it on the GPU: {short(rewritten, 90)}" + (
                 f" ({where(ctx, factory)})" if factory.lineno != call.lineno else "")
+        # a two-statement `x = torch.rand(n)` / `x = x.cuda()` is reported where the tensor is made
         yield Hit(f"{short(call)} copies a tensor just made on the CPU to the GPU; create it with "
-                  f"device={device} instead", node=call, fix=fix,
+                  f"device={device} instead", node=factory if factory is not None else call, fix=fix,
                   evidence={"created": short(factory) if factory is not None else short(receiver)})
 
 
@@ -135,6 +136,8 @@ def _name_loads(scope: ast.AST) -> Counter:
 
 
 def _device_text(func: ast.Attribute, call: ast.Call) -> str:
+    if func.attr == "type":  # .type(torch.cuda.FloatTensor)
+        return '"cuda"'
     if func.attr == "cuda":  # .cuda(i) means device i
         index = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "device"), None)
         return short(index, 30) if index is not None else '"cuda"'

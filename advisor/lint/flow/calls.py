@@ -153,7 +153,7 @@ class CallEvaluator(ExprEvaluator):
         elif self.default_cuda:
             out = CUDA_TENSOR
         else:
-            out = CPU_TENSOR | (0 if name in api.WRAPPING_FACTORIES else FRESH)
+            out = CPU_TENSOR | (FRESH if _makes_new_data(name, node, pos[0] if pos else 0) else 0)
         if name == "DoubleTensor":
             out |= F64
         if "dtype" in kw:
@@ -210,6 +210,14 @@ class CallEvaluator(ExprEvaluator):
         receiver_node = node.func.value if isinstance(node.func, ast.Attribute) else node.func
         if attr in ("to", "cuda", "cpu"):
             return self._move(receiver, attr, node, pos, kw)
+        if attr == "type" and node.args and receiver & (CUDA_TENSOR | CPU_TENSOR):
+            target = node.args[0]
+            text = target.value if isinstance(target, ast.Constant) and isinstance(target.value, str) \
+                else self.names.qual(target) or ""
+            if text.startswith("torch.cuda."):  # x.type(torch.cuda.FloatTensor): a copy to the GPU
+                return CUDA_TENSOR | (F64 if text.endswith("DoubleTensor") else 0)
+            if text.startswith("torch.") and text.endswith("Tensor"):
+                return CPU_TENSOR | (F64 if text.endswith("DoubleTensor") else 0)
         module = _is_module(receiver) or (receiver == 0 and attr in ("eval", "train")
                                           and looks_like_model(receiver_node))
         if attr == "double":
@@ -336,6 +344,28 @@ class CallEvaluator(ExprEvaluator):
         if out:
             out |= callee & F64
         return out
+
+
+def _makes_new_data(name: str, call: ast.Call, first_kind: int) -> bool:
+    """Does this factory make new values on the CPU (torch.randn(n), torch.tensor([1.0, 2.0]), torch.tensor of
+    a Python list, torch.FloatTensor(64, 3)) -- or wrap data that exists already (torch.from_numpy(a),
+    torch.tensor(numpy_array), torch.FloatTensor(observation)), where the copy to the GPU is the point?"""
+    if name in api.WRAPPING_FACTORIES:
+        return False
+    if name != "tensor" and name not in api.LEGACY_CONSTRUCTORS:
+        return True
+    if not call.args:
+        return True
+    first = call.args[0]
+    if isinstance(first, (ast.List, ast.Tuple, ast.ListComp, ast.Constant)):
+        return True  # a literal, or sizes
+    if name == "tensor":
+        return not first_kind & (NUMPY | CPU_TENSOR | CUDA_TENSOR)  # a list of Python numbers, unless known data
+    if len(call.args) > 1:
+        return True  # FloatTensor(n, m): sizes
+    if isinstance(first, ast.Attribute) and first.attr == "shape":
+        return True  # torch.Tensor(x.shape)
+    return isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) and first.func.attr == "size"
 
 
 def _is_false(node: ast.AST) -> bool:
