@@ -1,30 +1,33 @@
-"""GA107: a model in eval mode called on the GPU with autograd still recording.
+"""GA107: a model run on the GPU for inference with autograd still recording.
 
+One finding per loop (per function outside loops), at the forward call.
 Must match:   model.eval(); for x in loader: preds.append(model(x.to(device)))
+              for x in batches: out = model(x.cuda())      (a forward in a loop, no backward anywhere in it)
+              for _ in range(1000): model.forward(inp) / net.act(state)     (benchmarks, policy evaluation)
               class Server: __init__: self.model = Net().to("cuda").eval(); predict: return self.model(x)
 Must not:     the same under `with torch.no_grad():` / `with torch.inference_mode():`, or in a function
-              decorated with @torch.no_grad(), or one only ever called under no_grad; a function that calls
-              .backward() after the model (adversarial examples, input gradients); model in train mode.
+              decorated with @torch.no_grad(), or one only ever called under no_grad; a loop (or a function it
+              calls) that runs backward / an optimizer step; a frozen model (requires_grad_(False)); a single
+              nn layer benchmarked on its own (tpconv = nn.ConvTranspose1d(...)); one forward at a script's top
+              level (it runs once).
 """
-
 from __future__ import annotations
 
 import ast
-import bisect
 import re
 from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
 from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVAL, MODEL, FunctionInfo
-from advisor.lint.index import FUNCTION_TYPES, children
+from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import last_identifier
 
 DOC = CheckDoc(
     what=('Finds a model run on the GPU for inference with autograd still on: after model.eval(), or in a '
-          'prediction / feature-extraction loop that keeps the outputs and never calls backward -- with no '
-          'torch.no_grad() or torch.inference_mode() around it.'),
+          'loop that runs the forward pass and never calls backward (prediction, evaluation, feature '
+          'extraction, a speed test) -- with no torch.no_grad() or torch.inference_mode() around it.'),
     why=('model.eval() does not turn autograd off. Every op still records the graph and keeps its '
          'activations alive until the output is freed: more GPU memory (smaller batches fit) and extra CPU '
          'time per op.'),
@@ -60,128 +63,92 @@ INFO = CheckInfo(
     doc=DOC,
 )
 _MAX_CALLER_DEPTH = 4
-_KEEPING_METHODS = frozenset({"append", "extend", "insert", "add", "put", "update"})
-_DETACHING_METHODS = frozenset({"detach", "cpu", "numpy", "tolist", "item", "detach_"})
-_READING_BUILTINS = frozenset({"float", "int", "print", "bool", "str"})
+_NOT_A_FORWARD = api.MODEL_QUIET_METHODS | api.MODEL_SELF_METHODS | {"parameters", "named_parameters", "apply"}
+_CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "Module", "DataParallel",
+                         "DistributedDataParallel"})
 _TRAINING_CALLS = frozenset({"backward", "manual_backward", "zero_grad", "clip_grad_norm_", "clip_grad_value_"})
 _OPTIMIZER = re.compile(r"opt|sched|scaler", re.IGNORECASE)
 
 
 def run(ctx) -> Iterator[Hit]:
-    reported: set[ast.AST] = set()
+    reported: set[ast.AST] = set()  # one finding per loop (or per function, outside loops)
     global_off = _grad_switched_off_lines(ctx)
     frozen: Optional[bool] = None
-    name_ids: dict[ast.AST, frozenset] = {}
-    training: dict[ast.AST, bool] = {}  # per outermost loop
+    training: dict[ast.AST, bool] = {}  # per function, and per outermost loop
     for call in ctx.index.calls:
-        callee = ctx.kind(call.func)
-        if not callee & (MODEL | CUDA_MODEL) or callee & (CUDA_TENSOR | CPU_TENSOR):
-            continue
-        arguments = 0
-        for argument in call.args:
-            arguments |= ctx.kind(argument)
-        if not (callee & CUDA_MODEL or arguments & CUDA_TENSOR):
+        model = _model_of(ctx, call)
+        if model is None:
             continue
         scope = ctx.index.scope_of(call)
-        if scope in reported or any(line < call.lineno for line in global_off):
+        loops = ctx.index.enclosing_loops(call)
+        key = loops[0] if loops else scope
+        if key in reported or any(line < call.lineno for line in global_off) or _grad_off(ctx, call, 0):
             continue
-        if callee & EVAL:
-            if _grad_off(ctx, call, 0) or _backward_after(ctx, call, scope):
+        if _single_layer(ctx, model):
+            continue  # nn.Conv2d(...) timed on its own: an operator benchmark, not a model's inference
+        if ctx.kind(model) & EVAL:
+            if not loops and isinstance(scope, ast.Module) and not ctx.unit.is_notebook:
+                continue  # a script's top level runs once: one forward pass, not an inference workload
+            if _backward_after(ctx, call, scope):
                 continue
-            reported.add(scope)
+            reported.add(key)
             yield Hit(f"{short(call)} runs a model in eval mode with autograd on (no torch.no_grad() or "
                       "torch.inference_mode() around it)", node=call)
             continue
-        loops = ctx.index.enclosing_loops(call)
         if not loops:
             continue
         if frozen is None:
             frozen = _freezes_parameters(ctx)
         if frozen or _trains_here(ctx, scope, training):
             continue  # the cheap questions first: most model calls in loops are training steps
-        if not _output_kept(ctx, call, loops[0], name_ids) or _grad_off(ctx, call, 0):
-            continue
         trains = training.get(loops[-1])
         if trains is None:
             trains = training[loops[-1]] = _trains(ctx, ctx.calls_in(scope), scope, loops[-1], 0)
         if trains:
             continue
-        reported.add(scope)
-        yield Hit(f"{short(call)} runs the model on every iteration of the loop at {where(ctx, loops[0])} and "
-                  "keeps its outputs, with autograd on and no backward pass (no torch.no_grad() or "
-                  "torch.inference_mode() around it)", node=call)
+        reported.add(key)
+        yield Hit(f"{short(call)} runs the model on every iteration of the loop at {where(ctx, loops[0])} with "
+                  "autograd on and no backward pass (no torch.no_grad() or torch.inference_mode() around it)",
+                  node=call)
 
 
-def _name_ids(node: ast.AST, cache: dict) -> frozenset:
-    """The names an expression reads (cached: the same statements are asked about for every model call)."""
-    found = cache.get(node)
-    if found is None:
-        ids, stack = set(), [node]
-        while stack:
-            inner = stack.pop()
-            if inner.__class__ is ast.Name:
-                ids.add(inner.id)
-            else:
-                stack.extend(children(inner))
-        found = cache[node] = frozenset(ids)
-    return found
+def _model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
+    """The model a call runs on CUDA: ``model(x)``, ``model.forward(x)`` / ``net.act(state)`` (a method that
+    returns CUDA tensors), or an unknown callable named like a model and fed CUDA tensors."""
+    func = call.func
+    callee = ctx.kind(func)
+    arguments = 0
+    for argument in call.args:
+        arguments |= ctx.kind(argument)
+    if callee & (MODEL | CUDA_MODEL) and not callee & (CUDA_TENSOR | CPU_TENSOR):
+        return func if callee & CUDA_MODEL or arguments & CUDA_TENSOR else None
+    if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD:
+        receiver = ctx.kind(func.value)
+        if receiver & (MODEL | CUDA_MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR) \
+                and ctx.kind(call) & CUDA_TENSOR:
+            return func.value
+    if not callee and ctx.kind(call) & CUDA_TENSOR and arguments & CUDA_TENSOR \
+            and isinstance(func, (ast.Name, ast.Attribute)) and api.MODEL_NAME_HINT.search(last_identifier(func)) \
+            and not ctx.callees(call) and ctx.qual(func) is None:
+        return func
+    return None
 
 
-def _nodes_after(ctx, statement: ast.stmt, loop: ast.AST, cache: dict) -> list[ast.AST]:
-    """The calls and assignments of the statement's function that come after it, up to the end of the loop."""
-    scope = ctx.scope_of(statement)
-    ordered = cache.get(scope)
-    if ordered is None:
-        nodes = sorted(ctx.assigns_in(scope) + ctx.calls_in(scope), key=lambda n: (n.lineno, n.col_offset))
-        ordered = cache[scope] = ([(n.lineno, n.col_offset) for n in nodes], nodes)
-    positions, nodes = ordered
-    first = bisect.bisect_right(positions, (statement.lineno, statement.col_offset))
-    last = bisect.bisect_right(positions, (loop.end_lineno or loop.lineno, 1 << 30))
-    return nodes[first:last]
-
-
-def _output_kept(ctx, call: ast.Call, loop: ast.AST, name_ids: dict) -> bool:
-    """Prediction, evaluation or feature extraction: the output (or what is computed from it) is collected,
-    detached, copied to the host, accumulated or yielded -- kept beyond the iteration."""
-    statement = ctx.index.statement_of(call)
-    node: ast.AST = call
-    for parent in ctx.index.ancestors(call):
-        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute):
-            if parent.func.attr in _KEEPING_METHODS and node is not parent.func.value:
-                return True  # preds.append(model(x))
-            if parent.func.attr in _DETACHING_METHODS and node is parent.func.value:
-                return True  # model(x).detach() / .cpu() / .numpy()
-        if isinstance(parent, (ast.Yield, ast.AugAssign)) or parent is statement or parent is loop:
-            break
-        node = parent
-    if isinstance(statement, ast.AugAssign) or isinstance(node, ast.Yield):
-        return True  # total += model(x).sum(); yield model(x)
-    if not isinstance(statement, ast.Assign):
+def _single_layer(ctx, model: ast.AST) -> bool:
+    """A name bound only to one torch.nn layer (tpconv = nn.ConvTranspose1d(...).cuda()), not named a model."""
+    if not isinstance(model, ast.Name) or api.MODEL_NAME_HINT.search(model.id):
         return False
-    names = {n.id for t in statement.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-    later = _nodes_after(ctx, statement, loop, name_ids)
-
-    def mentions(expr: Optional[ast.AST]) -> bool:
-        return expr is not None and not names.isdisjoint(_name_ids(expr, name_ids))
-
-    for _ in range(2):  # pred = out.argmax(1); hits = pred == y
-        for inner in later:
-            if isinstance(inner, ast.Assign) and mentions(inner.value):
-                if any(isinstance(t, ast.Subscript) for t in inner.targets):
-                    return True  # preds[i] = out
-                names.update(n.id for t in inner.targets for n in ast.walk(t) if isinstance(n, ast.Name))
-    for inner in later:
-        if isinstance(inner, ast.AugAssign) and mentions(inner.value):
-            return True  # correct += (pred == y).sum()
-        if isinstance(inner, ast.Call):
-            func = inner.func
-            if isinstance(func, ast.Attribute) and func.attr in _DETACHING_METHODS and mentions(func.value):
-                return True  # criterion(out, y).item()
-            if isinstance(func, ast.Attribute) and func.attr in _KEEPING_METHODS and any(map(mentions, inner.args)):
-                return True
-            if isinstance(func, ast.Name) and func.id in _READING_BUILTINS and any(map(mentions, inner.args)):
-                return True
-    return False
+    values = ctx.index.assigned_values.get(model.id, [])
+    if not values:
+        return False
+    for value in values:
+        while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                and value.func.attr in api.MODEL_SELF_METHODS:
+            value = value.func.value  # .cuda(), .to(device), .eval()
+        name = ctx.qual(value.func) if isinstance(value, ast.Call) else None
+        if not name or not name.startswith("torch.nn.") or name.rsplit(".", 1)[-1] in _CONTAINERS:
+            return False
+    return True
 
 
 def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST], depth: int,
