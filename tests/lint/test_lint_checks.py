@@ -566,6 +566,29 @@ def test(loader):
         correct += output.argmax(1).eq(target.cuda()).sum()
     return total_loss, correct
 """, [6]),
+    ("GA107", "a warm-up loop and a timed loop, model.forward, a policy's method", """
+model = nn.Sequential(nn.Linear(8, 8)).cuda().eval()
+x = torch.randn(4, 8, device="cuda")
+for _ in range(10):
+    model(x)
+for _ in range(100):
+    out = model.forward(x)
+class Policy(nn.Module):
+    def act(self, s):
+        return s * 2
+policy = Policy().cuda()
+while True:
+    a = policy.act(torch.randn(1, 8, device="cuda"))
+""", [4, 6, 12]),
+    ("GA107", "a single layer benchmarked, one forward at a script's top level", """
+conv = nn.Conv2d(3, 8, 3).cuda()
+x = torch.randn(8, 3, 32, 32, device="cuda")
+for _ in range(100):
+    y = conv(x)
+net = nn.Sequential(nn.Linear(8, 2)).cuda()
+net.eval()
+out = net(torch.randn(1, 8, device="cuda"))
+""", []),
     ("GA107", "a training loop that keeps detached outputs, a frozen backbone", """
 model = nn.Linear(8, 2).cuda()
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
