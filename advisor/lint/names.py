@@ -12,7 +12,9 @@ from typing import Iterable, Optional
 
 _CONVENTIONAL = {
     "torch": "torch", "np": "numpy", "numpy": "numpy", "time": "time", "timeit": "timeit",
-    "os": "os", "nn": "torch.nn", "datetime": "datetime",
+    "os": "os", "nn": "torch.nn", "datetime": "datetime", "F": "torch.nn.functional",
+    # what `from torch.utils.data import *` (or a project's own star import) usually brings
+    "DataLoader": "torch.utils.data.DataLoader", "TensorDataset": "torch.utils.data.TensorDataset",
 }
 
 
