@@ -490,6 +490,13 @@ weights = torch.from_numpy(np.load("w.npy"))
 for xb in loader:
     out = model(xb.to(device)) * weights.to(device)
 """, [5]),
+    ("GA105", "the same numpy data wrapped and copied every epoch", """
+x_train = np.ones((100, 1), dtype=np.float32)
+for epoch in range(100):
+    inputs = torch.from_numpy(x_train).cuda()
+    for batch in np.split(x_train, 10):
+        b = torch.from_numpy(batch).cuda()
+""", [3]),
     ("GA105", "model moved every epoch", """
 model = nn.Linear(8, 8)
 for epoch in range(10):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 from typing import Iterator, Optional
 
+from advisor.lint import torch_api as api
 from advisor.lint.checks.common import line_of, short, where
 from advisor.lint.flow import CPU_DEVICE, CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, DTYPE, MODEL, FunctionInfo
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
@@ -80,7 +81,7 @@ def run(ctx) -> Iterator[Hit]:
             continue
         receiver = func.value
         before = ctx.kind(receiver)
-        key = dotted(receiver)
+        key = dotted(receiver) or _wrapped_data(ctx, receiver)
         loops = ctx.index.enclosing_loops(call)
         if loops:
             loop = loops[0]
@@ -91,7 +92,8 @@ def run(ctx) -> Iterator[Hit]:
                 yield Hit(f"{short(call)} moves the model on every iteration of the loop at {where(ctx, loop)}",
                           node=call, severity="low", evidence={"loop_line": line_of(ctx, loop)})
             elif _invariant_cpu_tensor(ctx, key, before, ctx.assigned_in(loop)):
-                yield Hit(f"{short(call)} copies the same CPU tensor `{key}` to the GPU on every iteration of the "
+                what = "host data" if dotted(receiver) is None else "CPU tensor"
+                yield Hit(f"{short(call)} copies the same {what} `{key}` to the GPU on every iteration of the "
                           f"loop at {where(ctx, loop)}", node=call,
                           evidence={"loop_line": line_of(ctx, loop), "tensor": key},
                           fix=f"Copy it once before the loop ({key.replace('.', '_')}_gpu = {short(call)}) and use "
@@ -106,6 +108,16 @@ def run(ctx) -> Iterator[Hit]:
         if repeated:
             yield Hit(f"{short(call)} copies the same CPU tensor `{key}` to the GPU on every call of "
                       f"{info.name}(), {repeated}", node=call, evidence={"tensor": key})
+
+
+def _wrapped_data(ctx, node: ast.AST) -> Optional[str]:
+    """``torch.from_numpy(x_train)``: the host data a wrapping factory turns into a CPU tensor (``x_train``)."""
+    if not isinstance(node, ast.Call) or len(node.args) != 1:
+        return None
+    name = (ctx.qual(node.func) or "").rsplit(".", 1)[-1]
+    if name in api.WRAPPING_FACTORIES or name == "tensor" or name in api.LEGACY_CONSTRUCTORS:
+        return dotted(node.args[0])
+    return None
 
 
 def _to_gpu(ctx, call: ast.Call) -> bool:
