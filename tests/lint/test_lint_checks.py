@@ -642,11 +642,20 @@ with torch.autograd.detect_anomaly():
     pass
 torch.cuda.set_sync_debug_mode("warn")
 torch.cuda.memory._record_memory_history()
+model = nn.Linear(8, 8).cuda()
 """, [1, 2, 3, 4, 6, 7]),
     ("GA108", "profiler over a loop", """
 with torch.profiler.profile() as prof:
     for step in range(100):
         train_step()
+model = nn.Linear(8, 8).cuda()
+""", [1]),
+    ("GA108", "a CPU-only program: only the CUDA switches matter", """
+os.environ["CUDA_LAUNCH_BLOCKING"] = "1"
+torch.autograd.set_detect_anomaly(True)
+with torch.autograd.profiler.profile() as prof:
+    for _ in range(100):
+        nn.Linear(8, 8)(torch.randn(2, 8)).sum().backward()
 """, [1]),
     ("GA108", "switched off, tied to a flag, or scheduled", """
 os.environ["CUDA_LAUNCH_BLOCKING"] = "0"

@@ -74,6 +74,8 @@ _PROFILERS = ("torch.profiler.profile", "torch.autograd.profiler.profile")
 
 def run(ctx) -> Iterator[Hit]:
     yield from _environment(ctx)
+    if not ctx.uses_cuda:
+        return  # anomaly detection or a profiler in a CPU-only program is not this tool's business
     for call in ctx.index.calls:
         name = ctx.qual(call.func) or ""
         if name in _ANOMALY and _switched_on(call, default=name.endswith("detect_anomaly")):
