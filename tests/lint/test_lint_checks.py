@@ -697,6 +697,35 @@ N = 50_000
 for i in range(N):
     x = x * 0.9 + 0.1
 """, [3, 7]),
+    ("GA110", "in-place adds into a one-element total, a where-loop called from a loop", """
+def second_sum(cuda_tensor):
+    total = torch.zeros(1, device="cuda")
+    for i in range(cuda_tensor.size()[0]):
+        total += cuda_tensor[i]
+    return total
+def loop_test():
+    x = torch.rand(50, device="cuda")
+    eps = torch.finfo(x.dtype).eps
+    for _ in range(100):
+        x_new = torch.rand(50, device="cuda")
+        alpha = x / (x_new + eps)
+        mask = alpha > torch.rand(1, device="cuda")
+        x = torch.where(mask, x_new, x)
+    return x
+""", [4, 11]),
+    ("GA110", "matrix ops are not elementwise; sizes are per function", """
+ct = torch.rand(3, 3).cuda()
+for i in range(100):
+    ct.inverse()
+def a():
+    total = 0.0
+    for i in range(1000):
+        total += torch.ones(1000000, device="cuda")
+def b():
+    total = torch.zeros(1, device="cuda")
+    for i in range(10):
+        total += 1
+""", []),
     ("GA110", "large tensors, a model, few iterations, the CPU", """
 big = torch.zeros(10_000_000, device="cuda")
 for _ in range(100000):

@@ -14,6 +14,7 @@ from typing import Iterator, Optional
 
 from advisor.lint.checks.common import line_of, short, where
 from advisor.lint.flow import COMPUTE, CONTAINER, CUDA_TENSOR
+from advisor.lint.flow.sizes import SAME_SIZE_FUNCTIONS, SAME_SIZE_METHODS
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -53,7 +54,7 @@ INFO = CheckInfo(
     doc=DOC,
 )
 TYPICAL_CROSSOVER = 10_000  # elements; H100/H200 hosts measure 20,000-40,000 for a float32 add
-_MIN_ITERATIONS = 1_000
+_MIN_ITERATIONS = 100
 _OPERATORS = (ast.BinOp, ast.UnaryOp, ast.Compare, ast.AugAssign)
 
 
@@ -138,13 +139,17 @@ def _makes_tiny_cuda_tensors(ctx, threshold: int) -> bool:
 
 def _elements(ctx, node: ast.AST) -> Optional[int]:
     """Elements of the largest CUDA tensor an op touches, when the code says (None otherwise)."""
-    sizes = ctx
     if isinstance(node, ast.AugAssign):
+        target = ctx.numel(node.target) if ctx.kind(node.target) & CUDA_TENSOR else None
+        if target is not None:
+            return target  # in place: whatever is added must broadcast into the target's elements
         parts = [node.target, node.value]
-    elif isinstance(node, ast.Call) and _is_loop_free_op(ctx, node):
+    elif isinstance(node, ast.Call):
+        if not _is_loop_free_op(ctx, node):
+            return None
         parts = [node.func.value] if isinstance(node.func, ast.Attribute) and not ctx.qual(node.func) else []
         parts += list(node.args) + [k.value for k in node.keywords]
-    elif isinstance(node, _OPERATORS):
+    elif isinstance(node, _OPERATORS) and not isinstance(getattr(node, "op", None), ast.MatMult):
         parts = [n for n in ast.iter_child_nodes(node) if isinstance(n, ast.expr)]
     else:
         return None
@@ -153,7 +158,7 @@ def _elements(ctx, node: ast.AST) -> Optional[int]:
         kind = ctx.kind(part)
         if not kind & CUDA_TENSOR or kind & CONTAINER:
             continue
-        count = sizes.numel(part)
+        count = ctx.numel(part)
         if count is None:
             return None
         largest = max(largest, count)
@@ -161,9 +166,10 @@ def _elements(ctx, node: ast.AST) -> Optional[int]:
 
 
 def _is_loop_free_op(ctx, call: ast.Call) -> bool:
-    """A torch function or a tensor method (not a model, not the user's code)."""
+    """An elementwise torch function or tensor method: a small kernel (not a model, a matmul, a solver)."""
     name = ctx.qual(call.func) or ""
-    if name.startswith("torch.") and not name.startswith(("torch.nn.", "torch.cuda.")):
-        return True
-    return isinstance(call.func, ast.Attribute) and not name and bool(ctx.kind(call.func.value) & CUDA_TENSOR)
+    if name.startswith("torch.") and name.count(".") == 1:
+        return name[6:] in SAME_SIZE_FUNCTIONS
+    return isinstance(call.func, ast.Attribute) and not name and call.func.attr in SAME_SIZE_METHODS \
+        and bool(ctx.kind(call.func.value) & CUDA_TENSOR)
 

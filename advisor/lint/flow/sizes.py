@@ -37,52 +37,89 @@ SAME_SIZE_FUNCTIONS = frozenset({
 class TensorSizes:
     def __init__(self, names: Names, index: FileIndex) -> None:
         self.names = names
-        self.assigned_values = index.assigned_values
+        self.index = index
         self.parents = index.parents
-        self._by_name: dict[str, Optional[int]] = {}
+        self._by_name: dict[tuple[str, ast.AST], Optional[int]] = {}
+        self._in_scope: dict[tuple[str, ast.AST], list[ast.AST]] = {}
 
     def numel(self, node: ast.AST, depth: int = 0) -> Optional[int]:
         """Elements of the tensor ``node`` evaluates to, or None when the code does not say."""
         if depth > _MAX_DEPTH:
             return None
         if isinstance(node, ast.Name):
-            return self._name(node.id, depth)
+            return self._name(node.id, self.index.scope_of(node), depth)
         if isinstance(node, ast.Call):
             return self._call(node, depth)
         if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
             sides = [self._operand(side, depth) for side in (node.left, node.right)]
             if None in sides or not any(sides):
                 return None
-            return max(sides)
+            return max(sides)  # type: ignore[type-var]
         if isinstance(node, ast.UnaryOp):
             return self.numel(node.operand, depth + 1)
+        if isinstance(node, ast.Compare):  # a mask: as many elements as the operands broadcast to
+            sides = [self._operand(side, depth) for side in [node.left] + node.comparators]
+            return None if None in sides or not any(sides) else max(sides)  # type: ignore[type-var]
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
             return self.numel(node.value, depth + 1)  # x[i] has at most x's elements
         return None
 
     def _operand(self, node: ast.AST, depth: int) -> Optional[int]:
         """A tensor operand's size; 0 for a Python number (broadcast, no size of its own)."""
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        if self._is_scalar(node, depth):
             return 0
         return self.numel(node, depth + 1)
 
-    def _name(self, name: str, depth: int) -> Optional[int]:
-        if name in self._by_name:
-            return self._by_name[name]
-        self._by_name[name] = None  # a guard against cycles (b = b + 1)
-        sizes = [self._assigned(value, name, depth) for value in self.assigned_values.get(name, [])]
+    def _is_scalar(self, node: ast.AST, depth: int) -> bool:
+        """A Python number: 0.5, float(x), loss.item(), math.pi, torch.finfo(t.dtype).eps, a name bound to one."""
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name) and func.id in ("float", "int", "len", "round"):
+                return True
+            if isinstance(func, ast.Attribute) and func.attr == "item":
+                return True
+            return (self.names.qual(func) or "").startswith("math.")
+        if isinstance(node, ast.Attribute):
+            base = node.value
+            qualified = self.names.qual(base.func) if isinstance(base, ast.Call) else self.names.qual(node)
+            return (qualified or "").endswith(("finfo", "iinfo")) or (qualified or "").startswith("math.")
+        if isinstance(node, ast.Name) and depth <= _MAX_DEPTH:
+            values = self._values(node.id, self.index.scope_of(node))
+            return bool(values) and all(self._is_scalar(v, depth + 1) for v in values)
+        return False
+
+    def _values(self, name: str, scope: ast.AST) -> list[ast.AST]:
+        """What ``name`` is assigned in ``scope`` (a function's locals; else the module's globals)."""
+        key = (name, scope)
+        found = self._in_scope.get(key)
+        if found is None:
+            values = self.index.assigned_values.get(name, [])
+            found = [v for v in values if self.index.scope_of(v) is scope]
+            if not found and scope is not self.index.tree:
+                found = [v for v in values if self.index.scope_of(v) is self.index.tree]
+            self._in_scope[key] = found
+        return found
+
+    def _name(self, name: str, scope: ast.AST, depth: int) -> Optional[int]:
+        key = (name, scope)
+        if key in self._by_name:
+            return self._by_name[key]
+        self._by_name[key] = 0  # in progress: a cycle (x = torch.where(m, y, x)) adds nothing of its own
+        sizes = [self._assigned(value, name, depth) for value in self._values(name, scope)]
         positive = [size for size in sizes if size is not None and size > 0]
         result = max(positive) if positive and None not in sizes else None
-        self._by_name[name] = result
+        self._by_name[key] = result
         return result
 
     def _assigned(self, value: ast.AST, name: str, depth: int) -> Optional[int]:
         """The size a name gets from one assignment; 0 when it keeps its own (``b = b * 0.9 + 0.1``, ``b += 1``)."""
         if depth > _MAX_DEPTH:
             return None
-        if isinstance(value, ast.Name) and value.id == name:
-            return 0
-        if isinstance(value, ast.Constant) and isinstance(value.value, (int, float)):
+        if isinstance(value, ast.Name) and value.id == name or isinstance(self.parents.get(value), ast.AugAssign):
+            return 0  # b += x works in place: b keeps the elements it had
+        if self._is_scalar(value, depth):
             return 0 if isinstance(self.parents.get(value), (ast.AugAssign, ast.BinOp)) else None
         if isinstance(value, ast.BinOp) and not isinstance(value.op, ast.MatMult):
             sides = [self._assigned(side, name, depth + 1) for side in (value.left, value.right)]
@@ -92,6 +129,10 @@ class TensorSizes:
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                 and value.func.attr in SAME_SIZE_METHODS and not self.names.qual(value.func):
             return self._assigned(value.func.value, name, depth + 1)
+        qualified = self.names.qual(value.func) if isinstance(value, ast.Call) else None
+        if qualified and qualified.startswith("torch.") and qualified[6:] in SAME_SIZE_FUNCTIONS and value.args:
+            sides = [self._assigned(arg, name, depth + 1) for arg in value.args]  # x = torch.where(m, y, x)
+            return None if None in sides else max(sides)  # type: ignore[type-var]
         return self.numel(value, depth + 1)
 
     def _call(self, call: ast.Call, depth: int) -> Optional[int]:
@@ -126,7 +167,7 @@ class TensorSizes:
         if isinstance(node, ast.Constant) and type(node.value) is int:
             return node.value
         if isinstance(node, ast.Name):
-            values = self.assigned_values.get(node.id, [])
+            values = self._values(node.id, self.index.scope_of(node))
             ints = {self.int_value(v, depth + 1) for v in values}
             return ints.pop() if len(ints) == 1 and None not in ints else None
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Add, ast.Pow, ast.FloorDiv)):
