@@ -370,6 +370,16 @@ for step in range(100):
     wandb.log({"loss": loss})
     writer.add_scalar("lr", 0.1, step)
 """, [9, 10]),
+    ("GA103", "one element read back per iteration of a loop over a CUDA tensor", """
+def first_sum(cuda_tensor):
+    total = 0.0
+    for i in range(cuda_tensor.size()[0]):
+        total += cuda_tensor[i].cpu()
+    return total
+def last_sum(t_gpu):
+    for v in t_gpu.cpu():
+        print(v)
+""", [4]),
     ("GA103", "a list of CUDA tensors is not a host read", """
 model = nn.Linear(8, 2).cuda()
 outputs = []

@@ -79,7 +79,8 @@ class LoopAnalysis(FlowView):
             return False
         events = self.iteration_events(loop, stop_at_loops=True)
         if not any(event.bits & COMPUTE for event in events):
-            return False
+            # `for i in range(len(t)): total += t[i].item()`: one sync per element of a CUDA tensor
+            return self.walks_cuda_tensor(loop) and any(event.bits & HOST_READ for event in events)
         if self.iterates_loader(loop):
             return True  # one iteration per batch is a step, whatever else it calls
         if any(self.is_hot(inner) for inner in self._children.get(loop, [])):
@@ -145,6 +146,24 @@ class LoopAnalysis(FlowView):
         if isinstance(test, ast.Compare) and len(test.comparators) == 1 and isinstance(test.ops[0], (ast.Lt, ast.LtE)):
             return sizes.int_value(test.comparators[0])
         return None
+
+    def walks_cuda_tensor(self, loop: ast.AST) -> bool:
+        """``for v in t`` / ``for i in range(len(t))`` / ``range(t.size(0))`` / ``range(t.shape[0])``, t on CUDA."""
+        if not isinstance(loop, (ast.For, ast.AsyncFor)):
+            return False
+        walked = loop.iter
+        if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "range" \
+                and len(walked.args) == 1:
+            walked = walked.args[0]
+            while isinstance(walked, (ast.Subscript, ast.Call, ast.Attribute)):
+                if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "len":
+                    walked = walked.args[0] if walked.args else walked
+                    break
+                walked = walked.func if isinstance(walked, ast.Call) else walked.value
+                if isinstance(walked, ast.Attribute) and walked.attr in ("size", "shape", "numel"):
+                    walked = walked.value
+                    break
+        return bool(self.kind(walked) & CUDA_TENSOR)
 
     def is_sweep(self, loop: ast.AST) -> bool:
         """``for size in [256, 1024]``: each iteration is a separate experiment."""
