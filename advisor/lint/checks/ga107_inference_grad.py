@@ -63,6 +63,7 @@ INFO = CheckInfo(
     doc=DOC,
 )
 _MAX_CALLER_DEPTH = 4
+_LOSS = re.compile(r"criterion|loss", re.IGNORECASE)
 _NOT_A_FORWARD = api.MODEL_QUIET_METHODS | api.MODEL_SELF_METHODS | {"parameters", "named_parameters", "apply"}
 _CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "Module", "DataParallel",
                          "DistributedDataParallel"})
@@ -84,8 +85,8 @@ def run(ctx) -> Iterator[Hit]:
         key = loops[0] if loops else scope
         if key in reported or any(line < call.lineno for line in global_off) or _grad_off(ctx, call, 0):
             continue
-        if _single_layer(ctx, model):
-            continue  # nn.Conv2d(...) timed on its own: an operator benchmark, not a model's inference
+        if _single_layer(ctx, model) or _LOSS.search(last_identifier(model)):
+            continue  # nn.Conv2d(...) timed on its own: an operator benchmark; a loss: not a model's inference
         if ctx.kind(model) & EVAL:
             if not loops and isinstance(scope, ast.Module) and not ctx.unit.is_notebook:
                 continue  # a script's top level runs once: one forward pass, not an inference workload
@@ -148,6 +149,8 @@ def _single_layer(ctx, model: ast.AST) -> bool:
         name = ctx.qual(value.func) if isinstance(value, ast.Call) else None
         if not name or not name.startswith("torch.nn.") or name.rsplit(".", 1)[-1] in _CONTAINERS:
             return False
+        if name.endswith("Loss"):
+            return True  # nn.CrossEntropyLoss(): no parameters to record a graph for
     return True
 
 

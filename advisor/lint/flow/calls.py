@@ -41,7 +41,10 @@ from advisor.lint.names import dotted
 
 Kw = dict[Optional[str], int]
 _MATH_BUILTINS = frozenset({"sum", "min", "max", "abs"})
-_STDLIB = frozenset(sys.stdlib_module_names) | {"numpy", "wandb", "mlflow", "tqdm", "logging", "json"}
+# Libraries that take arrays or log values but do not compute on CUDA tensors (they need host data).
+_NOT_ON_CUDA = frozenset(sys.stdlib_module_names) | {
+    "numpy", "wandb", "mlflow", "tqdm", "matplotlib", "sklearn", "scipy", "pandas", "PIL", "cv2", "seaborn",
+    "tensorboard", "tensorboardX", "neptune", "comet_ml", "imageio", "skimage", "h5py", "yaml"}
 _MOVE_RECEIVER_METHODS = frozenset({"to", "cuda", "double", "float", "half", "bfloat16", "pin_memory"})
 
 
@@ -139,7 +142,7 @@ class CallEvaluator(ExprEvaluator):
             elif every & CPU_TENSOR:
                 out |= CPU_TENSOR | (every & F64)
             return out
-        if name.split(".", 1)[0] not in _STDLIB and _all(pos, kw) & CUDA_TENSOR:
+        if name.split(".", 1)[0] not in _NOT_ON_CUDA and _all(pos, kw) & CUDA_TENSOR:
             return CUDA_TENSOR  # a library built on torch (torchdiffeq.odeint, kornia, ...) fed CUDA tensors
         return 0
 
