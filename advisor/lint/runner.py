@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 from typing import Iterable, Optional
 
 from advisor.lint.context import FileContext
@@ -90,17 +89,6 @@ def lint_unit(unit: SourceUnit, ids: set[str],
     return kept, notes
 
 
-def _pinpoint(node) -> tuple[int, int]:
-    """Where a finding about ``node`` points: its start, except for a method call whose receiver spans lines
-    (``torch.randn(n)`` on one line, ``.to(device)`` on the next): there the line of the method name, where
-    the offending call is written."""
-    func = getattr(node, "func", None)
-    if isinstance(func, ast.Attribute) and func.end_lineno is not None and func.value.end_lineno is not None \
-            and func.end_lineno > node.lineno:
-        return func.end_lineno, max(0, func.end_col_offset - len(func.attr) - 1)
-    return node.lineno, node.col_offset
-
-
 def _mentions_gpu(text: str) -> bool:
     """Every check needs torch or a CUDA switch somewhere in the file; most helper modules have neither."""
     return "torch" in text or "cuda" in text.lower()
@@ -114,7 +102,7 @@ def _finding(unit: SourceUnit, info: CheckInfo, hit: Hit,
         line, col, end_line, end_col = hit.line, hit.column or 0, None, None
     else:
         assert node is not None
-        line, col = _pinpoint(node)
+        line, col = node.lineno, node.col_offset  # where the offending call starts (issue 12's line rule)
         first = node.lineno
         end_line, end_col = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
     cell, cell_line = unit.locate(line)

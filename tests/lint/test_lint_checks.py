@@ -345,7 +345,7 @@ for i in range(100):
         return loss.item()
     opt.step(closure)
 """, [13, 20]),
-    ("GA103", "a multi-line statement points at the offending call", """
+    ("GA103", "a multi-line statement points where the offending call (or comparison) starts", """
 model = nn.Linear(8, 1).cuda()
 x = torch.randn(64, 8, device="cuda")
 for i in range(100):
@@ -356,7 +356,7 @@ for i in range(100):
     if (i > 3 and
             loss > 2):
         pass
-""", [7, 9]),
+""", [6, 9]),
     ("GA103", "loggers handed CUDA tensors", """
 import wandb
 from torch.utils.tensorboard import SummaryWriter
