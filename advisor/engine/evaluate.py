@@ -10,12 +10,12 @@ from typing import Any, Iterable, Optional
 from packaging.version import InvalidVersion, Version
 from pydantic import BaseModel
 
-from advisor.engine.conditions import NEVER, AllOf, AnyOf, Compare, Condition, Exists, FactRef, Known, NotOf
+from advisor.engine.conditions import NEVER, AllOf, AnyOf, Compare, Condition, Exists, FactRef, Known, NotOf, iter_paths
 from advisor.engine.derive import DerivedFacts, derive_gpu, derive_machine
 from advisor.engine.paths import FactView
 from advisor.engine.render import render
 from advisor.engine.rule import Rule
-from advisor.models.common import Unavailable
+from advisor.models.common import Unavailable, missing
 from advisor.models.findings import Finding, SkippedRule
 from advisor.models.report import Report
 
@@ -148,12 +148,20 @@ def evaluate_rule(rule: Rule, view: FactView, *, gpu_index: Optional[int] = None
     )
 
 
+NOT_A_FLEET = missing("not a distributed run (fleet rules need `gpu-advisor cluster` under torchrun)")
+
+
 def view_for_report(report: Report, derived: Optional[DerivedFacts] = None) -> FactView:
     facts = report.facts
     roots = {"host": facts.host, "torch": facts.torch, "driver": facts.driver,
              "measurements": report.measurements,
-             "derived": derived or derive_machine(facts, report.measurements)}
+             "derived": derived or derive_machine(facts, report.measurements),
+             "fleet": report.fleet.facts if report.fleet is not None else NOT_A_FLEET}
     return FactView(roots, env=facts.env, packages=facts.packages)
+
+
+def reads_fleet(rule: Rule) -> bool:
+    return any(path.startswith("fleet.") for path in iter_paths(rule.when))
 
 
 def evaluate_rules(rules: Iterable[Rule], report: Report, view: Optional[FactView] = None) -> tuple[list[Finding], list[SkippedRule]]:
@@ -163,6 +171,8 @@ def evaluate_rules(rules: Iterable[Rule], report: Report, view: Optional[FactVie
     findings: list[Finding] = []
     skipped: list[SkippedRule] = []
     for rule in rules:
+        if report.fleet is None and reads_fleet(rule):
+            continue  # a fleet rule does not apply to one process's report (like a per-GPU rule with no GPU)
         if rule.for_each == "gpu":
             if isinstance(gpus, Unavailable):
                 skipped.append(SkippedRule(rule_id=rule.id, title=rule.title, missing=["gpus"],

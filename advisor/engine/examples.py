@@ -59,6 +59,7 @@ def report_from_example(example: dict[str, Any]) -> Report:
     facts: dict[str, Any] = {}
     measurements: dict[str, Any] = {}
     gpu: dict[str, Any] = {"index": 0}
+    fleet: dict[str, Any] = {}  # fleet.NAME: FleetFacts of a distributed run (models/fleet.py)
     env_seen = False
     for path, value in example.items():
         head, _, rest = path.partition(".")
@@ -73,6 +74,8 @@ def report_from_example(example: dict[str, Any]) -> Report:
                 packages[rest] = str(value)
         elif head == "gpu":
             _set_path(gpu, segments, value)
+        elif head == "fleet":
+            fleet[rest] = value
         elif path.startswith(EXAMPLE_CROSSOVER):
             measurements.setdefault("crossover", []).append(crossover_from_example(path, value))
         elif head == "measurements":
@@ -85,6 +88,7 @@ def report_from_example(example: dict[str, Any]) -> Report:
     return Report.model_validate({
         "meta": ReportMeta(tool_version="example", command="example", created_utc="").model_dump(),
         "facts": facts, "measurements": measurements,
+        "fleet": {"world_size": fleet.get("world_size", 2), "backend": "example", "facts": fleet} if fleet else None,
     })
 
 

@@ -4,6 +4,8 @@ Namespaces a rule may read:
     host.* torch.* driver.* env.NAME packages.NAME   facts from the probe (or a pasted text)
     measurements.*                                   numbers timed on the machine
     derived.*                                        machine-wide conclusions (engine/derive.py)
+    fleet.*                                          a distributed job's conclusions (models/fleet.FleetFacts);
+                                                     missing outside ``gpu-advisor cluster``
     gpu.*                                            in rules with ``for_each: gpu``: that GPU's facts and
                                                      its derived facts (GpuFacts + GpuDerived)
 Lists (``gpus``, ``measurements.crossover``) are not addressable: rules reach GPUs through ``for_each`` and
@@ -22,6 +24,7 @@ from advisor.engine.derive import DISPLAY_ONLY, DerivedFacts, GpuDerived
 from advisor.models.common import Unavailable, missing
 from advisor.models.env_allowlist import env_name_allowed
 from advisor.models.facts import DriverFacts, EnvFacts, GpuFacts, HostFacts, TorchFacts
+from advisor.models.fleet import FleetFacts
 from advisor.models.measurements import CrossoverMode, DType, Measurements, Op
 
 
@@ -31,7 +34,7 @@ class UnknownFactPath(ValueError):
 
 _ROOTS: dict[str, type] = {
     "host": HostFacts, "torch": TorchFacts, "driver": DriverFacts, "measurements": Measurements,
-    "derived": DerivedFacts,
+    "derived": DerivedFacts, "fleet": FleetFacts,
 }
 
 

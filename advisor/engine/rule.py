@@ -9,7 +9,7 @@ from advisor.engine.conditions import Condition
 from advisor.models.common import Confidence, Severity
 
 #: A rule's category is also the folder its file lives in (rules/<category>/<id>.yaml).
-Category = Literal["compat", "perf", "health", "memory"]
+Category = Literal["compat", "perf", "health", "memory", "fleet"]
 CATEGORIES: tuple[str, ...] = get_args(Category)
 _KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
