@@ -9,6 +9,7 @@ times; mixing them would invent a machine that never existed, so the nvidia-smi 
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Optional
 
 from advisor.ingest.shell import fill_missing
@@ -29,20 +30,26 @@ def merge_smi(facts: Facts, driver: DriverFacts, smi_gpus: list[GpuFacts]) -> Fa
     return facts.model_copy(update={"driver": merged_driver, "gpus": _merge_gpus(facts.gpus, smi_gpus)})
 
 
-def _same_gpu(a: GpuFacts, b: GpuFacts) -> bool:
-    return not is_missing(a.name) and not is_missing(b.name) and str(a.name).lower() == str(b.name).lower()
-
-
 def _merge_gpus(base, smi_gpus: list[GpuFacts]):
     if is_missing(base) or not base:
         return smi_gpus if smi_gpus else base
     merged = list(base)
+    # Free slots by (index, name) and by name, so thousands of GPUs merge in linear time, not pairwise.
+    by_index_name: dict[tuple[int, str], deque[int]] = {}
+    by_name: dict[str, deque[int]] = {}
+    for slot, gpu in enumerate(merged):
+        if not is_missing(gpu.name):
+            name = str(gpu.name).lower()
+            by_index_name.setdefault((gpu.index, name), deque()).append(slot)
+            by_name.setdefault(name, deque()).append(slot)
     taken: set[int] = set()
     for smi in smi_gpus:
-        slot = next((i for i, gpu in enumerate(merged) if i not in taken and gpu.index == smi.index
-                     and _same_gpu(gpu, smi)), None)
-        if slot is None:
-            slot = next((i for i, gpu in enumerate(merged) if i not in taken and _same_gpu(gpu, smi)), None)
+        name = None if is_missing(smi.name) else str(smi.name).lower()
+        slot = None
+        if name is not None:
+            slot = _first_free(by_index_name.get((smi.index, name), deque()), taken)
+            if slot is None:
+                slot = _first_free(by_name.get(name, deque()), taken)
         if slot is None:
             merged.append(smi)  # a GPU only nvidia-smi lists (collect_env's list was partial)
             taken.add(len(merged) - 1)
@@ -51,3 +58,10 @@ def _merge_gpus(base, smi_gpus: list[GpuFacts]):
         merged[slot] = fill_missing(smi, merged[slot]).model_copy(update={"index": merged[slot].index})
         taken.add(slot)
     return merged
+
+
+def _first_free(slots: deque[int], taken: set[int]) -> Optional[int]:
+    # Taken slots are dropped from the front as they are met, so each is skipped at most once overall.
+    while slots and slots[0] in taken:
+        slots.popleft()
+    return slots[0] if slots else None

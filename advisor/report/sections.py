@@ -11,5 +11,5 @@ def report_sections(report: Report) -> list[Section]:
     from advisor.report.measurement_sections import measurement_sections
     from advisor.report.recommendation_sections import recommendation_sections
 
-    return [*fleet_sections(report.fleet), *recommendation_sections(report.recommendations), *measurement_sections(report.measurements),
-            *fact_sections(report.facts)]
+    return [*fleet_sections(report.fleet), *recommendation_sections(report.recommendations),
+            *measurement_sections(report.measurements), *fact_sections(report.facts, report.meta.sources)]
