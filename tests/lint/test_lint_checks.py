@@ -723,6 +723,19 @@ def loop_test():
         x = torch.where(mask, x_new, x)
     return x
 """, [4, 11]),
+    ("GA110", "captured in a CUDA graph or compiled: launched as one", """
+x = torch.zeros(1, device="cuda")
+g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    for _ in range(1000):
+        x.add_(1)
+@torch.compile
+def f(y):
+    for _ in range(1000):
+        y = y * 2
+    return y
+f(torch.ones(4, device="cuda"))
+""", []),
     ("GA110", "matrix ops are not elementwise; sizes are per function", """
 ct = torch.rand(3, 3).cuda()
 for i in range(100):

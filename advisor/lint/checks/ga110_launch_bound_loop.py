@@ -55,6 +55,8 @@ INFO = CheckInfo(
 )
 TYPICAL_CROSSOVER = 10_000  # elements; H100/H200 hosts measure 20,000-40,000 for a float32 add
 _MIN_ITERATIONS = 100
+_GRAPH_CAPTURE = frozenset({"torch.cuda.graph", "torch.cuda.graphs.graph"})
+_COMPILERS = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace"})
 _OPERATORS = (ast.BinOp, ast.UnaryOp, ast.Compare, ast.AugAssign)
 
 
@@ -67,7 +69,7 @@ def run(ctx) -> Iterator[Hit]:
     reported: set[ast.AST] = set()
     depth = {loop: len(ctx.index.enclosing_loops(loop)) for loop in ctx.index.loops}
     for loop in sorted(ctx.index.loops, key=lambda loop: -depth[loop]):  # innermost first
-        if ctx.is_sweep(loop) or ctx.iterates_loader(loop):
+        if ctx.is_sweep(loop) or ctx.iterates_loader(loop) or _captured(ctx, loop):
             continue
         iterations = ctx.loop_iterations(loop)
         if iterations is not None and iterations < _MIN_ITERATIONS:
@@ -124,6 +126,19 @@ def _hit(ctx, loop: ast.AST, first: ast.AST, ops: int, elements: int, iterations
                 "iterations": iterations, "crossover_elements": machine.add_crossover or TYPICAL_CROSSOVER,
                 "crossover_source": "measured" if machine.add_crossover else "typical"}
     return Hit(message, node=first, evidence=evidence)
+
+
+def _captured(ctx, loop: ast.AST) -> bool:
+    """Inside `with torch.cuda.graph(g):` or a @torch.compile function: launched as one graph -- the fix."""
+    for parent in ctx.index.ancestors(loop):
+        if isinstance(parent, (ast.With, ast.AsyncWith)) and any(
+                (ctx.qual(item.context_expr.func) if isinstance(item.context_expr, ast.Call) else None)
+                in _GRAPH_CAPTURE for item in parent.items):
+            return True
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                ctx.qual(d.func if isinstance(d, ast.Call) else d) in _COMPILERS for d in parent.decorator_list):
+            return True
+    return False
 
 
 def _makes_tiny_cuda_tensors(ctx, threshold: int) -> bool:
