@@ -49,6 +49,7 @@ DATASETS_OF_TENSORS = frozenset({"torch.utils.data.TensorDataset"})
 PASSTHROUGH_CALLS = frozenset({
     "iter", "next", "list", "tuple", "sorted", "reversed", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm",
     "tqdm.notebook.tqdm", "torch.compile", "copy.deepcopy",
+    "torch.autograd.Variable", "torch.autograd.variable.Variable",  # pre-0.4 code: a Variable is its tensor
 })
 
 GRAD_OFF_CONTEXTS = frozenset({

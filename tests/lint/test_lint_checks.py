@@ -507,6 +507,13 @@ for epoch in range(100):
     for batch in np.split(x_train, 10):
         b = torch.from_numpy(batch).cuda()
 """, [3]),
+    ("GA105", "pre-0.4 Variables of the same data, every epoch", """
+from torch.autograd import Variable
+x_train = np.ones((100, 1), dtype=np.float32)
+for epoch in range(100):
+    inputs = Variable(torch.from_numpy(x_train).cuda())
+    labels = Variable(torch.from_numpy(x_train)).cuda()
+""", [4, 5]),
     ("GA105", "model moved every epoch", """
 model = nn.Linear(8, 8)
 for epoch in range(10):

@@ -104,6 +104,9 @@ def _factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
         if isinstance(node.func, ast.Attribute) and node.func.attr in _CASTS:
             node = node.func.value
             continue
+        if name in api.PASSTHROUGH_CALLS and node.args:  # Variable(torch.randn(n)).cuda()
+            node = node.args[0]
+            continue
         return None
     return None
 

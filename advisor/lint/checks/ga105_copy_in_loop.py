@@ -114,7 +114,10 @@ def _wrapped_data(ctx, node: ast.AST) -> Optional[str]:
     """``torch.from_numpy(x_train)``: the host data a wrapping factory turns into a CPU tensor (``x_train``)."""
     if not isinstance(node, ast.Call) or len(node.args) != 1:
         return None
-    name = (ctx.qual(node.func) or "").rsplit(".", 1)[-1]
+    qualified = ctx.qual(node.func) or ""
+    if qualified in api.PASSTHROUGH_CALLS:  # Variable(x_train).cuda()
+        return dotted(node.args[0]) or _wrapped_data(ctx, node.args[0])
+    name = qualified.rsplit(".", 1)[-1]
     if name in api.WRAPPING_FACTORIES or name == "tensor" or name in api.LEGACY_CONSTRUCTORS:
         return dotted(node.args[0])
     return None
