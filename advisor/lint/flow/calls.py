@@ -8,14 +8,16 @@ functions return tensors on their inputs' device; a model moved to CUDA returns 
 from __future__ import annotations
 
 import ast
+import sys
 from typing import Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.flow_exprs import ExprEvaluator, dtype_kind, has_float_literal, looks_like_model
-from advisor.lint.kinds import (
+from advisor.lint.flow.exprs import ExprEvaluator, dtype_kind, has_float_literal, looks_like_model
+from advisor.lint.flow.kinds import (
     CPU_DEVICE,
     CPU_TENSOR,
     CUDA_DEVICE,
+    CUDA_FN,
     CUDA_MODEL,
     CUDA_TENSOR,
     CUDA_WORKER,
@@ -34,11 +36,15 @@ from advisor.lint.kinds import (
     NUMPY,
     TENSOR_BITS,
 )
+from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.names import dotted
-from advisor.lint.scopes import ClassInfo, FunctionInfo
 
 Kw = dict[Optional[str], int]
 _MATH_BUILTINS = frozenset({"sum", "min", "max", "abs"})
+# Libraries that take arrays or log values but do not compute on CUDA tensors (they need host data).
+_NOT_ON_CUDA = frozenset(sys.stdlib_module_names) | {
+    "numpy", "wandb", "mlflow", "tqdm", "matplotlib", "sklearn", "scipy", "pandas", "PIL", "cv2", "seaborn",
+    "tensorboard", "tensorboardX", "neptune", "comet_ml", "imageio", "skimage", "h5py", "yaml"}
 _MOVE_RECEIVER_METHODS = frozenset({"to", "cuda", "double", "float", "half", "bfloat16", "pin_memory"})
 
 
@@ -88,10 +94,18 @@ class CallEvaluator(ExprEvaluator):
             return EVENT
         if name in api.CUDA_WORKER_CONSTRUCTORS:
             return CUDA_WORKER
+        if name in api.LEGACY_CUDA_CONSTRUCTORS:  # torch.cuda.FloatTensor(3, 4): a CUDA tensor
+            return CUDA_TENSOR | (F64 if name.endswith("DoubleTensor") else 0)
         if name.startswith("torch.cuda."):
             return 0
         if name == "torch.set_default_device":
             self.default_cuda = self.default_cuda or bool(_all(pos, kw) & CUDA_DEVICE)
+            return 0
+        if name == "torch.set_default_tensor_type" and node.args:  # the pre-2.1 way: ('torch.cuda.FloatTensor')
+            first = node.args[0]
+            text = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) \
+                else self.names.qual(first) or ""
+            self.default_cuda = self.default_cuda or text.startswith("torch.cuda.")
             return 0
         if name.count(".") == 1 and name.startswith("torch.") and last in api.FACTORIES:
             return self._factory(last, node, pos, kw)
@@ -128,6 +142,8 @@ class CallEvaluator(ExprEvaluator):
             elif every & CPU_TENSOR:
                 out |= CPU_TENSOR | (every & F64)
             return out
+        if name.split(".", 1)[0] not in _NOT_ON_CUDA and _all(pos, kw) & CUDA_TENSOR:
+            return CUDA_TENSOR  # a library built on torch (torchdiffeq.odeint, kornia, ...) fed CUDA tensors
         return 0
 
     def _factory(self, name: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
@@ -140,7 +156,7 @@ class CallEvaluator(ExprEvaluator):
         elif self.default_cuda:
             out = CUDA_TENSOR
         else:
-            out = CPU_TENSOR | (0 if name in api.WRAPPING_FACTORIES else FRESH)
+            out = CPU_TENSOR | (FRESH if _makes_new_data(name, node, pos[0] if pos else 0) else 0)
         if name == "DoubleTensor":
             out |= F64
         if "dtype" in kw:
@@ -197,6 +213,14 @@ class CallEvaluator(ExprEvaluator):
         receiver_node = node.func.value if isinstance(node.func, ast.Attribute) else node.func
         if attr in ("to", "cuda", "cpu"):
             return self._move(receiver, attr, node, pos, kw)
+        if attr == "type" and node.args and receiver & (CUDA_TENSOR | CPU_TENSOR):
+            target = node.args[0]
+            text = target.value if isinstance(target, ast.Constant) and isinstance(target.value, str) \
+                else self.names.qual(target) or ""
+            if text.startswith("torch.cuda."):  # x.type(torch.cuda.FloatTensor): a copy to the GPU
+                return CUDA_TENSOR | (F64 if text.endswith("DoubleTensor") else 0)
+            if text.startswith("torch.") and text.endswith("Tensor"):
+                return CPU_TENSOR | (F64 if text.endswith("DoubleTensor") else 0)
         module = _is_module(receiver) or (receiver == 0 and attr in ("eval", "train")
                                           and looks_like_model(receiver_node))
         if attr == "double":
@@ -303,6 +327,10 @@ class CallEvaluator(ExprEvaluator):
             if api.MODEL_NAME_HINT.search(name) and _all(pos, kw) & CUDA_TENSOR:
                 return CUDA_TENSOR  # an unknown callable named like a model, fed CUDA tensors
             return 0
+        if not held & ~CUDA_FN:  # a name bound to one of the user's functions: step = make_step(model)
+            function = self.scopes.held_function(node.func, self.scope)
+            if function is not None:
+                return self.call_function(function, node, pos, kw, skip_self=False)
         out = self.call_value(held, pos, kw)
         if not out and not held and api.MODEL_NAME_HINT.search(name) and _all(pos, kw) & CUDA_TENSOR:
             return CUDA_TENSOR  # a parameter named like a model, fed CUDA tensors
@@ -319,6 +347,28 @@ class CallEvaluator(ExprEvaluator):
         if out:
             out |= callee & F64
         return out
+
+
+def _makes_new_data(name: str, call: ast.Call, first_kind: int) -> bool:
+    """Does this factory make new values on the CPU (torch.randn(n), torch.tensor([1.0, 2.0]), torch.tensor of
+    a Python list, torch.FloatTensor(64, 3)) -- or wrap data that exists already (torch.from_numpy(a),
+    torch.tensor(numpy_array), torch.FloatTensor(observation)), where the copy to the GPU is the point?"""
+    if name in api.WRAPPING_FACTORIES:
+        return False
+    if name != "tensor" and name not in api.LEGACY_CONSTRUCTORS:
+        return True
+    if not call.args:
+        return True
+    first = call.args[0]
+    if isinstance(first, (ast.List, ast.Tuple, ast.ListComp, ast.Constant)):
+        return True  # a literal, or sizes
+    if name == "tensor":
+        return not first_kind & (NUMPY | CPU_TENSOR | CUDA_TENSOR)  # a list of Python numbers, unless known data
+    if len(call.args) > 1:
+        return True  # FloatTensor(n, m): sizes
+    if isinstance(first, ast.Attribute) and first.attr == "shape":
+        return True  # torch.Tensor(x.shape)
+    return isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) and first.func.attr == "size"
 
 
 def _is_false(node: ast.AST) -> bool:

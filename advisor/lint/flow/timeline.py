@@ -14,22 +14,21 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.effects import CLOCK, COMPUTE, SYNC, WORK, Event
-from advisor.lint.kinds import CUDA_ANY, CUDA_DEVICE
-from advisor.lint.scopes import FunctionInfo
-
-if TYPE_CHECKING:
-    from advisor.lint.context import FileContext
+from advisor.lint.flow.effects import CLOCK, COMPUTE, SYNC, WORK, Effects, Event
+from advisor.lint.flow.kinds import CUDA_ANY, CUDA_DEVICE
+from advisor.lint.flow.loops import LoopAnalysis
+from advisor.lint.flow.scopes import FunctionInfo
+from advisor.lint.flow.view import FlowView
 
 _MAX_CALL_DEPTH = 8
 
 
 @dataclass
 class TimedRegion:
-    how: str  # "clock" | "timeit" | "%time" | "%timeit" | "%%time" | "%%timeit"
+    how: str  # "clock" | "timeit" | "events" | "%time" | "%timeit" | "%%time" | "%%timeit"
     scope: ast.AST
     close: ast.AST  # where a finding about the closing read points
     events: list[Event] = field(default_factory=list)
@@ -61,20 +60,23 @@ class TimedRegion:
         return last_sync >= last_work if last_work >= 0 else not self.assumed_work
 
 
-class Timings:
-    def __init__(self, ctx: "FileContext") -> None:
-        self.ctx = ctx
-        self.effects = ctx.effects
+class Timings(FlowView):
+    def __init__(self, view: FlowView, effects: Effects, loops: LoopAnalysis, magics: list) -> None:
+        super().__init__(view.index, view.names, view.flow)
+        self.effects = effects
+        self.loops = loops
+        self.magics = magics  # the notebook's %time / %%timeit lines (source.Magic)
         self._module_events: Optional[list[Event]] = None
+        self._module_chains: dict[int, list[Event]] = {}
 
     @cached_property
     def regions(self) -> list[TimedRegion]:
         regions: list[TimedRegion] = []
         by_scope: dict[ast.AST, list[ast.Call]] = {}
-        for call in self.ctx.index.calls:
-            name = self.ctx.qual(call.func)
+        for call in self.index.calls:
+            name = self.qual(call.func)
             if name in api.CLOCKS:
-                by_scope.setdefault(self.ctx.index.scope_of(call), []).append(call)
+                by_scope.setdefault(self.index.scope_of(call), []).append(call)
             elif name in api.TIMEIT_CALLS:
                 region = self._timeit_region(call)
                 if region is not None:
@@ -82,7 +84,38 @@ class Timings:
         for scope in by_scope:
             regions.extend(self._clock_regions(scope))
         regions.extend(self._magic_regions())
+        regions.extend(self._event_regions())
         return regions
+
+    # -- CUDA events -------------------------------------------------------------------------------
+    def _event_regions(self) -> list[TimedRegion]:
+        """``start.record(); ...; end.record(); start.elapsed_time(end)``: GPU time, measured correctly (the
+        events wait for the work), but the first CUDA work of the program still lands inside."""
+        regions = []
+        for call in self.index.calls_by_name.get("elapsed_time", ()):
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and call.args
+                    and isinstance(call.args[0], ast.Name)):
+                continue
+            scope = self.index.scope_of(call)
+            start = self._record_before(func.value.id, scope, call)
+            end = self._record_before(call.args[0].id, scope, call)
+            if start is None or end is None or (start.lineno, start.col_offset) >= (end.lineno, end.col_offset):
+                continue
+            opened, closed = (start.lineno, start.col_offset), (end.lineno, end.col_offset)
+            events = [e for e in self._scope_events(scope)
+                      if opened < (e.node.lineno, e.node.col_offset) < closed]
+            regions.append(TimedRegion("events", scope, end, events, open=start, assumed_sync=True))
+        return regions
+
+    def _record_before(self, name: str, scope: ast.AST, before: ast.AST) -> Optional[ast.Call]:
+        found = None
+        for call in self.index.calls_by_name.get("record", ()):
+            func = call.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == name \
+                    and self.index.scope_of(call) is scope and call.lineno <= before.lineno:
+                found = call
+        return found
 
     # -- clock pairs -------------------------------------------------------------------------------
     def _clock_regions(self, scope: ast.AST) -> list[TimedRegion]:
@@ -91,7 +124,7 @@ class Timings:
         assigned: list[tuple[tuple[int, int], str, int]] = []  # (where, variable, event index)
         for index, event in enumerate(events):
             if event.bits & CLOCK:
-                target = _assigned_name(self.ctx.index.parents.get(event.node))
+                target = _assigned_name(self.index.parents.get(event.node))
                 if target is not None:
                     assigned.append(((event.node.lineno, event.node.col_offset), target, index))
 
@@ -101,9 +134,9 @@ class Timings:
 
         regions = []
         seen: set[tuple[int, int]] = set()
-        for node in sorted((n for n in self.ctx.index.subtractions if self.ctx.index.scope_of(n) is scope),
+        for node in sorted((n for n in self.index.subtractions if self.index.scope_of(n) is scope),
                            key=lambda n: (n.lineno, n.col_offset)):
-            if isinstance(self.ctx.index.parents.get(node), ast.Compare):
+            if isinstance(self.index.parents.get(node), ast.Compare):
                 continue  # `if time.time() - last > 30:` throttles, it does not measure
             if not isinstance(node.right, ast.Name):
                 continue
@@ -126,12 +159,12 @@ class Timings:
     # -- timeit ------------------------------------------------------------------------------------
     def _timeit_region(self, call: ast.Call) -> Optional[TimedRegion]:
         statement = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "stmt"), None)
-        scope = self.ctx.index.scope_of(call)
+        scope = self.index.scope_of(call)
         region = TimedRegion("timeit", scope, call, repeated=True)
         if isinstance(statement, ast.Lambda):
             region.events = self.effects.events([statement.body])
         elif isinstance(statement, ast.Name):
-            found = self.ctx.flow.scopes.resolve(statement.id, scope)
+            found = self.flow.scopes.resolve(statement.id, scope)
             if not isinstance(found, FunctionInfo):
                 return None
             summary = self.effects.summary(found)
@@ -148,7 +181,7 @@ class Timings:
             tree = ast.parse(text)
         except SyntaxError:
             return False, True
-        env = self.ctx.flow.module_env
+        env = self.flow.module_env
         uses = any(isinstance(n, ast.Name) and env.get(n.id, 0) & (CUDA_ANY | CUDA_DEVICE)
                    for n in ast.walk(tree))
         syncs = any(isinstance(n, ast.Attribute) and n.attr in api.HOST_SYNC_METHODS | {"synchronize"}
@@ -158,15 +191,15 @@ class Timings:
     # -- notebook magics ---------------------------------------------------------------------------
     def _magic_regions(self) -> list[TimedRegion]:
         regions = []
-        tree = self.ctx.tree
-        for magic in self.ctx.unit.magics:
+        tree = self.index.tree
+        for magic in self.magics:
             if magic.name not in ("time", "timeit"):
                 continue
             if magic.is_cell:
                 body = [s for s in tree.body if magic.body_first <= s.lineno <= magic.body_last]
                 how = "%%" + magic.name
             else:
-                body = [n.body for n in self.ctx.index.tests if isinstance(n, ast.If)
+                body = [n.body for n in self.index.tests if isinstance(n, ast.If)
                         and n.lineno == magic.line and n.col_offset == magic.column]
                 body = body[0] if body else []
                 how = "%" + magic.name
@@ -179,31 +212,35 @@ class Timings:
     # -- program order -----------------------------------------------------------------------------
     def first_compute_chain(self, region: TimedRegion) -> list[Event]:
         """The events that lead, call by call, to the first CUDA compute of the program ``region`` runs in."""
-        info = self.ctx.flow.scopes.functions.get(region.scope)
-        if info is not None and not info.called:
-            return self._first_compute(self.effects.summary(info).events, 0, set())
-        return self._module_chain
+        return self.first_chain(region, COMPUTE)
 
-    @cached_property
-    def _module_chain(self) -> list[Event]:
-        return self._first_compute(self._scope_events(self.ctx.tree), 0, set())
+    def first_chain(self, region: TimedRegion, bits: int) -> list[Event]:
+        """The same for the first event with any of ``bits`` (WORK: the first CUDA work of any kind, which
+        creates the CUDA context)."""
+        info = self.flow.scopes.functions.get(region.scope)
+        if info is not None and not info.called:
+            return self._first(self.effects.summary(info).events, bits, 0, set())
+        chain = self._module_chains.get(bits)
+        if chain is None:
+            chain = self._module_chains[bits] = self._first(self._scope_events(self.index.tree), bits, 0, set())
+        return chain
 
     def _scope_events(self, scope: ast.AST) -> list[Event]:
-        info = self.ctx.flow.scopes.functions.get(scope)
+        info = self.flow.scopes.functions.get(scope)
         if info is not None:
             return self.effects.summary(info).events
         if self._module_events is None:
             self._module_events = self.effects.events(scope.body)
         return self._module_events
 
-    def _first_compute(self, events: list[Event], depth: int, visiting: set) -> list[Event]:
+    def _first(self, events: list[Event], bits: int, depth: int, visiting: set) -> list[Event]:
         for event in events:
-            if not event.bits & COMPUTE:
+            if not event.bits & bits:
                 continue
             if event.callee is None or depth >= _MAX_CALL_DEPTH or event.callee in visiting:
                 return [event]
-            inner = self._first_compute(self.effects.summary(event.callee).events, depth + 1,
-                                        visiting | {event.callee})
+            inner = self._first(self.effects.summary(event.callee).events, bits, depth + 1,
+                                visiting | {event.callee})
             return [event] + inner
         return []
 
@@ -211,19 +248,19 @@ class Timings:
         """Does the region run a loop over a DataLoader (a training run, where start-up is noise)?"""
         lines = (getattr(region.open, "lineno", 0), getattr(region.close, "end_lineno", 0) or 0)
         for loop in self._loader_loops:
-            if self.ctx.index.scope_of(loop) is region.scope and lines[0] <= loop.lineno <= lines[1]:
+            if self.index.scope_of(loop) is region.scope and lines[0] <= loop.lineno <= lines[1]:
                 return True
         callees = [e.callee for e in region.events if e.callee is not None]
         return any(self._function_trains(info, set()) for info in callees)
 
     @cached_property
     def _loader_loops(self) -> list[ast.AST]:
-        return [loop for loop in self.ctx.index.loops if self.ctx.loops.iterates_loader(loop)]
+        return [loop for loop in self.index.loops if self.loops.iterates_loader(loop)]
 
     def _function_trains(self, info: FunctionInfo, visiting: set) -> bool:
         if info in visiting:
             return False
-        if any(self.ctx.index.scope_of(loop) is info.node for loop in self._loader_loops):
+        if any(self.index.scope_of(loop) is info.node for loop in self._loader_loops):
             return True
         callees = [e.callee for e in self.effects.summary(info).events if e.callee is not None]
         return any(self._function_trains(c, visiting | {info}) for c in callees)

@@ -10,10 +10,12 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
+from advisor.lint.flow.kinds import INSTANCE_SHIFT
 from advisor.lint.index import FUNCTION_TYPES, FileIndex, FunctionNode
-from advisor.lint.kinds import INSTANCE_SHIFT
 from advisor.lint.names import Names, last_identifier
 from advisor.lint.torch_api import MODEL_BASE_HINT
+
+_MAX_HELD_DEPTH = 4
 
 
 @dataclass(eq=False)
@@ -90,6 +92,11 @@ class ScopeIndex:
                 self._defs_in.setdefault(parent, {})[node.name] = info
         for info in self.classes.values():  # in source order, so a base defined earlier is already decided
             info.is_model = any(self._is_model_base(base, names) for base in info.node.bases)
+        self._names = names
+        self._returns: dict[FunctionInfo, list[ast.AST]] = {}
+        self._holders: Optional[dict[FunctionInfo, set[str]]] = None
+        self._children: Optional[dict[ast.AST, list[FunctionInfo]]] = None
+        self._held: dict[tuple[str, ast.AST], Optional[FunctionInfo]] = {}
 
     def _holder(self, node: ast.AST) -> ast.AST:
         for parent in self.index.ancestors(node):
@@ -123,6 +130,61 @@ class ScopeIndex:
                 node = self.classes[node].parent
         return None
 
+    def held_function(self, node: ast.AST, scope: ast.AST, depth: int = 0) -> Optional[FunctionInfo]:
+        """The user's function an expression evaluates to: a def's own name, a name bound to one (``step =
+        train_step``; ``step = make_step(model)`` where make_step returns a nested def), functools.partial(f)."""
+        if depth > _MAX_HELD_DEPTH:
+            return None
+        if isinstance(node, ast.Name):
+            key = (node.id, scope)
+            if key in self._held:  # the pass asks again on every round: the answer never changes
+                return self._held[key]
+            self._held[key] = None  # a guard against step = step
+            found = self.resolve(node.id, scope)
+            if found is not None:
+                result = found if isinstance(found, FunctionInfo) else None
+            else:
+                values = self.index.assigned_values.get(node.id, ())
+                held = {self.held_function(v, self.index.scope_of(v), depth + 1) for v in values if v is not node}
+                result = held.pop() if len(held) == 1 and None not in held else None
+            self._held[key] = result
+            return result
+        if isinstance(node, ast.Call):
+            if self._names.qual(node.func) == "functools.partial" and node.args:
+                return self.held_function(node.args[0], scope, depth + 1)
+            if not isinstance(node.func, ast.Name):
+                return None
+            factory = self.resolve(node.func.id, scope)
+            if not isinstance(factory, FunctionInfo):
+                return None
+            held = {self.held_function(v, factory.node, depth + 1) for v in self._returned(factory)}
+            return held.pop() if len(held) == 1 and None not in held else None
+        return None
+
+    def _returned(self, info: FunctionInfo) -> list[ast.AST]:
+        found = self._returns.get(info)
+        if found is None:
+            found, stack = [], list(info.node.body)
+            while stack:
+                node = stack.pop()
+                if isinstance(node, ast.Return) and node.value is not None:
+                    found.append(node.value)
+                elif not isinstance(node, FUNCTION_TYPES + (ast.ClassDef, ast.Lambda)):
+                    stack.extend(ast.iter_child_nodes(node))
+            self._returns[info] = found
+        return found
+
+    def names_holding(self, info: FunctionInfo) -> set[str]:
+        """Names other than its own that are bound to ``info`` (see held_function): more ways to call it."""
+        if self._holders is None:
+            self._holders = {}
+            for name, values in self.index.assigned_values.items():
+                if any(isinstance(v, (ast.Name, ast.Call)) for v in values):
+                    held = self.held_function(ast.Name(id=name, ctx=ast.Load()), self.index.tree)
+                    if held is not None and held.name != name:
+                        self._holders.setdefault(held, set()).add(name)
+        return self._holders.get(info, set())
+
     def method_of(self, scope: ast.AST, name: str) -> Optional[FunctionInfo]:
         """``self.name`` called from inside a method of a class: that class's method ``name``."""
         info = self.functions.get(scope)
@@ -143,4 +205,9 @@ class ScopeIndex:
         return found
 
     def children_of(self, node: ast.AST) -> list[FunctionInfo]:
-        return [info for info in self.functions.values() if info.parent is node]
+        """The functions defined directly in ``node``'s body (a def's nested defs)."""
+        if self._children is None:
+            self._children = {}
+            for info in self.functions.values():
+                self._children.setdefault(info.parent, []).append(info)
+        return self._children.get(node, [])

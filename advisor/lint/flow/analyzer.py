@@ -14,12 +14,23 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
-from advisor.lint.flow_calls import CallEvaluator
-from advisor.lint.flow_env import TrailEnvironment
+from advisor.lint.flow.calls import CallEvaluator
+from advisor.lint.flow.env import Environment
+from advisor.lint.flow.exprs import name_hint
+from advisor.lint.flow.kinds import (
+    CONTAINER,
+    CPU_TENSOR,
+    CUDA_TENSOR,
+    F64,
+    FRESH,
+    MODEL,
+    MODEL_BITS,
+    NUMPY,
+    TENSOR_BITS,
+)
+from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
 from advisor.lint.index import FileIndex
-from advisor.lint.kinds import CONTAINER, CPU_TENSOR, CUDA_TENSOR, F64, FRESH, MODEL, MODEL_BITS, NUMPY, TENSOR_BITS
 from advisor.lint.names import Names, dotted
-from advisor.lint.scopes import ClassInfo, FunctionInfo, ScopeIndex
 
 _MAX_PASSES = 8
 _MAX_NESTING = 20  # on-demand analyses inside each other (calls inside calls)
@@ -42,7 +53,7 @@ class FlowResult:
 def analyze(index: FileIndex, names: Names) -> FlowResult:
     analyzer = FlowAnalyzer(index, names)
     analyzer.run()
-    return FlowResult(analyzer.values, analyzer.scopes, analyzer.module_env, analyzer.default_cuda,
+    return FlowResult(analyzer.values, analyzer.scopes, analyzer.environment.module_env, analyzer.default_cuda,
                       analyzer.cuda_seen > 0, analyzer.readers)
 
 
@@ -64,7 +75,7 @@ def _argparse(index: FileIndex) -> tuple[set[str], dict[str, ast.AST]]:
     return parsed, defaults
 
 
-class FlowAnalyzer(TrailEnvironment, CallEvaluator):
+class FlowAnalyzer(CallEvaluator):
     def __init__(self, index: FileIndex, names: Names) -> None:
         self.index = index
         self.names = names
@@ -72,18 +83,16 @@ class FlowAnalyzer(TrailEnvironment, CallEvaluator):
         self.values: dict[ast.AST, int] = {}
         self.default_cuda = False
         self.cuda_seen = 0
-        self.module_env: dict[str, int] = {}
-        self.env: dict[str, int] = {}
-        self.outer: list[dict[str, int]] = []
+        self.environment = Environment()
+        # the expression layers ask the environment through these (bound once: they run for every name)
+        self.lookup, self.bind = self.environment.lookup, self.environment.bind
+        self.branches, self.loop = self.environment.branches, self.environment.loop
         self.scope: ast.AST = index.tree
-        self.current: Optional[FunctionInfo] = None
         self.returned = 0
         self.dirty: set[FunctionInfo] = set()
         self.module_dirty = True
         self.readers: dict[FunctionInfo, set] = {}
-        self.global_reads: dict[str, set[FunctionInfo]] = {}
         self.active: set[FunctionInfo] = set()  # being analysed on demand (recursion guard)
-        self.trail: list[dict[str, Optional[int]]] = []
         self.parsed_args, self.argparse_defaults = _argparse(index)
         self.init_handlers()
         self._stmt_handlers = {
@@ -105,38 +114,40 @@ class FlowAnalyzer(TrailEnvironment, CallEvaluator):
                 break
             if self.module_dirty:
                 self.module_dirty = False
-                before = self.module_env
+                before = self.environment.module_env
                 self._analyze_module()
-                after = self.module_env
+                after = self.environment.module_env
                 for key in before.keys() | after.keys():
                     if before.get(key) != after.get(key):
-                        self.dirty.update(self.global_reads.get(key, ()))
+                        self.dirty.update(self.environment.global_reads.get(key, ()))
             for info in order:
                 if info in self.dirty:
                     self._analyze_function(info)
 
     def _analyze_module(self) -> None:
-        self.env, self.outer, self.scope, self.current = {}, [], self.index.tree, None
+        environment = self.environment
+        environment.env, environment.outer, environment.current = {}, [], None
+        self.scope = self.index.tree
         self._block(self.index.tree.body)
-        self.module_env = self.env
+        environment.module_env = environment.env
 
     def _analyze_function(self, info: FunctionInfo) -> None:
         self.dirty.discard(info)
         info.analyzed = True
         before = (info.return_kind, info.touches_cuda, info.exit_env)
-        self.scope, self.current, self.returned = info.node, info, 0
-        self.outer = self._outer_envs(info)
-        self.env = {}
+        environment = self.environment
+        self.scope, self.returned = info.node, 0
+        environment.current, environment.outer, environment.env = info, self._outer_envs(info), {}
         for name in info.positional + info.keyword_only + [info.vararg, info.kwarg]:
             if name is not None:
-                self.env[name] = info.param_kinds.get(name, 0)
+                environment.env[name] = info.param_kinds.get(name, 0) or name_hint(name)
         if info.takes_self and info.class_info is not None:
-            self.env[info.positional[0]] = (MODEL if info.class_info.is_model else 0) | info.class_info.instance_bit
+            environment.env[info.positional[0]] = (MODEL if info.class_info.is_model else 0) | info.class_info.instance_bit
         seen = self.cuda_seen
         self._block(info.node.body)
         info.return_kind |= self.returned
         info.touches_cuda = info.touches_cuda or self.cuda_seen > seen
-        info.exit_env = self.env
+        info.exit_env = environment.env
         if (info.return_kind, info.touches_cuda) != before[:2]:
             for reader in self.readers.get(info, ()):
                 if reader is None:
@@ -160,7 +171,7 @@ class FlowAnalyzer(TrailEnvironment, CallEvaluator):
                 parent = enclosing.parent
             else:
                 parent = self.scopes.classes[parent].parent
-        envs.append(self.module_env)
+        envs.append(self.environment.module_env)
         return envs
 
     def _share_attributes(self, info: ClassInfo, env: dict[str, int]) -> None:
@@ -189,18 +200,19 @@ class FlowAnalyzer(TrailEnvironment, CallEvaluator):
             self.dirty.add(info)
         if not info.analyzed and info not in self.active and len(self.active) < _MAX_NESTING:
             self._analyze_now(info)  # on first call: the caller gets a real return kind at once
-        self.readers.setdefault(info, set()).add(self.current)
+        self.readers.setdefault(info, set()).add(self.environment.current)
         return info.return_kind
 
     def _analyze_now(self, info: FunctionInfo) -> None:
-        saved = (self.env, self.outer, self.scope, self.current, self.returned, self.trail)
+        environment = self.environment
+        saved = (environment.env, environment.outer, environment.current, environment.trail, self.scope, self.returned)
         self.active.add(info)
-        self.trail = []
+        environment.trail = []
         try:
             self._analyze_function(info)
         finally:
             self.active.discard(info)
-            self.env, self.outer, self.scope, self.current, self.returned, self.trail = saved
+            environment.env, environment.outer, environment.current, environment.trail, self.scope, self.returned = saved
 
     def _grow(self, info: FunctionInfo, name: Optional[str], kind: int) -> bool:
         if name is None or not kind:

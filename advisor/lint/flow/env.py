@@ -13,13 +13,16 @@ from typing import Callable, Optional
 _LOOP_ROUNDS = 3  # kinds only grow and there are few bits: two rounds reach the fixpoint in practice
 
 
-class TrailEnvironment:
-    env: dict[str, int]
-    outer: list[dict[str, int]]  # enclosing environments, innermost first; the module's last
-    module_env: dict[str, int]
-    trail: list[dict[str, Optional[int]]]  # per open branch: name -> value before it (None: unbound)
-    current: object
-    global_reads: dict[str, set]
+class Environment:
+    """What each name holds at the current point of the function (or module) being analysed."""
+
+    def __init__(self) -> None:
+        self.env: dict[str, int] = {}
+        self.outer: list[dict[str, int]] = []  # enclosing environments, innermost first; the module's last
+        self.module_env: dict[str, int] = {}
+        self.trail: list[dict[str, Optional[int]]] = []  # per open branch: name -> value before it (None: unbound)
+        self.current: object = None  # the function being analysed (None: the module)
+        self.global_reads: dict[str, set] = {}  # module name -> functions that read it
 
     def lookup(self, key: str) -> Optional[int]:
         kind = self.env.get(key)

@@ -13,24 +13,24 @@ from __future__ import annotations
 
 import ast
 from functools import cached_property
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
-from advisor.lint.effects import COMPUTE, HOST_READ, SYNC, Event
-from advisor.lint.index import FUNCTION_TYPES, children
-from advisor.lint.kinds import CUDA_TENSOR, LOADER
+from advisor.lint.flow.effects import COMPUTE, HOST_READ, SYNC, Effects, Event
+from advisor.lint.flow.kinds import CUDA_TENSOR, LOADER
+from advisor.lint.flow.scopes import FunctionInfo
+from advisor.lint.flow.sizes import TensorSizes
+from advisor.lint.flow.view import FlowView
+from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, children
 from advisor.lint.names import dotted
-from advisor.lint.scopes import FunctionInfo
-
-if TYPE_CHECKING:
-    from advisor.lint.context import FileContext
 
 _MAX_DEPTH = 6
 
 
-class LoopAnalysis:
-    def __init__(self, ctx: "FileContext") -> None:
-        self.ctx = ctx
-        self.effects = ctx.effects
+class LoopAnalysis(FlowView):
+    def __init__(self, view: FlowView, effects: Effects, sizes: TensorSizes) -> None:
+        super().__init__(view.index, view.names, view.flow)
+        self.effects = effects
+        self.sizes = sizes
         self._hot: dict[ast.AST, bool] = {}
         self._function_hot: dict[FunctionInfo, bool] = {}
         self._assigned: dict[ast.AST, set[str]] = {}
@@ -39,15 +39,15 @@ class LoopAnalysis:
     @cached_property
     def _loops_by_scope(self) -> dict[ast.AST, list[ast.AST]]:
         by_scope: dict[ast.AST, list[ast.AST]] = {}
-        for loop in self.ctx.index.loops:
-            by_scope.setdefault(self.ctx.index.scope_of(loop), []).append(loop)
+        for loop in self.index.loops:
+            by_scope.setdefault(self.index.scope_of(loop), []).append(loop)
         return by_scope
 
     @cached_property
     def _children(self) -> dict[ast.AST, list[ast.AST]]:
-        children: dict[ast.AST, list[ast.AST]] = {loop: [] for loop in self.ctx.index.loops}
-        for loop in self.ctx.index.loops:
-            around = self.ctx.index.enclosing_loops(loop)
+        children: dict[ast.AST, list[ast.AST]] = {loop: [] for loop in self.index.loops}
+        for loop in self.index.loops:
+            around = self.index.enclosing_loops(loop)
             if around:
                 children[around[0]].append(loop)
         return children
@@ -79,7 +79,8 @@ class LoopAnalysis:
             return False
         events = self.iteration_events(loop, stop_at_loops=True)
         if not any(event.bits & COMPUTE for event in events):
-            return False
+            # `for i in range(len(t)): total += t[i].item()`: one sync per element of a CUDA tensor
+            return self.walks_cuda_tensor(loop) and any(event.bits & HOST_READ for event in events)
         if self.iterates_loader(loop):
             return True  # one iteration per batch is a step, whatever else it calls
         if any(self.is_hot(inner) for inner in self._children.get(loop, [])):
@@ -122,9 +123,47 @@ class LoopAnalysis:
         if not isinstance(loop, (ast.For, ast.AsyncFor)):
             return False
         iterable = loop.iter
-        while isinstance(iterable, ast.Call) and iterable.args and not self.ctx.kind(iterable) & LOADER:
+        while isinstance(iterable, ast.Call) and iterable.args and not self.kind(iterable) & LOADER:
             iterable = iterable.args[0]
-        return bool(self.ctx.kind(iterable) & LOADER)
+        return bool(self.kind(iterable) & LOADER)
+
+    def iterations(self, loop: ast.AST) -> Optional[int]:
+        """The iteration count the code spells out (``range(100_000)``, ``while i < N``), else None."""
+        sizes = self.sizes
+        if isinstance(loop, (ast.For, ast.AsyncFor)):
+            iterable = loop.iter
+            if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "range":
+                bounds = [sizes.int_value(a) for a in iterable.args]
+                if not bounds or None in bounds:
+                    return None
+                start, stop = (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
+                step = bounds[2] if len(bounds) > 2 and bounds[2] else 1
+                return max(0, (stop - start) // step)
+            if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
+                return len(iterable.elts)
+            return None
+        test = loop.test
+        if isinstance(test, ast.Compare) and len(test.comparators) == 1 and isinstance(test.ops[0], (ast.Lt, ast.LtE)):
+            return sizes.int_value(test.comparators[0])
+        return None
+
+    def walks_cuda_tensor(self, loop: ast.AST) -> bool:
+        """``for v in t`` / ``for i in range(len(t))`` / ``range(t.size(0))`` / ``range(t.shape[0])``, t on CUDA."""
+        if not isinstance(loop, (ast.For, ast.AsyncFor)):
+            return False
+        walked = loop.iter
+        if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "range" \
+                and len(walked.args) == 1:
+            walked = walked.args[0]
+            while isinstance(walked, (ast.Subscript, ast.Call, ast.Attribute)):
+                if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "len":
+                    walked = walked.args[0] if walked.args else walked
+                    break
+                walked = walked.func if isinstance(walked, ast.Call) else walked.value
+                if isinstance(walked, ast.Attribute) and walked.attr in ("size", "shape", "numel"):
+                    walked = walked.value
+                    break
+        return bool(self.kind(walked) & CUDA_TENSOR)
 
     def is_sweep(self, loop: ast.AST) -> bool:
         """``for size in [256, 1024]``: each iteration is a separate experiment."""
@@ -134,7 +173,7 @@ class LoopAnalysis:
         if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
             return True
         if isinstance(iterable, ast.Name):
-            values = self.ctx.index.assigned_values.get(iterable.id, [])
+            values = self.index.assigned_values.get(iterable.id, [])
             return bool(values) and all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) for v in values)
         return False
 
@@ -142,11 +181,11 @@ class LoopAnalysis:
     def loops_with_host_reads(self) -> list[ast.AST]:
         """Only the loops around a possible host read (or around a call that leads to one) need a closer
         look: finding them from the reads is much cheaper than walking every loop of the file."""
-        index, effects = self.ctx.index, self.effects
-        reads: list[ast.AST] = [n for n in index.formatted if self.ctx.kind(n.value) & CUDA_TENSOR]
+        index, effects = self.index, self.effects
+        reads: list[ast.AST] = [n for n in index.formatted if self.kind(n.value) & CUDA_TENSOR]
         reads += [n.test for n in index.tests if effects.truth_sync(n.test)]
         reads += [c for c in index.calls if effects.call_effect_is_host_read(c)]
-        reads += [n for n in index.text_formats if self.ctx.kind(n.right) & CUDA_TENSOR]
+        reads += [n for n in index.text_formats if self.kind(n.right) & CUDA_TENSOR]
         found: dict[ast.AST, None] = {}
         seen_functions: set = set()
         work = [(node, 0) for node in reads]
@@ -154,11 +193,14 @@ class LoopAnalysis:
             node, depth = work.pop()
             for loop in index.enclosing_loops(node):
                 found[loop] = None
-            info = self.ctx.flow.scopes.functions.get(index.scope_of(node))
+            info = self.flow.scopes.functions.get(index.scope_of(node))
             if info is None or info in seen_functions or depth > _MAX_DEPTH:
                 continue
             seen_functions.add(info)
-            work.extend((site, depth + 1) for site in index.calls_by_name.get(info.name, ()))
+            for name in {info.name} | self.flow.scopes.names_holding(info):
+                work.extend((site, depth + 1) for site in index.calls_by_name.get(name, ()))
+            work.extend((site, depth + 1) for site in index.calls_by_name.get("step", ())  # optimizer.step(closure)
+                        if site.args and isinstance(site.args[0], ast.Name) and site.args[0].id == info.name)
         return sorted(found, key=lambda loop: (loop.lineno, loop.col_offset))
 
     def host_reads(self, loop: ast.AST) -> list[Event]:
@@ -186,7 +228,7 @@ class LoopAnalysis:
             return False
         arguments = list(call.node.args) + [k.value for k in call.node.keywords] \
             if isinstance(call.node, ast.Call) else []
-        return not any(self.ctx.kind(a.value if isinstance(a, ast.Starred) else a) & CUDA_TENSOR
+        return not any(self.kind(a.value if isinstance(a, ast.Starred) else a) & CUDA_TENSOR
                        for a in arguments)
 
     def _variadic_derived(self, info: FunctionInfo) -> set[str]:
@@ -225,25 +267,30 @@ class LoopAnalysis:
     def guarded(self, node: ast.AST, stop: ast.AST) -> bool:
         """Is ``node`` under a branch that runs only on some iterations (between it and ``stop``)?"""
         child = node
-        for parent in self.ctx.index.ancestors(node):
+        for parent in self.index.ancestors(node):
             if parent is stop or isinstance(parent, FUNCTION_TYPES):
                 return False
-            if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test and self.is_guard(parent.test):
+            if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test \
+                    and self.is_guard(parent.test, stop):
                 return True
             child = parent
         return False
 
-    def is_guard(self, test: ast.AST) -> bool:
+    def is_guard(self, test: ast.AST, stop: Optional[ast.AST] = None) -> bool:
+        """Does the branch under ``test`` run on some iterations of ``stop`` (a loop) only?"""
         if self.effects.truth_sync(test):
             return True  # the condition is the host read (reported there); its branch runs only sometimes
-        if self.ctx.kind(test) & CUDA_TENSOR:
+        if self.kind(test) & CUDA_TENSOR:
             return False
         if isinstance(test, ast.BoolOp):
-            return any(self.is_guard(value) for value in test.values)
+            return any(self.is_guard(value, stop) for value in test.values)
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            return self.is_guard(test.operand)
-        if isinstance(test, (ast.Name, ast.Attribute)):
-            return True  # `if args.verbose:`
+            return self.is_guard(test.operand, stop)
+        if isinstance(test, ast.Attribute):
+            return True  # `if args.verbose:` -- a switch the user turns on to see more
+        if isinstance(test, ast.Name):
+            # `if log_now:` set in the loop varies per iteration; `if is_main:` set before it holds for all of them
+            return stop is None or not isinstance(stop, LOOP_TYPES) or test.id in self.assigned(stop)
         if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(test)):
             return True  # `if step % 100 == 0:`
         if isinstance(test, ast.Compare) and all(isinstance(op, (ast.Eq, ast.NotEq)) for op in test.ops):

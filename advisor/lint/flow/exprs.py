@@ -1,8 +1,8 @@
 """Expression half of the CUDA data-flow pass: what kind of value each expression produces.
 
 Every evaluated node's kind is recorded (joined) in ``values``, which is what checks read afterwards.
-The statement half (cuda_flow.py) supplies the environment: ``lookup``, ``bind`` and the calls into the
-user's own functions.
+The statement layer (analyzer.py) supplies the environment (env.py: ``lookup``, ``bind``) and the calls into
+the user's own functions.
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ import ast
 from typing import Optional, Union
 
 from advisor.lint import torch_api as api
-from advisor.lint.index import children
-from advisor.lint.kinds import (
+from advisor.lint.flow.kinds import (
     CONTAINER,
     CPU_DEVICE,
     CPU_TENSOR,
@@ -31,8 +30,9 @@ from advisor.lint.kinds import (
     NUMPY,
     TENSOR_BITS,
 )
+from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
+from advisor.lint.index import children
 from advisor.lint.names import Names, dotted, last_identifier
-from advisor.lint.scopes import ClassInfo, FunctionInfo, ScopeIndex
 
 Shape = Union[int, tuple]  # the kind of each item when unpacking: (0, CPU_TENSOR) for enumerate(loader)
 
@@ -124,6 +124,8 @@ class ExprEvaluator:
         kind = self.lookup(node.id)
         if kind is None:
             found = self.scopes.resolve(node.id, self.scope)
+            if found is None:
+                return name_hint(node.id)  # bound nowhere in the file: a star import's DEVICE, a snippet's device
             return CUDA_FN if isinstance(found, FunctionInfo) and found.touches_cuda else 0
         if kind & FRESH:  # any use but a move makes the CPU copy needed: no longer "fresh"
             self.bind(node.id, kind & ~FRESH)
@@ -154,6 +156,8 @@ class ExprEvaluator:
                 return held
             base &= ~INSTANCE_BITS
         if attr == "device":
+            if not base and isinstance(node.value, ast.Name) and node.value.id in api.DEVICE_HOLDER_HINT:
+                return CUDA_DEVICE  # args.device / cfg.device handed in from elsewhere
             return (CUDA_DEVICE if base & (CUDA_TENSOR | CUDA_MODEL) else 0) | \
                 (CPU_DEVICE if base & CPU_TENSOR else 0)
         if attr in api.TENSOR_META_ATTRS:
@@ -331,7 +335,14 @@ class ExprEvaluator:
         return pos, kw
 
     def _call(self, node: ast.Call) -> int:
-        raise NotImplementedError  # flow_calls.CallEvaluator knows the APIs
+        raise NotImplementedError  # calls.CallEvaluator knows the APIs
+
+
+def name_hint(name: str) -> int:
+    """What a name nothing in the file binds (or a parameter no call site fills) holds, by its name."""
+    if name in api.DEVICE_NAME_HINT:
+        return CUDA_DEVICE
+    return CUDA_TENSOR if api.CUDA_TENSOR_NAME_HINT.match(name) else 0
 
 
 def is_text(node: ast.AST) -> bool:

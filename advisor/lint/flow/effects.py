@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.flow_exprs import is_text
-from advisor.lint.index import children
-from advisor.lint.kinds import (
+from advisor.lint.flow.analyzer import FlowResult
+from advisor.lint.flow.exprs import is_text
+from advisor.lint.flow.kinds import (
     CONTAINER,
     CPU_TENSOR,
     CUDA_FN,
@@ -28,16 +28,17 @@ from advisor.lint.kinds import (
     INSTANCE_BITS,
     MODEL,
 )
-from advisor.lint.scopes import ClassInfo, FunctionInfo
-
-if TYPE_CHECKING:
-    from advisor.lint.context import FileContext
+from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
+from advisor.lint.flow.view import FlowView
+from advisor.lint.index import FileIndex, children
+from advisor.lint.names import Names
 
 WORK = 1  # queues GPU work (a kernel, a copy)
 COMPUTE = 2  # ... that computes (not just allocates or copies): what warms up cuBLAS/cuDNN
 SYNC = 4  # waits for all queued GPU work
 CLOCK = 8  # reads a host clock
 HOST_READ = 16  # the sync is a host read of a tensor (.item(), print(t), if t:), not an explicit synchronize
+KERNEL = 32  # runs a kernel without computing on data: a factory that fills (torch.randn(..., device="cuda"))
 # Not run where written (definitions), or nothing in them can touch the GPU (leaves, imports).
 _NOTHING_INSIDE = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Name,
                              ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Import, ast.ImportFrom,
@@ -59,17 +60,17 @@ class Summary:
     events: list[Event] = field(default_factory=list)
 
 
-class Effects:
-    def __init__(self, ctx: "FileContext") -> None:
-        self.ctx = ctx
+class Effects(FlowView):
+    def __init__(self, index: FileIndex, names: Names, flow: FlowResult) -> None:
+        super().__init__(index, names, flow)
         self._summaries: dict[FunctionInfo, Summary] = {}
         self._in_progress: set[FunctionInfo] = set()
         self._stop_at_loops = False
         self._statement_events: dict[tuple[ast.AST, bool], list[Event]] = {}
         # statements with a loop inside (or that are loops): the only ones stop_at_loops changes
-        self._holds_loops: set[ast.AST] = set(ctx.index.loops)
-        for loop in ctx.index.loops:
-            self._holds_loops.update(a for a in ctx.index.ancestors(loop) if isinstance(a, ast.stmt))
+        self._holds_loops: set[ast.AST] = set(index.loops)
+        for loop in index.loops:
+            self._holds_loops.update(a for a in index.ancestors(loop) if isinstance(a, ast.stmt))
 
     # -- walking -----------------------------------------------------------------------------------
     def events(self, nodes: list[ast.AST], stop_at_loops: bool = False) -> list[Event]:
@@ -122,7 +123,7 @@ class Effects:
             self._walk_all(node.targets, out)
         elif isinstance(node, ast.AugAssign):
             self._walk(node.value, out)
-            if self.ctx.kind(node.target) & CUDA_TENSOR:
+            if self.kind(node.target) & CUDA_TENSOR:
                 out.append(Event(node, WORK | COMPUTE))
 
     def _walk_all(self, nodes: list[ast.AST], out: list[Event]) -> None:
@@ -138,13 +139,13 @@ class Effects:
             if bits:
                 out.append(Event(node, bits, callee))
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and is_text(node.left):
-            if self.ctx.kind(node.right) & CUDA_TENSOR:  # "loss %.4f" % loss formats a CUDA tensor
+            if self.kind(node.right) & CUDA_TENSOR:  # "loss %.4f" % loss formats a CUDA tensor
                 out.append(Event(node, SYNC | HOST_READ))
         elif isinstance(node, (ast.BinOp, ast.Compare)) or (isinstance(node, ast.UnaryOp)
                                                            and not isinstance(node.op, ast.Not)):
-            if self.ctx.kind(node) & CUDA_TENSOR:
+            if self.kind(node) & CUDA_TENSOR:
                 out.append(Event(node, WORK | COMPUTE))
-        elif isinstance(node, ast.FormattedValue) and self.ctx.kind(node.value) & CUDA_TENSOR:
+        elif isinstance(node, ast.FormattedValue) and self.kind(node.value) & CUDA_TENSOR:
             out.append(Event(node, SYNC | HOST_READ))
 
     def truth_sync(self, test: ast.AST) -> bool:
@@ -153,8 +154,16 @@ class Effects:
             return self.truth_sync(test.operand)
         if isinstance(test, ast.BoolOp):
             return any(self.truth_sync(value) for value in test.values)
-        kind = self.ctx.kind(test)
+        kind = self.kind(test)
         return bool(kind & CUDA_TENSOR) and not kind & CONTAINER  # `if outputs:` asks a list, not the GPU
+
+    def truth_read(self, test: ast.AST) -> ast.AST:
+        """The part of a condition that is the host read: ``loss > 2`` in ``step > 3 and loss > 2``."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self.truth_read(test.operand)
+        if isinstance(test, ast.BoolOp):
+            return next((self.truth_read(v) for v in test.values if self.truth_sync(v)), test)
+        return test
 
     # -- one call ----------------------------------------------------------------------------------
     def call_effect_is_host_read(self, call: ast.Call) -> bool:
@@ -163,28 +172,41 @@ class Effects:
         if isinstance(func, ast.Attribute) and func.attr == "format":
             return True
         if isinstance(func, ast.Attribute):
-            return func.attr in api.HOST_SYNC_METHODS or func.attr == "to" \
-                and bool(self.ctx.kind(func.value) & CUDA_TENSOR)
-        if isinstance(func, ast.Name) and func.id in api.SYNC_BUILTINS:
-            return any(self.ctx.kind(argument) & CUDA_TENSOR for argument in call.args)
-        return False
+            attr = func.attr
+            if attr in api.HOST_SYNC_METHODS or attr in api.LOGGING_METHODS:
+                return True
+            if attr == "to":
+                return bool(self.kind(func.value) & CUDA_TENSOR)
+        elif isinstance(func, ast.Name) and func.id in api.SYNC_BUILTINS:
+            return any(self.kind(argument) & CUDA_TENSOR for argument in call.args)
+        if not call.args or not self._cuda_argument(call):
+            return False  # math.isfinite(loss), wandb.log({...}): only with a CUDA tensor handed in
+        name = self.qual(func) or ""
+        return name.startswith(api.HOST_VALUE_MODULES) or name in api.LOGGING_FUNCTIONS
 
     def call_effect(self, call: ast.Call) -> tuple[int, Optional[FunctionInfo]]:
-        ctx = self.ctx
         func = call.func
-        qualified = ctx.qual(func)
+        qualified = self.qual(func)
         if qualified in api.CLOCKS:
             return CLOCK, None
         if qualified in api.SYNC_FUNCTIONS or (isinstance(func, ast.Attribute) and func.attr == "synchronize"):
             return SYNC, None
-        value = ctx.kind(call)
+        value = self.kind(call)
         if qualified is not None:
+            if qualified in api.LEGACY_CUDA_CONSTRUCTORS:
+                return WORK, None
             if qualified.startswith("torch.cuda.") or qualified in api.DEVICE_CONSTRUCTORS:
                 return 0, None
+            if qualified.startswith(api.HOST_VALUE_MODULES) and any(
+                    self.kind(a) & CUDA_TENSOR and not self.kind(a) & CONTAINER for a in call.args):
+                return SYNC | HOST_READ, None  # math.isfinite(loss): the tensor becomes a Python float
+            if qualified in api.LOGGING_FUNCTIONS and self._logs_cuda(call):
+                return SYNC | HOST_READ, None  # wandb.log({"loss": loss})
             last = qualified.rsplit(".", 1)[-1]
             if value & CUDA_TENSOR:
-                is_factory = qualified.count(".") == 1 and last in api.FACTORIES
-                return (WORK if is_factory else WORK | COMPUTE), None
+                if qualified.count(".") == 1 and last in api.FACTORIES:
+                    return (WORK if last in api.NON_FILLING_FACTORIES else WORK | KERNEL), None
+                return WORK | COMPUTE, None
             return (WORK if value & CUDA_MODEL else 0), None
         if isinstance(func, ast.Attribute):
             return self._method_effect(call, func, value)
@@ -192,12 +214,22 @@ class Effects:
             return self._name_effect(call, func, value)
         return (WORK | COMPUTE if value & CUDA_TENSOR else 0), None
 
+    def _logs_cuda(self, call: ast.Call) -> bool:
+        """A logger is handed a CUDA tensor, or a dict or list holding one."""
+        return any(self.kind(a) & CUDA_TENSOR for a in list(call.args) + [k.value for k in call.keywords])
+
+    def _cuda_argument(self, call: ast.Call) -> bool:
+        """A CUDA tensor (or, for a logger, a dict or list holding one) among the positional arguments."""
+        return any(self.kind(a) & CUDA_TENSOR for a in call.args)
+
     def _method_effect(self, call: ast.Call, func: ast.Attribute, value: int) -> tuple[int, Optional[FunctionInfo]]:
         attr = func.attr
+        if attr in api.LOGGING_METHODS and self._logs_cuda(call):  # writer.add_scalar("loss", loss, step)
+            return SYNC | HOST_READ, None
         if attr == "format" and is_text(func.value):  # "{:.4f}".format(loss)
             arguments = [a for a in call.args] + [k.value for k in call.keywords]
-            return (SYNC | HOST_READ if any(self.ctx.kind(a) & CUDA_TENSOR for a in arguments) else 0), None
-        receiver = self.ctx.kind(func.value)
+            return (SYNC | HOST_READ if any(self.kind(a) & CUDA_TENSOR for a in arguments) else 0), None
+        receiver = self.kind(func.value)
         if receiver & CUDA_TENSOR:
             if attr in api.HOST_SYNC_METHODS or (attr == "to" and value & CPU_TENSOR and not value & CUDA_TENSOR):
                 return SYNC | HOST_READ, None
@@ -212,15 +244,18 @@ class Effects:
             if receiver & CUDA_MODEL or value & CUDA_TENSOR:
                 return WORK | COMPUTE, None
         if receiver & CUDA_WORKER and attr not in api.WORKER_QUIET_METHODS:
+            closure = self._closure(call, attr)  # optimizer.step(closure) runs the closure
+            if closure is not None:
+                return WORK | COMPUTE | self.summary(closure).bits, closure
             return WORK | COMPUTE, None
         if receiver & EVENT:
             return 0, None
         if isinstance(func.value, ast.Name) and func.value.id == "self":
-            method = self.ctx.flow.scopes.method_of(self.ctx.index.scope_of(call), attr)
+            method = self.flow.scopes.method_of(self.index.scope_of(call), attr)
             if method is not None:
                 return self.summary(method).bits, method
         if receiver & INSTANCE_BITS:
-            for info in self.ctx.flow.scopes.classes_of(receiver):
+            for info in self.flow.scopes.classes_of(receiver):
                 method = info.methods.get(attr)
                 if method is not None:
                     return self.summary(method).bits, method
@@ -228,25 +263,33 @@ class Effects:
             return (WORK if value & (CUDA_TENSOR | CUDA_MODEL) else 0), None
         return (WORK | COMPUTE if value & CUDA_TENSOR else 0), None
 
+    def _closure(self, call: ast.Call, attr: str) -> Optional[FunctionInfo]:
+        if attr != "step" or not call.args:
+            return None
+        return self.flow.scopes.held_function(call.args[0], self.index.scope_of(call))
+
     def _name_effect(self, call: ast.Call, func: ast.Name, value: int) -> tuple[int, Optional[FunctionInfo]]:
-        ctx = self.ctx
         arguments = 0
         for argument in call.args:
-            arguments |= ctx.kind(argument)
+            arguments |= self.kind(argument)
         for keyword in call.keywords:
-            arguments |= ctx.kind(keyword.value)
-        scope = ctx.index.scope_of(call)
-        found = ctx.flow.scopes.resolve(func.id, scope)
+            arguments |= self.kind(keyword.value)
+        scope = self.index.scope_of(call)
+        found = self.flow.scopes.resolve(func.id, scope)
         if isinstance(found, FunctionInfo):
             return self.summary(found).bits, found
         if isinstance(found, ClassInfo):
             init = found.methods.get("__init__")
             return (self.summary(init).bits if init is not None else 0), init
+        if found is None:
+            held = self.flow.scopes.held_function(func, scope)  # step = make_step(model); step(x, y)
+            if held is not None:
+                return self.summary(held).bits, held
         if func.id in api.SYNC_BUILTINS and arguments & CUDA_TENSOR:
             return SYNC | HOST_READ, None
-        if value & CUDA_TENSOR or ctx.kind(func) & CUDA_FN:
+        if value & CUDA_TENSOR or self.kind(func) & CUDA_FN:
             return WORK | COMPUTE, None
-        info = ctx.flow.scopes.functions.get(scope)
+        info = self.flow.scopes.functions.get(scope)
         if info is not None and func.id in info.positional + info.keyword_only and arguments & CUDA_TENSOR:
             return WORK | COMPUTE, None  # a function handed in (benchmark(fn, x)), called on CUDA tensors
         return 0, None
