@@ -22,6 +22,16 @@ from advisor.models.measurements import CrossoverResult, Measurements
 #: same idle machine (bench_repeatability.py on an H100 and an H200), which moves such crossovers by up to ~1.5x.
 RUN_TO_RUN_GAP = 0.5
 
+#: Crossovers whose GPU side, near the crossover, is the host's launch (resident) or launch + synchronize (sync)
+#: latency, and whose CPU side grows linearly with the size: such a crossover moves by the same factor as those
+#: latencies. They differ by up to ~1.8x between two processes on one idle H100/H200 (bench_repeatability.py:
+#: launch 6.5-9.9 us, idle synchronize 4.3-7.6 us on an H200), so these crossovers are judged against the ratio of
+#: the latencies the two runs themselves measured, not against a fixed gap. Matmul and conv2d (CPU work growing
+#: with a power of the size) move far less with the latency and keep the fixed gap.
+HOST_LATENCY_BOUND = {("add", "resident"): ("launch_us",), ("sum", "resident"): ("launch_us",),
+                      ("add", "sync"): ("launch_us", "sync_us"), ("sum", "sync"): ("launch_us", "sync_us")}
+_LATENCY_LABELS = {"launch_us": "launch", "sync_us": "idle synchronize"}
+
 MODE_LABELS = {"resident": "resident", "sync": "sync per op", "transfer_pinned": "copy pinned",
                "transfer_pageable": "copy pageable"}
 
@@ -60,6 +70,20 @@ def _reproducible_interval(result: CrossoverResult) -> _Interval:
     return _Interval(low, high, low == high)
 
 
+def host_latency_ratio(op: str, mode: str, a: Measurements, b: Measurements) -> tuple[float, str]:
+    """(how many times the host latency this crossover rests on differs between the runs (>= 1), in words); (1, "")
+    when the crossover does not rest on it or a side lacks the number."""
+    ratio, words = 1.0, ""
+    for field in HOST_LATENCY_BOUND.get((op, mode), ()):
+        value_a, value_b = getattr(a.overheads, field), getattr(b.overheads, field)
+        if not isinstance(value_a, (int, float)) or not isinstance(value_b, (int, float)) or min(value_a, value_b) <= 0:
+            continue
+        factor = max(value_a / value_b, value_b / value_a)
+        if factor > ratio:
+            ratio, words = factor, f"{_LATENCY_LABELS[field]} {value_a:.1f} -> {value_b:.1f} us"
+    return ratio, words
+
+
 def _text(result: Optional[CrossoverResult], measurements: Measurements) -> str:
     if result is None:
         return absent_reason(measurements)
@@ -87,6 +111,7 @@ def compare_crossover(result_a: Optional[CrossoverResult], result_b: Optional[Cr
         change.a = range_a.low if range_a and range_a.exact else None
         change.b = range_b.low if range_b and range_b.exact else None
         return change
+    fixed_threshold, latency_words = threshold, ""
     reproducible = result_a.clear_factor is not None and result_b.clear_factor is not None  # type: ignore[union-attr]
     if range_a.exact and range_b.exact and not reproducible:
         change.a, change.b = range_a.low, range_b.low
@@ -100,6 +125,9 @@ def compare_crossover(result_a: Optional[CrossoverResult], result_b: Optional[Cr
             change.verdict, change.note = "similar", "the stretches where CPU and GPU are even overlap"
             return change
         threshold = max(threshold, RUN_TO_RUN_GAP)
+        latency_ratio, latency_words = host_latency_ratio(sample.op, sample.mode, a, b)
+        if latency_ratio > 1:
+            fixed_threshold, threshold = threshold, (1 + threshold) * latency_ratio - 1
     else:
         change.a = range_a.low if range_a.exact else None
         change.b = range_b.low if range_b.exact else None
@@ -119,6 +147,9 @@ def compare_crossover(result_a: Optional[CrossoverResult], result_b: Optional[Cr
     else:
         change.verdict = "unclear"
         change.note = "the ranges tried overlap: no order can be told"
+    if latency_words and change.verdict == "similar" and change.worse_by is not None and abs(change.worse_by) > fixed_threshold:
+        change.note = (f"moved {abs(change.worse_by):.0%}, within what the host latency it rests on moved between "
+                       f"the runs ({latency_words}) explains; " + change.note)
     contended = [side for side, r in (("A", result_a), ("B", result_b)) if r is not None and r.cpu_contended]
     if contended and change.verdict in ("worse", "better"):
         change.noisy, change.verdict = True, "unclear"
