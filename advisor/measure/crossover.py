@@ -15,6 +15,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from advisor.measure.host_malloc import settle_host_malloc
 from advisor.measure.search import (
     COARSE_STEP,
     Look,
@@ -103,6 +104,7 @@ class CrossoverRunner:
     def __init__(self, device: Any, settings: CrossoverSettings) -> None:
         self.device = device
         self.settings = settings
+        settle_host_malloc()  # CPU temporaries near 32 MiB: page-faulted or not by the process's history
         self._cpu: dict[tuple[str, str, int], _Pool] = {}
         self._gpu: dict[tuple[str, str, str, int], _Pool] = {}
         self._grids: dict[tuple[str, str], list[int]] = {}
