@@ -70,7 +70,7 @@ def test_redaction_is_shared_and_on_by_default(runner, app, tmp_path):
     (tmp_path / "b.json").write_text(report_b.model_dump_json())
     redacted = Comparison.model_validate_json(run(runner, app, tmp_path / "a.json", tmp_path / "b.json", "-f", "json").stdout)
     assert [(d.path, d.a, d.b) for d in redacted.facts.differences] == [
-        ("env.CUDA_HOME", "/home/<user>/cuda", "/home/<user>/cuda-13")]
+        ("env.CUDA_HOME", "/home/{user}/cuda", "/home/{user}/cuda-13")]
     assert redacted.a.redacted and redacted.b.redacted
     kept = run(runner, app, tmp_path / "a.json", tmp_path / "b.json", "-f", "json", "--no-redact").stdout
     assert "alice-secret" in kept and "alice-secret" not in json.dumps(redacted.model_dump(mode="json"))
