@@ -1,28 +1,17 @@
 """`gpu-advisor batch-size`: the largest batch that runs full steps, the one to use, and the throughput knee."""
 
-from enum import Enum
 from typing import Annotated, Optional
 
 import typer
 
 from advisor.app.batch_size_service import INPUT_DTYPES
-from advisor.cli.options import FormatOption, NoRedactOption, OutputOption
+from advisor.cli.options import FormatOption, NoRedactOption, OutputOption, choice_enum
+from advisor.models.recommendations import AmpDType, OptimizerName, StepMode
 
 
-class Mode(str, Enum):
-    train = "train"
-    inference = "inference"
-
-
-class OptimizerName(str, Enum):
-    sgd = "sgd"
-    adam = "adam"
-    adamw = "adamw"
-
-
-class Amp(str, Enum):
-    bf16 = "bf16"
-    fp16 = "fp16"
+StepModeChoice = choice_enum("StepModeChoice", StepMode)
+OptimizerChoice = choice_enum("OptimizerChoice", OptimizerName)
+AmpChoice = choice_enum("AmpChoice", AmpDType)
 
 
 def batch_size(
@@ -41,11 +30,11 @@ def batch_size(
                          "knee is the smallest batch reaching F of the peak samples/s. memory=F: also cap the "
                          "recommended batch so its predicted peak stays under F of the GPU's total memory "
                          "(a shared GPU).")] = None,
-    mode: Annotated[Mode, typer.Option("--mode", help="train: forward, backward and optimizer step; inference: "
-                                                      "forward under torch.inference_mode.")] = Mode.train,
-    optimizer: Annotated[OptimizerName, typer.Option(
-        "--optimizer", help="Its state counts: SGD (momentum) one copy of the weights, Adam/AdamW two.")] = OptimizerName.adam,
-    amp: Annotated[Optional[Amp], typer.Option("--amp", help="Autocast dtype (fp16 adds a GradScaler).")] = None,
+    mode: Annotated[StepModeChoice, typer.Option("--mode", help="train: forward, backward and optimizer step; inference: "
+                                                      "forward under torch.inference_mode.")] = StepModeChoice.train,
+    optimizer: Annotated[OptimizerChoice, typer.Option(
+        "--optimizer", help="Its state counts: SGD (momentum) one copy of the weights, Adam/AdamW two.")] = OptimizerChoice.adam,
+    amp: Annotated[Optional[AmpChoice], typer.Option("--amp", help="Autocast dtype (fp16 adds a GradScaler).")] = None,
     margin: Annotated[float, typer.Option(
         "--margin", min=0.0, max=0.5, help="Share of the usable GPU memory kept free by the recommended batch "
                                            "(fragmentation over a long run, evaluation, other processes).")] = 0.10,

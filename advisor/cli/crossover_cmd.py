@@ -1,42 +1,25 @@
 """`gpu-advisor crossover`: from which size the GPU beats the CPU, per op, dtype and mode, with charts."""
 
-from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from advisor.cli.options import (
-    BudgetOption, DeviceOption, FormatOption, MemoryOption, NoRedactOption, OutputOption,
+    BudgetOption, DeviceOption, FormatOption, MemoryOption, NoRedactOption, OutputOption, choice_enum,
 )
+from advisor.models.measurements import CrossoverMode, DType, Op
 
 
-class OpChoice(str, Enum):
-    matmul = "matmul"
-    add = "add"
-    conv2d = "conv2d"
-    sum = "sum"
-
-
-class DTypeChoice(str, Enum):
-    float32 = "float32"
-    tf32 = "tf32"
-    float16 = "float16"
-    bfloat16 = "bfloat16"
-    float64 = "float64"
-
-
-class ModeChoice(str, Enum):
-    resident = "resident"
-    sync = "sync"
-    transfer_pinned = "transfer_pinned"
-    transfer_pageable = "transfer_pageable"
+OpChoice = choice_enum("OpChoice", Op)
+DTypeChoice = choice_enum("DTypeChoice", DType)
+CrossoverModeChoice = choice_enum("CrossoverModeChoice", CrossoverMode)
 
 
 def crossover(
     op: Annotated[Optional[list[OpChoice]], typer.Option("--op", help="Repeatable. Default: all four.")] = None,
     dtype: Annotated[Optional[list[DTypeChoice]], typer.Option("--dtype", help="Repeatable. Default: all that apply.")] = None,
-    mode: Annotated[Optional[list[ModeChoice]], typer.Option("--mode", help="Repeatable. Default: all four.")] = None,
+    mode: Annotated[Optional[list[CrossoverModeChoice]], typer.Option("--mode", help="Repeatable. Default: all four.")] = None,
     dense: Annotated[bool, typer.Option("--dense", help="Measure every grid point instead of searching (slow; "
                                                          "the reference the search is checked against).")] = False,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Write the charts to FILE (.png or .svg; needs matplotlib).")] = None,

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional, get_args
 
 import typer
+
+
+def choice_enum(name: str, literal: Any) -> type[Enum]:
+    """A typer choice made from a model's Literal, so a flag offers exactly the values the model accepts."""
+    values = get_args(literal)
+    return Enum(name, {value: value for value in values}, type=str)  # type: ignore[return-value]
 
 
 class OutputFormat(str, Enum):

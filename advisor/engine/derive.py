@@ -11,9 +11,10 @@ from typing import Optional
 from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.engine import derive_measured as measured
+from advisor.models.clock_events import PERFORMANCE_LIMITING_REASONS
 from advisor.models.common import NOT_COLLECTED, Fact, Unavailable, is_missing, missing
 from advisor.models.facts import Facts, GpuFacts
-from advisor.models.measurements import DType, Measurements, Mode, Op
+from advisor.models.measurements import DType, Measurements, CrossoverMode, Op
 
 # Minor-version compatibility floors on Linux: a CUDA X.y build runs on any driver of at least this version
 # (CUDA Toolkit release notes, table 3). The driver's own CUDA major must still be at least X.
@@ -28,11 +29,6 @@ MIN_CUDA_FOR_CC = {
     (9, 0): "11.8", (8, 9): "11.8", (8, 7): "11.4", (8, 6): "11.1", (8, 0): "11.0",
     (7, 5): "10.0", (7, 2): "10.0", (7, 0): "9.0", (6, 1): "8.0", (6, 0): "8.0", (5, 2): "6.5", (5, 0): "6.0",
 }
-
-# Clock-event reasons that cost performance (gpu_idle, sync_boost and settings reasons do not).
-PERFORMANCE_LIMITING_REASONS = (
-    "hw_slowdown", "hw_thermal_slowdown", "hw_power_brake_slowdown", "sw_thermal_slowdown", "sw_power_cap",
-)
 
 _ARCH = re.compile(r"^(sm|compute)_(\d+)([af]?)$")
 
@@ -52,7 +48,7 @@ class DerivedFacts(BaseModel):
 
     # -- from measurements (engine/derive_measured.py) --
     #: op -> dtype -> mode -> crossover size; None where the GPU never won in the range tried.
-    crossover: dict[Op, dict[DType, dict[Mode, Optional[int]]]] = Field(default_factory=dict)
+    crossover: dict[Op, dict[DType, dict[CrossoverMode, Optional[int]]]] = Field(default_factory=dict)
     matmul_crossovers: Fact[str] = NOT_COLLECTED  # "142 resident, 209 synchronized per op, ..."
     add_crossovers: Fact[str] = NOT_COLLECTED
     #: Pinned-copy crossover over resident crossover (None: copies make the GPU lose at every size tried).

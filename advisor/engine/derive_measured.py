@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from typing import Optional
 
+from advisor.models.clock_events import SLOWDOWN_REASONS
 from advisor.models.common import Fact, Unavailable, missing
-from advisor.models.measurements import CrossoverResult, DType, Measurements, Mode, Op
+from advisor.models.measurements import CrossoverResult, DType, Measurements, CrossoverMode, Op
 
-PERFORMANCE_LIMITING_UNDER_LOAD = ("hw_slowdown", "hw_thermal_slowdown", "hw_power_brake_slowdown",
-                                   "sw_thermal_slowdown")
 _MODE_WORDS = {"resident": "data resident", "sync": "synchronized per op", "transfer_pinned": "pinned copies",
                "transfer_pageable": "pageable copies"}
 
 
-def crossover_map(measurements: Measurements) -> dict[Op, dict[DType, dict[Mode, Optional[int]]]]:
+def crossover_map(measurements: Measurements) -> dict[Op, dict[DType, dict[CrossoverMode, Optional[int]]]]:
     """op -> dtype -> mode -> crossover size (None: the GPU never won in the range tried); measured ones only."""
     table: dict = {}
     for result in measurements.crossover:
@@ -114,7 +113,7 @@ def slowdown_seen(measurements: Measurements) -> Fact[list[str]]:
     seen = measurements.gpu_state.clock_event_reasons_seen
     if isinstance(seen, Unavailable):
         return seen
-    return [reason for reason in seen if reason in PERFORMANCE_LIMITING_UNDER_LOAD]
+    return [reason for reason in seen if reason in SLOWDOWN_REASONS]
 
 
 def close_call_fraction(measurements: Measurements) -> Fact[float]:

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from advisor.engine.conditions import iter_paths
 from advisor.engine.paths import UnknownFactPath, check_path
 from advisor.engine.render import check_spec, placeholder_paths, placeholder_specs
-from advisor.engine.rule import Rule
+from advisor.engine.rule import CATEGORIES, Rule
 
 RULE_SUFFIXES = (".yaml", ".yml")
 #: libyaml's loader when PyYAML was built with it (several times faster), the pure-Python one otherwise.
@@ -81,7 +81,7 @@ def _check_references(rule: Rule, path: Path) -> None:
         except ValueError:
             raise RuleLoadError(f"{path}: bad format spec {spec!r} in a placeholder") from None
     category_dir = path.parent.name
-    if category_dir in ("compat", "perf", "health", "memory") and category_dir != rule.category:
+    if category_dir in CATEGORIES and category_dir != rule.category:
         raise RuleLoadError(f"{path}: category {rule.category!r} does not match its folder {category_dir!r}")
     if path.stem != rule.id:
         raise RuleLoadError(f"{path}: file name must be the rule id ({rule.id}.yaml)")

@@ -10,17 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from advisor.formatting import UNIT_SPECS, human_value
 from advisor.models.common import Unavailable
 
 PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([A-Za-z_][\w.\-]*)(?::([^{}]+))?\}")
-_UNIT_SPECS: dict[str, Callable[[float], str]] = {
-    "gib": lambda v: f"{v / 2**30:.1f} GiB",
-    "mib": lambda v: f"{v / 2**20:.0f} MiB",
-    "pct": lambda v: f"{v * 100:.0f}%",
-    "x": lambda v: f"{v:.1f}x" if v < 100 else f"{v:.0f}x",
-    "us": lambda v: f"{v * 1e6:.1f} us",
-    "ms": lambda v: f"{v * 1e3:.2f} ms",
-}
 
 
 def placeholder_paths(template: str) -> list[str]:
@@ -33,30 +26,16 @@ def placeholder_specs(template: str) -> list[str]:
 
 def check_spec(spec: str) -> None:
     """Raise ValueError for a format spec that would fail on every number."""
-    if spec in _UNIT_SPECS:
+    if spec in UNIT_SPECS:
         return
     format(1.5, spec)
 
 
 def format_value(value: Any, spec: str | None = None) -> str:
+    """A fact in a rule's message. A missing one reads as prose ("not known here"), not as a table's reason."""
     if isinstance(value, Unavailable):
         return "(not known here)"
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (list, tuple)):
-        return ", ".join(format_value(item) for item in value) or "none"
-    if spec and isinstance(value, (int, float)):
-        if spec in _UNIT_SPECS:
-            return _UNIT_SPECS[spec](float(value))
-        try:
-            return format(value, spec)
-        except ValueError:
-            return str(value)
-    if isinstance(value, float):
-        return f"{value:.3g}"
-    return str(value)
+    return human_value(value, spec)
 
 
 def render(template: str, lookup: Callable[[str], Any]) -> str:

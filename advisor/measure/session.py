@@ -8,7 +8,7 @@ allocated is released before it returns.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, get_args
 
 from advisor.measure.crossover import CrossoverRunner, CrossoverSettings, failed_crossover
 from advisor.measure.monitor import GpuMonitor, StateReader
@@ -20,12 +20,12 @@ from advisor.measure.timer import Stopwatch, TimerConfig
 from advisor.measure.transfer import TRANSFER_TIMER, LinkReader, link_gbps, measure_transfers
 from advisor.measure.unsync import unsync_demo
 from advisor.models.common import missing
-from advisor.models.measurements import DType, Measurements, Mode
+from advisor.models.measurements import DType, Measurements, CrossoverMode
 
 #: Progress callback: (step description, steps done, steps planned).
 Progress = Callable[[str, int, int], None]
 
-ALL_MODES: tuple[Mode, ...] = ("resident", "sync", "transfer_pinned", "transfer_pageable")
+ALL_MODES: tuple[CrossoverMode, ...] = get_args(CrossoverMode)
 #: Crossovers in order of how much users need them: when the budget runs out, the tail is skipped.
 FULL_CROSSOVERS: tuple[tuple[str, DType], ...] = (
     ("matmul", "float32"), ("add", "float32"), ("matmul", "tf32"), ("matmul", "bfloat16"), ("matmul", "float16"),
@@ -34,7 +34,7 @@ FULL_CROSSOVERS: tuple[tuple[str, DType], ...] = (
     ("matmul", "float64"), ("add", "float64"), ("sum", "float64"), ("conv2d", "float64"),
 )
 QUICK_CROSSOVERS: tuple[tuple[str, DType], ...] = (("matmul", "float32"), ("add", "float32"))
-QUICK_MODES: tuple[Mode, ...] = ("resident", "sync", "transfer_pinned")
+QUICK_MODES: tuple[CrossoverMode, ...] = ("resident", "sync", "transfer_pinned")
 PEAK_DTYPES: tuple[DType, ...] = ("float32", "tf32", "bfloat16", "float16", "float64")
 #: The whole-run budgets (seconds) a full and a quick plan's timers are tuned for, at precision 1.
 NOMINAL_BUDGET_S = 30.0
@@ -44,7 +44,7 @@ NOMINAL_QUICK_BUDGET_S = 10.0
 @dataclass
 class MeasurePlan:
     crossovers: tuple[tuple[str, DType], ...] = FULL_CROSSOVERS
-    modes: tuple[Mode, ...] = ALL_MODES
+    modes: tuple[CrossoverMode, ...] = ALL_MODES
     peak_dtypes: tuple[DType, ...] = PEAK_DTYPES
     cpu_peak_dtypes: tuple[DType, ...] = ("float32", "float64")
     #: Wall seconds this run may take (start-up before it is the caller's, and is subtracted by the caller).

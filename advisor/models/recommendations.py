@@ -27,6 +27,14 @@ class RecommendationBase(StrictModel):
 
 
 # -- batch size ------------------------------------------------------------------------------------------------
+#: What a batch-size trial step is: forward, backward and optimizer step, or forward under inference_mode.
+StepMode = Literal["train", "inference"]
+#: Optimizers whose state the batch-size search counts (SGD momentum: one copy of the weights; Adam/AdamW two).
+OptimizerName = Literal["sgd", "adam", "adamw"]
+#: Autocast dtypes the batch-size search can run under (fp16 adds a GradScaler).
+AmpDType = Literal["bf16", "fp16"]
+
+
 class LinearMemoryFit(StrictModel):
     """Peak memory = fixed + per_sample x batch, fitted on real steps."""
 
@@ -90,9 +98,9 @@ class BatchSizeDetails(StrictModel):
     model: str
     input: str
     setup: str  # what a step was, in words
-    mode: Literal["train", "inference"]
-    optimizer: Optional[str] = None
-    amp: Optional[str] = None
+    mode: StepMode
+    optimizer: Optional[OptimizerName] = None
+    amp: Optional[AmpDType] = None
     device: str
     total_bytes: int
     usable_bytes: int
