@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional, Sequence
 
+from advisor.app.devices import usable_gpu
 from advisor.app.errors import EXIT_FAILURE, AdvisorError
 from advisor.app.measurements import plan_for, run_measurements
 from advisor.app.reports import build_report
@@ -32,6 +33,9 @@ def crossover_report(*, ops: Optional[Sequence[str]], dtypes: Optional[Sequence[
     if not pairs:
         raise AdvisorError("no crossover matches those --op/--dtype choices (tf32 applies to matmul and conv2d only)")
     facts = collect_facts()
+    no_gpu = usable_gpu(facts, device)
+    if no_gpu is not None:  # said before measuring anything: the CPU half alone answers nothing here
+        raise AdvisorError(f"no usable GPU, so there is no crossover to find: {no_gpu}", EXIT_FAILURE)
     plan = plan_for(budget_s if budget_s is not None else DEFAULT_BUDGET_S, elapsed_s=watch.elapsed())
     plan.memory_fraction = memory_fraction
     plan.crossovers, plan.modes = pairs, tuple(modes) if modes else ALL_MODES

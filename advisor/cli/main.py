@@ -51,6 +51,9 @@ def build_app(commands: Iterable[str] = COMMAND_MODULES) -> typer.Typer:
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
+        # Plain help, like a Unix tool's: no boxes that truncate or break words at 80 columns.
+        rich_markup_mode=None,
+        context_settings={"max_content_width": 100},
     )
     app.callback()(main)
     for name in commands:

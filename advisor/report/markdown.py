@@ -5,7 +5,7 @@ from __future__ import annotations
 from advisor.models.findings import Finding
 from advisor.models.report import Report
 from advisor.report.fact_sections import Section
-from advisor.report.sections import report_sections
+from advisor.report.sections import has_facts, report_sections
 from advisor.report.verdict import verdict
 
 _SEVERITY_MARK = {"high": "🔴 high", "medium": "🟠 medium", "low": "🟡 low", "info": "🔵 info"}
@@ -59,7 +59,7 @@ def render_markdown(report: Report) -> str:
         for finding in report.findings:
             lines += _finding(finding)
         lines.append("")
-    else:
+    elif has_facts(report):
         lines += ["No problems found by the rules that could be evaluated.", ""]
     for recommendation in report.recommendations:
         lines += [f"**{recommendation.title}:** {recommendation.summary}", ""]

@@ -10,7 +10,7 @@ from rich.text import Text
 from advisor.models.findings import Finding
 from advisor.models.report import Report
 from advisor.report.fact_sections import Section
-from advisor.report.sections import report_sections
+from advisor.report.sections import has_facts, report_sections
 from advisor.report.verdict import verdict
 
 _STYLE = {"high": "bold red", "medium": "bold yellow", "low": "yellow", "info": "cyan"}
@@ -53,7 +53,7 @@ def render_terminal(report: Report, console: Console) -> None:
     if report.findings:
         for finding in report.findings:
             console.print(_finding_panel(finding))
-    else:
+    elif has_facts(report):
         console.print(Text("No problems found by the rules that could be evaluated.", style="green"))
     for recommendation in report.recommendations:
         lines = [Text(recommendation.summary, style="bold")] + [Text(f"- {r}") for r in recommendation.reasoning]

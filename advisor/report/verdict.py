@@ -37,6 +37,12 @@ def _gpu_names(report: Report) -> str:
 
 
 def verdict(report: Report) -> Verdict:
+    from advisor.report.sections import has_facts
+
+    if not has_facts(report) and report.recommendations:
+        # Nothing about a machine here (an OOM message explained offline): the answer is the recommendation's.
+        return Verdict(None, f"{report.recommendations[0].title} (offline)",
+                       "nothing about the machine that printed it is in this report")
     torch = report.facts.torch
     blocking = {f.rule_id: f for f in report.findings if f.rule_id in _BLOCKING_RULES}
     available = torch.cuda_available

@@ -85,14 +85,16 @@ def test_fail_on_regression_exits_1_only_when_asked(runner, app, tmp_path):
     (tmp_path / "after.json").write_text(after.model_dump_json())
     plain = run(runner, app, tmp_path / "before.json", tmp_path / "after.json")
     assert plain.exit_code == 0 and "regressed against A in 1 way" in plain.stdout
-    failing = run(runner, app, tmp_path / "before.json", tmp_path / "after.json", "--fail-on-regression")
+    failing = run(runner, app, tmp_path / "before.json", tmp_path / "after.json", "--fail-on", "medium")
     assert failing.exit_code == 1
     assert "host->device pinned 256 MiB 50% worse" in failing.stdout
-    assert "1 regression(s)" in failing.stderr
-    lenient = run(runner, app, tmp_path / "before.json", tmp_path / "after.json", "--fail-on-regression",
+    assert "1 regression of B against A" in failing.stderr
+    # The flag of earlier versions still works: the same as --fail-on medium.
+    assert run(runner, app, tmp_path / "before.json", tmp_path / "after.json", "--fail-on-regression").exit_code == 1
+    lenient = run(runner, app, tmp_path / "before.json", tmp_path / "after.json", "--fail-on", "medium",
                   "--threshold", "0.6")
     assert lenient.exit_code == 0
-    improved = run(runner, app, tmp_path / "after.json", tmp_path / "before.json", "--fail-on-regression")
+    improved = run(runner, app, tmp_path / "after.json", tmp_path / "before.json", "--fail-on", "medium")
     assert improved.exit_code == 0
 
 
@@ -154,7 +156,7 @@ def entry(*args):
 
 def test_compare_never_imports_torch():
     for fmt in ("terminal", "markdown", "json"):
-        result = entry(H200_COLLECT_ENV, H200, "-f", fmt, "--fail-on-regression")
+        result = entry(H200_COLLECT_ENV, H200, "-f", fmt, "--fail-on", "medium")
         assert result.returncode == 0, result.stderr
         assert result.stderr.strip().endswith("TORCH_NOT_IMPORTED"), result.stderr
 
