@@ -11,7 +11,6 @@ from advisor.models.facts import Facts
 from advisor.models.recommendations import Recommendation
 from advisor.models.report import Report
 
-
 #: The one source of a report that explains a pasted OOM message: nothing of this machine is in it.
 OOM_SOURCE = "OOM message"
 

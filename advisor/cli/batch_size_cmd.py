@@ -8,7 +8,6 @@ from advisor.app.batch_size_service import INPUT_DTYPES
 from advisor.cli.options import FailOn, FailOnOption, FormatOption, NoRedactOption, OutputOption, choice_enum
 from advisor.models.recommendations import AmpDType, OptimizerName, StepMode
 
-
 StepModeChoice = choice_enum("StepModeChoice", StepMode)
 OptimizerChoice = choice_enum("OptimizerChoice", OptimizerName)
 AmpChoice = choice_enum("AmpChoice", AmpDType)

@@ -57,7 +57,6 @@ def compare(
 ) -> None:
     """Compare two reports: facts that differ, measurements with B/A ratios, findings that appeared or went."""
     from advisor.app.compare_service import compare_inputs
-
     from advisor.models.common import Severity
 
     if fail_on_regression and fail_on is FailOn.never:

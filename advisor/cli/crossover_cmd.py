@@ -6,11 +6,18 @@ from typing import Annotated, Optional
 import typer
 
 from advisor.cli.options import (
-    DeviceOption, FailOn, FailOnOption, FormatOption, MemoryOption, NoRedactOption, OutputOption, budget_option,
-    check_new_file, choice_enum,
+    DeviceOption,
+    FailOn,
+    FailOnOption,
+    FormatOption,
+    MemoryOption,
+    NoRedactOption,
+    OutputOption,
+    budget_option,
+    check_new_file,
+    choice_enum,
 )
 from advisor.models.measurements import CrossoverMode, DType, Op
-
 
 OpChoice = choice_enum("OpChoice", Op)
 DTypeChoice = choice_enum("DTypeChoice", DType)

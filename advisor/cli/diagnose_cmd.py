@@ -6,7 +6,14 @@ from typing import Annotated, Optional
 import typer
 
 from advisor.cli.options import (
-    BudgetOption, DeviceOption, FailOn, FailOnOption, FormatOption, MemoryOption, NoRedactOption, OutputOption,
+    BudgetOption,
+    DeviceOption,
+    FailOn,
+    FailOnOption,
+    FormatOption,
+    MemoryOption,
+    NoRedactOption,
+    OutputOption,
     RulesDirOption,
 )
 

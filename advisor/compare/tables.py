@@ -151,13 +151,13 @@ def footnote_reasons(table: Section, reason_columns: list[int]) -> Section:
     ``reason_columns`` names, row by row, the cell that says why a value is missing. A CPU-only machine
     misses every GPU number for one reason: saying it sixty times would hide the numbers.
     """
-    counts = Counter(row[column] for row, column in zip(table.rows, reason_columns))
+    counts = Counter(row[column] for row, column in zip(table.rows, reason_columns, strict=True))
     marks: dict[str, str] = {}
     for text, count in counts.items():
         if count > 1 and len(text) > 12:
             marks[text] = f"[{len(marks) + 1}]"
     rows = []
-    for row, column in zip(table.rows, reason_columns):
+    for row, column in zip(table.rows, reason_columns, strict=True):
         cells = list(row)
         cells[column] = marks.get(cells[column], cells[column])
         rows.append(tuple(cells))

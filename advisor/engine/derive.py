@@ -14,7 +14,7 @@ from advisor.engine import derive_measured as measured
 from advisor.models.clock_events import PERFORMANCE_LIMITING_REASONS
 from advisor.models.common import NOT_COLLECTED, Fact, Unavailable, is_missing, missing
 from advisor.models.facts import Facts, GpuFacts
-from advisor.models.measurements import DType, Measurements, CrossoverMode, Op
+from advisor.models.measurements import CrossoverMode, DType, Measurements, Op
 
 # Minor-version compatibility floors on Linux: a CUDA X.y build runs on any driver of at least this version
 # (CUDA Toolkit release notes, table 3). The driver's own CUDA major must still be at least X.

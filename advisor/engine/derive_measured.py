@@ -10,7 +10,7 @@ from typing import Optional
 
 from advisor.models.clock_events import SLOWDOWN_REASONS
 from advisor.models.common import Fact, Unavailable, missing
-from advisor.models.measurements import CrossoverResult, DType, Measurements, CrossoverMode, Op
+from advisor.models.measurements import CrossoverMode, CrossoverResult, DType, Measurements, Op
 
 _MODE_WORDS = {"resident": "data resident", "sync": "synchronized per op", "transfer_pinned": "pinned copies",
                "transfer_pageable": "pageable copies"}

@@ -16,13 +16,26 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from advisor.measure.search import (
-    COARSE_STEP, Look, Winner, bracket_search, decide, dense_search, log_grid, settle,
+    COARSE_STEP,
+    Look,
+    Winner,
+    bracket_search,
+    decide,
+    dense_search,
+    log_grid,
+    settle,
 )
 from advisor.measure.timer import (
-    Sampler, Stopwatch, TimerConfig, cpu_sampler, cuda_events_sampler, summarize, synchronized_sampler,
+    Sampler,
+    Stopwatch,
+    TimerConfig,
+    cpu_sampler,
+    cuda_events_sampler,
+    summarize,
+    synchronized_sampler,
 )
 from advisor.measure.workloads import WORKLOADS, precision_mode, torch_dtype
-from advisor.models.measurements import CrossoverPoint, CrossoverResult, DType, CrossoverMode, TimingStats
+from advisor.models.measurements import CrossoverMode, CrossoverPoint, CrossoverResult, DType, TimingStats
 
 #: First look at a point: a handful of samples. Most points are decided by it (one side clearly faster).
 POINT_TIMER = TimerConfig(warmup_runs=1, min_samples=5, budget_s=0.005, target_rel_spread=0.05, min_sample_s=2e-4)

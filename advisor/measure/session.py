@@ -8,19 +8,25 @@ allocated is released before it returns.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable, Optional, get_args
 
 from advisor.measure.crossover import CrossoverRunner, CrossoverSettings, failed_crossover
 from advisor.measure.monitor import GpuMonitor, StateReader
 from advisor.measure.overheads import OVERHEAD_TIMER, first_call_costs, launch_and_sync_costs
 from advisor.measure.peaks import (
-    CPU_PEAK_TIMER, PEAK_TIMER, cpu_matmul_peak, device_copy_bandwidth, fill_specs, gpu_matmul_peak,
+    CPU_PEAK_TIMER,
+    PEAK_TIMER,
+    cpu_matmul_peak,
+    device_copy_bandwidth,
+    fill_specs,
+    gpu_matmul_peak,
 )
 from advisor.measure.timer import Stopwatch, TimerConfig
 from advisor.measure.transfer import TRANSFER_TIMER, LinkReader, link_gbps, measure_transfers
 from advisor.measure.unsync import unsync_demo
 from advisor.models.common import missing
-from advisor.models.measurements import DType, Measurements, CrossoverMode
+from advisor.models.measurements import CrossoverMode, DType, Measurements
 
 #: Progress callback: (step description, steps done, steps planned).
 Progress = Callable[[str, int, int], None]
@@ -258,10 +264,15 @@ class MeasurementSession:
                     continue
                 started = self.watch.elapsed()
                 holder: list[Any] = []
-                reason = self._guarded(f"crossover {op} {dtype} {mode}", lambda: holder.append(
-                    runner.crossover(op, dtype, mode, dense=self.plan.dense, modes_planned=self.plan.modes)))
+                search = partial(runner.crossover, op, dtype, mode, dense=self.plan.dense,
+                                 modes_planned=self.plan.modes)
+                reason = self._guarded(f"crossover {op} {dtype} {mode}", partial(_collect, holder, search))
                 if reason:
                     runner.release()  # what the failed search held; the next one starts clean
                 self.result.crossover.append(holder[0] if holder else failed_crossover(op, dtype, mode, reason or "?"))
                 took.append(self.watch.elapsed() - started)
 
+
+def _collect(into: list[Any], work: Callable[[], Any]) -> None:
+    """Run ``work`` and keep its result (for _guarded, which returns the failure, not the result)."""
+    into.append(work())

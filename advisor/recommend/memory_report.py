@@ -8,8 +8,15 @@ from typing import Optional
 from advisor.formatting import human_bytes
 from advisor.models.common import Confidence
 from advisor.models.recommendations import (
-    FitVerification, MemoryFitDetails, MemoryFitRecommendation, MemoryHeadroomDetails, MemoryHeadroomRecommendation,
-    OomDetails, OomRecommendation, SquareMatmulFit, TensorFootprint,
+    FitVerification,
+    MemoryFitDetails,
+    MemoryFitRecommendation,
+    MemoryHeadroomDetails,
+    MemoryHeadroomRecommendation,
+    OomDetails,
+    OomRecommendation,
+    SquareMatmulFit,
+    TensorFootprint,
 )
 from advisor.recommend.memory_fit import TABLE_DTYPES, footprint, largest_scaled, largest_square_matmul
 from advisor.recommend.memory_probe import Headroom, OpCheck
@@ -92,7 +99,7 @@ def fit_recommendation(op: str, shape: tuple[int, ...], dtype: str, usable_bytes
                          "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True helps only against fragmentation.")
     details = MemoryFitDetails(
         op=op, shape=list(shape), dtype=dtype, noncontiguous=noncontiguous,
-        tensors=[TensorFootprint(name=n, shape=list(s), bytes=b) for (n, s), b in zip(plan.tensors, plan.tensor_bytes())],
+        tensors=[TensorFootprint(name=n, shape=list(s), bytes=b) for (n, s), b in zip(plan.tensors, plan.tensor_bytes(), strict=True)],
         needed_bytes=needed, usable_bytes=usable_bytes, fits=fits, largest_fitting_shape=list(best) if best else None)
     confidence = Confidence.inferred
     if check is not None:

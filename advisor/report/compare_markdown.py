@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from advisor import __version__
-from advisor.compare.tables import (evaluation_line, fact_tables, finding_table, measurement_tables,
-                                    regression_headline, side_description, summary_line)
+from advisor.compare.tables import (
+    evaluation_line,
+    fact_tables,
+    finding_table,
+    measurement_tables,
+    regression_headline,
+    side_description,
+    summary_line,
+)
 from advisor.formatting import Section
 from advisor.models.comparison import Comparison
 from advisor.report.markdown import fit_one_comment

@@ -7,8 +7,15 @@ from rich.panel import Panel
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from advisor.compare.tables import (evaluation_line, fact_tables, finding_table, measurement_tables,
-                                    regression_headline, side_line, summary_line)
+from advisor.compare.tables import (
+    evaluation_line,
+    fact_tables,
+    finding_table,
+    measurement_tables,
+    regression_headline,
+    side_line,
+    summary_line,
+)
 from advisor.formatting import Section
 from advisor.models.comparison import Comparison
 

@@ -10,8 +10,12 @@ from typing import Any, Optional
 
 from advisor.formatting import human_bytes, human_seconds
 from advisor.models.recommendations import (
-    BatchSizeDetails, BatchSizeRecommendation, MemoryFitRecommendation, MemoryHeadroomRecommendation,
-    OomRecommendation, Recommendation,
+    BatchSizeDetails,
+    BatchSizeRecommendation,
+    MemoryFitRecommendation,
+    MemoryHeadroomRecommendation,
+    OomRecommendation,
+    Recommendation,
 )
 from advisor.report.fact_sections import Section
 

@@ -8,12 +8,11 @@ import sys
 import textwrap
 
 import pytest
+from compare_helpers import CPU_ONLY, CPU_ONLY_ENV, H200, H200_COLLECT_ENV, fixture_report
 
 from advisor.cli.errors import CliError
 from advisor.cli.main import build_app
 from advisor.models.comparison import Comparison
-
-from compare_helpers import CPU_ONLY, CPU_ONLY_ENV, H200, H200_COLLECT_ENV, fixture_report
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
+from compare_helpers import CPU_ONLY, H200, H200_COLLECT_ENV, finding, measurements, report, scalar
 from rich.console import Console
 
 from advisor.app.inputs import load_any_report
@@ -16,8 +17,6 @@ from advisor.models.comparison import Comparison, FactDifference
 from advisor.report.compare_markdown import render_compare_markdown
 from advisor.report.compare_terminal import render_compare_terminal
 from advisor.report.markdown import COMMENT_LIMIT
-
-from compare_helpers import CPU_ONLY, H200, H200_COLLECT_ENV, finding, measurements, report, scalar
 
 
 @pytest.fixture(scope="module")

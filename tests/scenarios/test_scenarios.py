@@ -18,7 +18,6 @@ from advisor.app.inputs import load_any_report
 from advisor.app.reports import evaluate
 from advisor.models.findings import Finding
 from advisor.models.report import Report
-
 from scenarios import derive_scenario_reports as derive
 
 TESTS = Path(__file__).resolve().parent.parent
