@@ -40,7 +40,8 @@ def crossover_report(*, ops: Optional[Sequence[str]], dtypes: Optional[Sequence[
     plan.memory_fraction = memory_fraction
     plan.crossovers, plan.modes = pairs, tuple(modes) if modes else ALL_MODES
     plan.only_crossovers, plan.dense = True, dense
-    measurements, no_gpu = run_measurements(facts, plan, device=device)
+    measurements, no_gpu = run_measurements(facts, plan, device=device,
+                                            asked_budget_s=budget_s if budget_s is not None else DEFAULT_BUDGET_S)
     if no_gpu is not None:
         raise AdvisorError(f"no usable GPU, so there is no crossover to find: {no_gpu}", EXIT_FAILURE)
     report = build_report("crossover", facts, sources=["probe", "measurements"], rules_dirs=None,

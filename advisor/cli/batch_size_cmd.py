@@ -5,7 +5,15 @@ from typing import Annotated, Optional
 import typer
 
 from advisor.app.batch_size_service import INPUT_DTYPES
-from advisor.cli.options import FailOn, FailOnOption, FormatOption, NoRedactOption, OutputOption, choice_enum
+from advisor.cli.options import (
+    FailOn,
+    FailOnOption,
+    FormatOption,
+    NoRedactOption,
+    OutputOption,
+    VerboseOption,
+    choice_enum,
+)
 from advisor.models.recommendations import AmpDType, OptimizerName, StepMode
 
 StepModeChoice = choice_enum("StepModeChoice", StepMode)
@@ -46,6 +54,7 @@ def batch_size(
     fmt: FormatOption = None,
     output: OutputOption = None,
     no_redact: NoRedactOption = False,
+    verbose: VerboseOption = False,
     fail_on: FailOnOption = FailOn.never,
 ) -> None:
     """Which batch size fits and which one is fast, measured with real training steps on this GPU."""
@@ -56,7 +65,7 @@ def batch_size(
         model=model, input_shape=input_shape, input_dtype=input_dtype, target=target, mode=mode.value,
         optimizer=optimizer.value, amp=amp.value if amp else None, margin=margin, max_batch=max_batch,
         device=device, throughput=not no_throughput, budget_s=budget))
-    write_report(report, fmt=fmt, output=output, redact=not no_redact)
+    write_report(report, fmt=fmt, output=output, redact=not no_redact, verbose=verbose)
     if failure is not None:
         raise failure
     raise typer.Exit(exit_code_for(report, fail_on))

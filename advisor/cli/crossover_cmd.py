@@ -13,6 +13,7 @@ from advisor.cli.options import (
     MemoryOption,
     NoRedactOption,
     OutputOption,
+    VerboseOption,
     budget_option,
     check_new_file,
     choice_enum,
@@ -48,6 +49,7 @@ def crossover(
     fmt: FormatOption = None,
     output: OutputOption = None,
     no_redact: NoRedactOption = False,
+    verbose: VerboseOption = False,
     fail_on: FailOnOption = FailOn.never,
 ) -> None:
     """Find the smallest size from which the GPU is faster than the CPU, and stays faster for every larger size tried."""
@@ -58,7 +60,7 @@ def crossover(
                               dtypes=[d.value for d in dtype] if dtype else None,
                               modes=[m.value for m in mode] if mode else None, dense=dense, budget_s=budget,
                               device=device, memory_fraction=memory_fraction, plot=plot, tensorboard=tensorboard)
-    write_report(report, fmt=fmt, output=output, redact=not no_redact)
+    write_report(report, fmt=fmt, output=output, redact=not no_redact, verbose=verbose)
     raise typer.Exit(exit_code_for(report, fail_on))
 
 

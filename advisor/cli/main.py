@@ -58,6 +58,9 @@ def build_app(commands: Iterable[str] = COMMAND_MODULES) -> typer.Typer:
     app.callback()(main)
     for name in commands:
         importlib.import_module(f"advisor.cli.{COMMAND_MODULES[name]}").register(app)
+    from advisor.cli.help_format import plain_help
+
+    plain_help(app)
     return app
 
 

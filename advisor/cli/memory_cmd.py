@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from advisor.cli.options import FailOn, FailOnOption, FormatOption, NoRedactOption, OutputOption
+from advisor.cli.options import FailOn, FailOnOption, FormatOption, NoRedactOption, OutputOption, VerboseOption
 
 
 def read_oom_text(value: str) -> str:
@@ -50,6 +50,7 @@ def memory(
     fmt: FormatOption = None,
     output: OutputOption = None,
     no_redact: NoRedactOption = False,
+    verbose: VerboseOption = False,
     fail_on: FailOnOption = FailOn.never,
 ) -> None:
     """GPU memory headroom: free, used by others, the CUDA context's cost, what torch holds, what fits."""
@@ -68,7 +69,7 @@ def memory(
     else:
         report = memory_report(op=op.lower(), dtype=dtype.lower(), shape=shape, noncontiguous=noncontiguous,
                                verify=verify, device=device)
-    write_report(report, fmt=fmt, output=output, redact=not no_redact)
+    write_report(report, fmt=fmt, output=output, redact=not no_redact, verbose=verbose)
     raise typer.Exit(exit_code_for(report, fail_on))
 
 

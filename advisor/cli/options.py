@@ -98,6 +98,8 @@ FailOnOption = Annotated[FailOn, typer.Option(
     "--fail-on", metavar="SEVERITY", case_sensitive=False,
     help="Exit with code 1 when a finding at or above SEVERITY is present: never, info, low, medium or high "
          "(for CI scripts).")]
+VerboseOption = Annotated[bool, typer.Option(
+    "--verbose", "-v", help="Also list the rules that could not be evaluated, and why (the JSON report always does).")]
 RulesDirOption = Annotated[Optional[list[Path]], typer.Option(
     "--rules-dir", metavar="DIR", callback=_check_rules_dirs,
     help="Add the rules in DIR (YAML, same format as the built-in ones). Repeatable.")]

@@ -6,6 +6,7 @@ from advisor.models.findings import Finding
 from advisor.models.report import Report
 from advisor.report.fact_sections import Section
 from advisor.report.sections import has_facts, report_sections
+from advisor.report.tidy import skipped_by_reason, skipped_summary
 from advisor.report.verdict import verdict
 
 _SEVERITY_MARK = {"high": "🔴 high", "medium": "🟠 medium", "low": "🟡 low", "info": "🔵 info"}
@@ -51,7 +52,7 @@ def _table(section: Section) -> list[str]:
     return lines
 
 
-def render_markdown(report: Report) -> str:
+def render_markdown(report: Report, *, verbose: bool = False) -> str:
     answer = verdict(report)
     lines = ["### gpu-advisor report", "", f"**{answer.headline}** — {answer.because}", ""]
     if report.findings:
@@ -66,10 +67,12 @@ def render_markdown(report: Report) -> str:
         lines += [f"- {reason}" for reason in recommendation.reasoning] + [""]
     for section in report_sections(report):
         lines += _table(section)
-    if report.skipped:
+    if report.skipped and not verbose:
+        lines += [f"_{skipped_summary(report)}_", ""]
+    elif report.skipped:
         lines += [f"<details><summary>Rules skipped for missing facts ({len(report.skipped)})</summary>", ""]
-        lines += [f"- `{s.rule_id}`" + (f" (GPU {s.gpu_index})" if s.gpu_index is not None else "") + f": {_cell(s.reason)}"
-                  for s in report.skipped]
+        lines += [f"- {_cell(reason)}: " + ", ".join(f"`{rule}`" for rule in rules)
+                  for reason, rules in skipped_by_reason(report)]
         lines += ["", "</details>", ""]
     meta = report.meta
     lines.append(f"<sub>gpu-advisor {meta.tool_version} · `{meta.command}` · {meta.created_utc} · "

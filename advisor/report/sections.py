@@ -14,7 +14,10 @@ def report_sections(report: Report) -> list[Section]:
 
     # A report with no facts at all (an OOM message explained offline) shows no tables of "not collected".
     facts = [] if not has_facts(report) else fact_sections(report.facts)
-    return [*recommendation_sections(report.recommendations), *measurement_sections(report.measurements), *facts]
+    from advisor.report.tidy import tidy_sections
+
+    return tidy_sections([*recommendation_sections(report.recommendations),
+                          *measurement_sections(report.measurements), *facts])
 
 
 @functools.lru_cache(maxsize=1)

@@ -11,6 +11,7 @@ from advisor.models.findings import Finding
 from advisor.models.report import Report
 from advisor.report.fact_sections import Section
 from advisor.report.sections import has_facts, report_sections
+from advisor.report.tidy import skipped_by_reason, skipped_summary
 from advisor.report.verdict import verdict
 
 _STYLE = {"high": "bold red", "medium": "bold yellow", "low": "yellow", "info": "cyan"}
@@ -45,7 +46,7 @@ def _section_table(section: Section) -> Group:
     return Group(*parts)
 
 
-def render_terminal(report: Report, console: Console) -> None:
+def render_terminal(report: Report, console: Console, *, verbose: bool = False) -> None:
     answer = verdict(report)
     style = {True: "green", False: "red", None: "yellow"}[answer.usable]
     console.print(Panel(Text(answer.because), title=Text(answer.headline, style=f"bold {style}"),
@@ -61,12 +62,14 @@ def render_terminal(report: Report, console: Console) -> None:
     for section in report_sections(report):
         console.print()
         console.print(_section_table(section))
-    if report.skipped:
+    if report.skipped and not verbose:
+        console.print()
+        console.print(Text(skipped_summary(report), style="dim"))
+    elif report.skipped:
         console.print()
         console.print(Text(f"Rules skipped for missing facts ({len(report.skipped)}):", style="bold dim"))
-        for skipped in report.skipped:
-            gpu = f" (GPU {skipped.gpu_index})" if skipped.gpu_index is not None else ""
-            console.print(Text(f"  {skipped.rule_id}{gpu}: {skipped.reason}", style="dim"))
+        for reason, rules in skipped_by_reason(report):
+            console.print(Text(f"  {reason}: {', '.join(rules)}", style="dim"))
     meta = report.meta
     console.print(Text(f"\ngpu-advisor {meta.tool_version} · {meta.command} · {meta.created_utc} · "
                        f"{'redacted' if meta.redacted else 'NOT redacted'}", style="dim"))

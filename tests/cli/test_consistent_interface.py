@@ -130,3 +130,57 @@ def test_crossover_without_a_gpu_fails_before_measuring(capsys, monkeypatch):
     monkeypatch.setattr(service, "run_measurements", lambda *a, **k: pytest.fail("measured without a GPU"))
     code, _, err = cli(capsys, "crossover")
     assert code == 3 and one_line_error(err, "no usable GPU", "Torch not compiled with CUDA enabled")
+
+
+@pytest.mark.parametrize("check", ["GA101", "ga101", "timing-without-sync"])
+def test_rules_show_prints_a_lint_checks_page(capsys, check):
+    code, out, _ = cli(capsys, "rules", "show", check)
+    assert code == 0 and out.startswith("GA101")
+    assert "torch.cuda.synchronize()" in out  # the fix, with the code that is reported and not
+
+
+def test_lint_format_follows_the_output_extension(capsys, tmp_path):
+    corpus = REPO / "tests" / "lint_corpus" / "scripts"
+    for suffix, first in ((".sarif", '"$schema"'), (".json", '"tool"'), (".md", "### gpu-advisor lint")):
+        target = tmp_path / f"lint{suffix}"
+        code, _, err = cli(capsys, "lint", corpus, "-o", target)
+        assert code == 1, err
+        assert first in target.read_text(encoding="utf-8").splitlines()[0 if suffix == ".md" else 1]
+
+
+def test_lint_threshold_decides_the_exit_code(capsys):
+    corpus = REPO / "tests" / "lint_corpus" / "scripts"
+    assert cli(capsys, "lint", corpus, "-f", "json")[0] == 1  # any finding, as before
+    assert cli(capsys, "lint", corpus, "-f", "json", "--fail-on", "never")[0] == 0
+    # Only heuristic findings of medium severity would remain: measured ones there are none of.
+    assert cli(capsys, "lint", corpus, "-f", "json", "--min-confidence", "measured")[0] == 0
+    assert cli(capsys, "lint", corpus, "-f", "JSON", "--fail-on", "HIGH")[0] == 1
+
+
+@pytest.mark.parametrize("content", [b"\x00\x01\x02binary\xff", b"\xff\xfe\xfa not utf-8 \xc3\x28"])
+def test_a_named_file_that_cannot_be_linted_is_an_error(capsys, tmp_path, content):
+    bad = tmp_path / "model.py"
+    bad.write_bytes(content)
+    code, _, err = cli(capsys, "lint", bad)
+    assert code == 2 and err.startswith(f"gpu-advisor: error: {bad.as_posix()}: cannot be linted")
+
+
+def test_a_malformed_notebook_named_alone_is_an_error_but_not_beside_a_good_file(capsys, tmp_path):
+    notebook = tmp_path / "broken.ipynb"
+    notebook.write_text('{"cells": [')
+    code, _, err = cli(capsys, "lint", notebook)
+    assert code == 2 and "cannot be linted" in err
+    good = tmp_path / "ok.py"
+    good.write_text("import torch\nx = torch.ones(3)\n")
+    code, _, err = cli(capsys, "lint", notebook, good)
+    assert code == 0 and "gpu-advisor: error:" in err and "in 1 file" in err
+
+
+def test_batch_size_takes_a_file_path_model(capsys, tmp_path, monkeypatch):
+    (tmp_path / "net.py").write_text("import torch\n\ndef build():\n    return torch.nn.Linear(4, 2)\n")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = cli(capsys, "batch-size", "--model", "net.py:build", "--input-shape", "4")
+    # The model loads; on a machine without a GPU the run then stops before measuring, with exit 3.
+    assert code in (0, 3) and "net.py" not in err.split("error:")[-1].split("no usable")[0], err
+    code, _, err = cli(capsys, "batch-size", "--model", "elsewhere/net.py:build")
+    assert code == 2 and one_line_error(err, "no such file 'elsewhere/net.py'")
