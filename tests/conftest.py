@@ -35,3 +35,11 @@ def runner():
         return CliRunner(mix_stderr=False)
     except TypeError:  # newer click keeps stderr apart already
         return CliRunner()
+
+
+@pytest.fixture(scope="session")
+def poisoned_torch(tmp_path_factory) -> Path:
+    """A folder holding a `torch` that fails loudly on import (see tests/no_torch.py)."""
+    from tests.no_torch import make_poisoned_torch
+
+    return make_poisoned_torch(tmp_path_factory.mktemp("poisoned"))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Optional
 from advisor.app.errors import EXIT_FAILURE, AdvisorError
 
 if TYPE_CHECKING:
-    from advisor.models.report import Report
+    from advisor.app.reports import ReportOutcome
 
 # The command module reads INPUT_DTYPES for its help text when it registers: everything else loads on use.
 
@@ -58,10 +58,10 @@ def make_sample(model, shape: tuple[int, ...], dtype: str):
     return torch.randn(SAMPLE_ROWS, *shape, dtype=getattr(torch, dtype))
 
 
-def batch_size_report(request: BatchSizeRequest) -> tuple[Report, Optional[AdvisorError]]:
-    """The report, and the failure to raise after writing it (the model does not fit even at the first batch)."""
+def batch_size_report(request: BatchSizeRequest) -> ReportOutcome:
+    """The report; its failure when the model does not fit even at the first batch."""
     from advisor.app.devices import require_gpu
-    from advisor.app.reports import build_report
+    from advisor.app.reports import ReportOutcome, build_report
     from advisor.measure.timer import Stopwatch
     from advisor.probe import collect_facts
     from advisor.recommend.model_source import ModelSourceError, load_model
@@ -91,7 +91,7 @@ def batch_size_report(request: BatchSizeRequest) -> tuple[Report, Optional[Advis
     if not result.fits_at_all:
         failure = AdvisorError(f"{loaded.label} does not fit on this GPU even at batch {result.trials[0].batch}: "
                                f"{result.trials[0].message}", EXIT_FAILURE)
-    return report, failure
+    return ReportOutcome(report, failure)
 
 
 def _search(loaded, shape, dtype, target, request: BatchSizeRequest):

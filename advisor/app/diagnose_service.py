@@ -2,31 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional
 
 from advisor.app.errors import EXIT_FAILURE, AdvisorError
 from advisor.app.measurements import plan_for, run_measurements
 from advisor.app.progress import working
-from advisor.app.reports import build_report
+from advisor.app.reports import ReportOutcome, build_report
 from advisor.measure.session import NOMINAL_BUDGET_S, NOMINAL_QUICK_BUDGET_S
 from advisor.models.measurements import Measurements
-from advisor.models.report import Report
 
 DEFAULT_BUDGET_S = NOMINAL_BUDGET_S
 QUICK_BUDGET_S = NOMINAL_QUICK_BUDGET_S
 
 
-@dataclass
-class Diagnosis:
-    report: Report
-    #: Set when a GPU is present but every GPU measurement failed: the report is written, then this is raised.
-    failure: Optional[AdvisorError] = None
-
-
 def diagnose(*, quick: bool, budget_s: Optional[float], device: int, memory_fraction: float,
-             rules_dirs: Optional[Iterable[Path]], code: Optional[list[Path]]) -> Diagnosis:
+             rules_dirs: Optional[Iterable[Path]], code: Optional[list[Path]]) -> ReportOutcome:
+    """The report; its failure when a GPU is present but every GPU measurement failed."""
     from advisor import PROCESS_START
     from advisor.measure.timer import Stopwatch
     from advisor.probe import collect_facts
@@ -46,7 +38,7 @@ def diagnose(*, quick: bool, budget_s: Optional[float], device: int, memory_frac
     failure = None
     if no_gpu is None and not _any_gpu_measurement(measurements):
         failure = AdvisorError("a GPU is present but every GPU measurement failed; the report lists why", EXIT_FAILURE)
-    return Diagnosis(report, failure)
+    return ReportOutcome(report, failure)
 
 
 def _any_gpu_measurement(measurements: Measurements) -> bool:

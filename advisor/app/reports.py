@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime as _dt
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Optional
 
 from advisor import __version__
+from advisor.app.errors import AdvisorError
 from advisor.app.rules_service import load_catalogue
 from advisor.models.facts import Facts
 from advisor.models.findings import Finding
@@ -17,6 +19,15 @@ if TYPE_CHECKING:
     from advisor.engine.rule import Rule
 
 
+@dataclass
+class ReportOutcome:
+    """A service's report, and the failure the command raises after writing it: a run can fail (exit 3) and
+    still have a report worth reading (what was measured, and why the rest failed)."""
+
+    report: Report
+    failure: Optional[AdvisorError] = None
+
+
 def load_rule_set(rules_dirs: Optional[Iterable[Path]]) -> list[Rule]:
     return [loaded.rule for loaded in load_catalogue(rules_dirs)]
 
@@ -24,7 +35,7 @@ def load_rule_set(rules_dirs: Optional[Iterable[Path]]) -> list[Rule]:
 def prepare_rules(rules_dirs: Optional[Iterable[Path]]) -> list[Rule]:
     """Everything evaluating a report needs that does not depend on its facts: the rules read and checked, the
     evaluator imported, and the models' validators built (they are built on first use, children first so that
-    the report's validator reuses theirs). For work done ahead, while something slower runs: see env_cmd."""
+    the report's validator reuses theirs). For work done ahead, while something slower runs: see env_service."""
     from advisor.engine.derive import DerivedFacts, GpuDerived
     from advisor.engine.evaluate import evaluate_rules  # noqa: F401
     from advisor.models.facts import TorchFacts

@@ -61,14 +61,14 @@ def batch_size(
     from advisor.app.batch_size_service import BatchSizeRequest, batch_size_report
     from advisor.cli.output import exit_code_for, write_report
 
-    report, failure = batch_size_report(BatchSizeRequest(
+    outcome = batch_size_report(BatchSizeRequest(
         model=model, input_shape=input_shape, input_dtype=input_dtype, target=target, mode=mode.value,
         optimizer=optimizer.value, amp=amp.value if amp else None, margin=margin, max_batch=max_batch,
         device=device, throughput=not no_throughput, budget_s=budget))
-    write_report(report, fmt=fmt, output=output, redact=not no_redact, verbose=verbose)
-    if failure is not None:
-        raise failure
-    raise typer.Exit(exit_code_for(report, fail_on))
+    write_report(outcome.report, fmt=fmt, output=output, redact=not no_redact, verbose=verbose)
+    if outcome.failure is not None:
+        raise outcome.failure
+    raise typer.Exit(exit_code_for(outcome.report, fail_on))
 
 
 def register(app: typer.Typer) -> None:

@@ -39,12 +39,12 @@ def diagnose(
     from advisor.app.diagnose_service import diagnose as run_diagnosis
     from advisor.cli.output import exit_code_for, write_report
 
-    diagnosis = run_diagnosis(quick=quick, budget_s=budget, device=device, memory_fraction=memory_fraction,
+    outcome = run_diagnosis(quick=quick, budget_s=budget, device=device, memory_fraction=memory_fraction,
                               rules_dirs=rules_dir, code=code)
-    write_report(diagnosis.report, fmt=fmt, output=output, redact=not no_redact, verbose=verbose)
-    if diagnosis.failure is not None:
-        raise diagnosis.failure
-    raise typer.Exit(exit_code_for(diagnosis.report, fail_on))
+    write_report(outcome.report, fmt=fmt, output=output, redact=not no_redact, verbose=verbose)
+    if outcome.failure is not None:
+        raise outcome.failure
+    raise typer.Exit(exit_code_for(outcome.report, fail_on))
 
 
 def register(app: typer.Typer) -> None:

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Optional, get_args
 import typer
 
 from advisor.app.errors import AdvisorError
+from advisor.models.levels import Severity
 
 
 def choice_enum(name: str, literal: Any) -> type[Enum]:
@@ -23,12 +24,8 @@ class OutputFormat(str, Enum):
     json = "json"
 
 
-class FailOn(str, Enum):
-    never = "never"
-    info = "info"
-    low = "low"
-    medium = "medium"
-    high = "high"
+#: --fail-on: a severity, or never.
+FailOn = Enum("FailOn", {"never": "never", **{level.value: level.value for level in Severity}}, type=str)
 
 
 #: What ``-o FILE``'s extension selects, for a command that writes a report. Anything else is refused before the

@@ -6,11 +6,12 @@ Each one is Unavailable, with the reason, when the facts it needs are.
 """
 
 import re
-from typing import Optional
+from typing import Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.engine import derive_measured as measured
+from advisor.engine.derive_measured import CrossoverSize, Never
 from advisor.models.clock_events import PERFORMANCE_LIMITING_REASONS
 from advisor.models.common import NOT_COLLECTED, Fact, Unavailable, is_missing, missing
 from advisor.models.facts import Facts, GpuFacts
@@ -33,6 +34,10 @@ MIN_CUDA_FOR_CC = {
 _ARCH = re.compile(r"^(sm|compute)_(\d+)([af]?)$")
 
 
+#: Derived facts that are text for messages, not values: the loader refuses them in a condition.
+DISPLAY_ONLY = frozenset({"derived.matmul_crossovers", "derived.add_crossovers", "gpu.suggested_torch_build"})
+
+
 class DerivedFacts(BaseModel):
     # Built when rules first run, not when the loader imports this module to check ``derived.*`` paths.
     model_config = ConfigDict(extra="forbid", defer_build=True)
@@ -47,13 +52,16 @@ class DerivedFacts(BaseModel):
     cuda_visible_devices_hides_all: Fact[bool] = NOT_COLLECTED
 
     # -- from measurements (engine/derive_measured.py) --
-    #: op -> dtype -> mode -> crossover size; None where the GPU never won in the range tried.
-    crossover: dict[Op, dict[DType, dict[CrossoverMode, Optional[int]]]] = Field(default_factory=dict)
-    matmul_crossovers: Fact[str] = NOT_COLLECTED  # "142 resident, 209 synchronized per op, ..."
+    #: op -> dtype -> mode -> crossover size; "never" where the GPU never won in the range tried; the reason
+    #: where the run skipped it or it failed.
+    crossover: dict[Op, dict[DType, dict[CrossoverMode, Fact[CrossoverSize]]]] = Field(default_factory=dict)
+    #: Display text for messages ("142 (data resident), 209 (synchronized per op), ..."): conditions read
+    #: ``crossover`` instead (the loader refuses these in ``when``).
+    matmul_crossovers: Fact[str] = NOT_COLLECTED
     add_crossovers: Fact[str] = NOT_COLLECTED
-    #: Pinned-copy crossover over resident crossover (None: copies make the GPU lose at every size tried).
-    matmul_transfer_ratio: Fact[Optional[float]] = NOT_COLLECTED
-    add_transfer_ratio: Fact[Optional[float]] = NOT_COLLECTED
+    #: Pinned-copy crossover over resident crossover ("never": copies make the GPU lose at every size tried).
+    matmul_transfer_ratio: Fact[Union[float, Never]] = NOT_COLLECTED
+    add_transfer_ratio: Fact[Union[float, Never]] = NOT_COLLECTED
     #: Share of a copied elementwise add's GPU-side time spent moving data (largest size measured both ways).
     add_copy_share: Fact[float] = NOT_COLLECTED
     gpu_cpu_matmul_ratio: Fact[float] = NOT_COLLECTED

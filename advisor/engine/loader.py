@@ -10,7 +10,7 @@ import yaml
 from pydantic import ValidationError
 
 from advisor.engine.conditions import iter_paths
-from advisor.engine.paths import UnknownFactPath, check_path
+from advisor.engine.paths import UnknownFactPath, check_condition_path, check_example_path, check_path
 from advisor.engine.render import check_spec, placeholder_paths, placeholder_specs
 from advisor.engine.rule import CATEGORIES, Rule
 
@@ -68,11 +68,14 @@ def parse_rule(path: Path) -> Rule:
 def _check_references(rule: Rule, path: Path) -> None:
     gpu_scope = rule.for_each == "gpu"
     templates = (rule.message, rule.remediation)
-    paths = [*iter_paths(rule.when), *(p for t in templates for p in placeholder_paths(t)),
-             *(p for example in (*rule.examples.fires, *rule.examples.passes) for p in example)]
+    example_paths = dict.fromkeys(p for example in (*rule.examples.fires, *rule.examples.passes) for p in example)
     try:
-        for fact_path in dict.fromkeys(paths):  # examples repeat the condition's paths: each is checked once
+        for fact_path in dict.fromkeys(iter_paths(rule.when)):
+            check_condition_path(fact_path, gpu_scope=gpu_scope)
+        for fact_path in dict.fromkeys(p for t in templates for p in placeholder_paths(t)):
             check_path(fact_path, gpu_scope=gpu_scope)
+        for fact_path in example_paths:
+            check_example_path(fact_path, gpu_scope=gpu_scope)
     except UnknownFactPath as exc:
         raise RuleLoadError(f"{path}: unknown fact path {exc}") from None
     for spec in (s for t in templates for s in placeholder_specs(t)):

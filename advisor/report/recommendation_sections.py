@@ -67,7 +67,8 @@ def throughput_section(details: BatchSizeDetails) -> Optional[Section]:
     section = Section("Batch size: throughput curve",
                       header=("Batch", "Samples/s", "Of peak", "Step time", "Peak reserved", "Timed steps", ""))
     for point in curve:
-        section.rows.append((f"{point.batch:,}", f"{point.samples_per_s:,.0f}", f"{point.samples_per_s / peak:.0%}",
+        share = f"{point.samples_per_s / peak:.0%}" if peak > 0 else "n/a"
+        section.rows.append((f"{point.batch:,}", f"{point.samples_per_s:,.0f}", share,
                              human_seconds(point.step_s), _bytes(memory.get(point.batch)),
                              f"{point.timing_samples}{'' if point.stable in (True, None) else ' (noisy)'}",
                              _marks(details, point.batch)))

@@ -13,27 +13,11 @@ from pathlib import Path
 import pytest
 
 from advisor.cli.main import COMMAND_MODULES, build_app, requested_command
+from tests.no_torch import TORCH_POISON, run_without_torch
 
 REPO = Path(__file__).resolve().parents[2]
 ADVISOR = REPO / "advisor"
 REPORT = REPO / "tests" / "fixtures" / "reports" / "cpu_only_env.json"
-POISON = "IMPORTED-TORCH"
-
-
-@pytest.fixture(scope="module")
-def poisoned_torch(tmp_path_factory) -> Path:
-    """A folder holding a `torch` package whose import prints a marker and fails."""
-    folder = tmp_path_factory.mktemp("poisoned")
-    (folder / "torch").mkdir()
-    (folder / "torch" / "__init__.py").write_text(
-        f"import sys\nsys.stderr.write({POISON!r} + '\\n')\nraise ImportError('this test forbids torch')\n")
-    return folder
-
-
-def _run_cli(poisoned: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(poisoned), str(REPO)])}
-    return subprocess.run([sys.executable, "-m", "advisor", *args], capture_output=True, text=True, cwd=REPO,
-                          env=env, timeout=120)
 
 
 @pytest.mark.parametrize("args, exit_code", [
@@ -42,8 +26,8 @@ def _run_cli(poisoned: Path, *args: str) -> subprocess.CompletedProcess:
     (["lint", "--list-checks"], 0), (["lint", str(REPO / "tests" / "lint_corpus" / "scripts")], 1),
 ])
 def test_light_commands_never_import_torch(poisoned_torch, args, exit_code):
-    done = _run_cli(poisoned_torch, *args)
-    assert POISON not in done.stderr, f"{args} imported torch:\n{done.stderr}"
+    done = run_without_torch(poisoned_torch, *args)
+    assert TORCH_POISON not in done.stderr, f"{args} imported torch:\n{done.stderr}"
     assert done.returncode == exit_code, done.stderr
     assert done.stdout.strip()
 
@@ -52,7 +36,7 @@ def test_the_poison_works(poisoned_torch):
     # Without this, a broken fixture would make every test above pass vacuously.
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(poisoned_torch), str(REPO)])}
     done = subprocess.run([sys.executable, "-c", "import torch"], capture_output=True, text=True, env=env)
-    assert POISON in done.stderr and done.returncode != 0
+    assert TORCH_POISON in done.stderr and done.returncode != 0
 
 
 @pytest.mark.parametrize("args, expected", [

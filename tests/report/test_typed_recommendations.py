@@ -70,3 +70,12 @@ def test_json_is_unchanged_by_a_round_trip():
         data = _data(name)
         again = json.loads(load_report_json(json.dumps(data)).model_dump_json())
         assert again["recommendations"] == data["recommendations"]
+
+
+def test_a_valid_but_odd_curve_renders():
+    # Valid numbers the renderer must not divide by: a curve whose every point is 0 samples/s.
+    data = _data("batch_size")
+    for point in data["recommendations"][0]["details"]["throughput_curve"]:
+        point["samples_per_s"] = 0.0
+    rows = recommendation_sections(load_report_json(json.dumps(data)).recommendations)[0].rows
+    assert all(row[2] == "n/a" for row in rows)
