@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import warnings
 from typing import TYPE_CHECKING, Optional
 
 from advisor.app.devices import device_info, usable_gpu
@@ -28,7 +29,11 @@ def run_measurements(facts: Facts, plan: MeasurePlan, *, device: int,
                      asked_budget_s: Optional[float] = None) -> tuple[Measurements, Optional[str]]:
     """(the measurements, None), or (CPU-only measurements, why the GPU was not usable). ``asked_budget_s``: the
     budget the user asked for (or the default), which the report shows -- with how much of it measuring had."""
-    measurements, reason = _run(facts, plan, device=device)
+    with warnings.catch_warnings():
+        # Warnings torch raises about our synthetic workloads (deprecations, TF32 notes, numpy) are ours to
+        # handle, not the user's to read: the report says what matters about the run.
+        warnings.simplefilter("ignore")
+        measurements, reason = _run(facts, plan, device=device)
     if asked_budget_s is not None:
         run = measurements.run
         if run.budget_s is not None and abs(asked_budget_s - run.budget_s) >= 0.5:

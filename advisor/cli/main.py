@@ -17,6 +17,7 @@ import gc
 import importlib
 import os
 import sys
+import warnings
 from typing import Annotated, Any, Iterable, Optional
 
 import typer
@@ -77,6 +78,9 @@ def run(argv: Optional[list[str]] = None) -> None:
     # parameters, pydantic's schemas, the rules): 20-45 ms of a 300 ms command, to free memory the OS takes
     # back anyway. Frozen objects are skipped; nothing here relies on a collector running at exit.
     atexit.register(gc.freeze)
+    # torch warns at import when numpy is missing; our own work never converts to numpy, so the user's terminal
+    # is not the place for it (their program, importing torch itself, still gets the warning).
+    warnings.filterwarnings("ignore", message="Failed to initialize NumPy", category=UserWarning)
     command = requested_command(args)
     app = build_app([command] if command else COMMAND_MODULES)
     try:

@@ -141,3 +141,32 @@ def test_compare_says_not_evaluated_and_its_summary_fits_80_columns(capsys, monk
     _, markdown, _ = cli(capsys, "compare", CPU_ONLY, REPO / "tests" / "fixtures" / "reports" / "h200_diagnose.json",
                          "-f", "markdown")
     assert "Torch not compiled with CUDA enabled" in markdown.split("Measured on one side only")[1]
+
+
+def test_third_party_warnings_do_not_leak_from_our_measurements(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    # An environment without numpy: torch warns "Failed to initialize NumPy" when it is imported.
+    blocked = tmp_path / "numpy"
+    blocked.mkdir()
+    (blocked / "__init__.py").write_text('raise ModuleNotFoundError("No module named numpy", name="numpy")\n')
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(REPO)])}
+    done = subprocess.run([sys.executable, "-m", "advisor", "diagnose", "--quick", "-f", "json"], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "NumPy" not in done.stderr and "Warning" not in done.stderr, done.stderr
+
+
+def test_test_output_speaks_plainly():
+    """What pytest prints (skip reasons, the corpus line) is read by contributors: no in-house words."""
+    import re
+
+    jargon = ("device machine", "the device tool", "helper", "(s)", "coordinator")
+    said = []
+    for path in (REPO / "tests").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        said += re.findall(r'reason="([^"]*)"', text) + re.findall(r"pytest\.skip\(\s*f?\"([^\"]*)\"", text)
+    assert said
+    assert [s for s in said if any(word in s for word in jargon)] == []
