@@ -29,7 +29,7 @@ def _cell(text: str) -> str:
 def _finding(finding: Finding) -> list[str]:
     where = f" (GPU {finding.gpu_index})" if finding.gpu_index is not None else ""
     if finding.location is not None:
-        where = f" (`{finding.location.path}:{finding.location.line}:{finding.location.column}`)"
+        where = f" (`{finding.location.text}`)"
     return [
         f"- **{_SEVERITY_MARK[finding.severity.value]}** · `{finding.rule_id}`{where} · {finding.confidence.value}  ",
         f"  **{finding.title}.** {finding.message}  ",

@@ -20,7 +20,7 @@ _STYLE = {"high": "bold red", "medium": "bold yellow", "low": "yellow", "info": 
 def _finding_panel(finding: Finding) -> Panel:
     where = f"GPU {finding.gpu_index} · " if finding.gpu_index is not None else ""
     if finding.location is not None:
-        where = f"{finding.location.path}:{finding.location.line}:{finding.location.column} · "
+        where = f"{finding.location.text} · "
     body = Group(
         Text(finding.message),
         Text.assemble(("Fix: ", "bold"), finding.remediation),
