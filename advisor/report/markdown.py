@@ -15,11 +15,16 @@ COMMENT_LIMIT = 60_000
 
 
 def fit_one_comment(text: str, rest_in: str) -> str:
-    """Cut whole <details> blocks off the end until the text fits one issue comment, and say so."""
+    """Cut whole <details> blocks off the end until the text fits one issue comment, and say so. When the part
+    before the details is itself too long (thousands of findings), it is cut after the last whole finding."""
     if len(text) <= COMMENT_LIMIT:
         return text
-    cut = text[:COMMENT_LIMIT].rsplit("\n<details>", 1)[0]
-    return cut + f"\n\n_(details truncated to fit one comment; attach {rest_in} for the rest)_\n"
+    cut = text[:COMMENT_LIMIT]
+    if "\n<details>" in cut:
+        cut = cut.rsplit("\n<details>", 1)[0]
+    else:  # never mid-line or mid-finding: back to the start of the last finding that fits whole
+        cut = cut.rsplit("\n- **", 1)[0] if "\n- **" in cut else cut.rsplit("\n", 1)[0]
+    return cut + f"\n\n_(truncated to fit one comment; attach {rest_in} for the rest)_\n"
 
 
 def _cell(text: str) -> str:

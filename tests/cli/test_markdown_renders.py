@@ -63,3 +63,21 @@ def test_every_commands_markdown_renders_what_it_says(capsys, args):
     assert markdown_problems(markdown) == []
     # The answer first: the headline comes before any folded section.
     assert markdown.find("**") < markdown.find("<details>") or "<details>" not in markdown
+
+
+def test_a_huge_report_fits_one_comment_with_the_answer_first(capsys, tmp_path):
+    """Thousands of findings (diagnose --code on a big repository): still one comment, cut between findings."""
+    report = json.loads((FIXTURES / "reports" / "cpu_only_diagnose.json").read_text())
+    finding = {"rule_id": "GA104", "title": "Tensor created on the CPU, then copied to the GPU", "category": "code",
+               "severity": "low", "confidence": "inferred", "message": "torch.randn(n).cuda() builds on the CPU " * 3,
+               "remediation": "Create it on the GPU: torch.randn(n, device='cuda').", "source": "lint",
+               "location": {"path": "src/model.py", "line": 1, "column": 1}}
+    report["findings"] = [{**finding, "location": {**finding["location"], "line": n}} for n in range(1, 3001)]
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(report))
+    markdown = markdown_of(capsys, "explain", path)
+    assert len(markdown) <= 65_536 and markdown_problems(markdown) == []
+    assert markdown.startswith("### gpu-advisor report\n\n**GPU usable")
+    assert markdown.rstrip().endswith("for the rest)_")
+    last_finding = markdown.split("\n- **")[-1]
+    assert "*Fix:*" in last_finding  # the last finding shown is whole
