@@ -170,3 +170,15 @@ def test_test_output_speaks_plainly():
         said += re.findall(r'reason="([^"]*)"', text) + re.findall(r"pytest\.skip\(\s*f?\"([^\"]*)\"", text)
     assert said
     assert [s for s in said if any(word in s for word in jargon)] == []
+
+
+def test_a_measurement_missing_on_one_side_gives_the_reason_not_every_note(capsys, tmp_path):
+    report = json.loads(CPU_ONLY.read_text())
+    report["measurements"]["run"]["notes"] += ["24 s of the 30 s budget went to measuring; start-up, the probe and "
+                                               "writing the report had the rest", "train.py: skipped: binary file"]
+    side_a = tmp_path / "a.json"
+    side_a.write_text(json.dumps(report))
+    _, markdown, _ = cli(capsys, "compare", side_a, REPO / "tests" / "fixtures" / "reports" / "h200_diagnose.json",
+                         "-f", "markdown")
+    one_sided = markdown.split("Measured on one side only")[1]
+    assert "Torch not compiled with CUDA enabled" in one_sided and "budget went to measuring" not in one_sided
