@@ -8,7 +8,6 @@ here. Whether a number is better higher or lower follows from its unit (data bel
 from __future__ import annotations
 
 import re
-
 from typing import Optional
 
 from advisor.compare.judge import judge
