@@ -20,7 +20,7 @@ def markdown_of(capsys, *args) -> str:
     with pytest.raises(SystemExit) as exit_info:
         run([str(a) for a in args] + ["--format", "markdown"])
     out, err = capsys.readouterr()
-    assert exit_info.value.code in (0, 1, None), err
+    assert exit_info.value.code in (0, 1, None), err  # 1: findings (lint)
     return out
 
 
@@ -54,6 +54,7 @@ def test_redaction_placeholders_render_as_written(capsys, private_report):
     ["explain", str(FIXTURES / "collect_env" / "windows_3060ti_torch1.11_cu113.txt")],
     ["explain", str(FIXTURES / "nvidia_smi" / "rtx4090x8_driver535_processes.txt")],
     ["compare", str(FIXTURES / "reports" / "cpu_only_diagnose.json"), str(FIXTURES / "reports" / "h200_diagnose.json")],
+    ["lint", str(REPO / "tests" / "lint_corpus")],
     ["memory", "--explain-oom", "CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.19 GiB total capacity; "
      "75.10 GiB already allocated; 1.5 GiB free; 77.0 GiB reserved in total by PyTorch)"],
 ], ids=lambda args: " ".join(a if len(a) < 30 else Path(a).name[:30] for a in args[:2]))
