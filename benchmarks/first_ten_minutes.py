@@ -54,6 +54,7 @@ class Case:
     markdown: bool = False  # the output is Markdown to check
     stdin: str | None = None
     what: str = ""
+    parser: bool = False  # a usage error the command-line parser itself reports (unknown option, bad choice)
 
 
 @dataclass
@@ -100,20 +101,20 @@ def cases(scratch: Path) -> list[Case]:
         Case(["schema"], OK), Case(["schema", "-o", str(scratch / "schema.json")], OK),
     ]
     bad = [
-        Case(["frobnicate"], BAD, what="unknown command"), Case(["env", "--frobnicate"], BAD, what="unknown option"),
-        Case(["env", "-f", "yaml"], BAD), Case(["env", "-o", str(scratch / "missing" / "env.md")], BAD),
+        Case(["frobnicate"], BAD, what="unknown command", parser=True), Case(["env", "--frobnicate"], BAD, what="unknown option", parser=True),
+        Case(["env", "-f", "yaml"], BAD, parser=True), Case(["env", "-o", str(scratch / "missing" / "env.md")], BAD),
         Case(["env", "-o", str(scratch / "env.html")], BAD), Case(["env", "--rules-dir", "no/such/rules"], BAD),
-        Case(["diagnose", "--budget", "1"], BAD), Case(["diagnose", "--device", "-1"], BAD),
+        Case(["diagnose", "--budget", "1"], BAD, parser=True), Case(["diagnose", "--device", "-1"], BAD, parser=True),
         Case(["diagnose", "--code", "no/such/file.py"], BAD),
-        Case(["crossover", "--op", "conv3d"], BAD), Case(["crossover", "-o", str(scratch / "missing" / "c.md")], BAD),
+        Case(["crossover", "--op", "conv3d"], BAD, parser=True), Case(["crossover", "-o", str(scratch / "missing" / "c.md")], BAD),
         Case(["memory", "--op", "conv"], BAD), Case(["memory", "--explain-oom", "nosuch.txt"], BAD),
         Case(["memory", "--explain-oom", "RuntimeError: shapes do not match"], BAD),
         Case(["memory", "--explain-oom", OOM, "--shape", "10,10"], BAD),
-        Case(["batch-size"], BAD, what="missing --model"), Case(["batch-size", "--model", "no_such_pkg:build"], BAD),
+        Case(["batch-size"], BAD, what="missing --model", parser=True), Case(["batch-size", "--model", "no_such_pkg:build"], BAD),
         Case(["batch-size", "--model", "no/such/net.py:build"], BAD),
-        Case(["explain"], BAD, what="missing INPUT"), Case(["explain", "no/such/report.json"], BAD),
+        Case(["explain"], BAD, what="missing INPUT", parser=True), Case(["explain", "no/such/report.json"], BAD),
         Case(["explain", str(FIXTURES)], BAD), Case(["explain", str(binary)], BAD),
-        Case(["compare", str(H200)], BAD, what="missing B"), Case(["compare", "-", "-"], BAD, stdin=""),
+        Case(["compare", str(H200)], BAD, what="missing B", parser=True), Case(["compare", "-", "-"], BAD, stdin=""),
         Case(["lint"], BAD, what="no paths"), Case(["lint", "no/such/file.py"], BAD), Case(["lint", str(binary)], BAD),
         Case(["lint", str(SCRIPTS), "--select", "GA999"], BAD), Case(["lint", str(SCRIPTS), "-o", "x.html"], BAD),
         Case(["rules", "show", "no-such-rule"], BAD), Case(["rules", "validate", "no/such/dir"], BAD),
