@@ -20,6 +20,7 @@ def crossover_report(*, ops: Optional[Sequence[str]], dtypes: Optional[Sequence[
                      memory_fraction: float, plot: Optional[Path] = None,
                      tensorboard: Optional[Path] = None) -> Report:
     """Measure the chosen crossovers (default: all that apply) and write the charts asked for."""
+    from advisor.app.progress import working
     from advisor.measure.session import ALL_MODES, FULL_CROSSOVERS
     from advisor.measure.timer import Stopwatch
     from advisor.measure.workloads import DTYPES_FOR_OP
@@ -32,7 +33,8 @@ def crossover_report(*, ops: Optional[Sequence[str]], dtypes: Optional[Sequence[
                   if (not ops or o in ops) and (not dtypes or d in dtypes) and d in DTYPES_FOR_OP[o])
     if not pairs:
         raise AdvisorError("no crossover matches those --op/--dtype choices (tf32 applies to matmul and conv2d only)")
-    facts = collect_facts()
+    with working("probing this machine (importing torch)"):
+        facts = collect_facts()
     no_gpu = usable_gpu(facts, device)
     if no_gpu is not None:  # said before measuring anything: the CPU half alone answers nothing here
         raise AdvisorError(f"no usable GPU, so there is no crossover to find: {no_gpu}", EXIT_FAILURE)

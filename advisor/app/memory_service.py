@@ -34,6 +34,7 @@ def memory_report(*, op: str, dtype: str, shape: Optional[str], noncontiguous: b
                   device: int) -> Report:
     """Headroom (and a --shape's fit) measured on GPU ``device``. Bad flags are refused before anything is
     probed."""
+    from advisor.app.progress import working
     from advisor.measure.timer import Stopwatch
     from advisor.probe import collect_facts
     from advisor.recommend.memory_fit import DTYPE_BYTES, OPS, footprint, parse_shape
@@ -51,7 +52,8 @@ def memory_report(*, op: str, dtype: str, shape: Optional[str], noncontiguous: b
             raise AdvisorError(f"--shape: {error}") from None
 
     watch = Stopwatch()
-    facts = collect_facts()
+    with working("probing this machine (importing torch)"):
+        facts = collect_facts()
     reason = usable_gpu(facts, device)
     if reason is not None:
         raise AdvisorError(f"no usable CUDA device: {reason} (--explain-oom explains an OOM message without one)",
