@@ -135,6 +135,33 @@ class CpuWorkStats(StrictModel):
     site: str = ""
 
 
+class RankProfile(StrictModel):
+    """One rank of a torchrun job, as rank 0 gathered it (its own summary, or why there is none)."""
+
+    rank: int
+    status: str  # "ok" / "failed" (said why) / "missing" (never reported before the timeout)
+    reason: str = ""
+    node: str = ""
+    step_ms: Fact[float] = NOT_COLLECTED
+    gpu_busy_fraction: Fact[float] = NOT_COLLECTED
+    steps_recorded: int = 0
+    sync_ms_per_step: float = 0.0
+    data_ms_per_step: float = 0.0
+
+
+class RankSkew(StrictModel):
+    """Step time across ranks: the slowest against the median of the other ranks that reported."""
+
+    world_size: int = 1
+    reported: int = 1
+    slowest_rank: Optional[int] = None
+    slowest_step_ms: Fact[float] = NOT_COLLECTED
+    median_step_ms: Fact[float] = NOT_COLLECTED
+    ratio: Fact[float] = NOT_COLLECTED  # slowest / the others' median (1.0 = no skew)
+    missing: int = 0  # ranks that failed or never reported
+    missing_text: str = ""  # "rank 1 (failed: ...)", for the message
+
+
 class ProfileFacts(StrictModel):
     run: ProgramRun
     mode: str  # "steps" (optimizer.step / profiler.step) or "wall" (a wall-clock window)
@@ -171,3 +198,6 @@ class ProfileFacts(StrictModel):
     top_gpu_ops: list[OpTime] = Field(default_factory=list)
     sites: list[SourceSite] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    #: Under torchrun: every rank's summary as gathered by rank 0 (this report's own numbers are rank 0's).
+    ranks: list[RankProfile] = Field(default_factory=list)
+    rank_skew: RankSkew = Field(default_factory=RankSkew)
