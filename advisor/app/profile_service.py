@@ -130,7 +130,14 @@ def _summarise(trace_path: Path, window: dict, run: ProgramRun, roots: list[str]
         trace = load_trace(trace_path)
     except (OSError, ValueError, EOFError) as exc:
         raise ProfileFailure(f"the trace could not be read ({exc})", bad_input=False) from None
-    return summarise(trace, window, run, roots, overhead_limit=max_overhead)
+    profile = summarise(trace, window, run, roots, overhead_limit=max_overhead)
+    wall = window.get("wall_window") or {}
+    if wall.get("pilot_events") and wall.get("window_s", 0) < wall.get("asked_s", 0):
+        profile.notes.append(
+            f"the wall-clock window was cut to {wall['window_s'] * 1000:.0f} ms of the {wall['asked_s']:g} s asked: "
+            f"a {wall['pilot_s'] * 1000:.0f} ms pilot recorded {wall['pilot_events']} trace events, and a window "
+            "is kept to about 30,000 events so stopping, exporting and reading the trace takes seconds, not tens")
+    return profile
 
 
 TRACE_NAME = "gpu_advisor.pt.trace.json.gz"

@@ -29,7 +29,7 @@ def profile(
     steps: Annotated[int, typer.Option(help="Steps to record.")] = 5,
     baseline_steps: Annotated[int, typer.Option(
         help="Steps timed without the profiler just before the window, to measure its overhead.")] = 5,
-    seconds: Annotated[float, typer.Option(help="Length of the wall-clock window when no steps are found.")] = 0.5,
+    seconds: Annotated[float, typer.Option(help="Longest wall-clock window when no steps are found (cut to ~30k trace events).")] = 0.5,
     wait_seconds: Annotated[float, typer.Option(
         help="Without an optimizer.step() by then, record a wall-clock window instead.")] = 15.0,
     stop_after: Annotated[bool, typer.Option(

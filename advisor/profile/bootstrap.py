@@ -24,6 +24,12 @@ import warnings
 
 _MARK = "gpu_advisor::"
 SAMPLE_INTERVAL_S = 0.002
+#: A wall-clock window is cut to about this many trace events: a loop of tiny ops makes ~100k events per
+#: 0.5 s (CPU op, launch, kernel), and stopping, exporting and parsing them costs seconds per 0.5 s recorded,
+#: while a few thousand kernels already give the same fractions. A short pilot recording measures the rate.
+MAX_WINDOW_EVENTS = 30000
+PILOT_S = 0.05
+MIN_WALL_WINDOW_S = 0.05
 
 
 class StopProgram(SystemExit):
@@ -57,6 +63,7 @@ class Recorder:
         self.failure = None
         self.trial_count = 0
         self.trial_started = None
+        self.pilot_started = None
 
     # -- where in the user's code ----------------------------------------------------------------------
     def is_user_file(self, filename):
@@ -203,13 +210,38 @@ class Recorder:
     def on_alarm(self, signum, frame):
         if self.mode is None and self.phase == "warmup" and self.steps_seen == 0:
             self.mode = "wall"
+            self.phase = "pilot"
             self.profiler = _new_profiler(self.config, scheduled=False)
             self.profiler.start()
-            self.phase = "recording"
-            self.start_window()
-            _mark("begin")
-            signal.signal(signal.SIGALRM, self.on_wall_end)
-            signal.setitimer(signal.ITIMER_REAL, self.config["seconds"])
+            self.pilot_started = time.perf_counter()
+            signal.signal(signal.SIGALRM, self.on_pilot_end)
+            signal.setitimer(signal.ITIMER_REAL, min(PILOT_S, self.config["seconds"]))
+
+    def on_pilot_end(self, signum, frame):
+        """How many events a second this program makes under the profiler: the window is cut to
+        MAX_WINDOW_EVENTS (never longer than --seconds). Any failure here leaves the window as asked."""
+        if self.phase != "pilot":
+            return
+        asked = self.config["seconds"]
+        window_s = asked
+        try:
+            elapsed = time.perf_counter() - self.pilot_started  # before stop(): its post-processing is not recording
+            self.profiler.stop()
+            events = len(self.profiler.profiler.kineto_results.events())
+            rate = events / elapsed if elapsed > 0 else 0.0
+            if rate > 0:
+                window_s = max(min(asked, MAX_WINDOW_EVENTS / rate), min(MIN_WALL_WINDOW_S, asked))
+            self.window_info["wall_window"] = {"asked_s": asked, "window_s": round(window_s, 4),
+                                               "pilot_events": events, "pilot_s": round(elapsed, 4)}
+        except Exception as exc:  # an older torch without kineto_results: record the window as asked
+            self.window_info["wall_window"] = {"asked_s": asked, "window_s": asked, "pilot_error": str(exc)}
+        self.profiler = _new_profiler(self.config, scheduled=False)
+        self.profiler.start()
+        self.phase = "recording"
+        self.start_window()
+        _mark("begin")
+        signal.signal(signal.SIGALRM, self.on_wall_end)
+        signal.setitimer(signal.ITIMER_REAL, window_s)
 
     def on_wall_end(self, signum, frame):
         if self.phase == "recording":
@@ -276,8 +308,8 @@ class Recorder:
             props = torch.cuda.get_device_properties(torch.cuda.current_device())
             info["device"] = {"name": props.name, "capability": f"{props.major}.{props.minor}",
                               "total_memory": props.total_memory}
-        self.window_info = info
-        _write_json(os.path.join(self.out_dir, "window.json"), info)
+        self.window_info = {**self.window_info, **info}  # keeps the pilot's note (wall_window)
+        _write_json(os.path.join(self.out_dir, "window.json"), self.window_info)
 
 
 def _mark(kind, inside=None):
