@@ -83,6 +83,11 @@ class CopyStats(StrictModel):
     d2h_bytes_per_step: float = 0.0
     d2h_ms_per_step: float = 0.0
     site: str = ""  # the line issuing most host->device copies
+    #: Pinning measured at the program's mean copy size (gpu-advisor's process, same GPU, after the program):
+    #: ms saved per step (the median over pageable/pinned sample pairs) and the pairs' range (low, high).
+    pinned_saved_ms_per_step: Fact[float] = NOT_COLLECTED
+    pinned_saved_range_ms: list[float] = Field(default_factory=list)
+    fix_gain: str = "estimated, not measured: most of the copy time, and the stall it puts between kernels"
 
 
 class SyncStats(StrictModel):
@@ -116,6 +121,9 @@ class MatmulStats(StrictModel):
     site: str = ""
     #: The same program's steps (unprofiled) with TF32 switched on by the tool after the window, when it was off.
     tf32_step_ms: Fact[float] = NOT_COLLECTED
+    #: Share of the step TF32 saved: the median over off/on sample pairs, and their range (low, high).
+    tf32_saved_fraction: Fact[float] = NOT_COLLECTED
+    tf32_saved_range: list[float] = Field(default_factory=list)
     #: What turning TF32 on gives, in words: measured (steps before/after) or estimated, and saying which.
     fix_gain: str = ""
 
