@@ -104,8 +104,10 @@ def _tf32_gain(stats: MatmulStats, window) -> None:
         stats.tf32_saved_range = [round(saved[0], 4), round(saved[-1], 4)]
         stats.fix_gain = (f"measured: gpu-advisor switched TF32 off and on in turn after the window, {len(on)} times "
                           f"each ({trial.get('steps')} unprofiled step(s) per sample): {_median(off) * 1e3:.2f} ms -> "
-                          f"{_median(on) * 1e3:.2f} ms per step (medians), {middle:.0%} faster "
-                          f"(range over the {len(saved)} off/on pairs: {saved[0]:.0%} to {saved[-1]:.0%})")
+                          f"{_median(on) * 1e3:.2f} ms per step (medians), {abs(middle):.0%} "
+                          f"{'faster' if middle >= 0 else 'slower'} (range over the {len(saved)} off/on pairs: "
+                          f"{saved[0]:+.0%} to {saved[-1]:+.0%} of the step saved)"
+                          + ("; the range straddles zero: no clear gain on this program" if saved[0] < 0 < saved[-1] else ""))
     elif trial.get("step_s") and baseline:
         stats.tf32_step_ms = round(trial["step_s"] * 1e3, 3)
         saved_one = 1 - trial["step_s"] / baseline
