@@ -94,7 +94,7 @@ def collectives_section(fleet: Fleet) -> Optional[Section]:
     return Section("Collectives (nccl-tests conversion: busbw = algbw x 2(n-1)/n all-reduce, x (n-1)/n all-gather)",
                    rows=rows, header=("Op", "Size", "Time us (mean of ranks)", "algbw GB/s", "busbw GB/s",
                                       "Slowest/fastest rank"),
-                   note=f"{fleet.collectives[0].ranks} rank(s); every rank ran the same fixed iteration count."
+                   note=f"{plural(fleet.collectives[0].ranks, 'rank')}; every rank ran the same fixed iteration count."
                    + (" One rank moves no data: algbw is a local copy, busbw undefined." if fleet.collectives[0].ranks == 1 else ""))
 
 
