@@ -70,6 +70,10 @@ class Recorder:
         self.trial_original = (False, True)
         self.trial_per_sample = 1
         self.trial_on = False
+        # Host time at each step boundary (the first and last drained): per-step times, so the overhead can be
+        # taken from typical steps, and a program ending inside the window is timed to its last whole step.
+        self.baseline_marks = []
+        self.window_marks = []
 
     # -- where in the user's code ----------------------------------------------------------------------
     def is_user_file(self, filename):
@@ -123,11 +127,15 @@ class Recorder:
                 self.mode = "steps"
                 self.phase = "baseline" if cfg["baseline_steps"] > 0 else "start"
                 self.baseline_started = _drained_now()
+                self.baseline_marks = [self.baseline_started]
         elif self.phase == "baseline":
             self.baseline_count += 1
             if self.baseline_count >= cfg["baseline_steps"]:
-                self.baseline_step_s = (_drained_now() - self.baseline_started) / self.baseline_count
+                self.baseline_marks.append(_drained_now())
+                self.baseline_step_s = (self.baseline_marks[-1] - self.baseline_started) / self.baseline_count
                 self.phase = "start"
+            else:
+                self.baseline_marks.append(time.perf_counter())
         elif self.phase == "profiler-warmup":
             _drained_now()
             self.profiler.step()
@@ -138,10 +146,11 @@ class Recorder:
         elif self.phase == "recording":
             self.recorded_count += 1
             if self.recorded_count >= cfg["steps"]:
-                _mark("drain", _drained_now)
+                _mark("drain", lambda: self.window_marks.append(_drained_now()))
                 _mark("end")
                 self.finish_window()
                 return
+            self.window_marks.append(time.perf_counter())
             _mark("end")
             self.profiler.step()
             _mark("begin")
@@ -160,6 +169,7 @@ class Recorder:
         import torch
 
         self.window_started_at = time.perf_counter()
+        self.window_marks = [self.window_started_at]
         # Where the host spends its time, by the user's line: a sample of the main thread every 2 ms of CPU.
         signal.signal(signal.SIGPROF, self.on_sample)
         signal.setitimer(signal.ITIMER_PROF, SAMPLE_INTERVAL_S, SAMPLE_INTERVAL_S)
@@ -167,10 +177,15 @@ class Recorder:
             torch.cuda.reset_peak_memory_stats()
             torch.cuda.set_sync_debug_mode("warn")
 
-    def finish_window(self):
+    def finish_window(self, ended_inside=False):
         import torch
 
-        self.window_wall_s = _drained_now() - self.window_started_at
+        ended = _drained_now()
+        if ended_inside and self.mode == "steps" and len(self.window_marks) > 1:
+            # The program ended inside the window (its loop ran out, it crashed): its teardown is no step of
+            # it, so the recorded steps are timed to the last one it completed, comparable with the baseline.
+            ended = self.window_marks[-1]
+        self.window_wall_s = ended - self.window_started_at
         signal.setitimer(signal.ITIMER_PROF, 0)
         if torch.cuda.is_available():
             torch.cuda.set_sync_debug_mode(0)
@@ -231,6 +246,20 @@ class Recorder:
         _write_json(os.path.join(self.out_dir, "window.json"), self.window_info)
         self.phase = "done"
         raise StopProgram(0)
+
+    def record_cut_trial(self):
+        """The program ended during the TF32 trial (after the window, which is complete): the off/on pairs it
+        finished are kept, and the report says the trial was cut short."""
+        try:
+            import torch
+
+            torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = self.trial_original
+            pairs = len(self.trial_samples) // 2
+            self.window_info["tf32_trial"] = {"steps": self.trial_per_sample, "samples": self.trial_samples[:2 * pairs],
+                                              "cut_short": True, "pairs_asked": TF32_PAIRS}
+            _write_json(os.path.join(self.out_dir, "window.json"), self.window_info)
+        except Exception:
+            pass
 
     # -- wall-clock window (no steps found) --------------------------------------------------------------
     def on_alarm(self, signum, frame):
@@ -322,6 +351,8 @@ class Recorder:
         info = {"mode": self.mode, "steps_seen": self.steps_seen, "baseline_step_s": self.baseline_step_s,
                 "baseline_steps": self.baseline_count, "recorded_step_s": recorded,
                 "recorded_steps": self.recorded_count, "window_wall_s": self.window_wall_s,
+                "baseline_step_times_s": _intervals(self.baseline_marks),
+                "recorded_step_times_s": _intervals(self.window_marks),
                 "sync_sites": self.sync_sites, "data_sites": self.data_sites,
                 "host_samples": self.host_samples, "module_sites": self.module_sites,
                 "torch_cuda_version": torch.version.cuda, "sample_interval_s": SAMPLE_INTERVAL_S, "memory": self.memory,
@@ -336,6 +367,10 @@ class Recorder:
                               "total_memory": props.total_memory}
         self.window_info = {**self.window_info, **info}  # keeps the pilot's note (wall_window)
         _write_json(os.path.join(self.out_dir, "window.json"), self.window_info)
+
+
+def _intervals(marks):
+    return [round(marks[i + 1] - marks[i], 6) for i in range(len(marks) - 1)]
 
 
 def _mark(kind, inside=None):
@@ -471,6 +506,9 @@ def _salvage(recorder, status):
     status["profiler_error"] = recorder.failure
     if recorder.phase == "failed":
         return
+    if recorder.phase == "tf32-trial":
+        recorder.record_cut_trial()
+        return
     if recorder.phase != "recording" or not recorder.recorded_count and recorder.mode != "wall":
         if recorder.profiler is not None and recorder.phase not in ("done", "tf32-trial"):
             try:
@@ -481,7 +519,7 @@ def _salvage(recorder, status):
     status["partial"] = True
     try:
         recorder.config["stop_after"] = False
-        recorder.finish_window()
+        recorder.finish_window(ended_inside=True)
     except Exception as exc:
         status["salvage_error"] = f"{type(exc).__name__}: {exc}"
 

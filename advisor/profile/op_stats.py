@@ -107,7 +107,9 @@ def _tf32_gain(stats: MatmulStats, window) -> None:
                           f"{_median(on) * 1e3:.2f} ms per step (medians), {abs(middle):.0%} "
                           f"{'faster' if middle >= 0 else 'slower'} (range over the {len(saved)} off/on pairs: "
                           f"{saved[0]:+.0%} to {saved[-1]:+.0%} of the step saved)"
-                          + ("; the range straddles zero: no clear gain on this program" if saved[0] < 0 < saved[-1] else ""))
+                          + ("; the range straddles zero: no clear gain on this program" if saved[0] < 0 < saved[-1] else "")
+                          + (f"; the program ended during the trial, {len(saved)} of the {trial.get('pairs_asked')} "
+                             "pairs asked were taken" if trial.get("cut_short") else ""))
     elif trial.get("step_s") and baseline:
         stats.tf32_step_ms = round(trial["step_s"] * 1e3, 3)
         saved_one = 1 - trial["step_s"] / baseline
@@ -115,6 +117,10 @@ def _tf32_gain(stats: MatmulStats, window) -> None:
                           f"{trial['step_s'] * 1e3:.2f} ms against {baseline * 1e3:.2f} ms with it off "
                           f"({saved_one:.0%} {'faster' if saved_one >= 0 else 'slower'}; {trial.get('steps')} unprofiled "
                           "steps each, one run: a single sample, not an interval)")
+    elif trial.get("cut_short"):
+        stats.tf32_step_ms = missing("the program ended during the TF32 trial before one off/on pair was taken")
+        stats.fix_gain = (f"estimated, not measured (the program ended before the TF32 trial took one off/on pair): up "
+                          f"to most of the {stats.fp32_gpu_ms_per_step:.2f} ms of float32 matmul time per step")
     else:
         stats.tf32_step_ms = missing("TF32 was not tried (on already, no Ampere+ GPU, or the program was not stopped "
                                      "after the window)")

@@ -158,6 +158,7 @@ def _overhead(facts: ProfileFacts, window: dict[str, Any], limit: float) -> None
     if not baseline or not recorded:
         facts.overhead_fraction = missing("no unprofiled steps were timed before the window")
         return
+    recorded, baseline = _typical_steps(facts, window, recorded, baseline)
     facts.baseline_step_ms = round(baseline * 1e3, 3)
     overhead = recorded / baseline - 1.0
     facts.overhead_ms_per_step = round(max(recorded - baseline, 0.0) * 1e3, 3)
@@ -166,6 +167,29 @@ def _overhead(facts: ProfileFacts, window: dict[str, Any], limit: float) -> None
     if not facts.conclusive:
         facts.notes.append(f"Profiling slowed the steps by {overhead:.0%} (over {limit:.0%}): the breakdown is "
                            "distorted; only conclusions that hold with all the added time taken out are drawn.")
+
+
+#: A recorded step this many times the window's median step is a one-time stall, not the profiler's steady cost.
+STALL_RATIO = 4.0
+
+
+def _typical_steps(facts: ProfileFacts, window: dict[str, Any], recorded: float, baseline: float) -> tuple[float, float]:
+    """Window and baseline step times to compare: their means, unless one recorded step stalled (a library or the
+    GPU's tracing loaded on first use, the machine's first run): then the medians of both, whose boundaries are
+    timed alike, so one stall of seconds does not read as the profiler slowing every step by thousands of %."""
+    timed = [t for t in window.get("recorded_step_times_s") or [] if t > 0]
+    before = [t for t in window.get("baseline_step_times_s") or [] if t > 0]
+    if len(timed) < 3 or len(before) < 2:
+        return recorded, baseline
+    typical, usual = statistics.median(timed), statistics.median(before)
+    slowest = max(timed)
+    if slowest < STALL_RATIO * typical or typical / usual >= recorded / baseline:
+        return recorded, baseline
+    facts.notes.append(f"One recorded step took {slowest * 1e3:.0f} ms against a median {typical * 1e3:.1f} ms: a "
+                       "one-time stall, not the profiler's cost per step; the overhead compares the median steps "
+                       f"({typical * 1e3:.2f} ms profiled, {usual * 1e3:.2f} ms unprofiled), and that step still "
+                       "counts in the breakdown.")
+    return typical, usual
 
 
 def _per_step(windows, gpu: list[Span], syncs: list[Span], data: list[Span]) -> list[StepTime]:
