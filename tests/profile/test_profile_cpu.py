@@ -97,7 +97,7 @@ def test_a_tiny_op_loop_gets_a_window_cut_to_a_bounded_trace(tmp_path: Path) -> 
     the pilot cuts the window so the kept trace stays near MAX_WINDOW_EVENTS and the summary takes little."""
     import gzip
 
-    from advisor.profile.bootstrap import MAX_WINDOW_EVENTS
+    from advisor.profile.child_support import MAX_WINDOW_EVENTS
 
     result = profile("--wait-seconds", "1", "--seconds", "0.5", "-q", "--log", str(tmp_path / "log"), "-f", "json",
                      "-o", str(tmp_path / "r.json"), "--trace-out", str(tmp_path / "trace"), str(PROGRAMS / "tiny_ops.py"))
