@@ -72,6 +72,9 @@ def compare(
 
     if a_path == "-" and b_path == "-":
         raise CliError("A and B cannot both be read from stdin (-); give at least one as a file")
+    from advisor.cli.output import refuse_overwriting_inputs
+
+    refuse_overwriting_inputs(output, [a_path, b_path])
     report_a, report_b = load_any_report(a_path), load_any_report(b_path)
     rule_set = load_rule_set(rules_dir)  # read once, for both sides
     report_a, origin_a, saved_a = _re_evaluate(report_a, rule_set)

@@ -1,7 +1,5 @@
 """`gpu-advisor explain INPUT`: re-evaluate the rules offline on a saved report or pasted text. No torch."""
 
-import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -13,26 +11,27 @@ MAX_INPUT_BYTES = 20 * 2**20
 
 
 def _read_input(path: str) -> tuple[str, str]:
-    if path == "-":
-        return sys.stdin.read(), "<stdin>"
-    file = Path(path)
+    from advisor.safe_io import InputRefused, read_capped, read_stdin_capped
+
+    source = "<stdin>" if path == "-" else path
     try:
-        if file.stat().st_size > MAX_INPUT_BYTES:
-            raise CliError(f"{path}: larger than {MAX_INPUT_BYTES // 2**20} MiB; not a report")
-        raw = file.read_bytes()
-    except FileNotFoundError:
-        raise CliError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise CliError(f"{path}: is a directory, expected a report file") from None
-    except OSError as exc:
-        raise CliError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        raw = read_stdin_capped(MAX_INPUT_BYTES) if path == "-" else read_capped(path, MAX_INPUT_BYTES)
+    except InputRefused as exc:
+        raise CliError(f"{source}: {exc}") from None
+    return decode_input(raw, source), source
+
+
+def decode_input(raw: bytes, source: str) -> str:
     try:
-        return raw.decode("utf-8-sig"), path
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         # Windows PowerShell's `>` writes UTF-16; anything else undecodable is not text.
         if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
-            return raw.decode("utf-16"), path
-        raise CliError(f"{path}: not a text file (expected a JSON report, collect_env or nvidia-smi -q output)") from None
+            try:
+                return raw.decode("utf-16")
+            except UnicodeDecodeError:
+                pass
+        raise CliError(f"{source}: not a text file (expected a JSON report, collect_env or nvidia-smi -q output)") from None
 
 
 def load_any_report(path: str):
@@ -70,9 +69,10 @@ def explain(
     rules_dir: RulesDirOption = None,
 ) -> None:
     """Re-evaluate the rules on a saved report or pasted text, offline: no GPU and no torch needed."""
-    from advisor.cli.output import exit_code_for, write_report
+    from advisor.cli.output import exit_code_for, refuse_overwriting_inputs, write_report
     from advisor.cli.pipeline import evaluate
 
+    refuse_overwriting_inputs(output, [input_path])
     report = load_any_report(input_path)
     # Lint findings come from code, not from facts: keep them; rule findings are recomputed.
     kept = [f for f in report.findings if f.source == "lint"]
