@@ -32,10 +32,15 @@ _IPV4 = r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\
 _IPV6 = r"(?<![\w:])(?:[0-9a-fA-F]{1,4}:){4,7}[0-9a-fA-F]{1,4}(?![\w:])"
 _MAC = r"(?<![\w:])(?:[0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}(?![\w:])"
 _EMAIL = r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}"
+#: A home folder's user name: up to the next separator, and spaces inside it when the path goes on after it
+#: ("/home/alice smith/x.py"). Each alternative is linear: the spaced words are separated by exactly one space.
 _HOME_PATHS = [
-    (re.compile(r"(/home/|/Users/)([^/\s\"':]+)"), r"\1<user>"),
-    (re.compile(r"([A-Za-z]:\\+Users\\+)([^\\\s\"']+)", re.IGNORECASE), r"\1<user>"),
+    (re.compile(r"(/home/|/Users/)([^/\s\"':]+(?: [^/\s\"':]+)*(?=/)|[^/\s\"':]+)"), r"\1<user>"),
+    (re.compile(r"([A-Za-z]:\\+(?:Users|Documents and Settings)\\+)"
+                r"([^\\\s\"']+(?: [^\\\s\"']+)*(?=\\)|[^\\\s\"']+)", re.IGNORECASE), r"\1<user>"),
 ]
+#: user:password@ in a URL (https://, redis://, postgres://...): the whole user-info part goes.
+_URL_CREDENTIALS = re.compile(r"://[^/\s@'\"<>]+@")
 #: Fields whose whole value is private, whatever it looks like.
 _PRIVATE_FIELDS = {"serial": "serial", "hostname": "host"}
 #: Mappings whose values are version numbers (which can look like IPv4 addresses: nvidia-cublas 13.1.0.3).
@@ -49,7 +54,8 @@ class Redactor:
         self._placeholders: dict[tuple[str, str], str] = {}
         self._counters: dict[str, int] = {}
         words = {w for w in (_current_user(), *_current_hosts(), *extra_words) if w and len(w) >= 3}
-        self._words = sorted(w for w in words if w.lower() not in _TOO_COMMON)
+        # Longest first: the full host name "gpu1.lab.example.com" before its first label "gpu1".
+        self._words = sorted((w for w in words if w.lower() not in _TOO_COMMON), key=lambda w: (-len(w), w))
         home = str(Path.home())
         self._home = home if home not in ("/", "/root") and len(home) > 3 else None
 
@@ -75,16 +81,20 @@ class Redactor:
                     name = match.group(2)
                     if name != "<user>" and name.lower() not in _TOO_COMMON and name not in self._words:
                         self._words.append(name)
+                        self._words.sort(key=lambda w: (-len(w), w))
                 text = pattern.sub(replacement, text)
         if len(text) >= 16:
             text = _TOKEN.sub("<token>", text)
         if "-" in text:
             text = self._sub(_UUID, "uuid", text)
         if "@" in text:
+            if "://" in text:
+                text = _URL_CREDENTIALS.sub("://<credentials>@", text)
             text = self._sub(_EMAIL, "email", text)
+        if not version and ":" in text:
+            text = self._sub(_MAC, "mac", text)  # aa:bb:cc:dd:ee:ff has no digit at all
         if not version and any(c.isdigit() for c in text):
             if ":" in text:
-                text = self._sub(_MAC, "mac", text)
                 text = self._sub(_IPV6, "ip", text)
             if "." in text:
                 text = self._sub(_IPV4, "ip", text)
@@ -134,4 +144,10 @@ def redact_report(report: Report, redactor_factory: Callable[[], Redactor] = Red
 
 
 def redact_text(text: str) -> str:
+    return Redactor().text(text)
+
+
+def redact_lint_output(text: str) -> str:
+    """Lint output (text, JSON or SARIF) scrubbed like a report. Placeholders hold no quote or backslash, so
+    JSON stays JSON; SARIF's percent-encoded URIs still match the home-folder patterns."""
     return Redactor().text(text)

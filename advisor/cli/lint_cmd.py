@@ -25,10 +25,13 @@ def lint(
                                                        "prefixes (GA1) or names.")] = None,
     ignore: Annotated[Optional[str], typer.Option(help="Skip these checks (same forms as --select).")] = None,
     list_checks: Annotated[bool, typer.Option("--list-checks", help="List the checks and exit.")] = False,
+    no_redact: Annotated[bool, typer.Option("--no-redact", help="Keep user names, home paths, host names and "
+                                                                "tokens in the output (redacted by default).")] = False,
 ) -> None:
     """Find GPU performance mistakes in PyTorch code, statically: file:line:col, what it costs, the fix."""
     from advisor.cli.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK
     from advisor.lint import MissingPath, UnknownCheck, all_infos, lint_paths
+    from advisor.lint.discover import output_clash
     from advisor.lint.formats import FORMATS
 
     def fail(message: str) -> None:
@@ -43,6 +46,10 @@ def lint(
         fail(f"unknown format {output_format!r} (use one of: {', '.join(_FORMATS)})")
     if not paths:
         fail("no paths given (gpu-advisor lint PATH...)")
+    if output == "-":
+        output = None
+    if output and output_clash(output, paths):
+        fail(f"--output {output} is a file being linted; refusing to overwrite it")
     try:
         run = lint_paths(paths, select=_split(select), ignore=_split(ignore))
     except MissingPath as missing:
@@ -50,10 +57,16 @@ def lint(
     except UnknownCheck as unknown:
         fail(str(unknown))
     report = FORMATS[output_format](run)
+    if not no_redact:  # lint output is pasted in public too: home paths, user names, tokens in code
+        from advisor.redact import redact_lint_output
+
+        report = redact_lint_output(report)
+        run.notes = [type(note)(redact_lint_output(note.path), redact_lint_output(note.reason)) for note in run.notes]
     if output:
+        from advisor.safe_io import write_text_atomic
+
         try:
-            with open(output, "w", encoding="utf-8") as handle:
-                handle.write(report)
+            write_text_atomic(output, report)
         except OSError as exc:
             fail(f"cannot write {output}: {exc.strerror or exc}")
     else:
