@@ -31,11 +31,22 @@ def placeholder_specs(template: str) -> list[str]:
     return [m.group(2) for m in PLACEHOLDER.finditer(template) if m.group(2)]
 
 
+#: Widths and precisions a message could want; ``{x:999999999}`` would allocate a gigabyte of spaces.
+MAX_SPEC_NUMBER = 64
+_SPEC_NUMBERS = re.compile(r"\d+")
+
+
 def check_spec(spec: str) -> None:
-    """Raise ValueError for a format spec that would fail on every number."""
+    """Raise ValueError for a format spec that would fail on every number, or pad/round absurdly."""
     if spec in _UNIT_SPECS:
         return
+    _check_spec_size(spec)
     format(1.5, spec)
+
+
+def _check_spec_size(spec: str) -> None:
+    if len(spec) > 20 or any(int(n) > MAX_SPEC_NUMBER for n in _SPEC_NUMBERS.findall(spec[:20])):
+        raise ValueError(f"format spec {spec[:20]!r} asks for a width or precision over {MAX_SPEC_NUMBER}")
 
 
 def format_value(value: Any, spec: str | None = None) -> str:
@@ -49,10 +60,14 @@ def format_value(value: Any, spec: str | None = None) -> str:
         return ", ".join(format_value(item) for item in value) or "none"
     if spec and isinstance(value, (int, float)):
         if spec in _UNIT_SPECS:
-            return _UNIT_SPECS[spec](float(value))
+            try:
+                return _UNIT_SPECS[spec](float(value))
+            except OverflowError:  # an integer past float's range
+                return str(value)
         try:
+            _check_spec_size(spec)  # the loader refused these already; a rule built in code gets here too
             return format(value, spec)
-        except ValueError:
+        except (ValueError, OverflowError):
             return str(value)
     if isinstance(value, float):
         return f"{value:.3g}"
