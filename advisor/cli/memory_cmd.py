@@ -1,6 +1,5 @@
 """`gpu-advisor memory`: what is free, what the context costs, what fits, and what an OOM message means."""
 
-import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -12,18 +11,21 @@ from advisor.cli.options import FormatOption, NoRedactOption, OutputOption
 def read_oom_text(value: str) -> str:
     """--explain-oom takes the message itself, a file holding it, or - for stdin."""
     from advisor.cli.errors import CliError
+    from advisor.safe_io import InputRefused, read_capped, read_stdin_capped
 
-    if value == "-":
-        return sys.stdin.read()
-    if "out of memory" in value.lower():  # the message itself (also too long to be a file name)
-        return value
-    path = Path(value)
+    limit = 20 * 2**20
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        return value  # not a file: treat it as the message, which the parser will judge
-    except OSError as error:
-        raise CliError(f"--explain-oom {value}: cannot read ({error.strerror or error})") from None
+        if value == "-":
+            return read_stdin_capped(limit).decode("utf-8", errors="replace")
+        if "out of memory" in value.lower():  # the message itself (also too long to be a file name)
+            return value
+        if not Path(value).exists() and not Path(value).is_symlink():
+            return value  # not a file: treat it as the message, which the parser will judge
+        return read_capped(value, limit).decode("utf-8", errors="replace")
+    except InputRefused as error:
+        raise CliError(f"--explain-oom {value[:200]}: {error}") from None
+    except (OSError, ValueError):  # a "path" too long or with a NUL byte: it is the message
+        return value
 
 
 def _gpu_facts(facts, device: int):
