@@ -9,6 +9,7 @@ times; mixing them would invent a machine that never existed, so the nvidia-smi 
 
 from __future__ import annotations
 
+from collections import defaultdict, deque
 from typing import Optional
 
 from advisor.ingest.shell import fill_missing
@@ -29,20 +30,32 @@ def merge_smi(facts: Facts, driver: DriverFacts, smi_gpus: list[GpuFacts]) -> Fa
     return facts.model_copy(update={"driver": merged_driver, "gpus": _merge_gpus(facts.gpus, smi_gpus)})
 
 
-def _same_gpu(a: GpuFacts, b: GpuFacts) -> bool:
-    return not is_missing(a.name) and not is_missing(b.name) and str(a.name).lower() == str(b.name).lower()
+def _name_key(gpu: GpuFacts) -> Optional[str]:
+    return None if is_missing(gpu.name) else str(gpu.name).lower()
 
 
 def _merge_gpus(base, smi_gpus: list[GpuFacts]):
+    """Each nvidia-smi GPU onto the first free collect_env GPU of the same index and name, else the first free
+    one of the same name, else appended. Queues per key keep this linear: a paste of thousands of GPUs merged
+    in a scan of each list (the nested search it replaced was quadratic)."""
     if is_missing(base) or not base:
         return smi_gpus if smi_gpus else base
     merged = list(base)
     taken: set[int] = set()
+    by_index_and_name: dict[tuple[object, str], deque[int]] = defaultdict(deque)
+    by_name: dict[str, deque[int]] = defaultdict(deque)
+    for slot, gpu in enumerate(merged):
+        name = _name_key(gpu)
+        if name is not None:
+            by_index_and_name[(gpu.index, name)].append(slot)
+            by_name[name].append(slot)
     for smi in smi_gpus:
-        slot = next((i for i, gpu in enumerate(merged) if i not in taken and gpu.index == smi.index
-                     and _same_gpu(gpu, smi)), None)
-        if slot is None:
-            slot = next((i for i, gpu in enumerate(merged) if i not in taken and _same_gpu(gpu, smi)), None)
+        name = _name_key(smi)
+        slot = None
+        if name is not None:
+            slot = _first_free(by_index_and_name.get((smi.index, name)), taken)
+            if slot is None:
+                slot = _first_free(by_name.get(name), taken)
         if slot is None:
             merged.append(smi)  # a GPU only nvidia-smi lists (collect_env's list was partial)
             taken.add(len(merged) - 1)
@@ -51,3 +64,12 @@ def _merge_gpus(base, smi_gpus: list[GpuFacts]):
         merged[slot] = fill_missing(smi, merged[slot]).model_copy(update={"index": merged[slot].index})
         taken.add(slot)
     return merged
+
+
+def _first_free(slots: Optional[deque[int]], taken: set[int]) -> Optional[int]:
+    """The first slot of the queue not taken yet; taken ones are dropped for good (amortised linear)."""
+    while slots:
+        if slots[0] not in taken:
+            return slots[0]
+        slots.popleft()
+    return None
