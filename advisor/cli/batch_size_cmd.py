@@ -101,7 +101,7 @@ def batch_size(
     if input_dtype is not None and input_dtype not in INPUT_DTYPES:
         raise CliError(f"--input-dtype {input_dtype!r}: expected one of {', '.join(INPUT_DTYPES)}")
     try:
-        loaded = load_model(model)
+        loaded = load_model(model, time_limit_s=budget)  # --budget covers the import and the factory too
     except ModelSourceError as error:
         raise CliError(str(error)) from None
     shape = parse_input_shape(input_shape, loaded.default_input_shape)
@@ -121,7 +121,7 @@ def batch_size(
         raise CliError(f"--device {device}: torch sees {count} GPU(s) (0..{count - 1})")
     result = _search(loaded, shape, dtype, chosen_target, mode=mode.value, optimizer=optimizer.value,
                      amp=amp.value if amp else None, margin=margin, max_batch=max_batch, device=device,
-                     throughput=not no_throughput, budget=budget)
+                     throughput=not no_throughput, budget=max(budget - loaded.load_s, 1.0))
 
     from advisor.cli.output import write_report
     from advisor.cli.pipeline import build_report
