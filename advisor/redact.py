@@ -23,7 +23,8 @@ _TOKEN_SOURCES = [
     r"AKIA[0-9A-Z]{16}",                          # AWS access key id
     r"xox[abprs]-[A-Za-z0-9\-]{10,}",             # Slack
     r"glpat-[A-Za-z0-9_\-]{20,}",                 # GitLab
-    r"eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",  # JWT
+    # JWT; starting only where a run of its characters starts keeps the search linear on "eyJeyJeyJ..."
+    r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
     r"(?<=[Bb]earer )[A-Za-z0-9._\-]{16,}",
 ]
 _TOKEN = re.compile("|".join(f"(?:{p})" for p in _TOKEN_SOURCES))
@@ -31,7 +32,9 @@ _UUID = r"(?:GPU-|MIG-|GI-)?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-f
 _IPV4 = r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\w.])"
 _IPV6 = r"(?<![\w:])(?:[0-9a-fA-F]{1,4}:){4,7}[0-9a-fA-F]{1,4}(?![\w:])"
 _MAC = r"(?<![\w:])(?:[0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}(?![\w:])"
-_EMAIL = r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}"
+#: The local part starts where its run of characters starts: tried from every position of a long run, the
+#: search was quadratic.
+_EMAIL = r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}"
 #: A home folder's user name: up to the next separator, and spaces inside it when the path goes on after it
 #: ("/home/alice smith/x.py"). Each alternative is linear: the spaced words are separated by exactly one space.
 _HOME_PATHS = [
