@@ -29,13 +29,28 @@ def _finite_float(text: str) -> float:
     return value
 
 
+#: No count, size or id in a report comes near 2**64; a larger integer only overflows the float conversions
+#: of the readers (human_bytes of a 400-digit memory size).
+_MAX_INT = 2**64
+
+
+def _sane_int(text: str) -> int:
+    if len(text) > 40:
+        raise ValueError(f"integer of {len(text)} digits is out of range")
+    value = int(text)
+    if abs(value) > _MAX_INT:
+        raise ValueError(f"integer {text[:24]}... is out of range")
+    return value
+
+
 def looks_like_json(text: str) -> bool:
     return text.lstrip().startswith("{")
 
 
 def load_report_json(text: str, source: str = "report") -> Report:
     try:
-        data = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+        data = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float,
+                          parse_int=_sane_int)
     except json.JSONDecodeError as exc:
         raise ReportLoadError(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
                               "was the file truncated?") from None

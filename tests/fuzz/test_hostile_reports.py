@@ -30,7 +30,7 @@ def _crossover_ok_without_size(document):
 
 @pytest.mark.parametrize("text, expect", [
     ('{"schema_version": 1, "meta": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
-    ('{"schema_version": 1, "meta": {}, "x": ' + "9" * 5000 + "}", "4300 digits"),
+    ('{"schema_version": 1, "meta": {}, "x": ' + "9" * 5000 + "}", "out of range"),
     ('{"schema_version": 1, "meta": {}, "x": 1e400}', "out of range"),
     ('{"schema_version": 1, "meta": {}, "x": NaN}', "not a JSON number"),
     ('{"schema_version": 1, "meta": {}, "x": -Infinity}', "not a JSON number"),
