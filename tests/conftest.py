@@ -35,3 +35,8 @@ def runner():
         return CliRunner(mix_stderr=False)
     except TypeError:  # newer click keeps stderr apart already
         return CliRunner()
+
+
+def pytest_addoption(parser):
+    parser.addoption("--fuzz-long", action="store_true", default=False,
+                     help="tests/fuzz: run the long fuzzing profile (thousands of cases per input surface)")

@@ -13,8 +13,10 @@ from fuzz_helpers import REPO
 #: Input grows 4x; a linear parser's time grows ~4x, a quadratic one's ~16x, a cubic one's ~64x.
 GROWTH = 4
 MAX_RATIO = 9.0
-#: Below this the timings are noise; both sizes that fast pass.
-NOISE_FLOOR_S = 0.05
+#: A larger input parsed faster than this passes: at these durations the ratio is noise.
+NOISE_FLOOR_S = 0.2
+#: The smaller input's time is taken as at least this, for the same reason.
+_SMALL_FLOOR_S = 0.02
 
 
 def best_time(call: Callable[[], object], repeats: int = 3) -> float:
@@ -33,7 +35,7 @@ def assert_linear(parse: Callable[[str], object], make: Callable[[int], str], si
     t_large = best_time(lambda: parse(large))
     if t_large < NOISE_FLOOR_S:
         return
-    ratio = t_large / max(t_small, NOISE_FLOOR_S / GROWTH)
+    ratio = t_large / max(t_small, _SMALL_FLOOR_S)
     assert ratio < MAX_RATIO, f"{GROWTH}x the input took {ratio:.1f}x the time ({t_small:.3f}s -> {t_large:.3f}s)"
 
 
@@ -56,6 +58,19 @@ for text in texts:
     times.append(best)
 print(json.dumps(times))
 """
+
+
+def assert_ingest_linear(make: Callable[[int], str], size: int) -> None:
+    """The ingest parsers on ``make(size)`` and ``make(GROWTH * size)``, each in a child process. The larger one
+    gets a deadline from the smaller one's time (what a linear parser needs, times 3), so a super-linear parser
+    fails in seconds rather than running for minutes."""
+    (t_small,) = ingest_times([make(size)], timeout=10)
+    deadline = min(max(3 * MAX_RATIO * t_small, 5.0), 15.0)
+    (t_large,) = ingest_times([make(size * GROWTH)], timeout=deadline)
+    if t_large < NOISE_FLOOR_S:
+        return
+    ratio = t_large / max(t_small, _SMALL_FLOOR_S)
+    assert ratio < MAX_RATIO, f"{GROWTH}x the input took {ratio:.1f}x the time ({t_small:.3f}s -> {t_large:.3f}s)"
 
 
 def ingest_times(texts: list[str], timeout: float) -> list[float]:
