@@ -62,6 +62,13 @@ class Redactor:
         home = str(Path.home())
         self._home = home if home not in ("/", "/root") and len(home) > 3 else None
 
+    def add_words(self, words: Iterable[str]) -> None:
+        """More names to scrub wherever they appear (too short or too common ones are left alone)."""
+        for word in words:
+            if word and len(word) >= 3 and word.lower() not in _TOO_COMMON and word not in self._words:
+                self._words.append(word)
+        self._words.sort(key=lambda w: (-len(w), w))
+
     def placeholder(self, kind: str, value: str) -> str:
         key = (kind, value)
         if key not in self._placeholders:
@@ -94,8 +101,8 @@ class Redactor:
             if "://" in text:
                 text = _URL_CREDENTIALS.sub("://<credentials>@", text)
             text = self._sub(_EMAIL, "email", text)
-        if not version and ":" in text:
-            text = self._sub(_MAC, "mac", text)  # aa:bb:cc:dd:ee:ff has no digit at all
+        if ":" in text:  # aa:bb:cc:dd:ee:ff has no digit at all, and no version number looks like one
+            text = self._sub(_MAC, "mac", text)
         if not version and any(c.isdigit() for c in text):
             if ":" in text:
                 text = self._sub(_IPV6, "ip", text)
@@ -140,8 +147,15 @@ def _current_hosts() -> list[str]:
 
 
 def redact_report(report: Report, redactor_factory: Callable[[], Redactor] = Redactor) -> Report:
-    """A copy of the report with private data replaced; ``meta.redacted`` says it was done."""
-    scrubbed = redactor_factory().value(report.model_dump(mode="json"))
+    """A copy of the report with private data replaced; ``meta.redacted`` says it was done.
+
+    The report's own host name (another machine's, for a report or paste from elsewhere) is scrubbed wherever
+    else it is mentioned too, whole and by its first label."""
+    redactor = redactor_factory()
+    hostname = report.facts.host.hostname
+    if isinstance(hostname, str):
+        redactor.add_words([hostname, hostname.split(".")[0]])
+    scrubbed = redactor.value(report.model_dump(mode="json"))
     scrubbed["meta"]["redacted"] = True
     return Report.model_validate(scrubbed)
 
