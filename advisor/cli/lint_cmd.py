@@ -20,7 +20,7 @@ def lint(
     paths: Annotated[Optional[list[str]], typer.Argument(
         help="Files or folders; folders are searched for *.py and *.ipynb.", show_default=False)] = None,
     output_format: Annotated[str, typer.Option("--format", "-f", help="text, json or sarif.")] = "text",
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the report here, not stdout.")] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the report here, not stdout (- for stdout).")] = None,
     select: Annotated[Optional[str], typer.Option(help="Only these checks: comma-separated ids (GA101), id "
                                                        "prefixes (GA1) or names.")] = None,
     ignore: Annotated[Optional[str], typer.Option(help="Skip these checks (same forms as --select).")] = None,

@@ -27,7 +27,7 @@ FormatOption = Annotated[Optional[OutputFormat], typer.Option(
     "--format", "-f",
     help="terminal, markdown or json. Default: terminal on a TTY, Markdown when piped, "
          "or from --output's extension (.json, .md).")]
-OutputOption = Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report to FILE instead of stdout.")]
+OutputOption = Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report to FILE instead of stdout (- for stdout).")]
 NoRedactOption = Annotated[bool, typer.Option(
     "--no-redact", help="Keep user/host names, home paths, IPs, serials, UUIDs and tokens in the report.")]
 FailOnOption = Annotated[FailOn, typer.Option(
