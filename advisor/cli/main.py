@@ -85,6 +85,9 @@ def run(argv: Optional[list[str]] = None) -> None:
     except ClickException as exc:
         print(one_line_usage_error(exc, command), file=sys.stderr)
         sys.exit(exc.exit_code if exc.exit_code else 2)
+    except typer.Abort:  # not standalone, click turns Ctrl-C into Abort and leaves it to us
+        print("gpu-advisor: interrupted", file=sys.stderr)
+        sys.exit(130)
     except CliError as exc:
         print(f"gpu-advisor: error: {exc.message}", file=sys.stderr)
         sys.exit(exc.exit_code)

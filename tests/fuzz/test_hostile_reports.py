@@ -62,3 +62,16 @@ def test_usage_errors_are_one_line(capsys, args, expect):
     code, out, err = cli(capsys, *args)
     assert_clean_failure(code, err, expect=expect)
     assert "╭" not in err and out == ""
+
+
+@pytest.mark.parametrize("raised, expected", [(KeyboardInterrupt, 130), (EOFError, 130)])
+def test_ctrl_c_and_eof_are_not_internal_errors(capsys, monkeypatch, raised, expected):
+    """Run non-standalone, click hands Ctrl-C back as exit 130 and EOF as Abort: neither is a bug of ours."""
+    import advisor.cli.explain_cmd as explain_cmd
+
+    def interrupted(path):
+        raise raised
+
+    monkeypatch.setattr(explain_cmd, "load_any_report", interrupted)
+    code, _, err = cli(capsys, "explain", "whatever.json")
+    assert code == expected and "internal error" not in err and "Traceback" not in err
