@@ -62,6 +62,10 @@ def lint(
 
         report = redact_lint_output(report)
         run.notes = [type(note)(redact_lint_output(note.path), redact_lint_output(note.reason)) for note in run.notes]
+    from advisor.report.safe_text import printable  # file names and code quoted in findings are data
+
+    report = printable(report)
+    run.notes = [type(note)(printable(note.path), printable(note.reason)) for note in run.notes]
     if output:
         from advisor.safe_io import write_text_atomic
 

@@ -60,3 +60,26 @@ def test_printable_and_markdown_helpers():
     assert md_inline("[x](http://e) <b>*y*</b> | sm_90 _z_") == \
         "\\[x\\](http://e) \\<b>\\*y\\*\\</b> \\| sm_90 \\_z\\_"
     assert md_code("a`b") == "``a`b``" and md_code("`") == "`` ` ``"
+
+
+def test_lint_text_output_shows_escapes_from_code_and_file_names(tmp_path, capsys):
+    (tmp_path / "evil\x1b]0;x\x07.py").write_text("import torch\nx = torch.zeros(3).cuda()\nfor i in range(3):\n"
+                                                  "    print(x.item(), '\x1b[2J')\n")
+    (tmp_path / "bad\x1b[2J.ipynb").write_text("{not json")
+    code, out, err = cli(capsys, "lint", tmp_path)
+    assert code == 1, err
+    assert "\x1b" not in out and "\x1b" not in err and "\x07" not in out + err
+
+
+def test_rules_list_and_show_print_titles_as_data(tmp_path, capsys):
+    folder = tmp_path / "perf"
+    folder.mkdir()
+    (folder / "evil-title.yaml").write_text(
+        'id: evil-title\ntitle: "Evil \\e]0;PWNED\\a title"\ncategory: perf\nseverity: info\n'
+        'confidence: heuristic\nwhen: {fact: host.os, eq: "x"}\nmessage: "The message."\nremediation: "The fix."\n'
+        'references: []\n'
+        'examples: {fires: [{host.os: "x"}], passes: [{host.os: "y"}]}\n')
+    for args in (["rules", "list", "--rules-dir", tmp_path], ["rules", "show", "evil-title", "--rules-dir", tmp_path]):
+        code, out, err = cli(capsys, *args)
+        assert code == 0, err
+        assert "\x1b" not in out and "\x07" not in out and "PWNED" in out
