@@ -97,14 +97,23 @@ def _human(size: int) -> str:
     return f"{size // 2**20} MiB" if size >= 2**20 else f"{size // 1024} KiB" if size >= 1024 else f"{size} bytes"
 
 
+def is_dir(path: Union[str, os.PathLike]) -> bool:
+    """Path.is_dir that answers False for a name the file system refuses (too long, a NUL byte) instead of
+    raising: such a path is bad input, reported by the caller as a missing folder."""
+    try:
+        return Path(path).is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def same_file(a: Union[str, os.PathLike], b: Union[str, os.PathLike]) -> bool:
     """Whether two paths name one file (through links, case-insensitive file systems, ``./x`` vs ``x``)."""
     try:
         return os.path.samefile(a, b)
-    except OSError:
+    except (OSError, ValueError):
         try:
             return Path(a).resolve() == Path(b).resolve()
-        except (OSError, RuntimeError):
+        except (OSError, RuntimeError, ValueError):
             return False
 
 

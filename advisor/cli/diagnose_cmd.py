@@ -99,10 +99,19 @@ def _any_gpu_measurement(measurements) -> bool:
                 or any(isinstance(v, float) for v in measurements.peaks.matmul_tflops.values()))
 
 
+def _is_file(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):  # a name the file system refuses is as missing as an absent one
+        return False
+
+
 def _lint(paths: list[Path]):
     from advisor.lint.bridge import lint_paths_to_findings
 
-    missing = [str(p) for p in paths if not p.exists()]
+    from advisor.safe_io import is_dir
+
+    missing = [str(p) for p in paths if not (is_dir(p) or _is_file(p))]
     if missing:
         raise CliError(f"--code: no such file or directory: {', '.join(missing)}")
     return lint_paths_to_findings([str(p) for p in paths])

@@ -56,8 +56,10 @@ def validate_rules(directory: Annotated[Optional[Path], typer.Argument(
     from advisor.engine.examples import example_failures
     from advisor.engine.loader import RuleLoadError, builtin_rules_dir, parse_rule, rule_files
 
+    from advisor.safe_io import is_dir
+
     directory = directory or builtin_rules_dir()
-    if not directory.is_dir():
+    if not is_dir(directory):
         raise CliError(f"{directory}: not a directory of rule files")
     files = rule_files(directory)
     if not files:

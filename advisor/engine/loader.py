@@ -13,6 +13,7 @@ from advisor.engine.conditions import iter_paths
 from advisor.engine.paths import UnknownFactPath, check_path
 from advisor.engine.render import check_spec, placeholder_paths, placeholder_specs
 from advisor.engine.rule import Rule
+from advisor.safe_io import is_dir
 
 RULE_SUFFIXES = (".yaml", ".yml")
 #: libyaml's loader when PyYAML was built with it (several times faster), the pure-Python one otherwise.
@@ -130,7 +131,7 @@ def load_rules(extra_dirs: Iterable[Path] = (), *, include_builtin: bool = True)
     loaded: list[LoadedRule] = []
     seen: dict[str, Path] = {}
     for directory in directories:
-        if not directory.is_dir():
+        if not is_dir(directory):
             raise RuleLoadError(f"{directory}: not a directory of rule files")
         for path in rule_files(directory):
             rule = parse_rule(path)

@@ -27,9 +27,13 @@ def discover(paths: list[str]) -> list[tuple[Path, str]]:
     seen: set[Path] = set()
     for raw in paths:
         path = Path(raw)
-        if not path.exists():
+        try:
+            exists, is_dir = path.exists(), path.is_dir()
+        except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+            exists = is_dir = False
+        if not exists:
             raise MissingPath(raw)
-        if path.is_dir():
+        if is_dir:
             candidates = sorted(_walk(path))
         else:
             candidates = [path]
@@ -72,10 +76,10 @@ def _inside(link: Path, real_root: Path) -> bool:
 def output_clash(output: str, paths: list[str]) -> bool:
     """Whether writing ``output`` would overwrite a file this run lints: a file named on the command line,
     or a *.py / *.ipynb inside a folder named there."""
-    from advisor.safe_io import same_file
+    from advisor.safe_io import is_dir, same_file
 
     out = Path(output)
-    if any(same_file(out, raw) for raw in paths if Path(raw).is_file()):
+    if any(same_file(out, raw) for raw in paths if not is_dir(raw)):
         return True
     if not out.name.endswith(SUFFIXES):
         return False
@@ -88,6 +92,6 @@ def output_clash(output: str, paths: list[str]) -> bool:
             folder = Path(raw).resolve()
         except (OSError, RuntimeError):
             continue
-        if Path(raw).is_dir() and folder in real_out.parents:
+        if is_dir(raw) and folder in real_out.parents:
             return True
     return False

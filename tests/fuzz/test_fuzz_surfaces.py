@@ -9,6 +9,7 @@ reproducer, which test_fuzz_corpus.py replays on every run.
 
 from __future__ import annotations
 
+import functools
 import io
 
 import pytest
@@ -31,14 +32,16 @@ FUZZ = settings(suppress_health_check=list(HealthCheck), deadline=None)
 ALL_CHECKS = {info.id for info in all_infos()} | {"GA000"}
 
 
-@pytest.fixture(scope="module")
-def rule_set():
+@functools.lru_cache(maxsize=1)
+def builtin_rules() -> list:
+    """The built-in rules, read once (a function, not a fixture: hypothesis would print all of them with
+    every failing case)."""
     from advisor.cli.pipeline import load_rule_set
 
     return load_rule_set(None)
 
 
-def render_everything(report, rule_set) -> None:
+def render_everything(report, rule_set=None) -> None:
     """What explain does after loading: rules, redaction, the three renderers. None may raise."""
     from rich.console import Console
 
@@ -48,7 +51,7 @@ def render_everything(report, rule_set) -> None:
     from advisor.report.markdown import render_markdown
     from advisor.report.terminal import render_terminal
 
-    report = apply_rules(report, rule_set)
+    report = apply_rules(report, builtin_rules() if rule_set is None else rule_set)
     for shown in (report, redact_report(report)):
         buffer = io.StringIO()
         render_terminal(shown, Console(file=buffer, width=100, force_terminal=True, markup=False, emoji=False))
@@ -61,18 +64,18 @@ def render_everything(report, rule_set) -> None:
 
 @FUZZ
 @given(text=mutated_report())
-def test_fuzz_reports(text, rule_set):
+def test_fuzz_reports(text):
     try:
         report = load_report_json(text, "fuzz")
     except ReportLoadError as refusal:
         assert "\n" not in str(refusal)
         return
-    render_everything(report, rule_set)
+    render_everything(report)
 
 
 @FUZZ
 @given(text=mutated_paste())
-def test_fuzz_pastes(text, rule_set):
+def test_fuzz_pastes(text):
     from advisor.cli.pipeline import new_meta
     from advisor.models.report import Report
 
@@ -80,7 +83,7 @@ def test_fuzz_pastes(text, rule_set):
         facts, kinds = facts_from_text(text, "fuzz")
     except UnrecognisedInput:
         return
-    render_everything(Report(meta=new_meta("explain", kinds), facts=facts), rule_set)
+    render_everything(Report(meta=new_meta("explain", kinds), facts=facts))
 
 
 @FUZZ
@@ -104,13 +107,13 @@ def test_fuzz_python_sources(lines):
 
 @FUZZ
 @given(document=rule_document(), raw=st.one_of(st.none(), hostile_text))
-def test_fuzz_rules(tmp_path_factory, document, raw, rule_set):
+def test_fuzz_rules(tmp_path_factory, document, raw):
     from advisor.cli.pipeline import apply_rules
     from advisor.engine.loader import RuleLoadError, load_rules
 
     folder = tmp_path_factory.mktemp("rules") / "perf"
     folder.mkdir()
-    name = document["id"] if isinstance(document.get("id"), str) and document["id"] else "fuzz-rule"
+    name = document["id"] if document.get("id") in ("fuzz-rule",) else "any-name"
     text = yaml.safe_dump(document, allow_unicode=True) if raw is None else raw
     (folder / f"{name}.yaml").write_text(text, encoding="utf-8", errors="surrogatepass")
     try:
@@ -119,7 +122,7 @@ def test_fuzz_rules(tmp_path_factory, document, raw, rule_set):
         assert "\n" not in str(refusal)
         return
     report = load_report_json(H200_REPORT.read_text())
-    render_everything(apply_rules(report, [r.rule for r in loaded]), rule_set)
+    render_everything(apply_rules(report, [r.rule for r in loaded]), [r.rule for r in loaded])
 
 
 @FUZZ
