@@ -1,10 +1,23 @@
-"""Turning values into short human text: one place, used by rule messages and every reporter."""
+"""Turning values into short human text, and the titled table they are shown in: one place, used by rule
+messages, every reporter and the comparison."""
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
 
 from advisor.models.common import Unavailable
+
+#: Format specs for numbers in prose, besides Python's own (``.1f``, ``,d``): bytes, shares, ratios, durations.
+UNIT_SPECS: dict[str, Callable[[float], str]] = {
+    "gib": lambda v: f"{v / 2**30:.1f} GiB",
+    "mib": lambda v: f"{v / 2**20:.0f} MiB",
+    "pct": lambda v: f"{v * 100:.0f}%",
+    "x": lambda v: f"{v:.1f}x" if v < 100 else f"{v:.0f}x",
+    "us": lambda v: f"{v * 1e6:.1f} us",
+    "ms": lambda v: f"{v * 1e3:.2f} ms",
+}
 
 
 def human_bytes(value: float) -> str:
@@ -22,8 +35,9 @@ def human_seconds(value: float) -> str:
     return f"{value * 1e6:.1f} us"
 
 
-def human_value(value: Any) -> str:
-    """A fact as table text: missing values say why, lists join, booleans read yes/no."""
+def human_value(value: Any, spec: Optional[str] = None) -> str:
+    """A value as text, for a table cell or a rule's message: missing values say why, lists join, booleans read
+    yes/no, and a number follows ``spec`` (a Python format spec or one of UNIT_SPECS) when one is given."""
     if isinstance(value, Unavailable):
         return f"unavailable: {value.unavailable}"
     if value is None:
@@ -32,6 +46,49 @@ def human_value(value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, (list, tuple)):
         return ", ".join(human_value(item) for item in value) or "none"
+    if spec and isinstance(value, (int, float)):
+        if spec in UNIT_SPECS:
+            try:
+                return UNIT_SPECS[spec](float(value))
+            except OverflowError:  # an integer past float's range
+                return str(value)
+        try:
+            if spec_too_large(spec):  # {x:999999999} would allocate a gigabyte of spaces
+                return str(value)
+            return format(value, spec)
+        except (ValueError, OverflowError):
+            return str(value)
     if isinstance(value, float):
         return f"{value:.3g}"
     return str(value)
+
+
+#: Widths and precisions a message or a table could want; more is an attack (or a typo), never a layout.
+MAX_SPEC_NUMBER = 64
+
+
+def spec_too_large(spec: str) -> bool:
+    """Whether a format spec asks for a width or precision over MAX_SPEC_NUMBER (or is absurdly long)."""
+    return len(spec) > 20 or any(int(number) > MAX_SPEC_NUMBER for number in re.findall(r"\d+", spec))
+
+
+@dataclass
+class Section:
+    """A titled table of plain-text cells, the one shape the terminal and Markdown renderers draw: a report's
+    facts, measurements and recommendations, and a comparison's tables. Two columns (label, value) unless
+    ``header`` names more; ``chart`` is preformatted text shown under it."""
+
+    title: str
+    rows: list[tuple[str, ...]] = field(default_factory=list)
+    note: str = ""
+    header: tuple[str, ...] = ()
+    chart: str = ""
+
+    def add(self, label: str, value: Any, *, unit: str = "") -> None:
+        text = human_value(value)
+        if unit and not isinstance(value, Unavailable) and value is not None:
+            text = f"{text} {unit}"
+        self.rows.append((label, text))
+
+    def add_bytes(self, label: str, value: Any) -> None:
+        self.rows.append((label, human_bytes(value) if isinstance(value, (int, float)) else human_value(value)))

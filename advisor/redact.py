@@ -65,6 +65,8 @@ class Redactor:
     def add_words(self, words: Iterable[str]) -> None:
         """More names to scrub wherever they appear (too short or too common ones are left alone)."""
         for word in words:
+            if word.startswith("<") and word.endswith(">"):
+                continue  # already a placeholder (a fleet report's "<host-1>")
             if word and len(word) >= 3 and word.lower() not in _TOO_COMMON and word not in self._words:
                 self._words.append(word)
         self._words.sort(key=lambda w: (-len(w), w))

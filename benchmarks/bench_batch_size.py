@@ -233,7 +233,7 @@ def run_case(name: str, root: str, reports: Optional[Path], facts: Any, tag: str
     row["wall_ratio_full_over_lightning"] = round(row["advisor_full"]["wall_s"] / row["lightning"]["wall_s"], 3)
     print("exact", true, row["exact_trials"], row["exact_s"], flush=True)
     if reports is not None:
-        from advisor.cli.pipeline import build_report
+        from advisor.app.reports import build_report
         from advisor.report.json_report import render_json
 
         report = build_report("batch-size", facts, sources=["probe", "batch-size search"], rules_dirs=None)

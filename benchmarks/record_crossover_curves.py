@@ -15,6 +15,7 @@ import json
 import platform
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -70,9 +71,9 @@ def main() -> None:
             with precision_mode(dtype):
                 cpu_key = (op, runner._cpu_dtype(dtype), size)
                 if cpu_key not in cpu_done:
-                    cpu_done[cpu_key] = _record(lambda: runner._cpu_sampler(op, dtype, size), args.samples)
+                    cpu_done[cpu_key] = _record(partial(runner._cpu_sampler, op, dtype, size), args.samples)
                 begin = time.perf_counter()
-                gpu = _record(lambda: runner._gpu_sampler(op, dtype, mode, size), args.samples)
+                gpu = _record(partial(runner._gpu_sampler, op, dtype, mode, size), args.samples)
             points.append({"size": size, "cpu": cpu_done[cpu_key], "gpu": gpu,
                            "inputs_s": cpu_inputs_s, "gpu_side_total_s": time.perf_counter() - begin})
         runner.release()

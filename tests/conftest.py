@@ -37,6 +37,14 @@ def runner():
         return CliRunner()
 
 
+@pytest.fixture(scope="session")
+def poisoned_torch(tmp_path_factory) -> Path:
+    """A folder holding a `torch` that fails loudly on import (see tests/no_torch.py)."""
+    from tests.no_torch import make_poisoned_torch
+
+    return make_poisoned_torch(tmp_path_factory.mktemp("poisoned"))
+
+
 def pytest_addoption(parser):
     parser.addoption("--fuzz-long", action="store_true", default=False,
                      help="tests/fuzz: run the long fuzzing profile (thousands of cases per input surface)")

@@ -1,17 +1,9 @@
-"""Exit codes and the one exception type commands raise for a clean one-line failure."""
+"""Exit codes and the exception commands raise for a clean one-line failure (defined in the app layer, which
+raises it too; ``CliError`` is its name on this side)."""
 
 from __future__ import annotations
 
-EXIT_OK = 0
-EXIT_FINDINGS = 1  # findings at or above --fail-on (lint: anything found)
-EXIT_BAD_INPUT = 2  # bad usage or bad input: missing file, malformed report or rule, unknown rule id
-EXIT_FAILURE = 3  # a probe or measurement failed: no GPU where one is needed, CUDA error
+from advisor.app.errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK
+from advisor.app.errors import AdvisorError as CliError
 
-
-class CliError(Exception):
-    """Printed by ``cli.main.run`` as one line on stderr, no traceback; the process exits with ``exit_code``."""
-
-    def __init__(self, message: str, exit_code: int = EXIT_BAD_INPUT) -> None:
-        super().__init__(message)
-        self.message = message
-        self.exit_code = exit_code
+__all__ = ["EXIT_OK", "EXIT_FINDINGS", "EXIT_BAD_INPUT", "EXIT_FAILURE", "CliError"]

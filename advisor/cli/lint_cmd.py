@@ -9,7 +9,8 @@ from typing import Annotated, Optional
 
 import typer
 
-_FORMATS = ("text", "json", "sarif")
+#: Earlier versions called the terminal format "text"; scripts that still say so keep working.
+_FORMAT_ALIASES = {"text": "terminal"}
 
 
 def register(app: typer.Typer) -> None:
@@ -19,8 +20,9 @@ def register(app: typer.Typer) -> None:
 def lint(
     paths: Annotated[Optional[list[str]], typer.Argument(
         help="Files or folders; folders are searched for *.py and *.ipynb.", show_default=False)] = None,
-    output_format: Annotated[str, typer.Option("--format", "-f", help="text, json or sarif.")] = "text",
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the report here, not stdout (- for stdout).")] = None,
+    output_format: Annotated[str, typer.Option("--format", "-f", help="terminal, json or sarif.")] = "terminal",
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the report here, not stdout "
+                                                                        "(- for stdout).")] = None,
     select: Annotated[Optional[str], typer.Option(help="Only these checks: comma-separated ids (GA101), id "
                                                        "prefixes (GA1) or names.")] = None,
     ignore: Annotated[Optional[str], typer.Option(help="Skip these checks (same forms as --select).")] = None,
@@ -40,10 +42,11 @@ def lint(
 
     if list_checks:
         for info in all_infos():
-            typer.echo(f"{info.id}  {info.severity:<6}  {info.confidence:<9}  {info.name:<26}  {info.title}")
+            typer.echo(f"{info.id}  {info.severity.value:<6}  {info.confidence.value:<9}  {info.name:<26}  {info.title}")
         raise typer.Exit(EXIT_OK)
-    if output_format not in _FORMATS:
-        fail(f"unknown format {output_format!r} (use one of: {', '.join(_FORMATS)})")
+    output_format = _FORMAT_ALIASES.get(output_format, output_format)
+    if output_format not in FORMATS:
+        fail(f"unknown format {output_format!r} (use one of: {', '.join(FORMATS)})")
     if not paths:
         fail("no paths given (gpu-advisor lint PATH...)")
     if output == "-":

@@ -75,8 +75,9 @@ def prepare_renderer(fmt: Optional[OutputFormat], output: Optional[Path]) -> Non
 
     chosen = choose_format(fmt, output)
     if chosen is OutputFormat.terminal:
-        import advisor.report.terminal  # noqa: F401
         import rich.console  # noqa: F401
+
+        import advisor.report.terminal  # noqa: F401
     elif chosen is OutputFormat.markdown:
         import advisor.report.markdown  # noqa: F401
     else:

@@ -85,8 +85,8 @@ def _compare_lists(a: list, b: list, path: str, out: FactsComparison) -> None:
     norm_a, norm_b = normalize(a), normalize(b)
     if sorted(map(str, norm_a)) == sorted(map(str, norm_b)):
         return
-    added = [str(item) for item, key in zip(b, norm_b) if key not in norm_a]
-    removed = [str(item) for item, key in zip(a, norm_a) if key not in norm_b]
+    added = [str(item) for item, key in zip(b, norm_b, strict=True) if key not in norm_a]
+    removed = [str(item) for item, key in zip(a, norm_a, strict=True) if key not in norm_b]
     out.differences.append(FactDifference(path=path, a=a, b=b, added=added, removed=removed))
 
 
@@ -122,7 +122,7 @@ def _compare_env(a: EnvFacts, b: EnvFacts, out: FactsComparison) -> None:
 def match_items(a: Sequence[BaseModel], b: Sequence[BaseModel]) -> list[tuple[Optional[BaseModel], Optional[BaseModel]]]:
     """Pairs of list items (GPUs, torch devices): by index when both sides have as many, else by name."""
     if len(a) == len(b):
-        return list(zip(sorted(a, key=_index), sorted(b, key=_index)))
+        return list(zip(sorted(a, key=_index), sorted(b, key=_index), strict=True))
     pairs: list[tuple[Optional[BaseModel], Optional[BaseModel]]] = []
     unmatched = sorted(b, key=_index)
     for item in sorted(a, key=_index):

@@ -7,20 +7,11 @@ modules. Cells are plain strings: the terminal renderer adds colour, the Markdow
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from advisor import __version__
-from advisor.formatting import human_bytes, human_value
+from advisor.formatting import Section, human_bytes, human_value
 from advisor.models.comparison import Comparison, FactDifference, FindingChange, MeasurementChange, ReportSide
-
-
-@dataclass
-class Table:
-    title: str
-    header: tuple[str, ...]
-    rows: list[tuple[str, ...]] = field(default_factory=list)
-    note: str = ""
 
 
 def side_description(side: ReportSide) -> str:
@@ -88,9 +79,9 @@ def _difference_row(difference: FactDifference) -> tuple[str, str, str]:
             _fact_cell(difference.b, difference.path, absent))
 
 
-def fact_tables(comparison: Comparison) -> list[Table]:
+def fact_tables(comparison: Comparison) -> list[Section]:
     facts = comparison.facts
-    differing = Table("Facts that differ", ("Fact", "A", "B"), [_difference_row(d) for d in facts.differences])
+    differing = Section("Facts that differ", header=("Fact", "A", "B"), rows=[_difference_row(d) for d in facts.differences])
     if not facts.differences:
         differing.note = "no fact recorded on both sides differs"
     tables = [differing]
@@ -101,10 +92,10 @@ def fact_tables(comparison: Comparison) -> list[Table]:
             listed = item.missing_reason.startswith("not listed")
             missing = "not listed" if listed else f"unavailable: {item.missing_reason}"
             rows.append((item.path, value, missing) if item.side == "a" else (item.path, missing, value))
-        table = Table("Facts recorded on one side only (not differences)", ("Fact", "A", "B"), rows)
+        table = Section("Facts recorded on one side only (not differences)", header=("Fact", "A", "B"), rows=rows)
         tables.append(footnote_reasons(table, [2 if item.side == "a" else 1 for item in facts.one_sided]))
     if facts.not_compared:
-        tables.append(Table("Facts not compared", ("Fact", "Why"), [(n.path, n.reason) for n in facts.not_compared]))
+        tables.append(Section("Facts not compared", header=("Fact", "Why"), rows=[(n.path, n.reason) for n in facts.not_compared]))
     return tables
 
 
@@ -129,16 +120,16 @@ def _ratio(change: MeasurementChange) -> str:
     return f"{change.ratio:.2f}x" if change.ratio is not None else ""
 
 
-def measurement_tables(comparison: Comparison) -> list[Table]:
+def measurement_tables(comparison: Comparison) -> list[Section]:
     if comparison.measurements_note:
-        return [Table("Measurements", ("Measurement", "A", "B"), note=comparison.measurements_note)]
-    tables: dict[str, Table] = {}
+        return [Section("Measurements", header=("Measurement", "A", "B"), note=comparison.measurements_note)]
+    tables: dict[str, Section] = {}
     one_sided = [m for m in comparison.measurements if m.verdict in ("only_a", "only_b")]
     # Within a table, what changed comes first: a worse number must not hide in row 30 of a folded table.
     for change in sorted(comparison.measurements, key=lambda c: _VERDICT_ORDER.get(c.verdict, len(_VERDICT_ORDER))):
         if change.verdict in ("only_a", "only_b"):
             continue
-        table = tables.setdefault(change.group, Table(change.group, ("Measurement", "A", "B", "B/A", "Verdict", "Note")))
+        table = tables.setdefault(change.group, Section(change.group, header=("Measurement", "A", "B", "B/A", "Verdict", "Note")))
         table.rows.append((change.name, change.a_text, change.b_text, _ratio(change), verdict_text(change), change.note))
     result = list(tables.values())
     if "Crossover sizes" in tables:
@@ -148,25 +139,25 @@ def measurement_tables(comparison: Comparison) -> list[Table]:
     return result
 
 
-def _one_sided_measurements(changes: list[MeasurementChange]) -> Table:
-    table = Table("Measured on one side only", ("Measurement", "A", "B"),
-                  [(f"{c.group}: {c.name}", c.a_text, c.b_text) for c in changes])
+def _one_sided_measurements(changes: list[MeasurementChange]) -> Section:
+    table = Section("Measured on one side only", header=("Measurement", "A", "B"),
+                    rows=[(f"{c.group}: {c.name}", c.a_text, c.b_text) for c in changes])
     return footnote_reasons(table, [1 if c.verdict == "only_b" else 2 for c in changes])
 
 
-def footnote_reasons(table: Table, reason_columns: list[int]) -> Table:
+def footnote_reasons(table: Section, reason_columns: list[int]) -> Section:
     """Replace a why-missing text repeated down the table by "[n]", with the text once in the note.
 
     ``reason_columns`` names, row by row, the cell that says why a value is missing. A CPU-only machine
     misses every GPU number for one reason: saying it sixty times would hide the numbers.
     """
-    counts = Counter(row[column] for row, column in zip(table.rows, reason_columns))
+    counts = Counter(row[column] for row, column in zip(table.rows, reason_columns, strict=True))
     marks: dict[str, str] = {}
     for text, count in counts.items():
         if count > 1 and len(text) > 12:
             marks[text] = f"[{len(marks) + 1}]"
     rows = []
-    for row, column in zip(table.rows, reason_columns):
+    for row, column in zip(table.rows, reason_columns, strict=True):
         cells = list(row)
         cells[column] = marks.get(cells[column], cells[column])
         rows.append(tuple(cells))
@@ -191,8 +182,8 @@ def finding_row(change: FindingChange) -> tuple[str, str, str, str]:
     return change.change, severity, f"{change.rule_id}{where}", about
 
 
-def finding_table(comparison: Comparison) -> Table:
-    table = Table("Findings", ("Change", "Severity", "Rule", "What"), [finding_row(f) for f in comparison.findings])
+def finding_table(comparison: Comparison) -> Section:
+    table = Section("Findings", header=("Change", "Severity", "Rule", "What"), rows=[finding_row(f) for f in comparison.findings])
     if not comparison.findings:
         table.note = "no findings on either side"
     return table

@@ -4,8 +4,11 @@
     any: [c, ...]            at least one child holds
     not: c                   the child does not hold
     exists: path             the fact was obtained (it is not Unavailable); never unknown
+    known: path              the fact has a value: true for a value, false when it is known to be none,
+                             unknown (the rule is skipped, with the fact's reason) when it was not obtained
     fact: path  OP: operand  a comparison, exactly one OP:
-        eq ne lt le gt ge       plain comparison (``eq: null`` tests "known to be None")
+        eq ne lt le gt ge       plain comparison (``eq: null`` tests "known to be None"); ``never``, the
+                                crossover of a GPU that never won, orders above every number
         in not_in               membership of the fact in a literal list
         contains contains_any   the fact (a list or string) holds the operand / one of the operands
         matches                 the fact (a string) matches a regular expression (re.search)
@@ -26,6 +29,8 @@ COMPARISON_OPS = (
     "version_lt", "version_le", "version_gt", "version_ge", "version_eq",
 )
 VERSION_OPS = frozenset(op for op in COMPARISON_OPS if op.startswith("version_"))
+#: The value of a crossover size (or ratio of sizes) where the GPU never won in the range tried.
+NEVER = "never"
 _PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_\-]+)*$")
 
 
@@ -66,6 +71,12 @@ class Exists(_Node):
     exists: str
 
     _validate_path = field_validator("exists")(classmethod(lambda cls, v: _check_path(v)))
+
+
+class Known(_Node):
+    known: str
+
+    _validate_path = field_validator("known")(classmethod(lambda cls, v: _check_path(v)))
 
 
 class Compare(_Node):
@@ -114,9 +125,10 @@ class Compare(_Node):
 
 def _condition_kind(data: Any) -> Optional[str]:
     if isinstance(data, BaseModel):
-        return {AllOf: "all", AnyOf: "any", NotOf: "not", Exists: "exists", Compare: "fact"}.get(type(data))
+        return {AllOf: "all", AnyOf: "any", NotOf: "not", Exists: "exists", Known: "known",
+                Compare: "fact"}.get(type(data))
     if isinstance(data, dict):
-        for key in ("all", "any", "not", "exists", "fact"):
+        for key in ("all", "any", "not", "exists", "known", "fact"):
             if key in data:
                 return key
     return None
@@ -128,12 +140,13 @@ Condition = Annotated[
         Annotated[AnyOf, Tag("any")],
         Annotated[NotOf, Tag("not")],
         Annotated[Exists, Tag("exists")],
+        Annotated[Known, Tag("known")],
         Annotated[Compare, Tag("fact")],
     ],
     Discriminator(
         _condition_kind,
         custom_error_type="unknown_condition",
-        custom_error_message="a condition is one of all / any / not / exists / fact+operator",
+        custom_error_message="a condition is one of all / any / not / exists / known / fact+operator",
     ),
 ]
 
@@ -148,6 +161,8 @@ def iter_paths(condition: Condition) -> list[str]:
         return iter_paths(condition.not_)
     if isinstance(condition, Exists):
         return [condition.exists]
+    if isinstance(condition, Known):
+        return [condition.known]
     paths = [condition.fact]
     if isinstance(condition.operand, FactRef):
         paths.append(condition.operand.fact)

@@ -6,14 +6,16 @@ Each one is Unavailable, with the reason, when the facts it needs are.
 """
 
 import re
-from typing import Optional
+from typing import Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.engine import derive_measured as measured
+from advisor.engine.derive_measured import CrossoverSize, Never
+from advisor.models.clock_events import PERFORMANCE_LIMITING_REASONS
 from advisor.models.common import NOT_COLLECTED, Fact, Unavailable, is_missing, missing
 from advisor.models.facts import Facts, GpuFacts
-from advisor.models.measurements import DType, Measurements, Mode, Op
+from advisor.models.measurements import CrossoverMode, DType, Measurements, Op
 
 # Minor-version compatibility floors on Linux: a CUDA X.y build runs on any driver of at least this version
 # (CUDA Toolkit release notes, table 3). The driver's own CUDA major must still be at least X.
@@ -29,12 +31,11 @@ MIN_CUDA_FOR_CC = {
     (7, 5): "10.0", (7, 2): "10.0", (7, 0): "9.0", (6, 1): "8.0", (6, 0): "8.0", (5, 2): "6.5", (5, 0): "6.0",
 }
 
-# Clock-event reasons that cost performance (gpu_idle, sync_boost and settings reasons do not).
-PERFORMANCE_LIMITING_REASONS = (
-    "hw_slowdown", "hw_thermal_slowdown", "hw_power_brake_slowdown", "sw_thermal_slowdown", "sw_power_cap",
-)
-
 _ARCH = re.compile(r"^(sm|compute)_(\d+)([af]?)$")
+
+
+#: Derived facts that are text for messages, not values: the loader refuses them in a condition.
+DISPLAY_ONLY = frozenset({"derived.matmul_crossovers", "derived.add_crossovers", "gpu.suggested_torch_build"})
 
 
 class DerivedFacts(BaseModel):
@@ -51,13 +52,16 @@ class DerivedFacts(BaseModel):
     cuda_visible_devices_hides_all: Fact[bool] = NOT_COLLECTED
 
     # -- from measurements (engine/derive_measured.py) --
-    #: op -> dtype -> mode -> crossover size; None where the GPU never won in the range tried.
-    crossover: dict[Op, dict[DType, dict[Mode, Optional[int]]]] = Field(default_factory=dict)
-    matmul_crossovers: Fact[str] = NOT_COLLECTED  # "142 resident, 209 synchronized per op, ..."
+    #: op -> dtype -> mode -> crossover size; "never" where the GPU never won in the range tried; the reason
+    #: where the run skipped it or it failed.
+    crossover: dict[Op, dict[DType, dict[CrossoverMode, Fact[CrossoverSize]]]] = Field(default_factory=dict)
+    #: Display text for messages ("142 (data resident), 209 (synchronized per op), ..."): conditions read
+    #: ``crossover`` instead (the loader refuses these in ``when``).
+    matmul_crossovers: Fact[str] = NOT_COLLECTED
     add_crossovers: Fact[str] = NOT_COLLECTED
-    #: Pinned-copy crossover over resident crossover (None: copies make the GPU lose at every size tried).
-    matmul_transfer_ratio: Fact[Optional[float]] = NOT_COLLECTED
-    add_transfer_ratio: Fact[Optional[float]] = NOT_COLLECTED
+    #: Pinned-copy crossover over resident crossover ("never": copies make the GPU lose at every size tried).
+    matmul_transfer_ratio: Fact[Union[float, Never]] = NOT_COLLECTED
+    add_transfer_ratio: Fact[Union[float, Never]] = NOT_COLLECTED
     #: Share of a copied elementwise add's GPU-side time spent moving data (largest size measured both ways).
     add_copy_share: Fact[float] = NOT_COLLECTED
     gpu_cpu_matmul_ratio: Fact[float] = NOT_COLLECTED

@@ -6,24 +6,32 @@ needs were not measured (no GPU, a failed or skipped measurement, a report from 
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Literal, Optional, Union
 
+from advisor.models.clock_events import SLOWDOWN_REASONS
 from advisor.models.common import Fact, Unavailable, missing
-from advisor.models.measurements import CrossoverResult, DType, Measurements, Mode, Op
+from advisor.models.measurements import CrossoverMode, CrossoverResult, DType, Measurements, Op
 
-PERFORMANCE_LIMITING_UNDER_LOAD = ("hw_slowdown", "hw_thermal_slowdown", "hw_power_brake_slowdown",
-                                   "sw_thermal_slowdown")
+#: A crossover that did not happen in the range tried: a value rules compare with (``eq: never``), which
+#: orders above every size (engine/conditions.py), never a None that means "unknown" elsewhere.
+Never = Literal["never"]
+NEVER: Never = "never"
+CrossoverSize = Union[int, Never]
+
 _MODE_WORDS = {"resident": "data resident", "sync": "synchronized per op", "transfer_pinned": "pinned copies",
                "transfer_pageable": "pageable copies"}
 
 
-def crossover_map(measurements: Measurements) -> dict[Op, dict[DType, dict[Mode, Optional[int]]]]:
-    """op -> dtype -> mode -> crossover size (None: the GPU never won in the range tried); measured ones only."""
+def crossover_map(measurements: Measurements) -> dict[Op, dict[DType, dict[CrossoverMode, Fact[CrossoverSize]]]]:
+    """op -> dtype -> mode -> crossover size ("never": the GPU never won in the range tried), or why a crossover
+    the run attempted has none (skipped, failed)."""
     table: dict = {}
     for result in measurements.crossover:
         if result.status == "ok":
-            table.setdefault(result.op, {}).setdefault(result.dtype, {})[result.mode] = (
-                None if result.gpu_never_wins else result.crossover_size)
+            value: Fact[CrossoverSize] = NEVER if result.gpu_never_wins else result.crossover_size  # type: ignore[assignment]
+        else:
+            value = missing(result.reason or f"{result.op} {result.dtype} {result.mode} crossover {result.status}")
+        table.setdefault(result.op, {}).setdefault(result.dtype, {})[result.mode] = value
     return table
 
 
@@ -49,15 +57,15 @@ def crossover_summary(measurements: Measurements, op: str, dtype: str) -> Fact[s
     return ", ".join(parts)
 
 
-def transfer_ratio(measurements: Measurements, op: str, dtype: str) -> Fact[Optional[float]]:
-    """Pinned-copy crossover over resident crossover; None when the GPU never wins once copies are counted."""
+def transfer_ratio(measurements: Measurements, op: str, dtype: str) -> Fact[Union[float, Never]]:
+    """Pinned-copy crossover over resident crossover; "never" when the GPU never wins once copies are counted."""
     resident, copied = _find(measurements, op, dtype, "resident"), _find(measurements, op, dtype, "transfer_pinned")
     if resident is None or copied is None:
         return missing(f"{op} {dtype} resident and pinned-copy crossovers were not both measured")
     if resident.gpu_never_wins:
         return missing(f"the GPU never won {op} {dtype} even with data resident")
     if copied.gpu_never_wins:
-        return None
+        return NEVER
     return copied.crossover_size / resident.crossover_size  # type: ignore[operator]
 
 
@@ -114,7 +122,7 @@ def slowdown_seen(measurements: Measurements) -> Fact[list[str]]:
     seen = measurements.gpu_state.clock_event_reasons_seen
     if isinstance(seen, Unavailable):
         return seen
-    return [reason for reason in seen if reason in PERFORMANCE_LIMITING_UNDER_LOAD]
+    return [reason for reason in seen if reason in SLOWDOWN_REASONS]
 
 
 def close_call_fraction(measurements: Measurements) -> Fact[float]:

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
 from packaging.version import InvalidVersion, Version
 from pydantic import BaseModel
 
-from advisor.engine.conditions import AllOf, AnyOf, Compare, Condition, Exists, FactRef, NotOf
+from advisor.engine.conditions import NEVER, AllOf, AnyOf, Compare, Condition, Exists, FactRef, Known, NotOf, iter_paths
 from advisor.engine.derive import DerivedFacts, derive_gpu, derive_machine
 from advisor.engine.paths import FactView
 from advisor.engine.render import render
 from advisor.engine.rule import Rule
 from advisor.engine.safe_regex import search_bounded
-from advisor.models.common import Unavailable
+from advisor.models.common import Unavailable, missing
 from advisor.models.findings import Finding, SkippedRule
 from advisor.models.report import Report
 
@@ -57,6 +58,9 @@ def _evaluate(condition: Condition, reader: _Reader) -> Outcome:
         return inner if inner.value is None else Outcome(not inner.value)
     if isinstance(condition, Exists):
         return Outcome(not isinstance(reader.read(condition.exists), Unavailable))
+    if isinstance(condition, Known):
+        value = reader.read(condition.known)
+        return _unknown(condition.known, value) if isinstance(value, Unavailable) else Outcome(value is not None)
     return _compare(condition, reader)
 
 
@@ -90,8 +94,7 @@ def _apply(op: str, value: Any, operand: Any) -> bool:
     if value is None or operand is None:
         return False  # a known "none" (no CUDA build, no package) is never larger, smaller or matching
     if op in ("lt", "le", "gt", "ge"):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise TypeError("ordering needs numbers")
+        value, operand = _orderable(value), _orderable(operand)
         return {"lt": value < operand, "le": value <= operand, "gt": value > operand, "ge": value >= operand}[op]
     if op == "contains":
         return operand in value
@@ -102,6 +105,15 @@ def _apply(op: str, value: Any, operand: Any) -> bool:
     left, right = Version(str(value)), Version(str(operand))
     return {"version_lt": left < right, "version_le": left <= right, "version_gt": left > right,
             "version_ge": left >= right, "version_eq": left == right}[op]
+
+
+def _orderable(value: Any) -> float:
+    """A number to order by: "never" (the GPU never won in the range tried) lies beyond every size."""
+    if value == NEVER:
+        return math.inf
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError("ordering needs numbers")
+    return value
 
 
 def _evidence(reads: dict[str, Any]) -> dict[str, Any]:
@@ -136,12 +148,20 @@ def evaluate_rule(rule: Rule, view: FactView, *, gpu_index: Optional[int] = None
     )
 
 
+NOT_A_FLEET = missing("not a distributed run (fleet rules need `gpu-advisor cluster` under torchrun)")
+
+
 def view_for_report(report: Report, derived: Optional[DerivedFacts] = None) -> FactView:
     facts = report.facts
     roots = {"host": facts.host, "torch": facts.torch, "driver": facts.driver,
              "measurements": report.measurements,
-             "derived": derived or derive_machine(facts, report.measurements)}
+             "derived": derived or derive_machine(facts, report.measurements),
+             "fleet": report.fleet.facts if report.fleet is not None else NOT_A_FLEET}
     return FactView(roots, env=facts.env, packages=facts.packages)
+
+
+def reads_fleet(rule: Rule) -> bool:
+    return any(path.startswith("fleet.") for path in iter_paths(rule.when))
 
 
 def evaluate_rules(rules: Iterable[Rule], report: Report, view: Optional[FactView] = None) -> tuple[list[Finding], list[SkippedRule]]:
@@ -151,6 +171,8 @@ def evaluate_rules(rules: Iterable[Rule], report: Report, view: Optional[FactVie
     findings: list[Finding] = []
     skipped: list[SkippedRule] = []
     for rule in rules:
+        if report.fleet is None and reads_fleet(rule):
+            continue  # a fleet rule does not apply to one process's report (like a per-GPU rule with no GPU)
         if rule.for_each == "gpu":
             if isinstance(gpus, Unavailable):
                 skipped.append(SkippedRule(rule_id=rule.id, title=rule.title, missing=["gpus"],

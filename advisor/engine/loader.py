@@ -10,9 +10,9 @@ import yaml
 from pydantic import ValidationError
 
 from advisor.engine.conditions import iter_paths
-from advisor.engine.paths import UnknownFactPath, check_path
+from advisor.engine.paths import UnknownFactPath, check_condition_path, check_example_path, check_path
 from advisor.engine.render import check_spec, placeholder_paths, placeholder_specs
-from advisor.engine.rule import Rule
+from advisor.engine.rule import CATEGORIES, Rule
 from advisor.safe_io import is_dir
 
 RULE_SUFFIXES = (".yaml", ".yml")
@@ -94,11 +94,14 @@ def parse_rule(path: Path) -> Rule:
 def _check_references(rule: Rule, path: Path) -> None:
     gpu_scope = rule.for_each == "gpu"
     templates = (rule.message, rule.remediation)
-    paths = [*iter_paths(rule.when), *(p for t in templates for p in placeholder_paths(t)),
-             *(p for example in (*rule.examples.fires, *rule.examples.passes) for p in example)]
+    example_paths = dict.fromkeys(p for example in (*rule.examples.fires, *rule.examples.passes) for p in example)
     try:
-        for fact_path in dict.fromkeys(paths):  # examples repeat the condition's paths: each is checked once
+        for fact_path in dict.fromkeys(iter_paths(rule.when)):
+            check_condition_path(fact_path, gpu_scope=gpu_scope)
+        for fact_path in dict.fromkeys(p for t in templates for p in placeholder_paths(t)):
             check_path(fact_path, gpu_scope=gpu_scope)
+        for fact_path in example_paths:
+            check_example_path(fact_path, gpu_scope=gpu_scope)
     except UnknownFactPath as exc:
         raise RuleLoadError(f"{path}: unknown fact path {exc}") from None
     for spec in (s for t in templates for s in placeholder_specs(t)):
@@ -107,7 +110,7 @@ def _check_references(rule: Rule, path: Path) -> None:
         except ValueError:
             raise RuleLoadError(f"{path}: bad format spec {spec!r} in a placeholder") from None
     category_dir = path.parent.name
-    if category_dir in ("compat", "perf", "health", "memory") and category_dir != rule.category:
+    if category_dir in CATEGORIES and category_dir != rule.category:
         raise RuleLoadError(f"{path}: category {rule.category!r} does not match its folder {category_dir!r}")
     if path.stem != rule.id:
         raise RuleLoadError(f"{path}: file name must be the rule id ({rule.id}.yaml)")

@@ -4,6 +4,8 @@ Namespaces a rule may read:
     host.* torch.* driver.* env.NAME packages.NAME   facts from the probe (or a pasted text)
     measurements.*                                   numbers timed on the machine
     derived.*                                        machine-wide conclusions (engine/derive.py)
+    fleet.*                                          a distributed job's conclusions (models/fleet.FleetFacts);
+                                                     missing outside ``gpu-advisor cluster``
     gpu.*                                            in rules with ``for_each: gpu``: that GPU's facts and
                                                      its derived facts (GpuFacts + GpuDerived)
 Lists (``gpus``, ``measurements.crossover``) are not addressable: rules reach GPUs through ``for_each`` and
@@ -18,11 +20,12 @@ from typing import Any, Literal, Optional, Union
 
 from pydantic import BaseModel
 
-from advisor.engine.derive import DerivedFacts, GpuDerived
+from advisor.engine.derive import DISPLAY_ONLY, DerivedFacts, GpuDerived
 from advisor.models.common import Unavailable, missing
 from advisor.models.env_allowlist import env_name_allowed
 from advisor.models.facts import DriverFacts, EnvFacts, GpuFacts, HostFacts, TorchFacts
-from advisor.models.measurements import Measurements
+from advisor.models.fleet import FleetFacts
+from advisor.models.measurements import CrossoverMode, DType, Measurements, Op
 
 
 class UnknownFactPath(ValueError):
@@ -31,7 +34,7 @@ class UnknownFactPath(ValueError):
 
 _ROOTS: dict[str, type] = {
     "host": HostFacts, "torch": TorchFacts, "driver": DriverFacts, "measurements": Measurements,
-    "derived": DerivedFacts,
+    "derived": DerivedFacts, "fleet": FleetFacts,
 }
 
 
@@ -66,6 +69,35 @@ def check_path(path: str, *, gpu_scope: bool) -> None:
         known = ", ".join(sorted([*_ROOTS, "env", "packages", "gpu"]))
         raise UnknownFactPath(f"{path!r}: unknown namespace {head!r}; known: {known}")
     _walk_type(_ROOTS[head], rest.split(".") if rest else [], path)
+
+
+def check_condition_path(path: str, *, gpu_scope: bool) -> None:
+    """``check_path``, and a condition reads values: never a derived fact that is display text."""
+    check_path(path, gpu_scope=gpu_scope)
+    if path in DISPLAY_ONLY:
+        raise UnknownFactPath(f"{path!r} is text for messages, not a value for a condition "
+                              "(crossover sizes are in derived.crossover.*)")
+
+
+#: In an example, ``measurements.crossover.OP.DTYPE.MODE: <size | never | {result fields}>`` stands for one
+#: measured crossover result (engine/examples.py builds it).
+EXAMPLE_CROSSOVER = "measurements.crossover."
+
+
+def check_example_path(path: str, *, gpu_scope: bool) -> None:
+    """A key of a rule example: a fact or measurement the example sets. Derived facts are not among them:
+    they are computed from the example exactly as from a real report."""
+    head, _, rest = path.partition(".")
+    if head == "derived" or (head == "gpu" and rest.split(".")[0] in GpuDerived.model_fields):
+        raise UnknownFactPath(f"{path!r}: derived facts are computed from an example's facts and measurements; "
+                              "give those instead")
+    if path.startswith(EXAMPLE_CROSSOVER):
+        parts = path[len(EXAMPLE_CROSSOVER):].split(".")
+        choices = (typing.get_args(Op), typing.get_args(DType), typing.get_args(CrossoverMode))
+        if len(parts) != 3 or any(part not in allowed for part, allowed in zip(parts, choices, strict=True)):
+            raise UnknownFactPath(f"{path!r}: a crossover in an example is measurements.crossover.OP.DTYPE.MODE")
+        return
+    check_path(path, gpu_scope=gpu_scope)
 
 
 def _walk_type(annotation: Any, segments: list[str], path: str) -> None:

@@ -1,14 +1,16 @@
 """The shape of one rule file (rules/<category>/<id>.yaml)."""
 
 import re
-from typing import Any, Literal, Optional
+from typing import Any, Literal, Optional, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from advisor.engine.conditions import Condition
 from advisor.models.common import Confidence, Severity
 
-CATEGORIES = ("compat", "perf", "health", "memory")
+#: A rule's category is also the folder its file lives in (rules/<category>/<id>.yaml).
+Category = Literal["compat", "perf", "health", "memory", "fleet"]
+CATEGORIES: tuple[str, ...] = get_args(Category)
 _KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
@@ -31,7 +33,7 @@ class Rule(BaseModel):
 
     id: str
     title: str = Field(min_length=3)
-    category: Literal["compat", "perf", "health", "memory"]
+    category: Category
     severity: Severity
     confidence: Confidence
     #: "gpu": evaluated once per GPU NVML reports, with ``gpu.*`` paths bound to that GPU.

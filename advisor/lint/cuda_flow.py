@@ -324,8 +324,8 @@ class FlowAnalyzer(TrailEnvironment, CallEvaluator):
         info = self.scopes.functions.get(node)
         arguments = node.args
         positional = arguments.posonlyargs + arguments.args
-        defaults = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults))
-        defaults += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None]
+        defaults = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults, strict=True))
+        defaults += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d is not None]
         for argument, default in defaults:
             kind = self.ev(default)
             if info is not None and self._grow(info, argument.arg, kind):

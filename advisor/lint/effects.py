@@ -18,7 +18,15 @@ from advisor.lint import torch_api as api
 from advisor.lint.flow_exprs import is_text
 from advisor.lint.index import children
 from advisor.lint.kinds import (
-    CONTAINER, CPU_TENSOR, CUDA_FN, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVENT, INSTANCE_BITS, MODEL,
+    CONTAINER,
+    CPU_TENSOR,
+    CUDA_FN,
+    CUDA_MODEL,
+    CUDA_TENSOR,
+    CUDA_WORKER,
+    EVENT,
+    INSTANCE_BITS,
+    MODEL,
 )
 from advisor.lint.scopes import ClassInfo, FunctionInfo
 

@@ -13,8 +13,26 @@ from typing import Optional
 from advisor.lint import torch_api as api
 from advisor.lint.flow_exprs import ExprEvaluator, dtype_kind, has_float_literal, looks_like_model
 from advisor.lint.kinds import (
-    INSTANCE_BITS, CPU_DEVICE, CPU_TENSOR, CUDA_DEVICE, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, DEVICE_BITS, DTYPE,
-    DTYPE_F64, EVAL, EVENT, F64, FRESH, LOADER, MODEL, MODEL_BITS, NP_RNG, NUMPY, TENSOR_BITS,
+    CPU_DEVICE,
+    CPU_TENSOR,
+    CUDA_DEVICE,
+    CUDA_MODEL,
+    CUDA_TENSOR,
+    CUDA_WORKER,
+    DEVICE_BITS,
+    DTYPE,
+    DTYPE_F64,
+    EVAL,
+    EVENT,
+    F64,
+    FRESH,
+    INSTANCE_BITS,
+    LOADER,
+    MODEL,
+    MODEL_BITS,
+    NP_RNG,
+    NUMPY,
+    TENSOR_BITS,
 )
 from advisor.lint.names import dotted
 from advisor.lint.scopes import ClassInfo, FunctionInfo
@@ -228,7 +246,7 @@ class CallEvaluator(ExprEvaluator):
         elif attr == "cpu":
             target, device_given = CPU_DEVICE, True
         else:
-            arguments = list(zip(node.args, pos)) + [(k.value, kw.get(k.arg, 0)) for k in node.keywords
+            arguments = list(zip(node.args, pos, strict=False)) + [(k.value, kw.get(k.arg, 0)) for k in node.keywords
                                                       if k.arg in ("device", "dtype", "other")]
             for arg_node, kind in arguments:
                 if isinstance(arg_node, ast.Constant) and type(arg_node.value) is int:

@@ -11,11 +11,26 @@ import ast
 from typing import Optional, Union
 
 from advisor.lint import torch_api as api
-from advisor.lint.kinds import (
-    CONTAINER, CPU_DEVICE, CPU_TENSOR, CUDA_ANY, CUDA_DEVICE, CUDA_FN, CUDA_MODEL, CUDA_TENSOR, DTYPE, DTYPE_F64,
-    F64, FRESH, INSTANCE_BITS, LOADER, MODEL, NUMPY, TENSOR_BITS,
-)
 from advisor.lint.index import children
+from advisor.lint.kinds import (
+    CONTAINER,
+    CPU_DEVICE,
+    CPU_TENSOR,
+    CUDA_ANY,
+    CUDA_DEVICE,
+    CUDA_FN,
+    CUDA_MODEL,
+    CUDA_TENSOR,
+    DTYPE,
+    DTYPE_F64,
+    F64,
+    FRESH,
+    INSTANCE_BITS,
+    LOADER,
+    MODEL,
+    NUMPY,
+    TENSOR_BITS,
+)
 from advisor.lint.names import Names, dotted, last_identifier
 from advisor.lint.scopes import ClassInfo, FunctionInfo, ScopeIndex
 
@@ -220,7 +235,7 @@ class ExprEvaluator:
 
     def _dict(self, node: ast.Dict) -> int:
         out = 0
-        for key, value in zip(node.keys, node.values):
+        for key, value in zip(node.keys, node.values, strict=True):
             if key is not None:
                 self.ev(key)
             out |= self.ev(value)
@@ -290,7 +305,7 @@ class ExprEvaluator:
             items = target.elts
             if isinstance(shape, tuple) and len(shape) == len(items) \
                     and not any(isinstance(e, ast.Starred) for e in items):
-                for item, item_shape in zip(items, shape):
+                for item, item_shape in zip(items, shape, strict=True):
                     self.bind_target(item, item_shape)
             else:
                 for item in items:

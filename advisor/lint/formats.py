@@ -1,6 +1,6 @@
-"""Lint output: text like other linters, JSON, and SARIF 2.1.0 for code-scanning upload.
+"""Lint output: plain text like other linters (the "terminal" format), JSON, and SARIF 2.1.0 for code-scanning.
 
-text   ``path:line:col: GA101 message`` (``path:cellN:line:col: ...`` in notebooks), then on indented
+terminal ``path:line:col: GA101 message`` (``path:cellN:line:col: ...`` in notebooks), then on indented
        lines, which line-matching tools ignore, what it costs (the first time each cost appears) and
        the fix (every time: it is often written for that very line).
 json   {"tool", "version", "files_checked", "lines_checked", "findings": [...], "notes": [...]}
@@ -42,7 +42,7 @@ def finding_dict(finding: LintFinding) -> dict:
     return {
         "id": finding.check_id, "title": finding.title, "path": finding.path, "cell": finding.cell,
         "line": finding.line, "column": finding.column, "end_line": finding.end_line,
-        "end_column": finding.end_column, "severity": finding.severity, "confidence": finding.confidence,
+        "end_column": finding.end_column, "severity": finding.severity.value, "confidence": finding.confidence.value,
         "message": finding.message, "cost": finding.cost, "fix": finding.fix,
         "references": list(finding.references), "evidence": finding.evidence,
     }
@@ -72,8 +72,8 @@ def render_sarif(run: LintRun) -> str:
         rule = {
             "id": info.id, "name": info.name, "shortDescription": {"text": info.title},
             "fullDescription": {"text": info.cost}, "help": {"text": info.fix},
-            "defaultConfiguration": {"level": _LEVELS[info.severity]},
-            "properties": {"tags": ["performance", "gpu", "pytorch"], "confidence": info.confidence},
+            "defaultConfiguration": {"level": _LEVELS[info.severity.value]},
+            "properties": {"tags": ["performance", "gpu", "pytorch"], "confidence": info.confidence.value},
         }
         if info.references:
             rule["helpUri"] = info.references[0]
@@ -85,7 +85,7 @@ def render_sarif(run: LintRun) -> str:
             region.update(endLine=finding.end_line, endColumn=finding.end_column)
         result = {
             "ruleId": finding.check_id, "ruleIndex": index_of[finding.check_id],
-            "level": _LEVELS.get(finding.severity, "warning"),
+            "level": _LEVELS.get(finding.severity.value, "warning"),
             "message": {"text": f"{finding.message}. Fix: {finding.fix}"},
             "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(finding.path)},
                                                 "region": region}}],
@@ -109,4 +109,5 @@ def render_sarif(run: LintRun) -> str:
     return json.dumps(document, indent=2) + "\n"
 
 
-FORMATS: dict[str, Callable[[LintRun], str]] = {"text": render_text, "json": render_json, "sarif": render_sarif}
+#: Named as the report formats are: "terminal" is the plain text a terminal shows.
+FORMATS: dict[str, Callable[[LintRun], str]] = {"terminal": render_text, "json": render_json, "sarif": render_sarif}

@@ -9,6 +9,8 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from advisor.models.levels import Confidence, Severity
+
 
 @dataclass(frozen=True)
 class CheckInfo:
@@ -17,11 +19,15 @@ class CheckInfo:
     id: str  # stable: GA101 ... never renumbered
     name: str  # kebab-case slug, also accepted by --select/--ignore
     title: str
-    severity: str  # info | low | medium | high
-    confidence: str  # inferred (follows from the code) | heuristic (a rule of thumb)
+    severity: Severity  # a check may write the value ("medium"): it is converted
+    confidence: Confidence  # inferred (follows from the code) | heuristic (a rule of thumb)
     cost: str
     fix: str
     references: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "severity", Severity(self.severity))
+        object.__setattr__(self, "confidence", Confidence(self.confidence))
 
 
 @dataclass
@@ -35,7 +41,11 @@ class Hit:
     fix: Optional[str] = None  # a fix written for this very line; falls back to CheckInfo.fix
     cost: Optional[str] = None  # what this particular pattern costs; falls back to CheckInfo.cost
     evidence: dict[str, Any] = field(default_factory=dict)
-    severity: Optional[str] = None
+    severity: Optional[Severity] = None  # overrides the check's own for this hit
+
+    def __post_init__(self) -> None:
+        if self.severity is not None:
+            self.severity = Severity(self.severity)
 
 
 @dataclass(frozen=True)
@@ -51,8 +61,8 @@ class LintFinding:
     message: str
     cost: str
     fix: str
-    severity: str
-    confidence: str
+    severity: Severity
+    confidence: Confidence
     references: tuple[str, ...] = ()
     evidence: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 

@@ -16,13 +16,26 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from advisor.measure.search import (
-    COARSE_STEP, Look, Winner, bracket_search, decide, dense_search, log_grid, settle,
+    COARSE_STEP,
+    Look,
+    Winner,
+    bracket_search,
+    decide,
+    dense_search,
+    log_grid,
+    settle,
 )
 from advisor.measure.timer import (
-    Sampler, Stopwatch, TimerConfig, cpu_sampler, cuda_events_sampler, summarize, synchronized_sampler,
+    Sampler,
+    Stopwatch,
+    TimerConfig,
+    cpu_sampler,
+    cuda_events_sampler,
+    summarize,
+    synchronized_sampler,
 )
 from advisor.measure.workloads import WORKLOADS, precision_mode, torch_dtype
-from advisor.models.measurements import CrossoverPoint, CrossoverResult, DType, Mode, TimingStats
+from advisor.models.measurements import CrossoverMode, CrossoverPoint, CrossoverResult, DType, TimingStats
 
 #: First look at a point: a handful of samples. Most points are decided by it (one side clearly faster).
 POINT_TIMER = TimerConfig(warmup_runs=1, min_samples=5, budget_s=0.005, target_rel_spread=0.05, min_sample_s=2e-4)
@@ -124,7 +137,7 @@ class CrossoverRunner:
         inputs = self.inputs(op, self._cpu_dtype(dtype), size, "cpu")
         return cpu_sampler(lambda: workload.run(*inputs), self.settings.timer, ops)
 
-    def _gpu_sampler(self, op: str, dtype: DType, mode: Mode, size: int, ops: Optional[int] = None) -> Sampler:
+    def _gpu_sampler(self, op: str, dtype: DType, mode: CrossoverMode, size: int, ops: Optional[int] = None) -> Sampler:
         import torch
 
         workload = WORKLOADS[op]
@@ -172,7 +185,7 @@ class CrossoverRunner:
         return self._cpu[key].stats(self.settings.timer.target_rel_spread)
 
     # -- the grid ---------------------------------------------------------------------------------------
-    def grid(self, op: str, dtype: DType, modes: tuple[Mode, ...]) -> list[int]:
+    def grid(self, op: str, dtype: DType, modes: tuple[CrossoverMode, ...]) -> list[int]:
         """The sizes tried: the workload's range, cut where one CPU op would exceed its time cap or the tensors
         would exceed the memory caps.
 
@@ -204,13 +217,13 @@ class CrossoverRunner:
         """CPU seconds per unit of work at a measured size (a short, reliable step to extrapolate from)."""
         return self.cpu_stats(op, dtype, size).median_s / WORKLOADS[op].work(size)
 
-    def _fits(self, op: str, dtype: DType, size: int, modes: tuple[Mode, ...]) -> bool:
+    def _fits(self, op: str, dtype: DType, size: int, modes: tuple[CrossoverMode, ...]) -> bool:
         needed = WORKLOADS[op].bytes_needed(size, dtype)
         host_ok = not any(m.startswith("transfer") for m in modes) or needed <= self.settings.host_memory_cap_bytes
         return needed <= self.settings.gpu_memory_cap_bytes and host_ok
 
     # -- one point, one crossover -----------------------------------------------------------------------
-    def point(self, op: str, dtype: DType, mode: Mode, size: int) -> CrossoverPoint:
+    def point(self, op: str, dtype: DType, mode: CrossoverMode, size: int) -> CrossoverPoint:
         """Decide who wins at one size, sampling both sides more while the race is too close to call."""
         watch = Stopwatch()
         with precision_mode(dtype):
@@ -235,8 +248,8 @@ class CrossoverRunner:
                               speedup=statistics.median(cpu_pool.per_op) / statistics.median(gpu_pool.per_op),
                               winner=winner, close_call=close_call)
 
-    def crossover(self, op: str, dtype: DType, mode: Mode, *, dense: bool = False,
-                  modes_planned: tuple[Mode, ...] = ()) -> CrossoverResult:
+    def crossover(self, op: str, dtype: DType, mode: CrossoverMode, *, dense: bool = False,
+                  modes_planned: tuple[CrossoverMode, ...] = ()) -> CrossoverResult:
         workload = WORKLOADS[op]
         watch = Stopwatch()
         grid = self.grid(op, dtype, modes_planned or (mode,))
@@ -262,7 +275,7 @@ class CrossoverRunner:
         )
 
 
-def failed_crossover(op: str, dtype: DType, mode: Mode, reason: str, status: str = "failed") -> CrossoverResult:
+def failed_crossover(op: str, dtype: DType, mode: CrossoverMode, reason: str, status: str = "failed") -> CrossoverResult:
     workload = WORKLOADS[op]
     return CrossoverResult(op=op, dtype=dtype, mode=mode, size_unit=workload.size_unit,
                            workload=workload.description, status=status, reason=reason)  # type: ignore[arg-type]

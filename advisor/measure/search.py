@@ -145,7 +145,7 @@ def _next_index(looks: dict[int, Look], answer: int, coarse_step: int) -> Option
     3. otherwise bisect between the highest loss and the answer.
     """
     above = sorted(index for index in looks if index >= answer)
-    for low, high in reversed(list(zip(above, above[1:]))):
+    for low, high in reversed(list(zip(above, above[1:], strict=False))):
         if high - low > 1 and min(looks[low].speedup, looks[high].speedup) < SAFE_SPEEDUP:
             return (low + high) // 2
     below = [index for index in looks if index < answer]

@@ -8,24 +8,30 @@ allocated is released before it returns.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from functools import partial
+from typing import Any, Callable, Optional, get_args
 
 from advisor.measure.crossover import CrossoverRunner, CrossoverSettings, failed_crossover
 from advisor.measure.monitor import GpuMonitor, StateReader
 from advisor.measure.overheads import OVERHEAD_TIMER, first_call_costs, launch_and_sync_costs
 from advisor.measure.peaks import (
-    CPU_PEAK_TIMER, PEAK_TIMER, cpu_matmul_peak, device_copy_bandwidth, fill_specs, gpu_matmul_peak,
+    CPU_PEAK_TIMER,
+    PEAK_TIMER,
+    cpu_matmul_peak,
+    device_copy_bandwidth,
+    fill_specs,
+    gpu_matmul_peak,
 )
 from advisor.measure.timer import Stopwatch, TimerConfig
 from advisor.measure.transfer import TRANSFER_TIMER, LinkReader, link_gbps, measure_transfers
 from advisor.measure.unsync import unsync_demo
 from advisor.models.common import missing
-from advisor.models.measurements import DType, Measurements, Mode
+from advisor.models.measurements import CrossoverMode, DType, Measurements
 
 #: Progress callback: (step description, steps done, steps planned).
 Progress = Callable[[str, int, int], None]
 
-ALL_MODES: tuple[Mode, ...] = ("resident", "sync", "transfer_pinned", "transfer_pageable")
+ALL_MODES: tuple[CrossoverMode, ...] = get_args(CrossoverMode)
 #: Crossovers in order of how much users need them: when the budget runs out, the tail is skipped.
 FULL_CROSSOVERS: tuple[tuple[str, DType], ...] = (
     ("matmul", "float32"), ("add", "float32"), ("matmul", "tf32"), ("matmul", "bfloat16"), ("matmul", "float16"),
@@ -34,14 +40,17 @@ FULL_CROSSOVERS: tuple[tuple[str, DType], ...] = (
     ("matmul", "float64"), ("add", "float64"), ("sum", "float64"), ("conv2d", "float64"),
 )
 QUICK_CROSSOVERS: tuple[tuple[str, DType], ...] = (("matmul", "float32"), ("add", "float32"))
-QUICK_MODES: tuple[Mode, ...] = ("resident", "sync", "transfer_pinned")
+QUICK_MODES: tuple[CrossoverMode, ...] = ("resident", "sync", "transfer_pinned")
 PEAK_DTYPES: tuple[DType, ...] = ("float32", "tf32", "bfloat16", "float16", "float64")
+#: The whole-run budgets (seconds) a full and a quick plan's timers are tuned for, at precision 1.
+NOMINAL_BUDGET_S = 30.0
+NOMINAL_QUICK_BUDGET_S = 10.0
 
 
 @dataclass
 class MeasurePlan:
     crossovers: tuple[tuple[str, DType], ...] = FULL_CROSSOVERS
-    modes: tuple[Mode, ...] = ALL_MODES
+    modes: tuple[CrossoverMode, ...] = ALL_MODES
     peak_dtypes: tuple[DType, ...] = PEAK_DTYPES
     cpu_peak_dtypes: tuple[DType, ...] = ("float32", "float64")
     #: Wall seconds this run may take (start-up before it is the caller's, and is subtracted by the caller).
@@ -62,6 +71,19 @@ class MeasurePlan:
     def quick(cls, budget_s: float) -> "MeasurePlan":
         return cls(crossovers=QUICK_CROSSOVERS, modes=QUICK_MODES, peak_dtypes=("float32", "tf32", "bfloat16"),
                    cpu_peak_dtypes=("float32",), budget_s=budget_s, precision=0.5)
+
+    @classmethod
+    def for_budget(cls, budget_s: float, *, left_s: float, quick: bool = False) -> "MeasurePlan":
+        """The plan for a run of ``budget_s`` seconds in all, ``left_s`` of them still to spend on measuring.
+        A bigger budget than the nominal one buys tighter spreads; a smaller one trades precision for time."""
+        plan = cls.quick(left_s) if quick else cls(budget_s=left_s)
+        plan.scale_precision(min(4.0, max(0.3, budget_s / (NOMINAL_QUICK_BUDGET_S if quick else NOMINAL_BUDGET_S))))
+        return plan
+
+    def scale_precision(self, factor: float) -> None:
+        """Scale every timer's sampling budget by ``factor`` (the crossover timer was scaled when made)."""
+        self.precision *= factor
+        self.crossover.timer = self.crossover.timer.scaled(factor)
 
     def __post_init__(self) -> None:
         self.crossover.timer = self.crossover.timer.scaled(self.precision)
@@ -242,10 +264,15 @@ class MeasurementSession:
                     continue
                 started = self.watch.elapsed()
                 holder: list[Any] = []
-                reason = self._guarded(f"crossover {op} {dtype} {mode}", lambda: holder.append(
-                    runner.crossover(op, dtype, mode, dense=self.plan.dense, modes_planned=self.plan.modes)))
+                search = partial(runner.crossover, op, dtype, mode, dense=self.plan.dense,
+                                 modes_planned=self.plan.modes)
+                reason = self._guarded(f"crossover {op} {dtype} {mode}", partial(_collect, holder, search))
                 if reason:
                     runner.release()  # what the failed search held; the next one starts clean
                 self.result.crossover.append(holder[0] if holder else failed_crossover(op, dtype, mode, reason or "?"))
                 took.append(self.watch.elapsed() - started)
 
+
+def _collect(into: list[Any], work: Callable[[], Any]) -> None:
+    """Run ``work`` and keep its result (for _guarded, which returns the failure, not the result)."""
+    into.append(work())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable, Optional
 
 from advisor.measure.timer import TimerConfig, time_cuda_events
@@ -41,19 +42,22 @@ def measure_transfers(device: Any, result: TransferMeasurements, *, max_bytes: i
         pageable = torch.empty(size, dtype=torch.uint8).random_()
         pinned = pageable.pin_memory()
         on_device = torch.empty(size, dtype=torch.uint8, device=device)
+        # (direction, host memory, destination, source, non_blocking): bound now, so each copy names its tensors.
         plans = [
-            ("host->device", "pageable", lambda: on_device.copy_(pageable)),
-            ("host->device", "pinned", lambda: on_device.copy_(pinned, non_blocking=True)),
-            ("device->host", "pageable", lambda: pageable.copy_(on_device)),
-            ("device->host", "pinned", lambda: pinned.copy_(on_device, non_blocking=True)),
+            ("host->device", "pageable", on_device, pageable, False),
+            ("host->device", "pinned", on_device, pinned, True),
+            ("device->host", "pageable", pageable, on_device, False),
+            ("device->host", "pinned", pinned, on_device, True),
         ]
-        for direction, memory, fn in plans:
-            measurement = _copy_measurement(direction, memory, size, fn, config)
+        for direction, memory, destination, source, non_blocking in plans:
+            run_copy = partial(destination.copy_, source, non_blocking=non_blocking)
+            measurement = _copy_measurement(direction, memory, size, run_copy, config)
             result.points.append(measurement)
             largest[f"{'h2d' if direction == 'host->device' else 'd2h'}_{memory}"] = measurement.value  # type: ignore[assignment]
         if size == sizes[-1] and read_link is not None:
             _read_link_under_load(on_device, pinned, read_link, result)
-        del pageable, pinned, on_device
+        # Free this size's buffers before the next size allocates (the plans hold them too).
+        del pageable, pinned, on_device, plans, run_copy, destination, source
     result.h2d_pinned_gbps = largest["h2d_pinned"]
     result.h2d_pageable_gbps = largest["h2d_pageable"]
     result.d2h_pinned_gbps = largest["d2h_pinned"]

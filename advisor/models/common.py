@@ -1,9 +1,12 @@
 """Building blocks shared by every part of the report: missing values, severities, confidences."""
 
-from enum import Enum
 from typing import Any, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict
+
+from advisor.models.levels import Confidence, Severity
+
+__all__ = ["Confidence", "Fact", "NOT_COLLECTED", "Severity", "StrictModel", "Unavailable", "is_missing", "missing"]
 
 
 class Unavailable(BaseModel):
@@ -36,28 +39,6 @@ NOT_COLLECTED = missing("not collected")
 
 def is_missing(value: Any) -> bool:
     return isinstance(value, Unavailable)
-
-
-class Severity(str, Enum):
-    info = "info"
-    low = "low"
-    medium = "medium"
-    high = "high"
-
-    @property
-    def rank(self) -> int:
-        return _SEVERITY_RANK[self]
-
-
-_SEVERITY_RANK = {Severity.info: 0, Severity.low: 1, Severity.medium: 2, Severity.high: 3}
-
-
-class Confidence(str, Enum):
-    """How sure a finding is: measured on this machine, inferred from facts, or a rule of thumb."""
-
-    measured = "measured"
-    inferred = "inferred"
-    heuristic = "heuristic"
 
 
 class StrictModel(BaseModel):

@@ -4,11 +4,19 @@ Field names are the fact paths rules read (``torch.cuda_version``, ``driver.vers
 renaming one is a schema change: bump ``SCHEMA_VERSION`` in ``report.py`` and teach the loader the old name.
 """
 
+import re
 from typing import Optional
 
 from pydantic import Field
 
 from advisor.models.common import NOT_COLLECTED, Fact, StrictModel
+
+_NAME_SEPARATORS = re.compile(r"[-_.]+")
+
+
+def normalise_name(name: str) -> str:
+    """A distribution name as PEP 503 normalises it ("Flash_Attn" -> "flash-attn"): the keys of ``packages``."""
+    return _NAME_SEPARATORS.sub("-", name).lower()
 
 
 class HostFacts(StrictModel):
@@ -174,5 +182,6 @@ class Facts(StrictModel):
     driver: DriverFacts = Field(default_factory=DriverFacts)
     gpus: Fact[list[GpuFacts]] = NOT_COLLECTED
     env: EnvFacts = Field(default_factory=EnvFacts)
-    #: Versions of related packages present: torchvision, lightning, numpy, nvidia-* wheels ...
+    #: Versions of related packages present: torchvision, lightning, numpy, nvidia-* wheels ... keyed by
+    #: ``normalise_name``.
     packages: Fact[dict[str, str]] = NOT_COLLECTED

@@ -12,10 +12,11 @@ from advisor.models.common import NOT_COLLECTED, Fact, StrictModel
 
 Op = Literal["matmul", "add", "conv2d", "sum"]
 DType = Literal["float32", "tf32", "float16", "bfloat16", "float64"]
-#: resident: data already on the GPU, many ops queued, one synchronize (best case);
+#: Where a crossover's data lives and when its result is needed (not to be confused with batch-size's
+#: train/inference StepMode). resident: data already on the GPU, many ops queued, one synchronize (best case);
 #: sync: one op then the result is needed (per-op code with .item() or print);
-#: transfer_pageable / transfer_pinned: inputs copied host->device, op, result copied back.
-Mode = Literal["resident", "sync", "transfer_pageable", "transfer_pinned"]
+#: transfer_pinned / transfer_pageable: inputs copied host->device, op, result copied back.
+CrossoverMode = Literal["resident", "sync", "transfer_pinned", "transfer_pageable"]
 TimingMethod = Literal["cuda_events", "synchronize", "cpu_clock", "single_observation"]
 Status = Literal["ok", "failed", "skipped"]
 
@@ -75,7 +76,7 @@ class CrossoverPoint(StrictModel):
 class CrossoverResult(Measured):
     op: Op
     dtype: DType
-    mode: Mode
+    mode: CrossoverMode
     #: What "size" counts for this op: matrix side n, number of elements, images in the batch.
     size_unit: str
     workload: str = ""

@@ -7,6 +7,7 @@ from pydantic import Field
 from advisor.models.common import StrictModel
 from advisor.models.facts import Facts
 from advisor.models.findings import Finding, SkippedRule
+from advisor.models.fleet import Fleet
 from advisor.models.measurements import Measurements
 from advisor.models.recommendations import Recommendation
 
@@ -32,3 +33,5 @@ class Report(StrictModel):
     findings: list[Finding] = Field(default_factory=list)
     skipped: list[SkippedRule] = Field(default_factory=list)
     recommendations: list[Recommendation] = Field(default_factory=list)
+    #: A whole torch.distributed job (``gpu-advisor cluster``): every rank's summary, gathered on rank 0.
+    fleet: Optional[Fleet] = None

@@ -13,7 +13,7 @@ from typing import Optional
 
 from advisor.models.common import Fact, missing
 from advisor.models.env_allowlist import ENV_EXACT, ENV_PREFIXES, ENV_SECRET_MARKERS, env_name_allowed
-from advisor.models.facts import EnvFacts
+from advisor.models.facts import EnvFacts, normalise_name
 
 __all__ = [
     "ENV_EXACT", "ENV_PREFIXES", "ENV_SECRET_MARKERS", "PACKAGE_NAMES", "PACKAGE_PREFIXES",
@@ -29,7 +29,6 @@ PACKAGE_NAMES = frozenset({
 #: Whole families: every CUDA library wheel (nvidia-cublas-cu12, nvidia-cudnn-cu12 ...) and every cupy build.
 PACKAGE_PREFIXES = ("nvidia-", "cupy", "jax-cuda")
 
-_NORMALISE = re.compile(r"[-_.]+")
 # "<name>-<version>.dist-info": the wheel spec fixes this folder name, so name and version can be read from it
 # without parsing METADATA (which costs ~1 ms per distribution and holds the GIL that `import torch` needs).
 _DIST_INFO = re.compile(r"^(?P<name>[^-]+)-(?P<version>[^-]+)\.dist-info$")
@@ -39,10 +38,6 @@ def probe_env(environ: Optional[Mapping[str, str]] = None) -> EnvFacts:
     source = os.environ if environ is None else environ
     variables = {name: value for name, value in sorted(source.items()) if env_name_allowed(name)}
     return EnvFacts(variables=variables, complete=True)
-
-
-def normalise_name(name: str) -> str:
-    return _NORMALISE.sub("-", name).lower()
 
 
 def _wanted(normalised: str) -> bool:

@@ -14,26 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from advisor.models.clock_events import CLOCK_EVENT_REASONS
 from advisor.models.common import Fact, Unavailable, is_missing, missing
 from advisor.models.facts import DriverFacts, GpuFacts, GpuProcess
 
 NOT_SUPPORTED = "not supported by this GPU/driver"
 
-#: Bits of nvmlDeviceGetCurrentClocksEventReasons (nvml.h nvmlClocksEventReason*; same bits as the older
-#: ...ThrottleReasons). Fixed ABI values, so decoding needs no pynvml and works on a loaded report's raw mask.
-CLOCK_EVENT_REASONS = (
-    (0x001, "gpu_idle"),
-    (0x002, "applications_clocks_setting"),
-    (0x004, "sw_power_cap"),
-    (0x008, "hw_slowdown"),
-    (0x010, "sync_boost"),
-    (0x020, "sw_thermal_slowdown"),
-    (0x040, "hw_thermal_slowdown"),
-    (0x080, "hw_power_brake_slowdown"),
-    (0x100, "display_clock_setting"),
-    (0x200, "board_limit"),
-    (0x400, "reliability"),
-)
 COMPUTE_MODES = {0: "default", 1: "exclusive_thread", 2: "prohibited", 3: "exclusive_process"}
 _ENABLED = 1  # NVML_FEATURE_ENABLED and NVML_DEVICE_MIG_ENABLE
 

@@ -155,7 +155,7 @@ def _devices(torch: Any, count: JsonFact) -> JsonFact:
         return count
     devices = []
     for index in range(count):
-        props = attempt(lambda: torch.cuda.get_device_properties(index))
+        props = attempt(lambda index=index: torch.cuda.get_device_properties(index))
         if not hasattr(props, "major"):
             devices.append(dict(index=index, name=props, compute_capability=props, total_memory_bytes=props,
                                 sm_count=props, uuid=props))

@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Union
 
-from advisor.recommend.driver import AMP_DTYPES, MODES, OPTIMIZERS, THROUGHPUT_TIMING, StepRunner, StepSpec, search_timing
+from advisor.recommend.driver import (
+    AMP_DTYPES,
+    MODES,
+    OPTIMIZERS,
+    THROUGHPUT_TIMING,
+    StepRunner,
+    StepSpec,
+    search_timing,
+)
 from advisor.recommend.errors import ModelRejectedInput, NoCudaDevice
 from advisor.recommend.knee import ThroughputPoint, curve_batches, throughput_knee
 from advisor.recommend.policy import Target, parse_target, recommend

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import gc
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional, get_args
 
 from advisor.measure.timer import Stopwatch, TimerConfig
+from advisor.models.recommendations import AmpDType, OptimizerName, StepMode
 from advisor.recommend.trials import Trial, first_line, is_oom_message
 
-MODES = ("train", "inference")
-OPTIMIZERS = ("sgd", "adam", "adamw")
-AMP_DTYPES = ("bf16", "fp16")
+MODES: tuple[str, ...] = get_args(StepMode)
+OPTIMIZERS: tuple[str, ...] = get_args(OptimizerName)
+AMP_DTYPES: tuple[str, ...] = get_args(AmpDType)
 
 def search_timing(steps: int) -> TimerConfig:
     """Search trials: exactly ``steps`` steps (the first allocates optimizer state, the rest are timed)."""

@@ -11,7 +11,7 @@ import gc
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from advisor.recommend.memory_fit import DTYPE_BYTES, driver_reserve, footprint
+from advisor.recommend.memory_fit import driver_reserve, footprint
 from advisor.recommend.trials import first_line, is_oom_message
 
 
@@ -184,7 +184,3 @@ def _run_op(device: Any, dtype: Any, op: str, shapes: list[tuple[int, ...]], non
     else:
         torch.matmul(operand(shapes[0]), torch.ones(shapes[1], device=device, dtype=dtype))
     torch.cuda.synchronize(device)
-
-
-def bytes_per_element(dtype: str) -> int:
-    return DTYPE_BYTES[dtype]

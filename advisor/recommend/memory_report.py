@@ -7,7 +7,17 @@ from typing import Optional
 
 from advisor.formatting import human_bytes
 from advisor.models.common import Confidence
-from advisor.models.recommendations import Recommendation
+from advisor.models.recommendations import (
+    FitVerification,
+    MemoryFitDetails,
+    MemoryFitRecommendation,
+    MemoryHeadroomDetails,
+    MemoryHeadroomRecommendation,
+    OomDetails,
+    OomRecommendation,
+    SquareMatmulFit,
+    TensorFootprint,
+)
 from advisor.recommend.memory_fit import TABLE_DTYPES, footprint, largest_scaled, largest_square_matmul
 from advisor.recommend.memory_probe import Headroom, OpCheck
 from advisor.recommend.oom_explain import OomExplanation
@@ -17,22 +27,22 @@ def _shape(shape: tuple[int, ...]) -> str:
     return " x ".join(f"{d:,}" for d in shape)
 
 
-def matmul_table(usable_bytes: int) -> list[dict]:
+def matmul_table(usable_bytes: int) -> list[SquareMatmulFit]:
     rows = []
     for dtype in TABLE_DTYPES:
         plain = largest_square_matmul(usable_bytes, dtype)
         copied = largest_square_matmul(usable_bytes, dtype, extra_copies=1)
-        rows.append({"dtype": dtype, "n": plain, "n_with_copy": copied,
-                     "bytes": footprint("matmul", (plain, plain), dtype).total_bytes})
+        rows.append(SquareMatmulFit(dtype=dtype, n=plain, n_with_copy=copied,
+                                    bytes=footprint("matmul", (plain, plain), dtype).total_bytes))
     return rows
 
 
-def headroom_recommendation(headroom: Headroom) -> Recommendation:
+def headroom_recommendation(headroom: Headroom) -> MemoryHeadroomRecommendation:
     h = headroom
     table = matmul_table(h.usable_bytes)
-    fp32 = next(row for row in table if row["dtype"] == "float32")
+    fp32 = next(row for row in table if row.dtype == "float32")
     summary = (f"{human_bytes(h.usable_bytes)} usable of {human_bytes(h.total_bytes)} on GPU {h.device_index} "
-               f"({h.device_name}); largest float32 square matmul: {fp32['n']:,} x {fp32['n']:,}")
+               f"({h.device_name}); largest float32 square matmul: {fp32.n:,} x {fp32.n:,}")
     reasoning = []
     if h.context_bytes is not None:
         reasoning.append(f"The CUDA context of a process costs {human_bytes(h.context_bytes)} before any tensor, "
@@ -49,23 +59,23 @@ def headroom_recommendation(headroom: Headroom) -> Recommendation:
     if h.fragmented_bytes:
         reasoning.append(f"{human_bytes(h.fragmented_bytes)} of torch's reserved memory sits in split, inactive "
                          "blocks (fragmentation).")
-    details = {
-        "device_index": h.device_index, "device": h.device_name, "total_bytes": h.total_bytes,
-        "free_bytes": h.free_bytes, "used_before_bytes": h.used_before_bytes,
-        "other_processes_bytes": h.other_processes_bytes, "context_bytes": h.context_bytes,
-        "cublas_outside_torch_bytes": h.cublas_outside_torch_bytes, "cublas_workspace_bytes": h.cublas_workspace_bytes,
-        "torch_reserved_bytes": h.torch_reserved_bytes, "torch_allocated_bytes": h.torch_allocated_bytes,
-        "reserved_unallocated_bytes": h.reserved_unallocated_bytes, "fragmented_bytes": h.fragmented_bytes,
-        "driver_reserve_bytes": h.driver_reserve_bytes, "usable_bytes": h.usable_bytes,
-        "allocator_conf": h.allocator_conf or None,
-        "matmul_fits": table, "copy_checks": [asdict(c) for c in h.copies],
-    }
-    return Recommendation(kind="memory_headroom", title="GPU memory headroom", summary=summary, value=h.usable_bytes,
-                          confidence=Confidence.measured, reasoning=reasoning, details=details)
+    details = MemoryHeadroomDetails(
+        device_index=h.device_index, device=h.device_name, total_bytes=h.total_bytes,
+        free_bytes=h.free_bytes, used_before_bytes=h.used_before_bytes,
+        other_processes_bytes=h.other_processes_bytes, context_bytes=h.context_bytes,
+        cublas_outside_torch_bytes=h.cublas_outside_torch_bytes, cublas_workspace_bytes=h.cublas_workspace_bytes,
+        torch_reserved_bytes=h.torch_reserved_bytes, torch_allocated_bytes=h.torch_allocated_bytes,
+        reserved_unallocated_bytes=h.reserved_unallocated_bytes, fragmented_bytes=h.fragmented_bytes,
+        driver_reserve_bytes=h.driver_reserve_bytes, usable_bytes=h.usable_bytes,
+        allocator_conf=h.allocator_conf or None,
+        matmul_fits=table, copy_checks=[asdict(c) for c in h.copies],
+    )
+    return MemoryHeadroomRecommendation(title="GPU memory headroom", summary=summary, value=h.usable_bytes,
+                                        confidence=Confidence.measured, reasoning=reasoning, details=details)
 
 
 def fit_recommendation(op: str, shape: tuple[int, ...], dtype: str, usable_bytes: int, *, noncontiguous: bool,
-                       check: Optional[OpCheck] = None) -> Recommendation:
+                       check: Optional[OpCheck] = None) -> MemoryFitRecommendation:
     copies = 1 if noncontiguous else 0
     plan = footprint(op, shape, dtype, extra_copies=copies)
     needed = plan.total_bytes
@@ -87,33 +97,34 @@ def fit_recommendation(op: str, shape: tuple[int, ...], dtype: str, usable_bytes
         reasoning.append("To make it fit: chunk the op (row blocks of A, or a loop over the batch), use a "
                          "smaller dtype (bf16 halves every tensor), or free other tensors first; "
                          "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True helps only against fragmentation.")
-    details = {"op": op, "shape": list(shape), "dtype": dtype, "noncontiguous": noncontiguous,
-               "tensors": [{"name": n, "shape": list(s), "bytes": b} for (n, s), b in zip(plan.tensors, plan.tensor_bytes())],
-               "needed_bytes": needed, "usable_bytes": usable_bytes, "fits": fits,
-               "largest_fitting_shape": list(best) if best else None}
+    details = MemoryFitDetails(
+        op=op, shape=list(shape), dtype=dtype, noncontiguous=noncontiguous,
+        tensors=[TensorFootprint(name=n, shape=list(s), bytes=b) for (n, s), b in zip(plan.tensors, plan.tensor_bytes(), strict=True)],
+        needed_bytes=needed, usable_bytes=usable_bytes, fits=fits, largest_fitting_shape=list(best) if best else None)
     confidence = Confidence.inferred
     if check is not None:
-        details["verified"] = {"ran": check.ran, "out_of_memory": check.out_of_memory, "peak_bytes": check.peak_bytes,
-                               "predicted_bytes": check.predicted_bytes, "message": check.message or None}
+        details.verified = FitVerification(ran=check.ran, out_of_memory=check.out_of_memory,
+                                           peak_bytes=check.peak_bytes, predicted_bytes=check.predicted_bytes,
+                                           message=check.message or None)
         confidence = Confidence.measured
         outcome = "ran" if check.ran else ("out of memory" if check.out_of_memory else f"failed: {check.message}")
         reasoning.append(f"Verified by running it: {outcome}, peak {human_bytes(check.peak_bytes)} "
                          f"(predicted {human_bytes(check.predicted_bytes)}).")
-    return Recommendation(kind="memory_fit", title="Will it fit", summary=summary, value=fits, confidence=confidence,
-                          reasoning=reasoning, details=details)
+    return MemoryFitRecommendation(title="Will it fit", summary=summary, value=fits, confidence=confidence,
+                                   reasoning=reasoning, details=details)
 
 
-def oom_recommendation(explanation: OomExplanation) -> Recommendation:
+def oom_recommendation(explanation: OomExplanation) -> OomRecommendation:
     r = explanation.reading
     labels = {"too_big_for_gpu": "one tensor is larger than the GPU", "fragmentation": "fragmentation",
               "other_processes": "other processes hold the memory", "non_pytorch": "memory outside torch",
               "genuinely_full": "the live tensors need more than the GPU has", "unknown": "not enough numbers"}
-    details = {"cause": explanation.cause, "tried_bytes": r.tried, "gpu": r.gpu, "total_bytes": r.total,
-               "free_bytes": r.free, "this_process_bytes": r.this_process, "allocated_bytes": r.allocated,
-               "reserved_unallocated_bytes": r.reserved_unallocated, "private_pool_bytes": r.private_pools,
-               "non_pytorch_bytes": r.non_pytorch, "other_processes_bytes": r.others,
-               "other_processes": {str(k): v for k, v in r.other_processes.items()}, "message_style": r.style}
-    return Recommendation(kind="oom_explained", title="Out of memory, explained",
-                          summary=f"cause: {labels[explanation.cause]}", confidence=Confidence.inferred,
-                          reasoning=[*explanation.meaning, *(f"Try: {tip}" for tip in explanation.try_next)],
-                          details=details)
+    details = OomDetails(
+        cause=explanation.cause, tried_bytes=r.tried, gpu=r.gpu, total_bytes=r.total, free_bytes=r.free,
+        this_process_bytes=r.this_process, allocated_bytes=r.allocated, reserved_unallocated_bytes=r.reserved_unallocated,
+        private_pool_bytes=r.private_pools, non_pytorch_bytes=r.non_pytorch, other_processes_bytes=r.others,
+        other_processes={str(k): v for k, v in r.other_processes.items()}, message_style=r.style)
+    return OomRecommendation(title="Out of memory, explained", summary=f"cause: {labels[explanation.cause]}",
+                             confidence=Confidence.inferred,
+                             reasoning=[*explanation.meaning, *(f"Try: {tip}" for tip in explanation.try_next)],
+                             details=details)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Optional
+from dataclasses import asdict, dataclass, field
+from typing import Optional
 
 from advisor.formatting import human_bytes
 from advisor.models.common import Confidence
-from advisor.models.recommendations import Recommendation
+from advisor.models.recommendations import BatchSizeDetails, BatchSizeRecommendation
 from advisor.recommend.knee import Knee, ThroughputPoint
 from advisor.recommend.memory_model import LinearMemoryModel
 from advisor.recommend.trials import Trial
@@ -137,44 +137,42 @@ class BatchSizeResult:
                 "optimizer (SGD keeps one copy of the weights, Adam two), activation checkpointing, or sharding "
                 "(FSDP) across GPUs.")
 
-    def details(self) -> dict[str, Any]:
-        return {
-            "model": self.model_label,
-            "input": self.input_description,
-            "setup": self.setup,
-            "mode": self.mode,
-            "optimizer": self.optimizer,
-            "amp": self.amp,
-            "device": self.device_name,
-            "total_bytes": self.total_bytes,
-            "usable_bytes": self.limit_bytes,
-            "max_fit": self.max_fit,
-            "smallest_fail": self.smallest_fail,
-            "max_batch_cap": self.max_batch,
-            "search_stopped_because": self.search_reason,
-            "initial_prediction": self.initial_prediction,
-            "recommended": self.recommended,
-            "margin": self.margin,
-            "target": self.target,
-            "knee": None if self.knee is None else {
-                "batch": self.knee.batch, "samples_per_s": self.knee.samples_per_s, "target": self.knee.target,
-                "peak_batch": self.knee.peak_batch, "peak_samples_per_s": self.knee.peak_samples_per_s,
-                "still_rising": self.knee.still_rising, "previous_batch": self.knee.previous_batch},
-            "memory_model": None if self.memory_model is None else self.memory_model.as_dict(),
-            "reserved_model": None if self.reserved_model is None else self.reserved_model.as_dict(),
-            "static_memory": {"param_count": self.static.param_count, "param_bytes": self.static.param_bytes,
-                              "buffer_bytes": self.static.buffer_bytes, "gradient_bytes": self.static.gradient_bytes,
-                              "optimizer_state_bytes": self.static.optimizer_state_bytes},
-            "throughput_curve": [{"batch": p.batch, "samples_per_s": p.samples_per_s, "step_s": p.step_s,
-                                  "timing_samples": p.timing_samples, "stable": p.stable} for p in self.throughput],
-            "trials": [t.as_dict() for t in self.trials],
-            "wall_s": {"search": round(self.search_s, 2), "throughput": round(self.throughput_s, 2),
-                       "total": round(self.total_s, 2)},
-            "leftover_bytes": self.leftover_bytes,
-            "restore_problems": self.restore_problems,
-        }
+    def details(self) -> BatchSizeDetails:
+        """The numbers behind the answer, as the report keeps them (nested parts are validated from dicts)."""
+        return BatchSizeDetails(
+            model=self.model_label,
+            input=self.input_description,
+            setup=self.setup,
+            mode=self.mode,
+            optimizer=self.optimizer,
+            amp=self.amp,
+            device=self.device_name,
+            total_bytes=self.total_bytes,
+            usable_bytes=self.limit_bytes,
+            max_fit=self.max_fit,
+            smallest_fail=self.smallest_fail,
+            max_batch_cap=self.max_batch,
+            search_stopped_because=self.search_reason,
+            initial_prediction=self.initial_prediction,
+            recommended=self.recommended,
+            margin=self.margin,
+            target=self.target,
+            knee=None if self.knee is None else asdict(self.knee),
+            memory_model=None if self.memory_model is None else self.memory_model.as_dict(),
+            reserved_model=None if self.reserved_model is None else self.reserved_model.as_dict(),
+            static_memory={"param_count": self.static.param_count, "param_bytes": self.static.param_bytes,
+                           "buffer_bytes": self.static.buffer_bytes, "gradient_bytes": self.static.gradient_bytes,
+                           "optimizer_state_bytes": self.static.optimizer_state_bytes},
+            throughput_curve=[asdict(point) for point in self.throughput],
+            trials=[t.as_dict() for t in self.trials],
+            wall_s={"search": round(self.search_s, 2), "throughput": round(self.throughput_s, 2),
+                    "total": round(self.total_s, 2)},
+            leftover_bytes=self.leftover_bytes,
+            restore_problems=self.restore_problems,
+        )
 
-    def to_recommendation(self) -> Recommendation:
-        return Recommendation(kind="batch_size", title="Batch size", summary=self.summary(),
-                              value=self.recommended if self.fits_at_all else None, confidence=Confidence.measured,
-                              reasoning=self.reasoning(), details=self.details())
+    def to_recommendation(self) -> BatchSizeRecommendation:
+        return BatchSizeRecommendation(title="Batch size", summary=self.summary(),
+                                       value=self.recommended if self.fits_at_all else None,
+                                       confidence=Confidence.measured, reasoning=self.reasoning(),
+                                       details=self.details())

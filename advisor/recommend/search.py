@@ -19,7 +19,6 @@ from typing import Optional
 from advisor.recommend.memory_model import LinearMemoryModel, fit_linear
 from advisor.recommend.trials import Trial
 
-
 #: Near the limit the caching allocator needs some room of its own (2 MiB rounding, cached blocks of the wrong
 #: size): ResNet-50's largest batch on an H200 peaked at 99.35% of the usable memory in allocated bytes, the
 #: next one up failed at about 99.6%. Peak *reserved* is no guide there -- it saturates at the limit while the

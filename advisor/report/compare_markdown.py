@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 from advisor import __version__
-from advisor.compare.tables import (Table, evaluation_line, fact_tables, finding_table, measurement_tables,
-                                    regression_headline, side_description, summary_line)
+from advisor.compare.tables import (
+    evaluation_line,
+    fact_tables,
+    finding_table,
+    measurement_tables,
+    regression_headline,
+    side_description,
+    summary_line,
+)
+from advisor.formatting import Section
 from advisor.models.comparison import Comparison
 from advisor.report.markdown import fit_one_comment
 from advisor.report.safe_text import md_code, md_inline
@@ -17,7 +25,7 @@ def _cell(text: str) -> str:
     return md_inline(text) or " "
 
 
-def _table(table: Table, *, fold: bool = False) -> list[str]:
+def _table(table: Section, *, fold: bool = False) -> list[str]:
     title = md_inline(f"{table.title} ({len(table.rows)})" if table.rows else table.title)
     body: list[str] = []
     if table.note:

@@ -7,8 +7,16 @@ from rich.panel import Panel
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from advisor.compare.tables import (Table, evaluation_line, fact_tables, finding_table, measurement_tables,
-                                    regression_headline, side_line, summary_line)
+from advisor.compare.tables import (
+    evaluation_line,
+    fact_tables,
+    finding_table,
+    measurement_tables,
+    regression_headline,
+    side_line,
+    summary_line,
+)
+from advisor.formatting import Section
 from advisor.models.comparison import Comparison
 from advisor.report.safe_text import printable_copy
 
@@ -23,7 +31,7 @@ def _style(cell: str) -> str:
     return _CELL_STYLE.get(cell.split(" ", 1)[0], "")
 
 
-def _table(table: Table) -> Group:
+def _table(table: Section) -> Group:
     rich_table = RichTable(title=Text(f"{table.title} ({len(table.rows)})" if table.rows else table.title),
                            title_justify="left", box=None, pad_edge=False, header_style="bold",
                            show_header=bool(table.rows))

@@ -2,32 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.formatting import human_bytes, human_value
+from advisor.formatting import Section, human_bytes, human_value
 from advisor.models.common import Unavailable
 from advisor.models.facts import Facts, GpuFacts
-
-
-@dataclass
-class Section:
-    """A titled table. Two columns (label, value) unless ``header`` names more; ``chart`` is preformatted text."""
-
-    title: str
-    rows: list[tuple[str, ...]] = field(default_factory=list)
-    note: str = ""
-    header: tuple[str, ...] = ()
-    chart: str = ""
-
-    def add(self, label: str, value: Any, *, unit: str = "") -> None:
-        text = human_value(value)
-        if unit and not isinstance(value, Unavailable) and value is not None:
-            text = f"{text} {unit}"
-        self.rows.append((label, text))
-
-    def add_bytes(self, label: str, value: Any) -> None:
-        self.rows.append((label, human_bytes(value) if isinstance(value, (int, float)) else human_value(value)))
 
 
 def host_section(facts: Facts) -> Section:

@@ -33,7 +33,7 @@ def plot_crossovers(results: list[CrossoverResult], path: Path) -> None:
     columns = min(2, len(panels))
     rows = (len(panels) + columns - 1) // columns
     figure, axes = plt.subplots(rows, columns, figsize=(6.5 * columns, 4.2 * rows), squeeze=False)
-    for axis, ((op, dtype), group) in zip(axes.flat, panels.items()):
+    for axis, ((op, dtype), group) in zip(axes.flat, panels.items(), strict=False):
         cpu = sorted({(p.size, p.cpu.median_s) for r in group for p in r.points})
         axis.plot([s for s, _ in cpu], [t * 1e3 for _, t in cpu], "k-o", label="CPU", markersize=3)
         for result in group:

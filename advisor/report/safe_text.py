@@ -62,10 +62,17 @@ def printable_copy(model: ModelT) -> ModelT:
     return type(model).model_validate(cleaned)
 
 
+#: Redaction's placeholders (<user>, <host-1>, <uuid-2>) are ours and stay as they are: no HTML element has
+#: such a name, and reports and their tests read them verbatim.
+_PLACEHOLDER = re.compile(r"\\<((?:user|redacted|credentials|token|[a-z]+-\d+))>")
+
+
 def md_inline(text: str) -> str:
     """``text`` for one line of Markdown: printable, newlines as spaces, Markdown and HTML characters escaped."""
     escaped = printable(text).translate(_MD_ESCAPES)
-    return _MD_UNDERSCORE.sub(r"\\_", escaped) if "_" in escaped else escaped
+    if "_" in escaped:
+        escaped = _MD_UNDERSCORE.sub(r"\\_", escaped)
+    return _PLACEHOLDER.sub(r"<\1>", escaped) if "\\<" in escaped else escaped
 
 
 def md_code(text: str) -> str:

@@ -7,8 +7,9 @@ from advisor.report.fact_sections import Section, fact_sections
 
 
 def report_sections(report: Report) -> list[Section]:
+    from advisor.report.fleet_sections import fleet_sections
     from advisor.report.measurement_sections import measurement_sections
     from advisor.report.recommendation_sections import recommendation_sections
 
-    return [*recommendation_sections(report.recommendations), *measurement_sections(report.measurements),
+    return [*fleet_sections(report.fleet), *recommendation_sections(report.recommendations), *measurement_sections(report.measurements),
             *fact_sections(report.facts)]

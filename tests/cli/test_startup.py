@@ -1,9 +1,11 @@
-"""What keeps the light commands starting fast, checked by what they load rather than by timing (wall times
-are benchmarks/bench_cli_speed.py's job: they are too noisy for a test)."""
+"""The light commands work where torch cannot be imported at all: `--help`, `rules`, `explain` and `lint` are
+run against a `torch` that fails loudly when imported, and must succeed without touching it. (Start-up wall
+times are benchmarks/bench_cli_speed.py's job: they are too noisy for a test.)"""
 
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,38 +13,30 @@ from pathlib import Path
 import pytest
 
 from advisor.cli.main import COMMAND_MODULES, build_app, requested_command
+from tests.no_torch import TORCH_POISON, run_without_torch
 
 REPO = Path(__file__).resolve().parents[2]
 ADVISOR = REPO / "advisor"
-
-# Runs the console entry, then prints what it imported and which report schemas it built.
-_PROBE = """
-import sys
-from advisor.cli.main import run
-try:
-    run(sys.argv[1:])
-except SystemExit:
-    pass
-from advisor.models.facts import HostFacts
-print("MODULES", *sorted(sys.modules), file=sys.stderr)
-print("HOSTFACTS_BUILT", HostFacts.__pydantic_complete__, file=sys.stderr)
-"""
+REPORT = REPO / "tests" / "fixtures" / "reports" / "cpu_only_env.json"
 
 
-def _after(*args: str) -> tuple[set[str], bool]:
-    done = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, cwd=REPO,
-                          timeout=60)
-    lines = dict(line.split(" ", 1) for line in done.stderr.splitlines() if line.startswith(("MODULES", "HOSTFACTS")))
-    return set(lines["MODULES"].split()), lines["HOSTFACTS_BUILT"] == "True"
+@pytest.mark.parametrize("args, exit_code", [
+    (["--help"], 0), (["rules", "list"], 0), (["rules", "show", "mig-enabled"], 0), (["rules", "validate"], 0),
+    (["explain", str(REPORT), "-f", "markdown"], 0), (["explain", str(REPORT), "-f", "json"], 0),
+    (["lint", "--list-checks"], 0), (["lint", str(REPO / "tests" / "lint_corpus" / "scripts")], 1),
+])
+def test_light_commands_never_import_torch(poisoned_torch, args, exit_code):
+    done = run_without_torch(poisoned_torch, *args)
+    assert TORCH_POISON not in done.stderr, f"{args} imported torch:\n{done.stderr}"
+    assert done.returncode == exit_code, done.stderr
+    assert done.stdout.strip()
 
 
-def test_rules_list_loads_only_what_listing_needs():
-    modules, facts_built = _after("rules", "list")
-    unwanted = {"torch", "advisor.engine.evaluate", "advisor.models.report", "advisor.cli.diagnose_cmd",
-                "advisor.cli.explain_cmd", "advisor.lint"}
-    assert not unwanted & modules
-    assert "advisor.models.facts" in modules  # fact paths are still checked against the model ...
-    assert not facts_built  # ... from its fields alone, without building its validator
+def test_the_poison_works(poisoned_torch):
+    # Without this, a broken fixture would make every test above pass vacuously.
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(poisoned_torch), str(REPO)])}
+    done = subprocess.run([sys.executable, "-c", "import torch"], capture_output=True, text=True, env=env)
+    assert TORCH_POISON in done.stderr and done.returncode != 0
 
 
 @pytest.mark.parametrize("args, expected", [

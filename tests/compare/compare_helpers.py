@@ -7,7 +7,7 @@ from typing import Optional
 
 from advisor.models.findings import Finding, SkippedRule
 from advisor.models.load import load_report_json
-from advisor.models.measurements import CrossoverResult, Measurements, MeasurementRun, ScalarMeasurement, TimingStats
+from advisor.models.measurements import CrossoverResult, MeasurementRun, Measurements, ScalarMeasurement, TimingStats
 from advisor.models.report import Report, ReportMeta
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"

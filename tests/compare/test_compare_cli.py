@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import textwrap
 
 import pytest
+from compare_helpers import CPU_ONLY, CPU_ONLY_ENV, H200, H200_COLLECT_ENV, fixture_report
 
 from advisor.cli.errors import CliError
 from advisor.cli.main import build_app
 from advisor.models.comparison import Comparison
-
-from compare_helpers import CPU_ONLY, CPU_ONLY_ENV, H200, H200_COLLECT_ENV, fixture_report
+from tests.no_torch import TORCH_POISON, run_without_torch
 
 
 @pytest.fixture
@@ -136,31 +133,15 @@ def _write(path, text):
     return path
 
 
-# Runs the real console entry (one-line errors, exit codes), then says whether anything imported torch.
-_ENTRY = textwrap.dedent("""
-    import sys
-    from advisor.cli import main
-    try:
-        main.run(sys.argv[1:])
-    finally:
-        print("TORCH_IMPORTED" if "torch" in sys.modules else "TORCH_NOT_IMPORTED", file=sys.stderr)
-""")
-
-
-def entry(*args):
-    return subprocess.run([sys.executable, "-c", _ENTRY, "compare", *map(str, args)], capture_output=True,
-                          text=True, timeout=120)
-
-
-def test_compare_never_imports_torch():
+def test_compare_never_imports_torch(poisoned_torch):
     for fmt in ("terminal", "markdown", "json"):
-        result = entry(H200_COLLECT_ENV, H200, "-f", fmt, "--fail-on-regression")
+        result = run_without_torch(poisoned_torch, "compare", str(H200_COLLECT_ENV), str(H200), "-f", fmt,
+                                   "--fail-on-regression")
         assert result.returncode == 0, result.stderr
-        assert result.stderr.strip().endswith("TORCH_NOT_IMPORTED"), result.stderr
+        assert TORCH_POISON not in result.stderr and result.stdout.strip()
 
 
-def test_entry_point_prints_one_line_and_exits_2_on_bad_input(tmp_path):
-    result = entry(tmp_path / "nope.json", H200)
+def test_entry_point_prints_one_line_and_exits_2_on_bad_input(tmp_path, poisoned_torch):
+    result = run_without_torch(poisoned_torch, "compare", str(tmp_path / "nope.json"), str(H200))
     assert result.returncode == 2
-    first, *rest = result.stderr.strip().splitlines()
-    assert first == f"gpu-advisor: error: {tmp_path / 'nope.json'}: no such file" and rest == ["TORCH_NOT_IMPORTED"]
+    assert result.stderr.strip().splitlines() == [f"gpu-advisor: error: {tmp_path / 'nope.json'}: no such file"]

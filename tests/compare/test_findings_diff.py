@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from compare_helpers import finding, report, skipped
+
 from advisor.compare import compare_reports
 from advisor.compare.findings_diff import diff_findings
 from advisor.models.common import Severity
 from advisor.models.findings import SourceLocation
-
-from compare_helpers import finding, report, skipped
 
 
 def changes(a, b, severity=Severity.medium):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from compare_helpers import crossover, measurements, report, scalar
 
 from advisor.compare import compare_reports
 from advisor.compare.crossover_diff import diff_crossovers
@@ -10,8 +11,6 @@ from advisor.compare.judge import worse_by
 from advisor.compare.measurements_diff import diff_scalars
 from advisor.models.common import missing
 from advisor.models.measurements import UnsyncTimingDemo
-
-from compare_helpers import crossover, measurements, report, scalar
 
 
 def one(a, b, threshold=0.10):

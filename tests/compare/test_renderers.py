@@ -5,18 +5,18 @@ from __future__ import annotations
 import io
 
 import pytest
+from compare_helpers import CPU_ONLY, H200, H200_COLLECT_ENV, finding, measurements, report, scalar
 from rich.console import Console
 
-from advisor.cli.explain_cmd import load_any_report
-from advisor.cli.pipeline import evaluate
+from advisor.app.inputs import load_any_report
+from advisor.app.reports import evaluate
 from advisor.compare import compare_reports
-from advisor.compare.tables import footnote_reasons, Table
+from advisor.compare.tables import footnote_reasons
+from advisor.formatting import Section
 from advisor.models.comparison import Comparison, FactDifference
 from advisor.report.compare_markdown import render_compare_markdown
 from advisor.report.compare_terminal import render_compare_terminal
 from advisor.report.markdown import COMMENT_LIMIT
-
-from compare_helpers import CPU_ONLY, H200, H200_COLLECT_ENV, finding, measurements, report, scalar
 
 
 @pytest.fixture(scope="module")
@@ -86,9 +86,9 @@ def test_pasted_text_comparison_renders(cpu_to_h200):
 
 
 def test_footnotes_only_replace_reasons_that_repeat():
-    table = Table("t", ("What", "A", "B"), [("x", "unavailable: not in collect_env output", "1"),
-                                            ("y", "unavailable: not in collect_env output", "2"),
-                                            ("z", "3", "unavailable: said once only here")])
+    table = Section("t", header=("What", "A", "B"), rows=[("x", "unavailable: not in collect_env output", "1"),
+                                                          ("y", "unavailable: not in collect_env output", "2"),
+                                                          ("z", "3", "unavailable: said once only here")])
     footnote_reasons(table, [1, 1, 2])
     assert table.rows == [("x", "[1]", "1"), ("y", "[1]", "2"), ("z", "3", "unavailable: said once only here")]
     assert table.note == "[1] unavailable: not in collect_env output"

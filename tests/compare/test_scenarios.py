@@ -7,12 +7,11 @@ measurements asserted here come from the recorded files and change only when the
 from __future__ import annotations
 
 import pytest
-
-from advisor.cli.explain_cmd import load_any_report
-from advisor.cli.pipeline import evaluate
-from advisor.compare import compare_reports
-
 from compare_helpers import CPU_ONLY, H200, H200_COLLECT_ENV, H200_SMI
+
+from advisor.app.inputs import load_any_report
+from advisor.app.reports import evaluate
+from advisor.compare import compare_reports
 
 NVML_MISSING = ("NVML Shared Library Not Found: libnvidia-ml could not be loaded "
                 "(no NVIDIA driver installed, or not in this container)")

@@ -97,3 +97,30 @@ def test_iter_paths_lists_every_read():
         {"all": [{"fact": "a.b", "gt": {"fact": "c.d"}}, {"not": {"exists": "e.f"}}]})
     assert iter_paths(condition) == ["a.b", "c.d", "e.f"]
     assert isinstance(condition.all[0], Compare)
+
+
+@pytest.mark.parametrize("value, expected", [
+    (3, True), ("", True), ([], True), (False, True),  # a value, however empty or false
+    (None, False),  # known to be none
+    (missing("not in this paste"), None),  # not obtained: unknown, the rule is skipped with the reason
+])
+def test_known_is_three_valued(value, expected):
+    outcome = decide({"known": "a.b"}, a__b=value)
+    assert outcome.value is expected
+    if expected is None:
+        assert outcome.missing == {"a.b": "not in this paste"}
+
+
+@pytest.mark.parametrize("condition, value, expected", [
+    ({"fact": "a.b", "eq": "never"}, "never", True),
+    ({"fact": "a.b", "eq": "never"}, 142, False),
+    ({"fact": "a.b", "gt": 256}, "never", True),  # never won: beyond every size tried
+    ({"fact": "a.b", "lt": 1_000_000}, "never", False),
+    ({"fact": "a.b", "eq": None}, "never", False),  # "never" is a value, not the absence of one
+])
+def test_never_is_a_value_that_orders_above_every_number(condition, value, expected):
+    assert decide(condition, a__b=value).value is expected
+
+
+def test_known_reads_its_path():
+    assert iter_paths(CONDITION.validate_python({"all": [{"known": "a.b"}, {"fact": "c.d", "gt": 1}]})) == ["a.b", "c.d"]

@@ -53,6 +53,16 @@ def test_a_good_user_rule_loads_next_to_the_builtin_ones(tmp_path):
     (GOOD.format(id="other-id"), "file name must be the rule id"),
     (GOOD.format(id="my-rule").replace("{torch.version}", "{torch.version:q}"), "bad format spec"),
     (GOOD.format(id="my-rule").replace("  passes: [{torch.debug_build: false}]\n", ""), "passes"),
+    # Examples go through the same derivation as a real report: a derived value cannot be given.
+    (GOOD.format(id="my-rule").replace("passes: [{torch.debug_build: false}]",
+                                       "passes: [{torch.debug_build: false, derived.tf32_speedup: 2.0}]"),
+     "derived facts are computed"),
+    (GOOD.format(id="my-rule").replace("passes: [{torch.debug_build: false}]",
+                                       "passes: [{torch.debug_build: false, measurements.crossover.matmul.int8.sync: 4}]"),
+     "measurements.crossover.OP.DTYPE.MODE"),
+    # Display text is for messages; conditions read values.
+    (GOOD.format(id="my-rule").replace("{fact: torch.debug_build, eq: true}", "{known: derived.matmul_crossovers}"),
+     "text for messages"),
 ])
 def test_bad_rule_files_give_one_line_errors(tmp_path, text, message):
     path = write_rule(tmp_path, text)

@@ -15,8 +15,17 @@ import io
 import pytest
 import yaml
 from fuzz_helpers import CPU_REPORT, H200_REPORT, assert_no_internal_error, cli
-from fuzz_strategies import (COMMANDS, OPTIONS, VALUES, hostile_json, hostile_text, mutated_paste, mutated_report,
-                             notebook_text, rule_document)
+from fuzz_strategies import (
+    COMMANDS,
+    OPTIONS,
+    VALUES,
+    hostile_json,
+    hostile_text,
+    mutated_paste,
+    mutated_report,
+    notebook_text,
+    rule_document,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -36,7 +45,7 @@ ALL_CHECKS = {info.id for info in all_infos()} | {"GA000"}
 def builtin_rules() -> list:
     """The built-in rules, read once (a function, not a fixture: hypothesis would print all of them with
     every failing case)."""
-    from advisor.cli.pipeline import load_rule_set
+    from advisor.app.reports import load_rule_set
 
     return load_rule_set(None)
 
@@ -45,7 +54,7 @@ def render_everything(report, rule_set=None) -> None:
     """What explain does after loading: rules, redaction, the three renderers. None may raise."""
     from rich.console import Console
 
-    from advisor.cli.pipeline import apply_rules
+    from advisor.app.reports import apply_rules
     from advisor.redact import redact_report
     from advisor.report.json_report import render_json
     from advisor.report.markdown import render_markdown
@@ -76,7 +85,7 @@ def test_fuzz_reports(text):
 @FUZZ
 @given(text=mutated_paste())
 def test_fuzz_pastes(text):
-    from advisor.cli.pipeline import new_meta
+    from advisor.app.reports import new_meta
     from advisor.models.report import Report
 
     try:
@@ -108,7 +117,7 @@ def test_fuzz_python_sources(lines):
 @FUZZ
 @given(document=rule_document(), raw=st.one_of(st.none(), hostile_text))
 def test_fuzz_rules(tmp_path_factory, document, raw):
-    from advisor.cli.pipeline import apply_rules
+    from advisor.app.reports import apply_rules
     from advisor.engine.loader import RuleLoadError, load_rules
 
     folder = tmp_path_factory.mktemp("rules") / "perf"

@@ -50,18 +50,18 @@ def test_explain_refuses_non_regular_inputs_in_one_line(tmp_path, target):
 
 
 def test_stdin_is_capped(monkeypatch):
-    import advisor.cli.explain_cmd as explain_cmd
+    import advisor.app.inputs as inputs
 
-    monkeypatch.setattr(explain_cmd, "MAX_INPUT_BYTES", 1000)
+    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 1000)
     done_stdin = b"{" + b" " * 5000 + b"}"
     import io
     import sys
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(done_stdin)))
-    from advisor.cli.errors import CliError
+    from advisor.app.errors import AdvisorError
 
-    with pytest.raises(CliError, match="limit"):
-        explain_cmd._read_input("-")
+    with pytest.raises(AdvisorError, match="limit"):
+        inputs.read_input("-")
 
 
 def test_non_utf8_stdin_is_one_line():

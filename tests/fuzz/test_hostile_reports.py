@@ -67,11 +67,11 @@ def test_usage_errors_are_one_line(capsys, args, expect):
 @pytest.mark.parametrize("raised, expected", [(KeyboardInterrupt, 130), (EOFError, 130)])
 def test_ctrl_c_and_eof_are_not_internal_errors(capsys, monkeypatch, raised, expected):
     """Run non-standalone, click hands Ctrl-C back as exit 130 and EOF as Abort: neither is a bug of ours."""
-    import advisor.cli.explain_cmd as explain_cmd
+    import advisor.app.explain_service as explain_service
 
-    def interrupted(path):
+    def interrupted(*args, **kwargs):
         raise raised
 
-    monkeypatch.setattr(explain_cmd, "load_any_report", interrupted)
+    monkeypatch.setattr(explain_service, "load_any_report", interrupted)
     code, _, err = cli(capsys, "explain", "whatever.json")
     assert code == expected and "internal error" not in err and "Traceback" not in err

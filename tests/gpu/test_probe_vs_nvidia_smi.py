@@ -55,7 +55,7 @@ def test_driver_version_matches(facts, smi_rows):
 def test_each_gpu_matches_nvidia_smi(facts, smi_rows):
     # nvidia-smi lists GPUs in NVML's order, which is GpuFacts.index.
     assert len(facts.gpus) == len(smi_rows) == facts.driver.gpu_count
-    for gpu, (_, gen_max, width_max, memory_mib, name, compute_cap) in zip(facts.gpus, smi_rows):
+    for gpu, (_, gen_max, width_max, memory_mib, name, compute_cap) in zip(facts.gpus, smi_rows, strict=True):
         assert gpu.pcie_gen_max == int(gen_max)
         assert gpu.pcie_width_max == int(width_max)
         assert abs(gpu.memory_total_bytes // 2**20 - int(memory_mib)) <= 1

@@ -102,8 +102,8 @@ def test_a_model_on_the_gpu_keeps_its_parameters_grads_and_memory(device, capped
     result = recommend_batch_size(model, torch.randn(8, 256), throughput=False)
     assert result.fits_at_all
     assert [id(p) for p in model.parameters()] == params
-    assert all(torch.equal(p, v) for p, v in zip(model.parameters(), values))
-    assert all(torch.equal(p.grad, g) for p, g in zip(model.parameters(), grads))
+    assert all(torch.equal(p, v) for p, v in zip(model.parameters(), values, strict=True))
+    assert all(torch.equal(p.grad, g) for p, g in zip(model.parameters(), grads, strict=True))
     assert not model.training and all(p.device == device for p in model.parameters())
     assert torch.cuda.memory_allocated(device) <= before
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from ingest_helpers import at, fixture, reason
 
 from advisor.ingest import facts_from_text
 from advisor.models.common import is_missing
-from ingest_helpers import at, fixture, reason
 
 GIB = 1024**3
 MIB = 1024**2

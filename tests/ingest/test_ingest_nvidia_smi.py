@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from ingest_helpers import at, fixture, reason
 
 from advisor.ingest import facts_from_text
-from ingest_helpers import at, fixture, reason
 
 MIB = 1024**2
 

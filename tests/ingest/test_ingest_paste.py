@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from ingest_helpers import fixture
 
 from advisor.ingest import facts_from_text
 from advisor.ingest.errors import UnrecognisedInput
 from advisor.models.common import Unavailable
-from ingest_helpers import fixture
 
 CE_FILES = ["linux_cpu_torch2.13_debian.txt", "linux_3x3090_torch1.12_cu116.txt", "windows_rocm_gfx1151_torch2.12.txt",
             "macos_intel_torch2.2.2_email_wrapped.txt"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from lint_helpers import lines_of
 
 HEAD = "import os\nimport time\nimport timeit\nimport numpy as np\nimport torch\nfrom torch import nn\n" \

@@ -45,5 +45,5 @@ def test_a_tie_inside_a_plateau_of_narrow_wins_moves_the_answer_up():
 def test_a_gpu_that_never_wins_costs_one_point(comparisons):
     never = [(case, result) for case, result in comparisons if result["dense"].crossover_size is None]
     assert never, "the recording has cases where the GPU never wins (transfer modes of add and sum)"
-    for case, result in never:
+    for _case, result in never:
         assert result["search"].crossover_size is None and result["search"].evaluations == 1

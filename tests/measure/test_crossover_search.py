@@ -5,8 +5,15 @@ from __future__ import annotations
 import pytest
 
 from advisor.measure.search import (
-    SAFE_SPEEDUP, Look, bracket_search, crossover_from_winners, decide, dense_search, log_grid,
-    relative_standard_error, settle,
+    SAFE_SPEEDUP,
+    Look,
+    bracket_search,
+    crossover_from_winners,
+    decide,
+    dense_search,
+    log_grid,
+    relative_standard_error,
+    settle,
 )
 
 
@@ -14,7 +21,7 @@ def test_log_grid_has_twelve_points_per_decade():
     grid = log_grid(10, 10_000)
     assert grid[0] == 10 and grid[-1] == 10_000
     assert len(grid) == 37
-    assert all(b > a for a, b in zip(grid, grid[1:]))
+    assert all(b > a for a, b in zip(grid, grid[1:], strict=False))
 
 
 def test_log_grid_rejects_bad_ranges():

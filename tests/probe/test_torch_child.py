@@ -9,8 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from advisor import _torch_child
 from advisor.probe.torch_env import probe_torch, torch_facts
 

@@ -95,7 +95,7 @@ def test_throughput_curve_and_knee_on_cpu():
     assert result.knee is not None and result.knee.batch in batches
     recommendation = result.to_recommendation()
     assert recommendation.kind == "batch_size" and recommendation.value == result.recommended
-    assert recommendation.details["throughput_curve"]
+    assert recommendation.details.throughput_curve
 
 
 def test_a_shape_that_does_not_fit_the_model_shows_its_error():

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.recommend.memory_fit import (block_bytes, footprint, largest_scaled, largest_square_matmul,
-                                          parse_shape)
+from advisor.recommend.memory_fit import block_bytes, footprint, largest_scaled, largest_square_matmul, parse_shape
 from advisor.recommend.oom_explain import explain_oom, parse_oom
 
 MIB, GIB = 2**20, 2**30

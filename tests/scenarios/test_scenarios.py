@@ -14,11 +14,10 @@ from typing import Optional
 
 import pytest
 
-from advisor.cli.explain_cmd import load_any_report
-from advisor.cli.pipeline import evaluate
+from advisor.app.inputs import load_any_report
+from advisor.app.reports import evaluate
 from advisor.models.findings import Finding
 from advisor.models.report import Report
-
 from scenarios import derive_scenario_reports as derive
 
 TESTS = Path(__file__).resolve().parent.parent

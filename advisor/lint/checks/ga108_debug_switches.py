@@ -119,7 +119,7 @@ def _update_items(call: ast.Call):
         if keyword.arg:
             yield keyword.arg, keyword.value
     if call.args and isinstance(call.args[0], ast.Dict):
-        for key, value in zip(call.args[0].keys, call.args[0].values):
+        for key, value in zip(call.args[0].keys, call.args[0].values, strict=True):
             if key is not None:
                 yield _constant(key), value
 

@@ -1,11 +1,12 @@
-"""Wiring a measurement run to this machine: which GPU, how to read its link and clocks, a progress bar."""
+"""Which GPU a command may use, and wiring a measurement run to it: how to read its link and clocks.
+
+The checks every GPU command makes (is a GPU usable at all, does --device name one torch sees) live here once."""
 
 from __future__ import annotations
 
-import contextlib
-import sys
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
+from advisor.app.errors import EXIT_FAILURE, AdvisorError
 from advisor.models.common import Unavailable
 from advisor.models.facts import Facts, GpuFacts
 
@@ -23,7 +24,25 @@ def gpu_unusable_reason(facts: Facts) -> Optional[str]:
     return None
 
 
-def _gpu_for_torch_index(facts: Facts, index: int) -> Optional[GpuFacts]:
+def usable_gpu(facts: Facts, device: int) -> Optional[str]:
+    """``gpu_unusable_reason``, and when a GPU is usable, a check that ``--device`` names one torch sees
+    (a mistake of the user's: raises)."""
+    reason = gpu_unusable_reason(facts)
+    count = facts.torch.device_count
+    if reason is None and isinstance(count, int) and device >= count:
+        raise AdvisorError(f"--device {device}: torch sees {count} GPU(s) (0..{count - 1})")
+    return reason
+
+
+def require_gpu(facts: Facts, device: int) -> None:
+    """For a command that cannot do without the GPU: raises (exit 3) when there is none to use."""
+    reason = usable_gpu(facts, device)
+    if reason is not None:
+        raise AdvisorError(f"no usable CUDA device: {reason}", EXIT_FAILURE)
+
+
+def gpu_for_torch_index(facts: Facts, index: int) -> Optional[GpuFacts]:
+    """The probe's NVML view of the GPU torch calls ``index``, when NVML saw it."""
     if isinstance(facts.gpus, Unavailable):
         return None
     return next((g for g in facts.gpus if g.torch_index == index), None)
@@ -35,7 +54,7 @@ def device_info(facts: Facts, torch_index: int):
 
     devices = facts.torch.devices
     device = devices[torch_index] if isinstance(devices, list) and torch_index < len(devices) else None
-    gpu = _gpu_for_torch_index(facts, torch_index)
+    gpu = gpu_for_torch_index(facts, torch_index)
     info = DeviceInfo(torch_index=torch_index,
                       name=device.name if device is not None and isinstance(device.name, str) else None)
     if gpu is not None and isinstance(gpu.uuid, str):
@@ -61,20 +80,3 @@ def _nvml_readers(uuid: str):
         return {k: v for k, v in sample.items() if not isinstance(v, Unavailable)}
 
     return read_link, read_state
-
-
-@contextlib.contextmanager
-def progress_bar(title: str) -> Iterator[Any]:
-    """A rich progress bar on stderr (the report owns stdout); silent when stderr is not a terminal."""
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-    console = Console(stderr=True)
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TimeElapsedColumn(), console=console,
-                  transient=True, disable=not sys.stderr.isatty()) as progress:
-        task = progress.add_task(title, total=1)
-
-        def update(description: str, done: int, total: int) -> None:
-            progress.update(task, description=f"{title}: {description}", completed=done, total=total)
-
-        yield update

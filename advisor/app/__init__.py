@@ -1,0 +1,1 @@
+"""Application services: what the commands call (cli -> app -> the packages)."""
