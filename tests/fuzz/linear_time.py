@@ -28,6 +28,14 @@ def best_time(call: Callable[[], object], repeats: int = 3) -> float:
     return best
 
 
+def assert_ratio_linear(t_small: float, t_large: float, what: str = "") -> None:
+    """For timings of an input and GROWTH times it: pass below the noise floor, else the ratio must be small."""
+    if t_large < NOISE_FLOOR_S:
+        return
+    ratio = t_large / max(t_small, _SMALL_FLOOR_S)
+    assert ratio < MAX_RATIO, f"{what}{GROWTH}x the input took {ratio:.1f}x the time ({t_small:.3f}s -> {t_large:.3f}s)"
+
+
 def assert_linear(parse: Callable[[str], object], make: Callable[[int], str], size: int) -> None:
     small = make(size)
     large = make(size * GROWTH)

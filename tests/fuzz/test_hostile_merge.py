@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from linear_time import best_time
+from linear_time import assert_ratio_linear, best_time
 
 from advisor.ingest.merge import _merge_gpus
 from advisor.models.facts import GpuFacts, TorchDevice, TorchFacts
@@ -25,7 +25,7 @@ def test_ingest_merge_is_linear():
     large = (_gpus(8000), _gpus(8000))
     t_small = best_time(lambda: _merge_gpus(*small), repeats=2)
     t_large = best_time(lambda: _merge_gpus(*large), repeats=2)
-    assert t_large / max(t_small, 0.01) < 9, (t_small, t_large)
+    assert_ratio_linear(t_small, t_large, "merging GPUs: ")
 
 
 def test_probe_merge_is_linear():
@@ -36,4 +36,4 @@ def test_probe_merge_is_linear():
         attach_torch_view(gpus, TorchFacts(cuda_available=True, devices=devices))
 
     t_small, t_large = best_time(lambda: run(2000), 2), best_time(lambda: run(8000), 2)
-    assert t_large / max(t_small, 0.01) < 9, (t_small, t_large)
+    assert_ratio_linear(t_small, t_large, "attaching torch's view: ")
