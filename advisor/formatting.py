@@ -92,3 +92,46 @@ class Section:
 
     def add_bytes(self, label: str, value: Any) -> None:
         self.rows.append((label, human_bytes(value) if isinstance(value, (int, float)) else human_value(value)))
+
+
+def compact_count(value: float) -> str:
+    """A size at a glance: 980 -> "980", 9,807 -> "9,807", 980,784 -> "981k", 1,188,247 -> "1.19M"."""
+    if value < 10_000:
+        return f"{value:,.0f}"
+    for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= scale:
+            scaled = value / scale
+            return f"{scaled:.3g}{suffix}" if scaled < 1000 else f"{scaled:,.0f}{suffix}"
+    return f"{value:,.0f}"
+
+
+def describe_crossover_bounds(result: Any) -> str:
+    """A CrossoverResult as what reruns reproduce, in size order: "CPU <= 211k, even 376k-455k, GPU >= 552k".
+
+    "CPU <= X": up to X the CPU wins clearly (by more than result.clear_factor); "GPU >= Y": from Y the GPU does,
+    at every larger size tried; "even": sizes measured in between, where neither wins clearly (a single crossover
+    size there moves from run to run).
+    """
+    factor = result.clear_factor or 1.15
+    if result.gpu_always_wins and result.gpu_clear_from == result.range_min:
+        return f"GPU at every size tried (from {compact_count(result.range_min)})"
+    if result.gpu_never_wins and result.cpu_clear_to == result.range_max:
+        return f"CPU to {compact_count(result.range_max)} (largest tried)"
+    sizes = [p.size for p in result.points]
+    low = result.cpu_clear_to if result.cpu_clear_to is not None else None
+    high = result.gpu_clear_from
+    parts = []
+    if low is not None:
+        parts.append(f"CPU <= {compact_count(low)}")
+    between = [s for s in sizes if (low is None or s > low) and (high is None or s < high)]
+    if between:
+        span = compact_count(min(between)) if min(between) == max(between) else \
+            f"{compact_count(min(between))}-{compact_count(max(between))}"
+        parts.append(f"even {span}")
+    if high is not None:
+        parts.append(f"GPU >= {compact_count(high)}")
+    elif result.gpu_never_wins:
+        parts.append(f"GPU never ahead (to {compact_count(result.range_max)})")
+    else:
+        parts.append(f"GPU ahead by under {factor:.2f}x at the top ({compact_count(result.range_max)})")
+    return ", ".join(parts)

@@ -19,6 +19,9 @@ def test_the_wheel_contains_every_rule_next_to_the_code(tmp_path):
     shipped = {n.split("advisor/_rules/", 1)[1] for n in names if "advisor/_rules/" in n}
     in_repo = {str(p.relative_to(REPO / "rules")) for p in (REPO / "rules").rglob("*.yaml")}
     assert shipped == in_repo
+    # The public tables explain reads (GPU names, drivers, torch wheels) ship inside the package too.
+    tables = {f"advisor/knowledge/{p.name}" for p in (REPO / "advisor" / "knowledge").glob("*.yaml")}
+    assert tables and tables <= set(names)
     assert any(n.endswith("entry_points.txt") for n in names)
     entry_points = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "gpu-advisor = advisor.cli.entry:run" in entry_points

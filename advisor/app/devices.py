@@ -61,6 +61,9 @@ def device_info(facts: Facts, torch_index: int):
         if isinstance(gpu.pcie_gen_max, int) and isinstance(gpu.pcie_width_max, int):
             info.pcie_gen_max, info.pcie_width_max = gpu.pcie_gen_max, gpu.pcie_width_max
         info.read_link, info.read_state = _nvml_readers(gpu.uuid)
+        from advisor.probe.nvml import sm_clock_reader
+
+        info.read_clock = sm_clock_reader(gpu.uuid)
     return info
 
 

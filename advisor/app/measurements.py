@@ -32,7 +32,9 @@ def run_measurements(facts: Facts, plan: MeasurePlan, *, device: int) -> tuple[M
     reason = usable_gpu(facts, device)
     info = device_info(facts, device) if reason is None else None
     with progress_bar("measuring") as progress:
-        session = MeasurementSession(plan, info, progress)  # type: ignore[arg-type]
+        from advisor.probe import load as cpu_load
+
+        session = MeasurementSession(plan, info, progress, load_probe=cpu_load)  # type: ignore[arg-type]
         if reason is not None:
             return session.run_cpu_only(reason), reason
         with nvml_session() if info.read_state else contextlib.nullcontext():

@@ -27,12 +27,17 @@ def lint(
                                                        "prefixes (GA1) or names.")] = None,
     ignore: Annotated[Optional[str], typer.Option(help="Skip these checks (same forms as --select).")] = None,
     list_checks: Annotated[bool, typer.Option("--list-checks", help="List the checks and exit.")] = False,
+    explain: Annotated[Optional[str], typer.Option(
+        "--explain", help="Print one check's page (what, why, example, fix) and exit: GA101 or its name.")] = None,
+    report_path: Annotated[Optional[str], typer.Option(
+        "--report", help="A gpu-advisor report (diagnose --output) from this machine: messages quote its "
+                         "measurements (launch cost, crossover sizes) instead of typical figures.")] = None,
     no_redact: Annotated[bool, typer.Option("--no-redact", help="Keep user names, home paths, host names and "
                                                                 "tokens in the output (redacted by default).")] = False,
 ) -> None:
     """Find GPU performance mistakes in PyTorch code, statically: file:line:col, what it costs, the fix."""
     from advisor.cli.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK
-    from advisor.lint import MissingPath, UnknownCheck, all_infos, lint_paths
+    from advisor.lint import BadReport, MissingPath, UnknownCheck, all_infos, lint_paths, load_machine
     from advisor.lint.discover import output_clash
     from advisor.lint.formats import FORMATS
 
@@ -40,6 +45,14 @@ def lint(
         typer.echo(f"gpu-advisor lint: error: {message}", err=True)
         raise typer.Exit(EXIT_BAD_INPUT)
 
+    if explain:
+        from advisor.lint.formats import render_explanation
+        from advisor.lint.registry import find_info
+        try:
+            typer.echo(render_explanation(find_info(explain)), nl=False)
+        except UnknownCheck as unknown:
+            fail(str(unknown))
+        raise typer.Exit(EXIT_OK)
     if list_checks:
         for info in all_infos():
             typer.echo(f"{info.id}  {info.severity.value:<6}  {info.confidence.value:<9}  {info.name:<26}  {info.title}")
@@ -51,10 +64,16 @@ def lint(
         fail("no paths given (gpu-advisor lint PATH...)")
     if output == "-":
         output = None
-    if output and output_clash(output, paths):
-        fail(f"--output {output} is a file being linted; refusing to overwrite it")
+    if output and output_clash(output, [*paths, *([report_path] if report_path else [])]):
+        fail(f"--output {output} is a file being linted (or the --report); refusing to overwrite it")
+    machine = None
+    if report_path:
+        try:
+            machine = load_machine(report_path)
+        except BadReport as bad:
+            fail(str(bad))
     try:
-        run = lint_paths(paths, select=_split(select), ignore=_split(ignore))
+        run = lint_paths(paths, select=_split(select), ignore=_split(ignore), machine=machine)
     except MissingPath as missing:
         fail(f"no such file or directory: {missing}")
     except UnknownCheck as unknown:

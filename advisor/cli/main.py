@@ -29,6 +29,7 @@ COMMAND_MODULES = {
     "env": "env_cmd", "diagnose": "diagnose_cmd", "crossover": "crossover_cmd", "memory": "memory_cmd",
     "batch-size": "batch_size_cmd", "explain": "explain_cmd", "compare": "compare_cmd", "lint": "lint_cmd",
     "rules": "rules_cmd", "schema": "schema_cmd", "cluster": "cluster_cmd",
+    "profile": "profile_cmd",
 }
 
 

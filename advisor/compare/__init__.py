@@ -82,7 +82,11 @@ def compare_reports(a: Report, b: Report, *, threshold: float = DEFAULT_THRESHOL
                             facts=diff_facts(a.facts, b.facts),
                             findings=diff_findings(a, b, regression_severity))
     unmeasured = [side.label for side in (side_a, side_b) if not side.measured]
-    if unmeasured:
+    if a.profile is not None and b.profile is not None:  # two profiled runs: their trace summaries are the numbers
+        from advisor.compare.profile_diff import diff_profiles
+
+        comparison.measurements = diff_profiles(a.profile, b.profile, threshold)
+    elif unmeasured:
         # An env report or pasted text holds no numbers: listing every number of the other side as
         # "only in B" would bury the facts and findings, which are what such a comparison is for.
         verb = "hold" if len(unmeasured) > 1 else "holds"

@@ -13,8 +13,14 @@ from typing import Optional
 
 from advisor.compare.judge import judge
 from advisor.compare.measurements_diff import absent_reason
+from advisor.formatting import describe_crossover_bounds
 from advisor.models.comparison import MeasurementChange
 from advisor.models.measurements import CrossoverResult, Measurements
+
+#: Two runs' stretches must lie this far apart (nearest bounds) before a crossover counts as moved: the GPU side of
+#: small ops is launch-bound, and the launch latency of one process differs from the next by up to ~50% on the
+#: same idle machine (bench_repeatability.py on an H100 and an H200), which moves such crossovers by up to ~1.5x.
+RUN_TO_RUN_GAP = 0.5
 
 MODE_LABELS = {"resident": "resident", "sync": "sync per op", "transfer_pinned": "copy pinned",
                "transfer_pageable": "copy pageable"}
@@ -30,6 +36,8 @@ class _Interval:
 def _interval(result: Optional[CrossoverResult]) -> Optional[_Interval]:
     if result is None or result.status != "ok":
         return None
+    if result.clear_factor is not None:
+        return _reproducible_interval(result)
     if result.gpu_never_wins:
         return _Interval(result.range_max + 1, math.inf, False)
     if result.gpu_always_wins:
@@ -39,11 +47,26 @@ def _interval(result: Optional[CrossoverResult]) -> Optional[_Interval]:
     return _Interval(result.crossover_size, result.crossover_size, True)
 
 
+def _reproducible_interval(result: CrossoverResult) -> _Interval:
+    """Where the switch from CPU to GPU lies, as far as a rerun reproduces it: above the largest size where the CPU
+    won clearly (or anywhere down to the range's start), at or below the first size from which the GPU wins
+    clearly (or anywhere above, up to "never" when it does not win clearly at the top)."""
+    if result.gpu_always_wins and result.gpu_clear_from == result.range_min:
+        return _Interval(0, result.range_min, False)
+    low = float(result.cpu_clear_to) if result.cpu_clear_to is not None else 0.0
+    if result.gpu_never_wins and result.cpu_clear_to == result.range_max:
+        low = result.range_max + 1  # the CPU wins clearly at the top: the switch is beyond the range
+    high = float(result.gpu_clear_from) if result.gpu_clear_from is not None else math.inf
+    return _Interval(low, high, low == high)
+
+
 def _text(result: Optional[CrossoverResult], measurements: Measurements) -> str:
     if result is None:
         return absent_reason(measurements)
     if result.status != "ok":
         return f"{result.status}: {result.reason}" if result.reason else result.status
+    if result.clear_factor is not None:
+        return describe_crossover_bounds(result)
     if result.gpu_never_wins:
         return f"GPU never wins (up to {result.range_max:,})"
     if result.gpu_always_wins:
@@ -64,11 +87,22 @@ def compare_crossover(result_a: Optional[CrossoverResult], result_b: Optional[Cr
         change.a = range_a.low if range_a and range_a.exact else None
         change.b = range_b.low if range_b and range_b.exact else None
         return change
-    if range_a.exact and range_b.exact:
+    reproducible = result_a.clear_factor is not None and result_b.clear_factor is not None  # type: ignore[union-attr]
+    if range_a.exact and range_b.exact and not reproducible:
         change.a, change.b = range_a.low, range_b.low
         return judge(change, threshold=threshold)
-    change.a = range_a.low if range_a.exact else None
-    change.b = range_b.low if range_b.exact else None
+    if reproducible:
+        # Each side is the stretch a rerun reproduces (CPU clearly faster below it, GPU clearly faster above it);
+        # sizes inside both stretches are an answer either run could have given.
+        change.a = float(result_a.crossover_size) if result_a.crossover_size is not None else None  # type: ignore[union-attr]
+        change.b = float(result_b.crossover_size) if result_b.crossover_size is not None else None  # type: ignore[union-attr]
+        if range_a.low <= range_b.high and range_b.low <= range_a.high:
+            change.verdict, change.note = "similar", "the stretches where CPU and GPU are even overlap"
+            return change
+        threshold = max(threshold, RUN_TO_RUN_GAP)
+    else:
+        change.a = range_a.low if range_a.exact else None
+        change.b = range_b.low if range_b.exact else None
     if range_b.low > range_a.high:
         # Certainly later on B; the ratio of the nearest bounds is the least it got worse by.
         change.worse_by = range_b.low / range_a.high - 1 if range_a.high > 0 else None
@@ -85,7 +119,11 @@ def compare_crossover(result_a: Optional[CrossoverResult], result_b: Optional[Cr
     else:
         change.verdict = "unclear"
         change.note = "the ranges tried overlap: no order can be told"
-    change.regression = change.verdict == "worse"
+    contended = [side for side, r in (("A", result_a), ("B", result_b)) if r is not None and r.cpu_contended]
+    if contended and change.verdict in ("worse", "better"):
+        change.noisy, change.verdict = True, "unclear"
+        change.note = f"CPU side timed under load from other processes in {' and '.join(contended)}; " + change.note
+    change.regression = change.verdict == "worse" and not change.noisy
     return change
 
 

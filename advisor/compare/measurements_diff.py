@@ -21,6 +21,29 @@ HIGHER_IS_BETTER_BY_UNIT: dict[str, bool] = {
     "s": False, "ms": False, "us": False, "ns": False,
 }
 
+#: How much a number moves between two runs of `diagnose` on one idle machine, beyond its own samples' spread:
+#: each process lands on other cores, NUMA nodes and page-cache states (benchmarks/bench_repeatability.py, H100:
+#: idle synchronize 5.2-9.8 us and 4.3-7.6 us across runs, pageable copies 11.4-13.3 GB/s, CPU matmul 1.02-1.25
+#: TFLOP/s; H200 likewise). A change within this band is not told apart from that; the CUDA_LAUNCH_BLOCKING=1
+#: control moved the launch cost by +86% (H100) and +139% (H200).
+RUN_TO_RUN_BAND: tuple[tuple[str, str, float], ...] = (
+    # (group, words in the name, band)
+    ("Overheads", "", 0.8),
+    ("Host<->device bandwidth", "pageable", 0.3),
+    ("Peak throughput", "CPU matmul", 0.25),
+)
+#: A one-off observation (context creation, the first cuBLAS call) has no spread to compare against: it is called
+#: changed only beyond this factor, and then "unclear" (rerun to confirm), never better or worse.
+SINGLE_OBSERVATION_FACTOR = 3.0
+#: The unsynchronized-timing demonstration is a factor that swings with launch latency: only a change beyond this
+#: factor (e.g. 30x -> 1x under CUDA_LAUNCH_BLOCKING=1; 110x -> 31x between two idle H200 runs) is a change.
+DEMO_FACTOR = 5.0
+
+
+def run_to_run_band(group: str, name: str) -> float:
+    return max((band for g, words, band in RUN_TO_RUN_BAND if g == group and words in name), default=0.0)
+
+
 #: (title, where the measured numbers are) in the order a report shows them.
 _GROUPS = (
     ("Peak throughput", lambda m: m.peaks.details),
@@ -49,6 +72,17 @@ def _noise(stats: Optional[TimingStats]) -> tuple[float, str]:
     if stats is None or stats.method == "single_observation":
         return 0.0, "single observation"
     return stats.rel_spread / 2, "" if stats.stable else "did not settle"
+
+
+def value_interval(item: ScalarMeasurement) -> Optional[tuple[float, float]]:
+    """The interquartile range of the timed samples, in the measurement's own unit (a rate is work over time, so
+    its quartiles swap), or None for a single observation."""
+    stats, value = item.stats, item.value
+    if stats is None or value is None or stats.method == "single_observation" or stats.median_s <= 0:
+        return None
+    if HIGHER_IS_BETTER_BY_UNIT.get(item.unit):  # a rate: value = work / time
+        return value * stats.median_s / stats.q3_s, value * stats.median_s / stats.q1_s if stats.q1_s > 0 else value
+    return value * stats.q1_s / stats.median_s, value * stats.q3_s / stats.median_s
 
 
 def _side_text(item: Optional[ScalarMeasurement], measurements: Measurements) -> str:
@@ -84,8 +118,31 @@ def compare_scalar(group: str, name: str, item_a: Optional[ScalarMeasurement], i
     change.noisy = bool(noisy_a or noisy_b)
     if item_a.workload and item_b.workload and item_a.workload != item_b.workload:
         notes.append(f"workload differs: B ran {item_b.workload!r}")
+    contended = [side for side, item in (("A", item_a), ("B", item_b)) if item.stats is not None and item.stats.contended]
+    if contended:
+        notes.append(f"timed while other processes kept the CPU busy in {' and '.join(contended)}")
+        change.noisy = True
     change.note = "; ".join(filter(None, notes))
-    return judge(change, threshold=threshold, spread=spread_a + spread_b)
+    single = "single observation" in (noisy_a, noisy_b)
+    if single:
+        ratio = change.b / change.a if change.a else None  # type: ignore[operator]
+        change.ratio = ratio
+        far = ratio is None or not 1 / SINGLE_OBSERVATION_FACTOR <= ratio <= SINGLE_OBSERVATION_FACTOR
+        change.verdict = "unclear" if far else "similar"
+        if far:
+            change.note = "; ".join(filter(None, [change.note, "one observation on each side: rerun to confirm"]))
+        return change
+    judge(change, threshold=max(threshold, run_to_run_band(group, name)), spread=spread_a + spread_b)
+    if contended and change.verdict in ("worse", "better"):
+        # A number timed under someone else's load says nothing about the machine: no direction is told.
+        change.verdict, change.regression = "unclear", False
+    interval_a, interval_b = value_interval(item_a), value_interval(item_b)
+    if change.verdict in ("worse", "better", "changed") and interval_a and interval_b \
+            and interval_a[0] <= interval_b[1] and interval_b[0] <= interval_a[1]:
+        # The two runs' middle halves of samples overlap: the difference is not told apart from the spread.
+        change.verdict, change.regression = "similar", False
+        change.note = "; ".join(filter(None, [change.note, "the interquartile ranges overlap"]))
+    return change
 
 
 def _unsync(a: Measurements, b: Measurements, threshold: float) -> Optional[MeasurementChange]:
@@ -109,7 +166,11 @@ def _unsync(a: Measurements, b: Measurements, threshold: float) -> Optional[Meas
     if value_a is None or value_b is None:
         change.verdict = "only_a" if value_a is not None else "only_b"
         return change
-    return judge(change, threshold=threshold)
+    change.ratio = value_b / value_a if value_a else None
+    factor = max(1 + threshold, DEMO_FACTOR)
+    far = change.ratio is None or not 1 / factor < change.ratio < factor
+    change.verdict = "changed" if far else "similar"
+    return change
 
 
 def diff_scalars(a: Measurements, b: Measurements, threshold: float) -> list[MeasurementChange]:

@@ -8,8 +8,9 @@ Each one is Unavailable, with the reason, when the facts it needs are.
 import re
 from typing import Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from advisor.engine import derive_knowledge as knowledge
 from advisor.engine import derive_measured as measured
 from advisor.engine.derive_measured import CrossoverSize, Never
 from advisor.models.clock_events import PERFORMANCE_LIMITING_REASONS
@@ -38,7 +39,7 @@ _ARCH = re.compile(r"^(sm|compute)_(\d+)([af]?)$")
 DISPLAY_ONLY = frozenset({"derived.matmul_crossovers", "derived.add_crossovers", "gpu.suggested_torch_build"})
 
 
-class DerivedFacts(BaseModel):
+class DerivedFacts(knowledge.MachineKnowledge):  # + facts from public tables (derive_knowledge.py)
     # Built when rules first run, not when the loader imports this module to check ``derived.*`` paths.
     model_config = ConfigDict(extra="forbid", defer_build=True)
 
@@ -76,7 +77,7 @@ class DerivedFacts(BaseModel):
     close_call_fraction: Fact[float] = NOT_COLLECTED
 
 
-class GpuDerived(BaseModel):
+class GpuDerived(knowledge.GpuKnowledge):  # + facts from public tables (derive_knowledge.py)
     model_config = ConfigDict(extra="forbid", defer_build=True)
 
     sm_arch: Fact[str] = NOT_COLLECTED  # "sm_90"
@@ -138,6 +139,7 @@ def derive_machine(facts: Facts, measurements: Optional[Measurements] = None) ->
         gpus_hidden_from_torch=hidden,
         cuda_visible_devices_hides_all=hides_all,
     )
+    knowledge.enrich_machine(derived, facts)
     if measurements is not None:
         _derive_measured(derived, measurements)
     return derived
@@ -236,6 +238,7 @@ def derive_gpu(gpu: GpuFacts, facts: Facts) -> GpuDerived:
         gpu.pcie_gen_current, gpu.pcie_gen_max, gpu.pcie_width_current, gpu.pcie_width_max
     ) or (gpu.pcie_gen_current < gpu.pcie_gen_max or gpu.pcie_width_current < gpu.pcie_width_max)  # type: ignore[operator]
     derived.ecc_problem = _ecc_problem(gpu)
+    knowledge.enrich_gpu(derived, gpu, facts)
     return derived
 
 

@@ -151,12 +151,17 @@ def evaluate_rule(rule: Rule, view: FactView, *, gpu_index: Optional[int] = None
 NOT_A_FLEET = missing("not a distributed run (fleet rules need `gpu-advisor cluster` under torchrun)")
 
 
+def reads_profile(rule: Rule) -> bool:
+    return any(path.startswith("profile.") for path in iter_paths(rule.when))
+
+
 def view_for_report(report: Report, derived: Optional[DerivedFacts] = None) -> FactView:
     facts = report.facts
     roots = {"host": facts.host, "torch": facts.torch, "driver": facts.driver,
              "measurements": report.measurements,
              "derived": derived or derive_machine(facts, report.measurements),
-             "fleet": report.fleet.facts if report.fleet is not None else NOT_A_FLEET}
+             "fleet": report.fleet.facts if report.fleet is not None else NOT_A_FLEET,
+             "profile": report.profile if report.profile is not None else Unavailable(unavailable="not a profile report")}
     return FactView(roots, env=facts.env, packages=facts.packages)
 
 
@@ -173,6 +178,10 @@ def evaluate_rules(rules: Iterable[Rule], report: Report, view: Optional[FactVie
     for rule in rules:
         if report.fleet is None and reads_fleet(rule):
             continue  # a fleet rule does not apply to one process's report (like a per-GPU rule with no GPU)
+        if reads_profile(rule) != (report.profile is not None):
+            # Profile rules are about a profiled program, the others about a probed machine: neither applies to
+            # the other kind of report (a profile report holds no probe facts), so neither is "skipped" there.
+            continue
         if rule.for_each == "gpu":
             if isinstance(gpus, Unavailable):
                 skipped.append(SkippedRule(rule_id=rule.id, title=rule.title, missing=["gpus"],

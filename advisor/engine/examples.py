@@ -60,6 +60,9 @@ def report_from_example(example: dict[str, Any]) -> Report:
     measurements: dict[str, Any] = {}
     gpu: dict[str, Any] = {"index": 0}
     fleet: dict[str, Any] = {}  # fleet.NAME: FleetFacts of a distributed run (models/fleet.py)
+    profile: dict[str, Any] = {"run": {"command": "example", "outcome": "stopped"}, "mode": "steps",
+                               "cuda_available": True}
+    profile_seen = False
     env_seen = False
     for path, value in example.items():
         head, _, rest = path.partition(".")
@@ -80,6 +83,9 @@ def report_from_example(example: dict[str, Any]) -> Report:
             measurements.setdefault("crossover", []).append(crossover_from_example(path, value))
         elif head == "measurements":
             _set_path(measurements, segments, value)
+        elif head == "profile":
+            profile_seen = True
+            _set_path(profile, segments, value)
         else:
             _set_path(facts.setdefault(head, {}), segments, value)
     if env_seen:
@@ -89,6 +95,7 @@ def report_from_example(example: dict[str, Any]) -> Report:
         "meta": ReportMeta(tool_version="example", command="example", created_utc="").model_dump(),
         "facts": facts, "measurements": measurements,
         "fleet": {"world_size": fleet.get("world_size", 2), "backend": "example", "facts": fleet} if fleet else None,
+        **({"profile": profile} if profile_seen else {}),
     })
 
 

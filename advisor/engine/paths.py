@@ -6,6 +6,7 @@ Namespaces a rule may read:
     derived.*                                        machine-wide conclusions (engine/derive.py)
     fleet.*                                          a distributed job's conclusions (models/fleet.FleetFacts);
                                                      missing outside ``gpu-advisor cluster``
+    profile.*                                        the user's program under torch.profiler (profile reports)
     gpu.*                                            in rules with ``for_each: gpu``: that GPU's facts and
                                                      its derived facts (GpuFacts + GpuDerived)
 Lists (``gpus``, ``measurements.crossover``) are not addressable: rules reach GPUs through ``for_each`` and
@@ -26,6 +27,7 @@ from advisor.models.env_allowlist import env_name_allowed
 from advisor.models.facts import DriverFacts, EnvFacts, GpuFacts, HostFacts, TorchFacts
 from advisor.models.fleet import FleetFacts
 from advisor.models.measurements import CrossoverMode, DType, Measurements, Op
+from advisor.models.profile import ProfileFacts
 
 
 class UnknownFactPath(ValueError):
@@ -34,7 +36,7 @@ class UnknownFactPath(ValueError):
 
 _ROOTS: dict[str, type] = {
     "host": HostFacts, "torch": TorchFacts, "driver": DriverFacts, "measurements": Measurements,
-    "derived": DerivedFacts, "fleet": FleetFacts,
+    "derived": DerivedFacts, "fleet": FleetFacts, "profile": ProfileFacts,
 }
 
 

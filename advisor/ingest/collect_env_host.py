@@ -24,10 +24,7 @@ PERF_FLAGS = (
     "asimd", "asimdhp", "asimddp", "sve", "sve2", "bf16", "i8mm", "svebf16", "svei8mm", "sme", "sme2",
 )
 _MACHINES = ("x86_64", "aarch64", "arm64", "ppc64le", "s390x", "riscv64", "i686", "i386", "armv7l", "AMD64")
-_OS_MACHINE = re.compile(r"^(?P<os>.*?)\s*\((?P<machine>" + "|".join(_MACHINES) + r")\)$")
-_WINDOWS_OS = re.compile(r"^(?P<os>.*?)\s*\(\d+\.\d+\.\d+\b[^)]*\)$")  # "Windows 11 Pro (10.0.26200 64-Bit)"
-_KEY_VALUE = re.compile(r"^\s*(?P<key>[^:=]+?)\s*[:=]\s*(?P<value>.*)$")
-_LSCPU_SIZE = re.compile(r"^(?P<number>[\d.,]+)\s*(?P<unit>[KMG]i?B?)?\s*\((?P<count>\d+) instances?\)$", re.I)
+_LSCPU_SIZE = re.compile(r"^(?P<number>[\d.,]{1,20}) ?(?P<unit>[KMG]i?B?)? ?\((?P<count>\d{1,6}) instances?\)$", re.I)
 _UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
 
 
@@ -67,10 +64,15 @@ def _value_or_reason(value: Optional[str], printed: Optional[str]) -> Fact[str]:
 def _os_and_machine(text: Optional[str]) -> tuple[Optional[str], Optional[str]]:
     if text is None or is_no_value(text):
         return text, None
-    if (match := _OS_MACHINE.match(text)) is not None:
-        return match["os"], match["machine"]
-    if (match := _WINDOWS_OS.match(text)) is not None:
-        return match["os"], None
+    # "Ubuntu 22.04.4 LTS (x86_64)", "Microsoft Windows 11 Pro (10.0.26200 64-Bit)": the last "(...)" group.
+    head, bracket, tail = text.rpartition("(")
+    if bracket and tail.endswith(")"):
+        inside = tail[:-1]
+        if inside in _MACHINES:
+            return head.rstrip(), inside
+        version = inside.split(" ", 1)[0]
+        if version.count(".") >= 2 and version.replace(".", "").isdigit():
+            return head.rstrip(), None
     return text, None
 
 
@@ -174,9 +176,16 @@ def _key_values(lines: list[str]) -> list[dict[str, str]]:
             if entries[-1]:
                 entries.append({})
             continue
-        if (match := _KEY_VALUE.match(line)) is not None:
-            entries[-1].setdefault(match["key"], match["value"].strip())
+        if (entry := _key_value(line)) is not None:
+            entries[-1].setdefault(*entry)
     return [entry for entry in entries if entry] or [{}]
+
+
+def _key_value(line: str) -> Optional[tuple[str, str]]:
+    """lscpu's "Key:   value" or wmic's "Key=value": split at the first ':' or '=', with string methods."""
+    cut = min((at for at in (line.find(":"), line.find("=")) if at >= 0), default=-1)
+    key = line[:cut].strip() if cut > 0 else ""
+    return (key, line[cut + 1:].strip()) if key else None
 
 
 def _lscpu(info: dict[str, str]) -> dict[str, Fact]:
@@ -202,7 +211,7 @@ def _l3_total(text: Optional[str]) -> Fact[int]:
     # Older lscpu printed one instance ("30720K") without saying how many there are: no total can be derived.
     if not text:
         return missing("lscpu printed no L3 cache")
-    match = _LSCPU_SIZE.match(text.strip())
+    match = _LSCPU_SIZE.match(" ".join(text.split())) if len(text) < 200 else None
     if match is None:
         return missing(f"lscpu printed L3 as {text.strip()!r}: one instance's size, not the total")
     number = float(match["number"].replace(",", "."))

@@ -9,7 +9,7 @@ times; mixing them would invent a machine that never existed, so the nvidia-smi 
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import deque
 from typing import Optional
 
 from advisor.ingest.shell import fill_missing
@@ -30,32 +30,26 @@ def merge_smi(facts: Facts, driver: DriverFacts, smi_gpus: list[GpuFacts]) -> Fa
     return facts.model_copy(update={"driver": merged_driver, "gpus": _merge_gpus(facts.gpus, smi_gpus)})
 
 
-def _name_key(gpu: GpuFacts) -> Optional[str]:
-    return None if is_missing(gpu.name) else str(gpu.name).lower()
-
-
 def _merge_gpus(base, smi_gpus: list[GpuFacts]):
-    """Each nvidia-smi GPU onto the first free collect_env GPU of the same index and name, else the first free
-    one of the same name, else appended. Queues per key keep this linear: a paste of thousands of GPUs merged
-    in a scan of each list (the nested search it replaced was quadratic)."""
     if is_missing(base) or not base:
         return smi_gpus if smi_gpus else base
     merged = list(base)
-    taken: set[int] = set()
-    by_index_and_name: dict[tuple[object, str], deque[int]] = defaultdict(deque)
-    by_name: dict[str, deque[int]] = defaultdict(deque)
+    # Free slots by (index, name) and by name, so thousands of GPUs merge in linear time, not pairwise.
+    by_index_name: dict[tuple[int, str], deque[int]] = {}
+    by_name: dict[str, deque[int]] = {}
     for slot, gpu in enumerate(merged):
-        name = _name_key(gpu)
-        if name is not None:
-            by_index_and_name[(gpu.index, name)].append(slot)
-            by_name[name].append(slot)
+        if not is_missing(gpu.name):
+            name = str(gpu.name).lower()
+            by_index_name.setdefault((gpu.index, name), deque()).append(slot)
+            by_name.setdefault(name, deque()).append(slot)
+    taken: set[int] = set()
     for smi in smi_gpus:
-        name = _name_key(smi)
+        name = None if is_missing(smi.name) else str(smi.name).lower()
         slot = None
         if name is not None:
-            slot = _first_free(by_index_and_name.get((smi.index, name)), taken)
+            slot = _first_free(by_index_name.get((smi.index, name), deque()), taken)
             if slot is None:
-                slot = _first_free(by_name.get(name), taken)
+                slot = _first_free(by_name.get(name, deque()), taken)
         if slot is None:
             merged.append(smi)  # a GPU only nvidia-smi lists (collect_env's list was partial)
             taken.add(len(merged) - 1)
@@ -66,10 +60,8 @@ def _merge_gpus(base, smi_gpus: list[GpuFacts]):
     return merged
 
 
-def _first_free(slots: Optional[deque[int]], taken: set[int]) -> Optional[int]:
-    """The first slot of the queue not taken yet; taken ones are dropped for good (amortised linear)."""
-    while slots:
-        if slots[0] not in taken:
-            return slots[0]
+def _first_free(slots: deque[int], taken: set[int]) -> Optional[int]:
+    # Taken slots are dropped from the front as they are met, so each is skipped at most once overall.
+    while slots and slots[0] in taken:
         slots.popleft()
-    return None
+    return slots[0] if slots else None

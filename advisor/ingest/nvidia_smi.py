@@ -23,6 +23,8 @@ from advisor.models.common import Fact, missing
 from advisor.models.facts import DriverFacts, GpuFacts, GpuProcess
 
 NOT_IN = "not in nvidia-smi -q output"
+#: GPUs kept from one paste ("Attached GPUs" still says how many there are): no machine has more.
+MAX_GPUS = 4096
 MIB = 1024 * 1024
 _COMPUTE_MODES = {"default": "default", "exclusive_process": "exclusive_process",
                   "exclusive_thread": "exclusive_thread", "prohibited": "prohibited"}
@@ -31,7 +33,7 @@ _COMPUTE_MODES = {"default": "default", "exclusive_process": "exclusive_process"
 def parse_nvidia_smi(text: str) -> tuple[DriverFacts, list[GpuFacts]]:
     root = parse_tree(text)
     gpu_nodes = [node for node in root.children if node.key.startswith("GPU ") and node.children]
-    gpus = [_gpu(index, node) for index, node in enumerate(gpu_nodes)]
+    gpus = [_gpu(index, node) for index, node in enumerate(gpu_nodes[:MAX_GPUS])]
     return _driver(root), gpus
 
 

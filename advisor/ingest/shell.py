@@ -7,6 +7,7 @@ on ("not in collect_env output"), not the probe's generic default, so this build
 from __future__ import annotations
 
 import typing
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -24,15 +25,23 @@ def _nested_model(annotation: Any) -> type[BaseModel] | None:
     return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
 
 
+@lru_cache(maxsize=None)
+def _field_kinds(model: type[BaseModel]) -> tuple[tuple[str, bool, type[BaseModel] | None], ...]:
+    """(name, is a Fact, nested model) per field: worked out once per model, not once per GPU of a paste."""
+    return tuple((name, _is_fact(info.annotation), _nested_model(info.annotation))
+                 for name, info in model.model_fields.items())
+
+
 def unavailable_model(model: type[M], reason: str, **values: Any) -> M:
     """``model`` with ``values`` set and every other Fact field (nested models too) Unavailable(reason)."""
     fields: dict[str, Any] = {}
-    for name, info in model.model_fields.items():
+    absent = missing(reason)  # one value shared by every field: Unavailable is never changed in place
+    for name, is_fact, nested in _field_kinds(model):
         if name in values:
             fields[name] = values[name]
-        elif _is_fact(info.annotation):
-            fields[name] = missing(reason)
-        elif (nested := _nested_model(info.annotation)) is not None:
+        elif is_fact:
+            fields[name] = absent
+        elif nested is not None:
             fields[name] = unavailable_model(nested, reason)
     return model(**fields)
 

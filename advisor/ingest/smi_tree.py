@@ -11,9 +11,22 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator, Optional
 
-# The separator is the first colon followed by a blank or the line's end: keys hold none ("Bus Id"), values
-# may ("00000000:01:00.0", "C:\\Program Files\\..."), and one over-long key runs into it ("...Specification: N/A").
-_ENTRY = re.compile(r"^(?P<indent> *)(?P<key>\S.*?)\s*:(?:\s+(?P<value>.*))?$")
+
+def split_entry(line: str) -> Optional[tuple[str, str]]:
+    """(key, value) of a "Key : value" line, or None for a section header.
+
+    The separator is the first colon followed by a blank or the line's end: keys hold none ("Bus Id"), values
+    may ("00000000:01:00.0", "C:\\Program Files\\..."), and one over-long key runs into it ("...Specification:
+    N/A"). Found with str.find, so a line is read once however many colons or blanks it holds.
+    """
+    text = line.strip()
+    at = text.find(":")
+    while at >= 0:
+        if text[at + 1:at + 2] in ("", " ", "\t"):
+            key = text[:at].rstrip()
+            return (key, text[at + 1:].strip()) if key else None
+        at = text.find(":", at + 1)
+    return None
 
 
 @dataclass
@@ -36,9 +49,12 @@ class Node:
         return node.value if node is not None else None
 
     def walk(self) -> Iterator["Node"]:
-        for child in self.children:
-            yield child
-            yield from child.walk()
+        """Every descendant, depth first; iterative, so a pathologically deep paste cannot exhaust the stack."""
+        pending = list(reversed(self.children))
+        while pending:
+            node = pending.pop()
+            yield node
+            pending.extend(reversed(node.children))
 
 
 def parse_tree(text: str) -> Node:
@@ -48,9 +64,9 @@ def parse_tree(text: str) -> Node:
         if not line.strip() or line.strip().startswith("="):
             continue
         indent = len(line) - len(line.lstrip(" "))
-        match = _ENTRY.match(line)
-        if match and not _is_gpu_header(line):
-            node = Node(match["key"].strip(), (match["value"] or "").strip())
+        entry = split_entry(line)
+        if entry is not None and not _is_gpu_header(line):
+            node = Node(*entry)
         else:
             node = Node(line.strip())  # a section header
         while stack[-1][0] >= indent:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from advisor.ingest.collect_env_fields import unfold_lines
+
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HTML_WRAPPER = re.compile(r"^\s*</?(details|summary)\b[^>]*>.*$", re.IGNORECASE)
 _SUMMARY_LINE = re.compile(r"^\s*<summary>.*</summary>\s*$", re.IGNORECASE)
@@ -19,6 +21,7 @@ def clean_paste(text: str) -> str:
     lines = _unquote(lines)
     kept = [line for line in lines
             if not (_FENCE.match(line) or _SUMMARY_LINE.match(line) or _HTML_WRAPPER.match(line))]
+    kept = unfold_lines(kept)  # a collect_env paste whose newlines were lost, one line per label again
     # Tabs would break the indentation nvidia-smi's nesting is read from; a pasted tab stands for 8 columns.
     return "\n".join(line.expandtabs(8).rstrip() for line in kept)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Optional
 
@@ -12,7 +13,7 @@ NO_VALUE_WORDS = frozenset({
 })
 
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
 
 
 def is_no_value(text: Optional[str]) -> bool:
@@ -34,10 +35,23 @@ def parse_bool(text: Optional[str]) -> Optional[bool]:
     return None
 
 
+#: A printed count or measure with more digits than this is garbage, not a number (and 400 digits would
+#: overflow a float or pass Python's int-conversion limit).
+MAX_NUMBER_DIGITS = 18
+_NUMBER = re.compile(r"-?\d{1,%d}(?:\.\d{1,%d})?" % (MAX_NUMBER_DIGITS, MAX_NUMBER_DIGITS))
+
+
 def parse_number(text: Optional[str]) -> Optional[float]:
-    """The first number in a value such as "21.30 W", "33 C", "16x"; None when there is none."""
+    """The first number in a value such as "21.30 W", "33 C", "16x"; None when there is none or it is absurd
+    ("1.2.3 MiB" reads as 1.2 -- the first number -- and a 400-digit count as none)."""
     match = _NUMBER.search(text or "")
-    return float(match.group()) if match else None
+    if match is None:
+        return None
+    following = (text or "")[match.end():match.end() + 1]
+    if following.isdigit():
+        return None  # the run of digits is longer than any real count
+    number = float(match.group())
+    return number if math.isfinite(number) else None
 
 
 def parse_int(text: Optional[str]) -> Optional[int]:

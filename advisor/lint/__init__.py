@@ -8,9 +8,10 @@ standard library (bridge.py, the one exception, converts findings to the report'
 from __future__ import annotations
 
 from advisor.lint.discover import MissingPath
+from advisor.lint.machine import BadReport, Machine, load_machine
 from advisor.lint.model import CheckInfo, LintFinding, LintRun, Note
 from advisor.lint.registry import UnknownCheck, all_infos
 from advisor.lint.runner import lint_paths, lint_text
 
-__all__ = ["CheckInfo", "LintFinding", "LintRun", "MissingPath", "Note", "UnknownCheck", "all_infos",
-           "lint_paths", "lint_text"]
+__all__ = ["BadReport", "CheckInfo", "LintFinding", "LintRun", "Machine", "MissingPath", "Note", "UnknownCheck",
+           "all_infos", "lint_paths", "lint_text", "load_machine"]

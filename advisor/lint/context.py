@@ -1,51 +1,230 @@
-"""Everything the checks share about one parsed file, computed once: index, names, data flow, and
-(lazily, only when a check asks) GPU effects, timings and hot loops."""
+"""What a check may ask about one parsed file: a typed set of questions, answered from analyses computed once.
+
+Checks ask ``ctx.is_cuda(node)``, ``ctx.callee(call)``, ``ctx.loop_is_hot(loop)``, ``ctx.timed_regions()``
+... and never reach into the analyses themselves (lint/flow/), so those can change without touching a
+check. The syntactic index (``ctx.index``: calls, loops, parents, scopes) and the source (``ctx.unit``)
+are plain data and stay directly readable. The effect, loop and timing analyses are built lazily, on the
+first question that needs them: most files never do.
+"""
 
 from __future__ import annotations
 
 import ast
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import Optional
 
-from advisor.lint.cuda_flow import FlowResult, analyze
-from advisor.lint.index import FileIndex
+from advisor.lint.flow.analyzer import analyze
+from advisor.lint.flow.effects import COMPUTE, KERNEL, WORK, Effects, Event
+from advisor.lint.flow.kinds import CUDA_MODEL, CUDA_TENSOR, INSTANCE_BITS
+from advisor.lint.flow.loops import LoopAnalysis
+from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
+from advisor.lint.flow.sizes import TensorSizes
+from advisor.lint.flow.timeline import TimedRegion, Timings
+from advisor.lint.flow.view import FlowView
+from advisor.lint.index import FileIndex, ScopeNode
+from advisor.lint.machine import Machine
 from advisor.lint.names import Names
 from advisor.lint.source import SourceUnit
 
-if TYPE_CHECKING:  # imported lazily: most files never need them
-    from advisor.lint.effects import Effects
-    from advisor.lint.loops import LoopAnalysis
-    from advisor.lint.timeline import Timings
-
 
 class FileContext:
-    def __init__(self, unit: SourceUnit, tree: ast.Module) -> None:
+    def __init__(self, unit: SourceUnit, tree: ast.Module, machine: Optional[Machine] = None) -> None:
         self.unit = unit
         self.tree = tree
+        self.machine = machine or Machine()  # this machine's measurements, when a report was given
         self.index = FileIndex(tree)
-        self.names = Names.from_nodes(self.index.imports, self.index.bound_names)
-        self.flow: FlowResult = analyze(self.index, self.names)
+        self.names = Names.from_nodes(self.index.imports, self.index.bound_names, self.index.assigned_values,
+                                      self.index.parameters, self.index.assigns)
+        self._view = FlowView(self.index, self.names, analyze(self.index, self.names))
+        self._flow = self._view.flow
+        self._scopes = self._flow.scopes
 
-    def kind(self, node: ast.AST) -> int:
-        return self.flow.values.get(node, 0)
+    # -- values ------------------------------------------------------------------------------------------
+    def kind(self, node: Optional[ast.AST]) -> int:
+        """The data-flow pass's abstract value of an expression (flow/kinds.py bits); 0: nothing known."""
+        return self._flow.values.get(node, 0) if node is not None else 0
 
-    def qual(self, node: ast.AST):
+    def is_cuda(self, node: Optional[ast.AST]) -> bool:
+        """A CUDA tensor or a model on CUDA, on some path."""
+        return bool(self.kind(node) & (CUDA_TENSOR | CUDA_MODEL))
+
+    def is_cuda_tensor(self, node: Optional[ast.AST]) -> bool:
+        return bool(self.kind(node) & CUDA_TENSOR)
+
+    def qual(self, node: ast.AST) -> Optional[str]:
+        """`torch.nn.functional.relu` for `F.relu`: the import path a name or attribute chain stands for."""
         return self.names.qual(node)
 
+    @property
+    def uses_cuda(self) -> bool:
+        """Does anything in the file hold a CUDA device, tensor or model?"""
+        return self._flow.uses_cuda
+
+    @property
+    def module_env(self) -> dict[str, int]:
+        """What each module-level name holds at the end of the module."""
+        return self._flow.module_env
+
+    def numel(self, node: ast.AST) -> Optional[int]:
+        """Elements of a tensor whose shape the code spells out with constants (None otherwise)."""
+        return self._sizes.numel(node)
+
+    def int_value(self, node: ast.AST) -> Optional[int]:
+        return self._sizes.int_value(node)
+
+    # -- the user's functions -------------------------------------------------------------------------
+    def scope_of(self, node: ast.AST) -> ScopeNode:
+        return self.index.scope_of(node)
+
+    def function_at(self, scope: ast.AST) -> Optional[FunctionInfo]:
+        """The analysed function whose def is ``scope`` (None for the module)."""
+        return self._scopes.functions.get(scope)
+
+    def function_of(self, node: ast.AST) -> Optional[FunctionInfo]:
+        """The user's function whose body holds ``node``."""
+        return self._scopes.functions.get(self.index.scope_of(node))
+
+    def resolve(self, name: str, scope: ast.AST) -> Optional[FunctionInfo | ClassInfo]:
+        """The def or class a bare name refers to from ``scope``."""
+        return self._scopes.resolve(name, scope)
+
+    def callees(self, call: ast.Call) -> list[FunctionInfo]:
+        """The user's functions a call may run: a def by name, a name bound to one (``step = make_step()``),
+        ``self.method()``, a method of an instance of the user's class, a class's ``__init__``."""
+        func, scope = call.func, self.index.scope_of(call)
+        if isinstance(func, ast.Name):
+            found = self._scopes.resolve(func.id, scope)
+            if isinstance(found, ClassInfo):
+                init = found.methods.get("__init__")
+                return [init] if init is not None else []
+            if found is None:
+                found = self._scopes.held_function(func, scope)
+            return [found] if isinstance(found, FunctionInfo) else []
+        if not isinstance(func, ast.Attribute):
+            return []
+        if isinstance(func.value, ast.Name) and func.value.id == "self":
+            method = self._scopes.method_of(scope, func.attr)
+            if method is not None:
+                return [method]
+        receiver = self.kind(func.value)
+        if not receiver & INSTANCE_BITS:
+            return []
+        return [c.methods[func.attr] for c in self._scopes.classes_of(receiver) if func.attr in c.methods]
+
+    def callee(self, call: ast.Call) -> Optional[FunctionInfo]:
+        """The one user's function a call runs, if there is exactly one."""
+        found = self.callees(call)
+        return found[0] if len(found) == 1 else None
+
+    def held_function(self, node: ast.AST) -> Optional[FunctionInfo]:
+        """The user's function an expression evaluates to (``closure`` in ``opt.step(closure)``)."""
+        return self._scopes.held_function(node, self.index.scope_of(node))
+
+    def calls_in(self, scope: ast.AST) -> list[ast.Call]:
+        """The calls written directly in a function's (or the module's) body, nested defs aside."""
+        return self._calls_by_scope.get(scope, [])
+
+    def assigns_in(self, scope: ast.AST) -> list[ast.AST]:
+        """The assignments (=, +=, annotated) written directly in a function's or the module's body."""
+        return self._assigns_by_scope.get(scope, [])
+
+    def call_sites(self, info: FunctionInfo) -> list[ast.Call]:
+        """Calls in the file that run ``info``."""
+        names = {info.name} | self._scopes.names_holding(info)
+        sites = [call for name in names for call in self.index.calls_by_name.get(name, ())]
+        return [call for call in sites if info in self.callees(call)]
+
+    # -- loops -------------------------------------------------------------------------------------------
+    def enclosing_loops(self, node: ast.AST) -> list[ast.AST]:
+        """Loops around ``node`` in its own function, innermost first (a for-loop's iterable is outside)."""
+        return self.index.enclosing_loops(node)
+
+    def loop_is_hot(self, loop: ast.AST) -> bool:
+        """Is every iteration a training or benchmark step (CUDA compute, no hot loop inside)?"""
+        return self._loops.is_hot(loop)
+
+    def loop_iterations(self, loop: ast.AST) -> Optional[int]:
+        """The iteration count the code spells out (``range(100_000)``), else None."""
+        return self._loops.iterations(loop)
+
+    def is_sweep(self, loop: ast.AST) -> bool:
+        """``for n in [256, 1024]``: separate experiments, not iterations of one."""
+        return self._loops.is_sweep(loop)
+
+    def iterates_loader(self, loop: ast.AST) -> bool:
+        return self._loops.iterates_loader(loop)
+
+    def assigned_in(self, node: ast.AST) -> set[str]:
+        """Names and dotted names written anywhere in ``node`` (a loop: its target too)."""
+        return self._loops.assigned(node)
+
+    def iteration_events(self, loop: ast.AST) -> list[Event]:
+        """What one iteration does to the GPU, in order (inner loops included)."""
+        return self._loops.iteration_events(loop)
+
+    def loops_with_host_reads(self) -> list[ast.AST]:
+        return self._loops.loops_with_host_reads()
+
+    def host_reads(self, loop: ast.AST) -> list[Event]:
+        """Host reads of CUDA tensors on every iteration of ``loop`` (not only some: `if step % 100 == 0`)."""
+        return self._loops.host_reads(loop)
+
+    def calls_with_host_reads(self, loop: ast.AST) -> list[tuple[Event, Event]]:
+        """(call in the loop, the host read it makes every time) for calls into the user's functions."""
+        return self._loops.calls_with_host_reads(loop)
+
+    def condition_read(self, test: ast.AST) -> ast.AST:
+        """The part of a condition that reads a CUDA tensor: ``loss > 2`` in ``step > 3 and loss > 2``."""
+        return self._effects.truth_read(test)
+
+    # -- timings -----------------------------------------------------------------------------------------
+    def timed_regions(self) -> list[TimedRegion]:
+        """Where the program reads a host clock around GPU work (clock pairs, timeit, %time magics)."""
+        return self._timings.regions
+
+    def region_trains(self, region: TimedRegion) -> bool:
+        """Does the timed region run a loop over a DataLoader (a training run, where start-up is noise)?"""
+        return self._timings.trains(region)
+
+    def first_compute(self, region: TimedRegion) -> list[Event]:
+        """Call by call, the way to the first CUDA computation of the program the region runs in."""
+        return self._timings.first_compute_chain(region)
+
+    def first_work(self, region: TimedRegion) -> list[Event]:
+        """The same for the first CUDA work of any kind (a copy, a factory: what creates the context)."""
+        return self._timings.first_chain(region, WORK)
+
+    def first_kernel(self, region: TimedRegion) -> list[Event]:
+        """The same for the first kernel: a computation, or a factory that fills memory on the device."""
+        return self._timings.first_chain(region, COMPUTE | KERNEL)
+
+    # -- the analyses, built on first use ----------------------------------------------------------------
     @cached_property
-    def effects(self) -> "Effects":
-        from advisor.lint.effects import Effects
-
-        return Effects(self)
-
-    @cached_property
-    def timings(self) -> "Timings":
-        from advisor.lint.timeline import Timings
-
-        return Timings(self)
+    def _calls_by_scope(self) -> dict[ast.AST, list[ast.Call]]:
+        by_scope: dict[ast.AST, list[ast.Call]] = {}
+        for call in self.index.calls:
+            by_scope.setdefault(self.index.scope_of(call), []).append(call)
+        return by_scope
 
     @cached_property
-    def loops(self) -> "LoopAnalysis":
-        from advisor.lint.loops import LoopAnalysis
+    def _assigns_by_scope(self) -> dict[ast.AST, list[ast.AST]]:
+        by_scope: dict[ast.AST, list[ast.AST]] = {}
+        for node in self.index.assigns:
+            by_scope.setdefault(self.index.scope_of(node), []).append(node)
+        return by_scope
 
-        return LoopAnalysis(self)
+    @cached_property
+    def _sizes(self) -> TensorSizes:
+        return TensorSizes(self.names, self.index)
+
+    @cached_property
+    def _effects(self) -> Effects:
+        return Effects(self.index, self.names, self._flow)
+
+    @cached_property
+    def _loops(self) -> LoopAnalysis:
+        return LoopAnalysis(self._view, self._effects, self._sizes)
+
+    @cached_property
+    def _timings(self) -> Timings:
+        return Timings(self._view, self._effects, self._loops, self.unit.magics)

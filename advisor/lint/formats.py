@@ -14,16 +14,38 @@ sarif  one run; rules carry id, name, title, cost (fullDescription) and fix (hel
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import PurePath
 from typing import Callable
 from urllib.parse import quote
 
 from advisor import __version__
-from advisor.lint.model import LintFinding, LintRun
+from advisor.lint.model import CheckInfo, LintFinding, LintRun
 from advisor.lint.registry import all_infos
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {"high": "error", "medium": "warning", "low": "note", "info": "note"}
+
+
+def render_explanation(info: CheckInfo) -> str:
+    """A check's page for `lint --explain ID`: what it finds, why it is bad, an example and its fix."""
+    lines = [f"{info.id} {info.name}: {info.title}",
+             f"severity {info.severity.value}, confidence {info.confidence.value}", ""]
+    doc = info.doc
+    if doc is not None:
+        lines += ["What it does", *_indent(doc.what), "", "Why is this bad?", *_indent(doc.why), "",
+                  "Example", *_indent(doc.bad.rstrip("\n"), wrap=False), "", "Use instead",
+                  *_indent(doc.good.rstrip("\n"), wrap=False), ""]
+    lines += ["Cost", *_indent(info.cost), "", "Fix", *_indent(info.fix)]
+    if info.references:
+        lines += ["", "References", *("    " + reference for reference in info.references)]
+    return "\n".join(lines) + "\n"
+
+
+def _indent(text: str, wrap: bool = True) -> list[str]:
+    if not wrap:
+        return ["    " + line if line else "" for line in text.split("\n")]
+    return textwrap.wrap(text, width=100, initial_indent="    ", subsequent_indent="    ")
 
 
 def render_text(run: LintRun) -> str:

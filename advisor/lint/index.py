@@ -34,6 +34,16 @@ def children(node: ast.AST) -> list[ast.AST]:
             found.append(value)
     return found
 
+def _parameter_names(functions: list) -> Iterator[str]:
+    for function in functions:
+        arguments = function.args
+        for argument in arguments.posonlyargs + arguments.args + arguments.kwonlyargs:
+            yield argument.arg
+        for argument in (arguments.vararg, arguments.kwarg):
+            if argument is not None:
+                yield argument.arg
+
+
 ScopeNode = Union[ast.Module, ast.FunctionDef, ast.AsyncFunctionDef]
 LOOP_TYPES = (ast.For, ast.AsyncFor, ast.While)
 FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -113,6 +123,7 @@ class FileIndex:
             if name is not None:
                 self.calls_by_name.setdefault(name, []).append(call)
         self._scope_cache: dict[ast.AST, ScopeNode] = {}
+        self.parameters = frozenset(_parameter_names(self.functions))
         self.bound_names.update(f.name for f in self.functions)
         self.bound_names.update(c.name for c in self.classes)
 

@@ -13,6 +13,17 @@ from advisor.models.levels import Confidence, Severity
 
 
 @dataclass(frozen=True)
+class CheckDoc:
+    """A check's page, as data (the ruff rule-page model): what it finds, why that is bad, code it reports and
+    the same code fixed. `lint --explain ID` prints it; tests lint both examples."""
+
+    what: str
+    why: str
+    bad: str  # a complete script the check reports
+    good: str  # the same script, fixed: the check stays quiet
+
+
+@dataclass(frozen=True)
 class CheckInfo:
     """The stable, user-facing description of one check: id, what it costs, how to fix it."""
 
@@ -24,6 +35,7 @@ class CheckInfo:
     cost: str
     fix: str
     references: tuple[str, ...] = ()
+    doc: Optional[CheckDoc] = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "severity", Severity(self.severity))

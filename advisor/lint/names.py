@@ -12,17 +12,22 @@ from typing import Iterable, Optional
 
 _CONVENTIONAL = {
     "torch": "torch", "np": "numpy", "numpy": "numpy", "time": "time", "timeit": "timeit",
-    "os": "os", "nn": "torch.nn", "datetime": "datetime",
+    "os": "os", "nn": "torch.nn", "datetime": "datetime", "F": "torch.nn.functional",
+    # what `from torch.utils.data import *` (or a project's own star import) usually brings
+    "DataLoader": "torch.utils.data.DataLoader", "TensorDataset": "torch.utils.data.TensorDataset",
 }
 
 
 class Names:
     def __init__(self, imports: dict[str, str]) -> None:
         self.imports = imports
+        self.attribute_aliases: dict[str, str] = {}  # "self.mm" -> "torch.mm"
         self._cache: dict[ast.AST, Optional[str]] = {}  # the pass and the checks ask about the same nodes
 
     @classmethod
-    def from_nodes(cls, import_nodes: Iterable[ast.AST], bound_names: set[str]) -> "Names":
+    def from_nodes(cls, import_nodes: Iterable[ast.AST], bound_names: set[str],
+                   assigned_values: Optional[dict[str, list[ast.AST]]] = None,
+                   parameters: frozenset[str] = frozenset(), assigns: Iterable[ast.AST] = ()) -> "Names":
         imports = {name: target for name, target in _CONVENTIONAL.items() if name not in bound_names}
         for node in import_nodes:
             if isinstance(node, ast.Import):
@@ -36,7 +41,42 @@ class Names:
                 for alias in node.names:
                     if alias.name != "*":
                         imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-        return cls(imports)
+        names = cls(imports)
+        if assigned_values:
+            names._add_aliases(assigned_values, parameters)
+        names._add_attribute_aliases(assigns)
+        return names
+
+    def _add_attribute_aliases(self, assigns: Iterable[ast.AST]) -> None:
+        """``self.op = torch.mm`` (in every assignment to self.op): ``self.op(a, b)`` is torch.mm."""
+        found: dict[str, set] = {}
+        for node in assigns:
+            if not isinstance(node, ast.Assign):
+                continue
+            for target in node.targets:
+                key = dotted(target) if isinstance(target, ast.Attribute) else None
+                if key is not None:
+                    value = node.value
+                    found.setdefault(key, set()).add(
+                        self._qual(value) if isinstance(value, (ast.Name, ast.Attribute)) else None)
+        self.attribute_aliases = {key: targets.pop() for key, targets in found.items()
+                                  if len(targets) == 1 and None not in targets}
+
+    def _add_aliases(self, assigned_values: dict[str, list[ast.AST]], parameters: frozenset[str]) -> None:
+        """``mm = torch.mm`` / ``timer = time.perf_counter``: a name only ever bound to an imported thing is
+        another name for it, so ``mm(a, b)`` is torch.mm. Two rounds reach aliases of aliases."""
+        candidates = [(name, values) for name, values in assigned_values.items()
+                      if values and all(v.__class__ in (ast.Name, ast.Attribute) for v in values)
+                      and name not in self.imports and name not in parameters]
+        for _ in range(2):
+            added = False
+            for name, values in candidates:
+                targets = {self._qual(v) for v in values}
+                if len(targets) == 1 and None not in targets and name not in self.imports:
+                    self.imports[name] = targets.pop()
+                    added = True
+            if not added:
+                break
 
     def qual(self, node: ast.AST) -> Optional[str]:
         """Dotted import path of a Name/Attribute chain rooted at an imported name; None otherwise."""
@@ -53,6 +93,11 @@ class Names:
             node = node.value
         if not isinstance(node, ast.Name):
             return None
+        if self.attribute_aliases and parts:
+            for depth in range(len(parts), 0, -1):  # the longest aliased prefix: self.op in self.op.out
+                key = ".".join([node.id] + parts[::-1][:depth])
+                if key in self.attribute_aliases:
+                    return ".".join([self.attribute_aliases[key]] + parts[::-1][depth:])
         root = self.imports.get(node.id)
         if root is None:
             return None

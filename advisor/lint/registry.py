@@ -5,13 +5,19 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 from advisor.lint.checks import CHECK_MODULES
-from advisor.lint.model import CheckInfo
+from advisor.lint.model import CheckDoc, CheckInfo
 
 SYNTAX_ERROR = CheckInfo(
     id="GA000", name="syntax-error", title="File could not be parsed", severity="high", confidence="inferred",
     cost="Nothing in this file (or notebook cell) was checked.",
     fix="Fix the syntax error (the file must parse with this Python version); the other cells and files were "
-        "still checked.")
+        "still checked.",
+    doc=CheckDoc(
+        what="Reports a file (or notebook cell) that Python cannot parse.",
+        why="Nothing in it can be checked: the other checks need the syntax tree. In a notebook the other cells "
+            "are still checked.",
+        bad="import torch\nfor i in range(3)\n    print(i)\n",
+        good="import torch\nfor i in range(3):\n    print(i)\n"))
 
 
 class UnknownCheck(ValueError):
@@ -24,6 +30,15 @@ def all_checks() -> list:
 
 def all_infos() -> list[CheckInfo]:
     return [SYNTAX_ERROR] + [module.INFO for module in CHECK_MODULES]
+
+
+def find_info(token: str) -> CheckInfo:
+    """The check an id (GA101, ga101) or a name (timing-without-sync) names. Raises UnknownCheck."""
+    for info in all_infos():
+        if token.strip().upper() == info.id or token.strip().lower() == info.name:
+            return info
+    known = ", ".join(info.id for info in all_infos())
+    raise UnknownCheck(f"unknown check {token.strip()!r} (known: {known})")
 
 
 def _matches(token: str, info: CheckInfo) -> bool:

@@ -6,6 +6,7 @@ from typing import Iterable, Optional
 
 from advisor.lint.context import FileContext
 from advisor.lint.discover import discover
+from advisor.lint.machine import Machine
 from advisor.lint.model import CheckInfo, Hit, LintFinding, LintRun, Note
 from advisor.lint.registry import SYNTAX_ERROR, all_checks, selected_ids
 from advisor.lint.source import SkipFile, SourceUnit, notebook_unit, parse_unit, read_source
@@ -13,8 +14,9 @@ from advisor.lint.suppress import find_suppressions, is_suppressed
 
 
 def lint_paths(paths: list[str], select: Optional[Iterable[str]] = None,
-               ignore: Optional[Iterable[str]] = None) -> LintRun:
-    """Lint files and folders. Raises discover.MissingPath and registry.UnknownCheck (bad usage)."""
+               ignore: Optional[Iterable[str]] = None, machine: Optional[Machine] = None) -> LintRun:
+    """Lint files and folders. Raises discover.MissingPath and registry.UnknownCheck (bad usage).
+    ``machine``: this machine's measurements (machine.load_machine), quoted in messages where they apply."""
     ids = selected_ids(select, ignore)
     run = LintRun()
     for path, display in discover(paths):
@@ -23,7 +25,7 @@ def lint_paths(paths: list[str], select: Optional[Iterable[str]] = None,
         except SkipFile as skip:
             run.notes.append(Note(display, skip.reason))
             continue
-        findings, notes = lint_unit(unit, ids)
+        findings, notes = lint_unit(unit, ids, machine)
         run.findings.extend(findings)
         run.notes.extend(notes)
         run.files_checked += 1
@@ -33,17 +35,18 @@ def lint_paths(paths: list[str], select: Optional[Iterable[str]] = None,
 
 
 def lint_text(text: str, path: str = "<string>", select: Optional[Iterable[str]] = None,
-              ignore: Optional[Iterable[str]] = None) -> list[LintFinding]:
+              ignore: Optional[Iterable[str]] = None, machine: Optional[Machine] = None) -> list[LintFinding]:
     """Lint Python source (or notebook JSON when ``path`` ends in .ipynb) held in memory."""
     ids = selected_ids(select, ignore)
     if path.endswith(".ipynb"):
         unit = notebook_unit(text.encode("utf-8"), path)
     else:
         unit = SourceUnit(path=path, text=text)
-    return sorted(lint_unit(unit, ids)[0], key=LintFinding.sort_key)
+    return sorted(lint_unit(unit, ids, machine)[0], key=LintFinding.sort_key)
 
 
-def lint_unit(unit: SourceUnit, ids: set[str]) -> tuple[list[LintFinding], list[Note]]:
+def lint_unit(unit: SourceUnit, ids: set[str],
+              machine: Optional[Machine] = None) -> tuple[list[LintFinding], list[Note]]:
     tree, problems = parse_unit(unit)
     findings: list[tuple[LintFinding, tuple[int, int]]] = []  # with its lines in the parsed text
     notes: list[Note] = []
@@ -54,7 +57,7 @@ def lint_unit(unit: SourceUnit, ids: set[str]) -> tuple[list[LintFinding], list[
     if tree is None or not _mentions_gpu(unit.text):
         return [finding for finding, _ in findings], notes  # no torch, no CUDA: nothing here to check
     try:
-        ctx = FileContext(unit, tree)
+        ctx = FileContext(unit, tree, machine or Machine())
     except RecursionError:
         notes.append(Note(unit.path, "skipped: nested too deeply to analyse"))
         return [finding for finding, _ in findings], notes
@@ -72,7 +75,9 @@ def lint_unit(unit: SourceUnit, ids: set[str]) -> tuple[list[LintFinding], list[
         except Exception as exc:  # same: report it as a note, keep the other checks' findings
             notes.append(Note(unit.path, f"{check.INFO.id} skipped: internal error ({type(exc).__name__}: {exc})"))
             continue
-        findings.extend(_finding(unit, check.INFO, hit) for hit in hits)
+        measured = getattr(check, "measured_cost", None)  # the cost in this machine's numbers, when known
+        cost = measured(ctx.machine) if measured is not None else None
+        findings.extend(_finding(unit, check.INFO, hit, cost) for hit in hits)
     suppressions = find_suppressions(unit.lines)
     kept, seen = [], set()
     for finding, joined_lines in findings:
@@ -89,13 +94,16 @@ def _mentions_gpu(text: str) -> bool:
     return "torch" in text or "cuda" in text.lower()
 
 
-def _finding(unit: SourceUnit, info: CheckInfo, hit: Hit) -> tuple[LintFinding, tuple[int, int]]:
+def _finding(unit: SourceUnit, info: CheckInfo, hit: Hit,
+             cost: Optional[str] = None) -> tuple[LintFinding, tuple[int, int]]:
     node = hit.node
+    first = hit.line
     if hit.line is not None:
         line, col, end_line, end_col = hit.line, hit.column or 0, None, None
     else:
         assert node is not None
-        line, col = node.lineno, node.col_offset
+        line, col = node.lineno, node.col_offset  # where the offending call starts (issue 12's line rule)
+        first = node.lineno
         end_line, end_col = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
     cell, cell_line = unit.locate(line)
     end_cell_line = None
@@ -108,7 +116,7 @@ def _finding(unit: SourceUnit, info: CheckInfo, hit: Hit) -> tuple[LintFinding, 
             end_cell_line, end_column = None, None
     finding = LintFinding(
         check_id=info.id, title=info.title, path=unit.path, line=cell_line, column=column,
-        end_line=end_cell_line, end_column=end_column, cell=cell, message=hit.message, cost=hit.cost or info.cost,
+        end_line=end_cell_line, end_column=end_column, cell=cell, message=hit.message, cost=hit.cost or cost or info.cost,
         fix=hit.fix or info.fix, severity=hit.severity or info.severity, confidence=info.confidence,
         references=info.references, evidence=dict(hit.evidence))
-    return finding, (line, end_line or line)
+    return finding, (first, end_line or line)

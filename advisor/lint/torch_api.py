@@ -24,10 +24,20 @@ FACTORIES = frozenset({
     # legacy constructors, still common in older tutorials
     "Tensor", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "HalfTensor", "ByteTensor", "BoolTensor",
 })
+# Factories that launch no kernel on the device: uninitialised memory, or a copy of host data.
+NON_FILLING_FACTORIES = frozenset({"empty", "empty_like", "empty_strided", "tensor", "as_tensor", "asarray",
+                                   "from_numpy", "Tensor", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor",
+                                   "HalfTensor", "ByteTensor", "BoolTensor"})
 # These wrap data that already exists: moving them is the copy itself, not a tensor that could be born there.
 WRAPPING_FACTORIES = frozenset({"from_numpy", "as_tensor", "asarray"})
+# The legacy typed constructors: sizes (FloatTensor(64, 3)) make new data, a sequence (FloatTensor(state)) wraps it.
+LEGACY_CONSTRUCTORS = frozenset({"Tensor", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "HalfTensor",
+                                 "ByteTensor", "BoolTensor"})
 
 DEVICE_CONSTRUCTORS = frozenset({"torch.device"})
+LEGACY_CUDA_CONSTRUCTORS = frozenset(f"torch.cuda.{name}" for name in (
+    "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "LongTensor", "IntTensor", "ShortTensor",
+    "ByteTensor", "CharTensor", "BoolTensor"))
 CUDA_DEVICE_FUNCTIONS = frozenset({"torch.cuda.current_device"})
 EVENT_CONSTRUCTORS = frozenset({
     "torch.cuda.Event", "torch.cuda.Stream", "torch.cuda.current_stream", "torch.cuda.default_stream",
@@ -39,6 +49,7 @@ DATASETS_OF_TENSORS = frozenset({"torch.utils.data.TensorDataset"})
 PASSTHROUGH_CALLS = frozenset({
     "iter", "next", "list", "tuple", "sorted", "reversed", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm",
     "tqdm.notebook.tqdm", "torch.compile", "copy.deepcopy",
+    "torch.autograd.Variable", "torch.autograd.variable.Variable",  # pre-0.4 code: a Variable is its tensor
 })
 
 GRAD_OFF_CONTEXTS = frozenset({
@@ -51,6 +62,13 @@ GRAD_SWITCHES = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_en
 HOST_SYNC_METHODS = frozenset({"item", "tolist", "cpu", "numpy", "nonzero"})
 # Builtins that turn a tensor into a Python value (or text): a host sync for a CUDA tensor.
 SYNC_BUILTINS = frozenset({"float", "int", "bool", "print", "str", "repr", "complex", "format"})
+# Loggers that turn the tensors they are given into Python numbers or text (tensorboard's make_np calls
+# .cpu().numpy(); wandb and tqdm format or .item() them): a host read when a tensor is on CUDA.
+LOGGING_METHODS = frozenset({"add_scalar", "add_scalars", "add_histogram", "set_postfix", "set_description",
+                             "log_metric", "log_metrics"})
+LOGGING_FUNCTIONS = frozenset({"wandb.log", "mlflow.log_metric", "mlflow.log_metrics"})
+# Modules whose functions turn a tensor argument into a Python number: math.isfinite(loss) reads it.
+HOST_VALUE_MODULES = ("math.",)
 # Tensor methods whose result is not a tensor.
 NON_TENSOR_METHODS = frozenset({
     "item", "tolist", "size", "dim", "numel", "nelement", "element_size", "data_ptr", "stride",
@@ -103,4 +121,11 @@ MODEL_NAME_HINT = re.compile(
     r"model|net|encoder|decoder|module|layer|backbone|head|classifier|criterion|loss_?f|policy|actor|"
     r"critic|generator|discriminator|unet|vae|transformer|bert|gpt|resnet|vit|mlp|cnn|rnn|lstm|gru",
     re.IGNORECASE)
+# What an unknown name most likely holds, by its name alone (a parameter nobody in the file passes, a name a
+# star import brings): `device` is the accelerator when there is one; `x_gpu` / `cuda_tensor` are CUDA tensors.
+DEVICE_NAME_HINT = frozenset({"device", "DEVICE", "cuda_device", "gpu_device", "torch_device"})
+DEVICE_HOLDER_HINT = frozenset({"args", "opt", "opts", "config", "cfg", "hparams", "params", "conf", "options"})
+CUDA_TENSOR_NAME_HINT = re.compile(
+    r"^(?!(use|no|is|has|enable|disable|num|n|with|on|run|cpu|allow|force)_)[A-Za-z]\w*_(cuda|gpu)$"
+    r"|^(cuda|gpu)_(tensor|tensors|array|data|input|inputs|x|y|batch)$")
 MODEL_BASE_HINT = re.compile(r"Module$|Model$|Net$|Layer$|^Sequential$|^ModuleList$|^ModuleDict$")

@@ -26,6 +26,8 @@ from advisor.measure.search import (
     settle,
 )
 from advisor.measure.timer import (
+    ClockGuard,
+    ClockReader,
     Sampler,
     Stopwatch,
     TimerConfig,
@@ -57,6 +59,9 @@ class CrossoverSettings:
     #: copies of hundreds of MiB cost more per point than the rest of a search).
     host_memory_cap_bytes: int = 128 << 20
     timer: TimerConfig = POINT_TIMER
+    #: Reads the SM clock (see timer.ClockGuard); GPU samples taken while it is far below its clock under load
+    #: are discarded. None: not guarded (no NVML).
+    clock_reader: Optional[ClockReader] = None
 
 
 @dataclass
@@ -102,6 +107,8 @@ class CrossoverRunner:
         self._gpu: dict[tuple[str, str, str, int], _Pool] = {}
         self._grids: dict[tuple[str, str], list[int]] = {}
         self._inputs: dict[tuple[str, str, int, str], tuple[Any, ...]] = {}
+        reader = settings.clock_reader
+        self.clock_guard = ClockGuard(reader) if reader is not None else None
 
     # -- inputs -----------------------------------------------------------------------------------------
     def inputs(self, op: str, dtype: DType, size: int, where: str) -> tuple[Any, ...]:
@@ -135,7 +142,10 @@ class CrossoverRunner:
     def _cpu_sampler(self, op: str, dtype: DType, size: int, ops: Optional[int] = None) -> Sampler:
         workload = WORKLOADS[op]
         inputs = self.inputs(op, self._cpu_dtype(dtype), size, "cpu")
-        return cpu_sampler(lambda: workload.run(*inputs), self.settings.timer, ops)
+        if workload.run_into is None:
+            return cpu_sampler(lambda: workload.run(*inputs), self.settings.timer, ops, prime=True)
+        out, run_into = workload.run(*inputs), workload.run_into
+        return cpu_sampler(lambda: run_into(out, *inputs), self.settings.timer, ops, prime=True)
 
     def _gpu_sampler(self, op: str, dtype: DType, mode: CrossoverMode, size: int, ops: Optional[int] = None) -> Sampler:
         import torch
@@ -144,13 +154,14 @@ class CrossoverRunner:
         config = self.settings.timer
         if mode == "resident":
             inputs = self.inputs(op, dtype, size, "gpu")
-            return cuda_events_sampler(lambda: workload.run(*inputs), config, ops)
+            return cuda_events_sampler(lambda: workload.run(*inputs), config, ops, self.clock_guard)
         if mode == "sync":
             inputs = self.inputs(op, dtype, size, "gpu")
-            return synchronized_sampler(lambda: (workload.run(*inputs), torch.cuda.synchronize()), config, ops)
+            return synchronized_sampler(lambda: (workload.run(*inputs), torch.cuda.synchronize()), config, ops,
+                                        self.clock_guard)
         pinned = mode == "transfer_pinned"
         host = list(self.inputs(op, dtype, size, "pinned" if pinned else "cpu"))
-        return synchronized_sampler(self._transfer_fn(workload.run, host, pinned), config, ops)
+        return synchronized_sampler(self._transfer_fn(workload.run, host, pinned), config, ops, self.clock_guard)
 
     def _transfer_fn(self, run: Callable[..., Any], host: list[Any], pinned: bool) -> Callable[[], Any]:
         import torch
@@ -200,18 +211,35 @@ class CrossoverRunner:
             full = [s for s in log_grid(workload.min_size, workload.max_size) if self._fits(op, dtype, s, modes)]
             cap = self.settings.cpu_op_cap_s
             last = full[0]
+            rechecked = False
             for index in range(0, len(full), COARSE_STEP):
                 size = full[index]
                 if index and self._cpu_rate(op, dtype, last) * workload.work(size) > 2 * cap:
-                    break
+                    # The walk stops on what one point said: measured afresh once before it ends the grid (on an
+                    # H100 one CPU conv2d of a single image once timed at 5 ms, and the grid became [1]).
+                    if rechecked or not self._recheck_cpu(op, dtype, last):
+                        break
+                    rechecked = True
+                    if self._cpu_rate(op, dtype, last) * workload.work(size) > 2 * cap:
+                        break
                 if self.cpu_stats(op, dtype, size).median_s > cap:
-                    break
+                    if rechecked or not self._recheck_cpu(op, dtype, size):
+                        break
+                    rechecked = True
+                    if self.cpu_stats(op, dtype, size).median_s > cap:
+                        break
                 last = size
             rate = self._cpu_rate(op, dtype, last)
             top = max([s for s in full if s >= last and rate * workload.work(s) <= cap], default=last)
             self.cpu_stats(op, dtype, top)
             self._grids[key] = [s for s in full if s <= top]
         return self._grids[key]
+
+    def _recheck_cpu(self, op: str, dtype: DType, size: int) -> bool:
+        """Measure the CPU side of one size afresh (its pooled samples dropped); False if already fresh twice."""
+        self._cpu.pop((op, self._cpu_dtype(dtype), size), None)
+        self.cpu_stats(op, dtype, size)
+        return True
 
     def _cpu_rate(self, op: str, dtype: DType, size: int) -> float:
         """CPU seconds per unit of work at a measured size (a short, reliable step to extrapolate from)."""
@@ -221,6 +249,16 @@ class CrossoverRunner:
         needed = WORKLOADS[op].bytes_needed(size, dtype)
         host_ok = not any(m.startswith("transfer") for m in modes) or needed <= self.settings.host_memory_cap_bytes
         return needed <= self.settings.gpu_memory_cap_bytes and host_ok
+
+    def forget_mode(self, op: str, dtype: DType, mode: CrossoverMode) -> None:
+        """Drop every GPU sample of one mode, so that its crossover is measured afresh."""
+        for key in [k for k in self._gpu if k[:3] == (op, dtype, mode)]:
+            del self._gpu[key]
+
+    def forget(self, op: str, dtype: DType, mode: CrossoverMode, size: int) -> None:
+        """Drop the samples of one size (both sides), so that the next look measures it afresh."""
+        self._cpu.pop((op, self._cpu_dtype(dtype), size), None)
+        self._gpu.pop((op, dtype, mode, size), None)
 
     # -- one point, one crossover -----------------------------------------------------------------------
     def point(self, op: str, dtype: DType, mode: CrossoverMode, size: int) -> CrossoverPoint:
@@ -259,20 +297,72 @@ class CrossoverRunner:
             points[size] = self.point(op, dtype, mode, size)
             return Look(points[size].winner, points[size].speedup)
 
+        def remeasure(size: int) -> Look:
+            self.forget(op, dtype, mode, size)
+            look = evaluate(size)
+            points[size].remeasured = True
+            return look
+
         if dense:
             outcome = dense_search(grid, evaluate)
         else:
-            outcome = bracket_search(grid, evaluate)
+            outcome = bracket_search(grid, evaluate, remeasure=remeasure, clear_factor=CLOSE_RACE_FACTOR)
         index = outcome.crossover_index
         close = [p.size for p in points.values() if 1 / CLOSE_RACE_FACTOR <= p.speedup <= CLOSE_RACE_FACTOR]
+        ordered = [points[s] for s in sorted(points)]
+        gpu_clear_from, cpu_clear_to = clear_bounds(ordered)
         return CrossoverResult(
             op=op, dtype=dtype, mode=mode, size_unit=workload.size_unit, workload=workload.description,
             crossover_size=grid[index] if index is not None else None,
             gpu_never_wins=index is None, gpu_always_wins=index == 0,
             range_min=grid[0], range_max=grid[-1], close_race_from=min(close, default=None),
-            close_race_to=max(close, default=None), points=[points[s] for s in sorted(points)],
+            close_race_to=max(close, default=None), points=ordered, gpu_clear_from=gpu_clear_from,
+            cpu_clear_to=cpu_clear_to, clear_factor=CLOSE_RACE_FACTOR,
             search="dense" if dense else "bisect", evaluations=len(points), wall_s=watch.elapsed(),
         )
+
+
+def clear_bounds(points: list[CrossoverPoint], factor: float = CLOSE_RACE_FACTOR) -> tuple[Optional[int], Optional[int]]:
+    """(smallest size from which the GPU wins by more than ``factor`` at every larger size measured, the largest
+    size below it where the CPU does); None where there is none. Between them the results are near-ties or mixed.
+
+    These reproduce from run to run where a single crossover size does not: across a stretch where the two are
+    within noise of each other (reductions, small elementwise ops, fp16 matmul at small n) the first GPU win moves.
+    """
+    def gpu_clear(p: CrossoverPoint) -> bool:
+        return p.winner == "gpu" and p.speedup > factor
+
+    def cpu_clear(p: CrossoverPoint) -> bool:
+        return p.winner == "cpu" and p.speedup < 1 / factor
+
+    gpu_from = None
+    for point in reversed(points):
+        if not gpu_clear(point):
+            break
+        gpu_from = point.size
+    cpu_to = None
+    for point in reversed(points):
+        if gpu_from is not None and point.size >= gpu_from:
+            continue
+        if cpu_clear(point):  # clear GPU wins may lie in between (speedup curves are not monotone): "mixed"
+            cpu_to = point.size
+            break
+    return gpu_from, cpu_to
+
+
+#: (mode, the mode it can never beat): the same op plus a synchronize, or the same copies from pageable memory.
+ORDERED_MODES: tuple[tuple[CrossoverMode, CrossoverMode], ...] = (("sync", "resident"), ("transfer_pageable", "transfer_pinned"))
+
+
+def contradiction(slower: CrossoverResult, faster: CrossoverResult) -> Optional[str]:
+    """Why ``slower`` (a mode that only adds work to ``faster``'s GPU side) cannot be right, or None: its GPU
+    clearly wins where ``faster``'s CPU still clearly does."""
+    if slower.status != "ok" or faster.status != "ok" or slower.gpu_clear_from is None or faster.cpu_clear_to is None:
+        return None
+    if slower.gpu_clear_from < faster.cpu_clear_to:
+        return (f"the GPU wins clearly from {slower.gpu_clear_from:,} here, but with {faster.mode} (less work on "
+                f"the GPU side) the CPU still wins clearly at {faster.cpu_clear_to:,}")
+    return None
 
 
 def failed_crossover(op: str, dtype: DType, mode: CrossoverMode, reason: str, status: str = "failed") -> CrossoverResult:

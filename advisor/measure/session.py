@@ -11,7 +11,14 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable, Optional, get_args
 
-from advisor.measure.crossover import CrossoverRunner, CrossoverSettings, failed_crossover
+from advisor.measure.crossover import (
+    ORDERED_MODES,
+    CrossoverRunner,
+    CrossoverSettings,
+    contradiction,
+    failed_crossover,
+)
+from advisor.measure.load_watch import CpuLoadWatch, mark_contended
 from advisor.measure.monitor import GpuMonitor, StateReader
 from advisor.measure.overheads import OVERHEAD_TIMER, first_call_costs, launch_and_sync_costs
 from advisor.measure.peaks import (
@@ -22,7 +29,7 @@ from advisor.measure.peaks import (
     fill_specs,
     gpu_matmul_peak,
 )
-from advisor.measure.timer import Stopwatch, TimerConfig
+from advisor.measure.timer import ClockReader, Stopwatch, TimerConfig
 from advisor.measure.transfer import TRANSFER_TIMER, LinkReader, link_gbps, measure_transfers
 from advisor.measure.unsync import unsync_demo
 from advisor.models.common import missing
@@ -41,10 +48,10 @@ FULL_CROSSOVERS: tuple[tuple[str, DType], ...] = (
 )
 QUICK_CROSSOVERS: tuple[tuple[str, DType], ...] = (("matmul", "float32"), ("add", "float32"))
 QUICK_MODES: tuple[CrossoverMode, ...] = ("resident", "sync", "transfer_pinned")
-PEAK_DTYPES: tuple[DType, ...] = ("float32", "tf32", "bfloat16", "float16", "float64")
 #: The whole-run budgets (seconds) a full and a quick plan's timers are tuned for, at precision 1.
 NOMINAL_BUDGET_S = 30.0
 NOMINAL_QUICK_BUDGET_S = 10.0
+PEAK_DTYPES: tuple[DType, ...] = ("float32", "tf32", "bfloat16", "float16", "float64")
 
 
 @dataclass
@@ -99,16 +106,21 @@ class DeviceInfo:
     pcie_width_max: Optional[int] = None
     read_link: Optional[LinkReader] = None
     read_state: Optional[StateReader] = None
+    #: (SM clock now, SM clock under load) in MHz, for the crossovers' clock guard (timer.ClockGuard).
+    read_clock: Optional[ClockReader] = None
 
 
 class MeasurementSession:
-    def __init__(self, plan: MeasurePlan, device: DeviceInfo, progress: Optional[Progress] = None) -> None:
+    def __init__(self, plan: MeasurePlan, device: DeviceInfo, progress: Optional[Progress] = None,
+                 load_probe: Any = None) -> None:
         self.plan = plan
         self.info = device
         self.progress = progress or (lambda *_: None)
         self.result = Measurements()
         self.watch = Stopwatch()
         self._done = 0
+        #: advisor.probe.load (handed in): how busy other processes keep the CPU while CPU work is timed.
+        self.load = CpuLoadWatch(load_probe) if load_probe is not None else None
 
     # -- guards -----------------------------------------------------------------------------------------
     def _step(self, description: str, total: int) -> None:
@@ -140,6 +152,13 @@ class MeasurementSession:
     # -- the run ----------------------------------------------------------------------------------------
     def run_cpu_only(self, reason: str) -> Measurements:
         """No usable GPU: the CPU's own figures, and every GPU measurement marked with the reason."""
+        try:
+            return self._run_cpu_only(reason)
+        finally:
+            if self.load is not None:
+                self.result.run.cpu_load = self.load.summary()
+
+    def _run_cpu_only(self, reason: str) -> Measurements:
         import torch
 
         run = self.result.run
@@ -158,6 +177,13 @@ class MeasurementSession:
         return self.result
 
     def run(self) -> Measurements:
+        try:
+            return self._run()
+        finally:
+            if self.load is not None:
+                self.result.run.cpu_load = self.load.summary()
+
+    def _run(self) -> Measurements:
         import torch
 
         device = torch.device("cuda", self.info.torch_index)
@@ -240,16 +266,33 @@ class MeasurementSession:
             self._cpu_peak(dtype)
 
     def _cpu_peak(self, dtype: DType) -> None:
-        measurement = cpu_matmul_peak(dtype, self.plan.timer(CPU_PEAK_TIMER))
+        measure = lambda: cpu_matmul_peak(dtype, self.plan.timer(CPU_PEAK_TIMER))  # noqa: E731
+        if self.load is None:
+            measurement = measure()
+        else:
+            # A fully parallel loop: our threads must get their cores. Contended: measured once more, and if it
+            # still is, the number stays, marked (never "stable").
+            measurement, contended = self.load.watch(f"CPU matmul {dtype}", measure, parallel=True)
+            if contended:
+                measurement, contended = self.load.watch(f"CPU matmul {dtype}", measure, parallel=True)
+            if contended and measurement.stats is not None:
+                measurement.stats.contended, measurement.stats.stable = True, False
         self.result.peaks.details.append(measurement)
         self.result.peaks.cpu_matmul_gflops[dtype] = measurement.value  # type: ignore[assignment]
 
     def _crossovers(self, device: Any, steps: int) -> None:
+        if self.plan.crossover.clock_reader is None:
+            self.plan.crossover.clock_reader = self.info.read_clock
         runner = CrossoverRunner(device, self.plan.crossover)
         try:
             self._crossover_loop(runner, steps)
         finally:
             runner.release()
+            guard = runner.clock_guard
+            if guard is not None and guard.discarded:
+                self.result.run.notes.append(
+                    f"{guard.discarded} GPU crossover samples discarded and re-taken: the SM clock read "
+                    f"{guard.lowest_mhz:.0f} MHz, under {guard.threshold:.0%} of its clock under load (idle clocks)")
 
     def _crossover_loop(self, runner: CrossoverRunner, steps: int) -> None:
         took: list[float] = []
@@ -264,13 +307,51 @@ class MeasurementSession:
                     continue
                 started = self.watch.elapsed()
                 holder: list[Any] = []
+
                 search = partial(runner.crossover, op, dtype, mode, dense=self.plan.dense,
                                  modes_planned=self.plan.modes)
-                reason = self._guarded(f"crossover {op} {dtype} {mode}", partial(_collect, holder, search))
+                name = f"crossover {op} {dtype} {mode}"
+                reason = self._guarded(name, partial(self._load_watched, name, partial(_collect, holder, search), holder))
                 if reason:
                     runner.release()  # what the failed search held; the next one starts clean
                 self.result.crossover.append(holder[0] if holder else failed_crossover(op, dtype, mode, reason or "?"))
                 took.append(self.watch.elapsed() - started)
+                self._check_order(runner, op, dtype, mode, took)
+
+    def _load_watched(self, name: str, fn: Callable[[], Any], holder: list[Any]) -> None:
+        """fn() puts a crossover in holder; one timed under contention is marked so."""
+        if self.load is None:
+            fn()
+            return
+        _, contended = self.load.watch(name, fn)
+        if contended and holder:
+            mark_contended(holder[-1])
+
+    def _check_order(self, runner: CrossoverRunner, op: str, dtype: DType, mode: CrossoverMode, took: list[float]) -> None:
+        """Sync per op can never beat resident, nor pageable copies pinned ones, beyond noise: a result that says
+        so is measured again (time permitting), and if it still does, it says why it cannot be trusted."""
+        results = {r.mode: r for r in self.result.crossover if (r.op, r.dtype) == (op, dtype)}
+        for slower_mode, faster_mode in ORDERED_MODES:
+            if mode not in (slower_mode, faster_mode) or slower_mode not in results or faster_mode not in results:
+                continue
+            why = contradiction(results[slower_mode], results[faster_mode])
+            if why is None:
+                continue
+            expected = sorted(took)[len(took) // 2]
+            if self._time_left() > expected:
+                runner.forget_mode(op, dtype, slower_mode)
+                holder: list[Any] = []
+                search = partial(runner.crossover, op, dtype, slower_mode, dense=self.plan.dense,
+                                 modes_planned=self.plan.modes)
+                self._guarded(f"crossover {op} {dtype} {slower_mode} (again)", partial(_collect, holder, search))
+                if holder:
+                    index = self.result.crossover.index(results[slower_mode])
+                    self.result.crossover[index] = results[slower_mode] = holder[0]
+                    why = contradiction(holder[0], results[faster_mode])
+            if why is not None:
+                results[slower_mode].consistency_note = (
+                    f"{why}, measured twice: the GPU's state changed between the modes (clocks, another process)"
+                    " or the timing is off; neither number should be trusted")
 
 
 def _collect(into: list[Any], work: Callable[[], Any]) -> None:

@@ -47,6 +47,66 @@ class TimerConfig:
         return replace(self, budget_s=self.budget_s * factor, warmup_s=self.warmup_s * factor)
 
 
+#: Returns (current SM clock, the clock it runs at under load) in MHz, or None; handed in by the caller (NVML),
+#: so measure/ never imports it.
+ClockReader = Callable[[], Optional[tuple[float, float]]]
+
+
+class ClockGuard:
+    """Discards GPU samples taken while the SM clock is far below its clock under load, as nvbench does.
+
+    An idle GPU drops to a few hundred MHz (345 MHz was seen on an H100 during a run, while the CPU side of a
+    crossover ran); samples taken before it ramps back up are several times too slow and decide crossovers
+    wrongly. The clock is read at most every ``interval_s`` (an NVML read costs tens of microseconds); a sample
+    followed by a low reading is dropped and the work is run untimed until the clock is back, for at most
+    ``recover_s``.
+    """
+
+    def __init__(self, read: ClockReader, threshold: float = 0.75, interval_s: float = 0.005,
+                 recover_s: float = 0.2, total_recover_s: float = 2.0) -> None:
+        self._read = read
+        #: All recoveries together may take this long; then the guard only watches (a GPU held at a low clock
+        #: by a power cap or another process would otherwise eat the run's whole budget).
+        self.total_recover_s = total_recover_s
+        self.recovering_s = 0.0
+        self.threshold = threshold
+        self.interval_s = interval_s
+        self.recover_s = recover_s
+        self._last_read = -math.inf
+        self.discarded = 0
+        self.lowest_mhz: Optional[float] = None
+
+    def low(self, force: bool = False) -> bool:
+        now = time.perf_counter()
+        if self.recovering_s >= self.total_recover_s:
+            return False
+        if not force and now - self._last_read < self.interval_s:
+            return False
+        self._last_read = now
+        try:
+            reading = self._read()
+        except Exception:  # a guard must never break the measurement it guards
+            reading = None
+        if not reading or not reading[1]:
+            return False
+        current, under_load = reading
+        if current < self.threshold * under_load:
+            self.lowest_mhz = current if self.lowest_mhz is None else min(self.lowest_mhz, current)
+            return True
+        return False
+
+    def recover(self, spin: Callable[[], Any]) -> None:
+        started = time.perf_counter()
+        deadline = started + self.recover_s
+        try:
+            while time.perf_counter() < deadline:
+                spin()
+                if not self.low(force=True):
+                    return
+        finally:
+            self.recovering_s += time.perf_counter() - started
+
+
 def summarize(per_op: list[float], *, method: TimingMethod, ops_per_sample: int, stable_target: float,
               threads: Optional[int] = None) -> TimingStats:
     """Median, quartiles and relative spread of per-operation times (seconds)."""
@@ -64,13 +124,25 @@ def summarize(per_op: list[float], *, method: TimingMethod, ops_per_sample: int,
     )
 
 
-def _sample_until_stable(take_sample: Callable[[int], float], ops_per_sample: int, config: TimerConfig) -> list[float]:
+def _guarded_sample(take_sample: Callable[[int], float], ops: int, guard: Optional[ClockGuard]) -> float:
+    """One sample, per op; taken again (after the clock recovers) when the SM clock read low right after it."""
+    for _ in range(3):
+        value = take_sample(ops) / ops
+        if guard is None or not guard.low():
+            return value
+        guard.discarded += 1
+        guard.recover(lambda: take_sample(ops))
+    return value
+
+
+def _sample_until_stable(take_sample: Callable[[int], float], ops_per_sample: int, config: TimerConfig,
+                         guard: Optional[ClockGuard] = None) -> list[float]:
     """Collect per-op times until the spread is small, the budget is spent, or max_samples is reached."""
     samples: list[float] = []
     deadline = time.perf_counter() + config.budget_s
     min_samples = config.min_samples
     while len(samples) < config.max_samples:
-        samples.append(take_sample(ops_per_sample) / ops_per_sample)
+        samples.append(_guarded_sample(take_sample, ops_per_sample, guard))
         if len(samples) == 1 and ops_per_sample == 1 and samples[0] >= config.slow_op_s:
             min_samples = min(min_samples, config.min_samples_slow)
         if len(samples) >= min_samples:
@@ -109,8 +181,12 @@ class Sampler:
     """
 
     def __init__(self, take_sample: Callable[[int], float], method: TimingMethod, config: TimerConfig,
-                 threads: Optional[int] = None, ops_per_sample: Optional[int] = None) -> None:
+                 threads: Optional[int] = None, ops_per_sample: Optional[int] = None,
+                 guard: Optional[ClockGuard] = None) -> None:
         self._take = take_sample
+        self.guard = guard
+        if guard is not None and guard.low(force=True):  # an idle GPU: ramp it up before calibrating
+            guard.recover(lambda: take_sample(1))
         self.method = method
         self.threads = threads
         self.target = config.target_rel_spread
@@ -121,11 +197,11 @@ class Sampler:
 
     def collect(self, config: TimerConfig) -> "Sampler":
         """Add samples until the spread is small, the budget is spent, or max_samples is reached."""
-        self.per_op.extend(_sample_until_stable(self._take, self.ops, config))
+        self.per_op.extend(_sample_until_stable(self._take, self.ops, config, self.guard))
         return self
 
     def add(self, count: int) -> "Sampler":
-        self.per_op.extend(self._take(self.ops) / self.ops for _ in range(count))
+        self.per_op.extend(_guarded_sample(self._take, self.ops, self.guard) for _ in range(count))
         return self
 
     def stats(self) -> TimingStats:
@@ -133,19 +209,35 @@ class Sampler:
                          stable_target=self.target, threads=self.threads)
 
 
-def cpu_sampler(fn: Callable[[], Any], config: TimerConfig = TimerConfig(), ops: Optional[int] = None) -> Sampler:
-    """Host work (CPU ops, or host-side costs) with the threads torch gives a user's program."""
+#: CPU ops shorter than this get one untimed run right before each sample (see cpu_sampler).
+PRIME_BELOW_S = 2e-3
+
+
+def cpu_sampler(fn: Callable[[], Any], config: TimerConfig = TimerConfig(), ops: Optional[int] = None,
+                prime: bool = False) -> Sampler:
+    """Host work (CPU ops, or host-side costs) with the threads torch gives a user's program.
+
+    ``prime``: a short op gets one untimed run right before each sample: between samples (while the GPU side of a race
+    runs) torch's CPU thread pool goes to sleep, and waking it costs tens of microseconds that a user's tight
+    loop does not pay on every op -- charged to a 20-microsecond op, that made the CPU look several times slower.
+    """
+    last_per_op = [0.0]
 
     def take_sample(count: int) -> float:
+        if prime and last_per_op[0] < PRIME_BELOW_S:
+            fn()
         start = time.perf_counter()
         for _ in range(count):
             fn()
-        return time.perf_counter() - start
+        elapsed = time.perf_counter() - start
+        last_per_op[0] = elapsed / count
+        return elapsed
 
     return Sampler(take_sample, "cpu_clock", config, threads=_torch_threads(), ops_per_sample=ops)
 
 
-def cuda_events_sampler(fn: Callable[[], Any], config: TimerConfig = TimerConfig(), ops: Optional[int] = None) -> Sampler:
+def cuda_events_sampler(fn: Callable[[], Any], config: TimerConfig = TimerConfig(), ops: Optional[int] = None,
+                           guard: Optional[ClockGuard] = None) -> Sampler:
     """GPU time of queued work: CUDA events around back-to-back calls, one wait at the end.
 
     For work the host launches slower than the GPU runs it, this is the launch-bound rate, which is what a
@@ -164,10 +256,11 @@ def cuda_events_sampler(fn: Callable[[], Any], config: TimerConfig = TimerConfig
         return start.elapsed_time(end) / 1e3
 
     torch.cuda.synchronize()
-    return Sampler(take_sample, "cuda_events", config, ops_per_sample=ops)
+    return Sampler(take_sample, "cuda_events", config, ops_per_sample=ops, guard=guard)
 
 
-def synchronized_sampler(fn: Callable[[], Any], config: TimerConfig = TimerConfig(), ops: Optional[int] = None) -> Sampler:
+def synchronized_sampler(fn: Callable[[], Any], config: TimerConfig = TimerConfig(), ops: Optional[int] = None,
+                            guard: Optional[ClockGuard] = None) -> Sampler:
     """Wall time of work that ends with the result on hand: host clock, device synchronized before and after.
 
     For work that includes host<->device copies or a synchronize per operation (sync / transfer modes),
@@ -183,7 +276,7 @@ def synchronized_sampler(fn: Callable[[], Any], config: TimerConfig = TimerConfi
         torch.cuda.synchronize()
         return time.perf_counter() - start
 
-    return Sampler(take_sample, "synchronize", config, ops_per_sample=ops)
+    return Sampler(take_sample, "synchronize", config, ops_per_sample=ops, guard=guard)
 
 
 def time_cpu(fn: Callable[[], Any], config: TimerConfig = TimerConfig()) -> TimingStats:

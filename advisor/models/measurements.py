@@ -41,6 +41,9 @@ class TimingStats(StrictModel):
     threads: Optional[int] = None
     #: "warm": the working set was reused between repeats (it may sit in cache); "cold": caches were flushed.
     cache_state: Literal["warm", "cold"] = "warm"
+    #: CPU timing taken while other processes kept the CPU busy (probe/load.py): never ``stable``, and
+    #: ``compare`` does not call a change in it a regression.
+    contended: bool = False
 
 
 class Measured(StrictModel):
@@ -71,6 +74,8 @@ class CrossoverPoint(StrictModel):
     #: Sampling stopped (time cap) before the confidence interval settled the race: the winner is the point
     #: estimate, and a rerun may call it the other way.
     close_call: bool = False
+    #: Measured afresh after its first look contradicted its neighbours, or before an answer rested on it.
+    remeasured: bool = False
 
 
 class CrossoverResult(Measured):
@@ -92,6 +97,18 @@ class CrossoverResult(Measured):
     #: hardly matters which one runs the op, and reruns can place the crossover anywhere inside it.
     close_race_from: Optional[int] = None
     close_race_to: Optional[int] = None
+    #: What reruns reproduce (set by the measurement; None on reports older than it): the smallest size tried from
+    #: which the GPU is faster by more than ``clear_factor`` at every larger size tried, and the largest size
+    #: tried up to which the CPU is faster by more than that at every smaller size tried. Between them the two
+    #: are about even: a single crossover size inside that stretch moves from run to run.
+    gpu_clear_from: Optional[int] = None
+    cpu_clear_to: Optional[int] = None
+    clear_factor: Optional[float] = None
+    #: Why this result contradicts another mode's (sync per op faster than resident, pageable copies faster than
+    #: pinned ones) after being measured again; None when consistent.
+    consistency_note: Optional[str] = None
+    #: The CPU side was timed while other processes kept the CPU busy.
+    cpu_contended: bool = False
     points: list[CrossoverPoint] = Field(default_factory=list)
     search: Literal["bisect", "dense"] = "bisect"
     evaluations: int = 0
@@ -175,6 +192,24 @@ class GpuStateDuringRun(StrictModel):
     power_max_w: Fact[float] = NOT_COLLECTED
 
 
+class CpuLoad(StrictModel):
+    """How busy the CPU was with other work while gpu-advisor timed it (advisor/probe/load.py)."""
+
+    #: CPUs this process may run on (affinity, and a cgroup CPU quota where one is set).
+    usable_cores: float
+    #: 1-minute load average at the end of the run (includes gpu-advisor's own threads).
+    load_avg_1m: Optional[float] = None
+    #: CPU time other processes used during the timed work, in cores (all CPU busy time minus ours, over wall).
+    others_busy_cores: Optional[float] = None
+    #: Share of CPU time the hypervisor gave to other guests (steal), where the kernel reports it.
+    steal_fraction: Optional[float] = None
+    #: Our own CPU time over wall time across the timed CPU loops, over the threads torch runs them with.
+    own_cpu_share: Optional[float] = None
+    contended: bool = False
+    #: Which measurements were timed while contended.
+    contended_measurements: list[str] = Field(default_factory=list)
+
+
 class MeasurementRun(StrictModel):
     """Context every number needs to be read correctly."""
 
@@ -186,6 +221,7 @@ class MeasurementRun(StrictModel):
     memory_cap_fraction: Optional[float] = None
     interrupted: bool = False
     notes: list[str] = Field(default_factory=list)
+    cpu_load: Fact[CpuLoad] = NOT_COLLECTED
 
 
 class Measurements(StrictModel):

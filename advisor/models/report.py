@@ -9,6 +9,7 @@ from advisor.models.facts import Facts
 from advisor.models.findings import Finding, SkippedRule
 from advisor.models.fleet import Fleet
 from advisor.models.measurements import Measurements
+from advisor.models.profile import ProfileFacts
 from advisor.models.recommendations import Recommendation
 
 #: Bump on any change a reader of an older report must know about; ``advisor.models.load`` lists readable ones.
@@ -35,3 +36,5 @@ class Report(StrictModel):
     recommendations: list[Recommendation] = Field(default_factory=list)
     #: A whole torch.distributed job (``gpu-advisor cluster``): every rank's summary, gathered on rank 0.
     fleet: Optional[Fleet] = None
+    #: Set by `gpu-advisor profile`: the user's own program, summarised from its trace.
+    profile: Optional[ProfileFacts] = None

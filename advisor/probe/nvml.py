@@ -349,3 +349,36 @@ def read_live_state(index: Optional[int] = None, *, uuid: Optional[str] = None) 
         )
     finally:
         _shutdown(lib)
+
+
+def sm_clock_reader(uuid: str) -> Optional[Callable[[], Optional[tuple[float, float]]]]:
+    """A cheap reader of (SM clock now, SM clock under load) in MHz for one GPU, or None without NVML.
+
+    For measure/'s clock guard, which reads it between samples: NVML stays initialised (one reference, held for
+    the life of the process) and the handle is looked up once, so a reading costs tens of microseconds. "Under
+    load" is the applications clock (what the GPU runs at when busy), else the maximum SM clock.
+    """
+    lib, error = _import()
+    if error is None:
+        error = _init(lib)
+    if error is not None:
+        return None
+    nv = _Nvml(lib)
+    handle = _handle(nv, None, uuid)
+    if is_missing(handle):
+        _shutdown(lib)
+        return None
+    under_load = nv.query(lambda: lib.nvmlDeviceGetApplicationsClock(handle, lib.NVML_CLOCK_SM))
+    if is_missing(under_load) or not under_load:
+        under_load = nv.query(lambda: lib.nvmlDeviceGetMaxClockInfo(handle, lib.NVML_CLOCK_SM))
+    if is_missing(under_load) or not under_load:
+        _shutdown(lib)
+        return None
+
+    def read() -> Optional[tuple[float, float]]:
+        try:
+            return float(lib.nvmlDeviceGetClockInfo(handle, lib.NVML_CLOCK_SM)), float(under_load)
+        except Exception:
+            return None
+
+    return read

@@ -96,7 +96,7 @@ def recommend_batch_size(
     loss_fn: Optional[Callable[[Any, Any], Any]] = None,
     steps_per_trial: int = 3,
     throughput: bool = True,
-    rel_tolerance: float = 0.005,
+    rel_tolerance: float = 0.01,
     time_budget_s: float = 300.0,
     progress: Optional[ProgressFn] = None,
     model_label: Optional[str] = None,

@@ -13,6 +13,7 @@ The caller owns the GPU: it asks ``propose()`` for a batch, runs it, and hands t
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -32,11 +33,12 @@ class SearchConfig:
     #: Leave the fit phase once the batch is this share of the predicted maximum (extrapolate at most 8x).
     fit_reach: float = 1 / 8
     max_fit_trials: int = 30
-    #: Stop when the bracket [largest that ran, smallest that did not) is this narrow, relative to the former.
-    rel_tolerance: float = 0.005
+    #: Stop when the bracket [largest that ran, smallest that did not) is this narrow, relative to the former:
+    #: the answer is then within 1% of the largest batch that runs.
+    rel_tolerance: float = 0.01
     #: First step from a known result towards the limit, relative; doubles while it keeps going the same way.
-    #: Equal to the tolerance: a prediction that is right needs one more trial to prove it.
-    first_step: float = 0.005
+    #: Just under the tolerance: a prediction off by less than that is settled by this one step.
+    first_step: float = 0.009
     allocator_slack: float = ALLOCATOR_SLACK
     max_batch: Optional[int] = None
     max_search_trials: int = 16
@@ -60,6 +62,19 @@ class SearchState:
     notes: list[str] = field(default_factory=list)
 
 
+_TRIED = re.compile(r"Tried to allocate ([\d.]+) (B|KiB|MiB|GiB|TiB)")
+_FREE = re.compile(r"of which ([\d.]+) (B|KiB|MiB|GiB|TiB) is free")
+_UNITS = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
+
+
+def oom_shortfall(message: str) -> Optional[tuple[float, float]]:
+    """(bytes the failing allocation asked for, bytes free on the GPU then) from torch's OutOfMemoryError text."""
+    tried, free = _TRIED.search(message or ""), _FREE.search(message or "")
+    if tried is None or free is None:
+        return None
+    return float(tried[1]) * _UNITS[tried[2]], float(free[1]) * _UNITS[free[2]]
+
+
 class BatchSearch:
     def __init__(self, limit_bytes: float, config: Optional[SearchConfig] = None) -> None:
         self.limit_bytes = limit_bytes
@@ -68,10 +83,10 @@ class BatchSearch:
         self.state = SearchState()
         self.phase = "fit"
         self._up = self.config.first_step
+        self._down = self.config.first_step
+        self._went_up = self._went_down = self._turned = False
+        self._use_local = True
         self._refine_proposals = 0
-        self._last_was_prediction = False
-        self._secant_turn = False
-        self._edge_steps = 0
         self._first_error: Optional[Trial] = None
 
     # -- what the caller reads -------------------------------------------------------------------------------
@@ -196,8 +211,37 @@ class BatchSearch:
         self.phase = "refine"
         self._check_finished()
 
+    def _oom_prediction(self) -> Optional[int]:
+        """The batch at which the largest allocation of a step fits in the memory free at that moment, from the
+        out-of-memory messages of the failed batches: the allocation scales with the batch (X b / b_f), the free
+        memory shrinks with it -- along the line through two failures, or by the model's bytes per sample.
+
+        Capacity models miss this when memory is free but not in one piece (a 25 GiB logits tensor on an 80 GiB
+        GPU: the demo transformer on an H100 was predicted at 816 and ran up to 622)."""
+        failures = sorted(((t.batch, oom_shortfall(t.message)) for t in self.trials
+                           if t.failure == "oom" and oom_shortfall(t.message)), key=lambda f: f[0])
+        if not failures:
+            return None
+        batch, (tried, free) = failures[0]
+        per_batch = tried / batch
+        slope = None
+        if len(failures) >= 2 and failures[-1][0] > batch:
+            top, (_, free_top) = failures[-1]
+            slope = (free - free_top) / (top - batch)  # free memory lost per sample
+        if slope is None or slope <= 0:
+            model = self.fitted()
+            slope = model.per_sample_bytes if model is not None else None
+        if slope is None or slope <= 0:
+            return None
+        # tried_b = per_batch * b must fit in free_b = free + slope * (batch - b)
+        answer = math.floor((free + slope * batch) / (per_batch + slope))
+        return answer if 0 < answer < batch else None
+
     def _tolerance(self) -> int:
-        return max(1, math.floor((self.state.largest_fit or 1) * self.config.rel_tolerance))
+        """Relative to the smallest batch that failed: the largest that ran is then within the tolerance of the
+        true limit (a fit phase that ended at a small batch must not make it one batch near a limit of 1000)."""
+        scale = self.state.smallest_fail or self.state.largest_fit or 1
+        return max(1, math.floor(scale * self.config.rel_tolerance))
 
     def _check_finished(self) -> None:
         state, config = self.state, self.config
@@ -209,6 +253,56 @@ class BatchSearch:
         elif sum(1 for t in self.trials if t.phase == "search") >= config.max_search_trials:
             self._finish("trial_limit")
 
+    def _next_refine(self) -> Optional[int]:
+        """Near the prediction, then outwards: the prediction first; from each result step the way the limit
+        must lie, geometrically (just under the tolerance first, doubling while the results keep pointing the
+        same way); once results on both sides of the limit are near each other, bisect. A prediction within a
+        few percent is settled in two or three trials, and one that is far off (a workspace step, fragmentation)
+        costs a logarithmic number of steps instead of a bisection from the fit phase's small batches."""
+        lo, hi = self.state.largest_fit, self.state.smallest_fail
+        assert lo is not None  # the fit phase always ends with at least one batch that ran
+        first = self._refine_proposals == 0
+        self._refine_proposals += 1
+        predicted = self.predicted_max() if first else None
+        if predicted is not None and predicted > lo and (hi is None or predicted < hi):
+            return self._cap(predicted)
+        last = self.trials[-1]
+        if hi is None:  # everything ran so far: step up from the largest that ran (or to where memory points)
+            step = max(1, math.floor(lo * self._up))
+            self._up *= 2
+            local = self._local_prediction()
+            if local is not None and local > lo + step and self._use_local:
+                self._use_local = False
+                return self._cap(local)
+            self._use_local = True
+            return self._cap(lo + step)
+        middle = (lo + hi) // 2
+        from_oom = self._oom_prediction()
+        if from_oom is not None and not last.fits and lo < from_oom < hi - max(1, math.floor(hi * self._down)):
+            # The failure said how far off it was: its largest allocation (which grows with the batch) did not fit
+            # in what was free. Where the two lines meet is where it will.
+            return from_oom
+        local = self._local_prediction()
+        if from_oom is not None and local is not None and local > from_oom:
+            local = None  # memory is free but not in one piece: a capacity extrapolation points too high
+        if local is not None and lo < local < hi and self._use_local:
+            # The memory of the largest batches that ran, extrapolated, points inside the bracket: try just on
+            # the near side of it (every other step, so the bracket still shrinks geometrically when it is wrong).
+            self._use_local = False
+            return min(max(local, lo + 1), hi - 1)
+        self._use_local = True
+        if self._turned or (last.fits and self._went_down) or (not last.fits and self._went_up):
+            self._turned = True  # the limit lies between two results near each other: bisect
+            return min(max(middle, lo + 1), hi - 1)
+        if last.fits:
+            self._went_up = True
+            step = max(1, math.floor(lo * self._up))
+            self._up *= 2
+            return min(max(min(lo + step, middle), lo + 1), hi - 1)
+        self._went_down = True
+        step = max(1, math.floor(hi * self._down))
+        self._down *= 2
+        return min(max(max(hi - step, middle), lo + 1), hi - 1)
     def _local_prediction(self) -> Optional[int]:
         """Where memory, extrapolated from the largest batches that ran, reaches the target: a parabola through
         three of them when it bends upwards (workspaces or kernels that grow faster than the batch), else the
@@ -237,54 +331,3 @@ class BatchSearch:
         if y2 <= y1:
             return None
         return int(x2 + (target - y2) * (x2 - x1) / (y2 - y1))
-
-    def _next_refine(self) -> Optional[int]:
-        lo, hi = self.state.largest_fit, self.state.smallest_fail
-        assert lo is not None  # the fit phase always ends with at least one batch that ran
-        tolerance = self._tolerance()
-        first = self._refine_proposals == 0
-        self._refine_proposals += 1
-        if hi is None:  # no failure yet: go up, at least one step, to the prediction when it is higher
-            predicted = self.predicted_max()
-            candidate = lo + max(tolerance, math.floor(lo * self._up))
-            if predicted is not None and predicted > candidate:
-                candidate = predicted
-            else:
-                self._up *= 2
-            self._last_was_prediction = first
-            return self._cap(candidate)
-        middle = (lo + hi) // 2
-        last = self.trials[-1]
-        direction = 1 if last.fits else -1
-        if sum(1 for t in self.trials if t.failure == "oom" and t.steps >= 1) >= 2:
-            # Two batches ran a whole step, then ran out of memory: fragmentation, not capacity, sets the limit
-            # here, and the memory model (which predicts capacity) cannot say where. Plain bisection.
-            return min(max(middle, lo + 1), hi - 1)
-        if first:  # the fit phase ended on a failure: the model still knows best where to look
-            predicted = self.predicted_max()
-            candidate = predicted if predicted is not None and lo < predicted < hi else middle
-            self._last_was_prediction = candidate == predicted
-            return min(max(candidate, lo + 1), hi - 1)
-        if self._last_was_prediction:
-            # A prediction was just tried: if it was right, the limit is one tolerance away and this trial closes
-            # the bracket. If not, the secant (with this new point) comes next.
-            candidate = min(lo + tolerance, middle) if direction > 0 else max(hi - tolerance, middle)
-            self._last_was_prediction = False
-            self._secant_turn = False
-        else:
-            # Safeguarded secant: the local prediction on every other step, the middle of the bracket otherwise,
-            # so the bracket at least halves every two trials however wrong the predictions are.
-            # A secant that lands outside the bracket says the limit hugs one end of it: step in from that end
-            # (one tolerance, doubling while it keeps doing so).
-            local = self._local_prediction()
-            self._secant_turn = not self._secant_turn
-            use_local = self._secant_turn and local is not None and lo < local < hi
-            candidate = local if use_local else middle
-            if self._secant_turn and local is not None and not use_local:
-                step = tolerance * 2 ** self._edge_steps
-                self._edge_steps += 1
-                candidate = min(lo + step, middle) if local <= lo else max(hi - step, middle)
-            elif use_local:
-                self._edge_steps = 0
-            self._last_was_prediction = use_local
-        return min(max(candidate, lo + 1), hi - 1)

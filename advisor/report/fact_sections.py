@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from advisor.formatting import Section, human_bytes, human_value
+from advisor.knowledge import gpu_model
 from advisor.models.common import Unavailable
 from advisor.models.facts import Facts, GpuFacts
 
@@ -80,6 +81,10 @@ def gpu_section(gpu: GpuFacts) -> Section:
     section.add("UUID", gpu.uuid)
     section.add("PCI bus", gpu.pci_bus_id)
     section.add("Architecture / compute capability", f"{human_value(gpu.architecture)} / {human_value(gpu.compute_capability)}")
+    if isinstance(gpu.compute_capability, Unavailable) and isinstance(gpu.name, str):
+        model = gpu_model(gpu.name)  # public table (advisor/knowledge/gpus.yaml): what a paste never states
+        if model is not None and not model.ambiguous:
+            section.add("Compute capability (from the GPU's name)", model.compute_capability)
     section.add("SMs", gpu.sm_count)
     section.add("torch index", gpu.torch_index)
     used, total = gpu.memory_used_bytes, gpu.memory_total_bytes
@@ -128,9 +133,29 @@ def packages_section(facts: Facts) -> Section:
     return section
 
 
-def fact_sections(facts: Facts) -> list[Section]:
+#: Sources that are pasted text (advisor/ingest names them so), and how their "cannot contain" reasons start.
+PASTE_KINDS = ("collect_env text", "nvidia-smi -q text")
+_NOT_IN_PASTE = ("unavailable: not in collect_env output", "unavailable: not in nvidia-smi -q output",
+                 "unavailable: not in the pasted text")
+
+
+def fact_sections(facts: Facts, sources: tuple[str, ...] | list[str] = ()) -> list[Section]:
     sections = [host_section(facts), torch_section(facts), driver_section(facts)]
     if not isinstance(facts.gpus, Unavailable):
         sections.extend(gpu_section(gpu) for gpu in facts.gpus)
     sections.extend([env_section(facts), packages_section(facts)])
+    pasted = [source for source in sources if source.startswith(PASTE_KINDS)]
+    if pasted:
+        _leave_out_what_pastes_cannot_hold(sections, pasted)
     return sections
+
+
+def _leave_out_what_pastes_cannot_hold(sections: list[Section], pasted: list[str]) -> None:
+    """A paste holds a fraction of the facts: rows whose every value it cannot contain are noise, so they go,
+    and the first table says once what the input was."""
+    for section in sections:
+        section.rows = [row for row in section.rows
+                        if not all(part.strip().startswith(_NOT_IN_PASTE) for part in row[-1].split(" / "))]
+    note = (f"Read from {' and '.join(pasted)}: rows such a paste cannot contain are left out; "
+            "anything else it lacks says why.")
+    sections[0].note = f"{note} {sections[0].note}".strip()

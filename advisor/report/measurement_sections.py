@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from advisor.formatting import human_seconds, human_value
+from advisor.formatting import describe_crossover_bounds, human_seconds, human_value
 from advisor.models.common import Unavailable
 from advisor.models.measurements import CrossoverResult, Measurements, TimingStats
 from advisor.report.fact_sections import Section
@@ -116,6 +116,9 @@ def unsync_section(measurements: Measurements) -> Section:
 def describe_crossover(result: CrossoverResult) -> str:
     if result.status != "ok":
         return result.status  # the reasons are listed once, under the table
+    if result.clear_factor is not None:
+        text = describe_crossover_bounds(result)
+        return f"{text} [!]" if result.consistency_note or result.cpu_contended else text
     if result.gpu_never_wins:
         return f"CPU wins up to {result.range_max:,}"
     if result.gpu_always_wins:
@@ -142,6 +145,15 @@ def crossover_section(measurements: Measurements) -> Section:
     section.note = ("resident: data on the GPU, ops queued; sync per op: each result waited for; copy: inputs copied "
                     "host->device and the result back each time. Above the crossover the GPU stays faster at every "
                     "size tried.")
+    if any(r.clear_factor is not None for r in measurements.crossover):
+        factor = next(r.clear_factor for r in measurements.crossover if r.clear_factor is not None)
+        section.note = (f"CPU <= X: the CPU is faster by more than {factor:.2f}x up to size X; GPU >= Y: the GPU is, "
+                        "from Y at every larger size tried; even: sizes measured in between, where neither is clearly "
+                        "faster (the exact crossover there moves from run to run). " + section.note.split(". ")[0] + ".")
+        flagged = [f"{r.op} {r.dtype} {MODE_LABELS[r.mode]}: {r.consistency_note or 'CPU side timed under load'}"
+                   for r in measurements.crossover if r.consistency_note or r.cpu_contended]
+        if flagged:
+            section.note += " [!] " + "; ".join(flagged) + "."
     not_measured = sorted({f"{r.status}: {r.reason}" for r in measurements.crossover if r.status != "ok"})
     if not_measured:
         section.note += " Not measured -- " + "; ".join(not_measured)

@@ -1,10 +1,9 @@
 """Every input parser is linear in its input: 4x the input takes about 4x the time (a ratio under 9 passes;
 quadratic would be 16, cubic 64), and a 20 MiB hostile input finishes in seconds.
 
-The ingest parsers (collect_env, nvidia-smi -q) are rewritten for issue 12 on another branch. Their tests
-here are marked ``xfail(NEEDS_INGEST_REWRITE)`` for the kinds still super-linear on this branch: they run in
-a child process with a deadline (so they fail fast instead of hanging) and pass once that branch is merged;
-then drop the marks (xfail is not strict, so an early pass shows as XPASS, not as an error).
+The ingest parsers (collect_env, nvidia-smi -q) run in a child process with a deadline, so a super-linear
+one fails in seconds instead of hanging the suite. Kinds listed in ``hostile_pastes.NEEDS_INGEST_REWRITE``
+are marked xfail (none since the ingest rewrite of issue 12 was merged).
 """
 
 from __future__ import annotations
@@ -105,7 +104,6 @@ def test_ingest_parser_is_linear(kind):
     assert_ingest_linear(KINDS[kind], 8 * 1024)
 
 
-@INGEST_XFAIL
 def test_twenty_mib_hostile_paste_under_ten_seconds():
     ingest_times([mixed_paste(256 * 1024)], timeout=5)  # fail fast while the parsers are still super-linear
     (elapsed,) = ingest_times([mixed_paste(20 * MIB)], timeout=60)

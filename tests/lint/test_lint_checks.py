@@ -125,24 +125,94 @@ t0 = time.perf_counter()
 step(x)
 print(time.perf_counter() - t0)
 """, []),
+    ("GA101", "calls through aliases", """
+mm = torch.mm
+a = torch.randn(512, 512, device="cuda")
+for _ in range(3):
+    mm(a, a)
+torch.cuda.synchronize()
+t0 = time.perf_counter()
+c = mm(a, a)
+print(time.perf_counter() - t0)
+net = nn.Linear(8, 8).cuda()
+f = net
+start = time.time()
+y = f(torch.ones(2, 8, device="cuda"))
+print(time.time() - start)
+""", [8, 13]),
+    ("GA101", "an attribute alias of a torch function", """
+class Bench:
+    def __init__(self):
+        self.op = torch.mm
+        self.a = torch.randn(256, 256, device="cuda")
+    def run(self):
+        self.op(self.a, self.a)
+        torch.cuda.synchronize()
+        t0 = time.time()
+        self.op(self.a, self.a)
+        return time.time() - t0
+Bench().run()
+""", [10]),
+    ("GA101", "the pre-2.1 default tensor type and legacy CUDA constructors", """
+torch.set_default_tensor_type("torch.cuda.FloatTensor")
+a = torch.randn(512, 512)
+t0 = time.time()
+b = a @ a
+print(time.time() - t0)
+c = torch.cuda.FloatTensor(512, 512)
+t1 = time.time()
+d = c * 2
+print(time.time() - t1)
+""", [5, 9]),
     # ---- GA102 timing the first call --------------------------------------------------------------
-    ("GA102", "first matmul timed", """
+    ("GA102", "first matmul timed, after copies only (a copy is not a computation)", """
+x = torch.load("x.pt").cuda()
+t0 = time.perf_counter()
+y = x @ x
+torch.cuda.synchronize()
+print(time.perf_counter() - t0)
+t1 = time.time()
+model = nn.Linear(8, 8)
+model.to("cuda")
+out = model(torch.load("b.pt").cuda())
+print(time.time() - t1)
+""", [3]),
+    ("GA102", "the timed region creates the context with a model move", """
+t1 = time.time()
+model = nn.Linear(8, 8)
+model.to("cuda")
+out = model(torch.load("b.pt").cuda())
+print(time.time() - t1)
+""", [3]),
+    ("GA102", "a CUDA-event timed region holding the first computation", """
+def work():
+    x = torch.rand(50, device="cuda")
+    return x * 2
+start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+start.record()
+for _ in range(100):
+    work()
+end.record()
+torch.cuda.synchronize()
+print(start.elapsed_time(end))
+""", [7]),
+    ("GA102", "a computation or a filling factory ran before", """
 x = torch.randn(4096, 4096, device="cuda")
 t0 = time.perf_counter()
 y = x @ x
 torch.cuda.synchronize()
 print(time.perf_counter() - t0)
-""", [2]),
+""", []),
     ("GA102", "first call inside main()", """
 def main():
-    w = torch.randn(64, 64, device="cuda")
+    w = torch.load("w.pt").cuda()
     start = time.time()
     out = torch.tanh(w)
     torch.cuda.synchronize()
     print(time.time() - start)
 if __name__ == "__main__":
     main()
-""", [3]),
+""", [4]),
     ("GA102", "warmed up", """
 x = torch.randn(4096, 4096, device="cuda")
 for _ in range(3):
@@ -165,6 +235,15 @@ for xb, yb in loader:
     loss = model(xb.cuda()).sum()
     loss.backward()
 print(loss.item(), time.time() - start)
+""", []),
+    ("GA102", "a long timed loop once CUDA is initialised", """
+b = torch.ones(4, device="cuda")
+torch.cuda.synchronize()
+t0 = time.time()
+for _ in range(100000):
+    b += b
+torch.cuda.synchronize()
+print(time.time() - t0)
 """, []),
     # ---- GA103 host sync in a loop ----------------------------------------------------------------
     ("GA103", ".item() per batch", """
@@ -226,6 +305,81 @@ for xb in loader:
     meter.add(loss)
     meter.add(1.0, 2.0)
 """, [10]),
+    ("GA103", "plain training loop: print, math.isfinite, np.isfinite, +=", """
+import math
+model = nn.Linear(8, 1).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(64, 8, device="cuda")
+running = 0.0
+for t in range(1000):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(t, loss.item())
+    if not math.isfinite(loss):
+        break
+    if not np.isfinite(loss.detach().cpu().numpy()):
+        break
+    running += loss.item()
+""", [11, 12, 14, 16]),
+    ("GA103", "a step function made by a factory, an optimizer closure", """
+model = nn.Linear(8, 1).cuda()
+opt = torch.optim.LBFGS(model.parameters())
+def make_step(model, opt):
+    def step(x):
+        loss = model(x).sum()
+        loss.backward()
+        opt.step()
+        return loss.item()
+    return step
+train = make_step(model, opt)
+x = torch.randn(64, 8, device="cuda")
+for i in range(100):
+    value = train(x)
+for i in range(100):
+    def closure():
+        opt.zero_grad()
+        loss = model(x).sum()
+        loss.backward()
+        return loss.item()
+    opt.step(closure)
+""", [13, 20]),
+    ("GA103", "a multi-line statement points where the offending call (or comparison) starts", """
+model = nn.Linear(8, 1).cuda()
+x = torch.randn(64, 8, device="cuda")
+for i in range(100):
+    loss = model(x).sum()
+    loss.backward()
+    value = (loss
+             .item())
+    if (i > 3 and
+            loss > 2):
+        pass
+""", [6, 9]),
+    ("GA103", "loggers handed CUDA tensors", """
+import wandb
+from torch.utils.tensorboard import SummaryWriter
+writer = SummaryWriter()
+model = nn.Linear(8, 1).cuda()
+x = torch.randn(64, 8, device="cuda")
+for step in range(100):
+    loss = model(x).sum()
+    loss.backward()
+    writer.add_scalar("loss", loss, step)
+    wandb.log({"loss": loss})
+    writer.add_scalar("lr", 0.1, step)
+""", [9, 10]),
+    ("GA103", "one element read back per iteration of a loop over a CUDA tensor", """
+def first_sum(cuda_tensor):
+    total = 0.0
+    for i in range(cuda_tensor.size()[0]):
+        total += cuda_tensor[i].cpu()
+    return total
+def last_sum(t_gpu):
+    for v in t_gpu.cpu():
+        print(v)
+""", [4]),
     ("GA103", "a list of CUDA tensors is not a host read", """
 model = nn.Linear(8, 2).cuda()
 outputs = []
@@ -258,6 +412,18 @@ for step, xb in enumerate(loader):
     if args.verbose:
         print(f"{loss}")
 """, []),
+    ("GA103", "a flag set before the loop holds on every iteration", """
+model = nn.Linear(8, 1).cuda()
+is_main = int(os.environ.get("RANK", 0)) == 0
+for step in range(100):
+    loss = model(torch.randn(4, 8, device="cuda")).sum()
+    loss.backward()
+    if is_main:
+        print(step, loss.item())
+    log_now = step % 50 == 0
+    if log_now:
+        print(float(loss))
+""", [7]),
     ("GA103", "once per epoch", """
 model = nn.Linear(8, 1).cuda()
 for epoch in range(10):
@@ -285,11 +451,26 @@ c = torch.arange(10).float().to("cuda:0")
     ("GA104", "legacy constructors", """
 buf = torch.FloatTensor(64, 3).cuda()
 """, [1]),
-    ("GA104", "made, then moved into the same name", """
+    ("GA104", "made, then moved into the same name: reported where it is made", """
 device = "cuda"
 noise = torch.randn(16, 100)
 noise = noise.to(device)
-""", [3]),
+""", [2]),
+    ("GA104", "a Python list, a shape, legacy sizes, .type(torch.cuda.FloatTensor)", """
+def loss_with(weights):
+    return nn.CrossEntropyLoss(weight=torch.tensor(weights).cuda())
+a = torch.Tensor((4, 4)).cuda()
+b = torch.FloatTensor(64, 8).cuda()
+c = torch.randn(64, 8).type(torch.cuda.FloatTensor)
+""", [2, 3, 4, 5]),
+    ("GA104", "existing data: numpy arrays, observations, replay batches", """
+def act(state, batch):
+    s = torch.FloatTensor(state).cuda()
+    b = torch.FloatTensor(batch).to("cuda")
+    return s, b
+grid = np.linspace(0, 1, 100)
+g = torch.tensor(grid).cuda()
+""", []),
     ("GA104", "created on the device", """
 device = "cuda"
 a = torch.randn(64, 128, device=device)
@@ -307,10 +488,10 @@ a = torch.randn(512, 512)
 reference = a @ a
 a_gpu = a.cuda()
 """, []),
-    ("GA104", "device unknown", """
+    ("GA104", "a parameter named device is the accelerator by convention", """
 def f(device):
     return torch.randn(3).to(device)
-""", []),
+""", [2]),
     # ---- GA105 repeated copies in loops -----------------------------------------------------------
     ("GA105", "loop-invariant tensor copied per iteration", """
 device = "cuda"
@@ -319,6 +500,20 @@ weights = torch.from_numpy(np.load("w.npy"))
 for xb in loader:
     out = model(xb.to(device)) * weights.to(device)
 """, [5]),
+    ("GA105", "the same numpy data wrapped and copied every epoch", """
+x_train = np.ones((100, 1), dtype=np.float32)
+for epoch in range(100):
+    inputs = torch.from_numpy(x_train).cuda()
+    for batch in np.split(x_train, 10):
+        b = torch.from_numpy(batch).cuda()
+""", [3]),
+    ("GA105", "pre-0.4 Variables of the same data, every epoch", """
+from torch.autograd import Variable
+x_train = np.ones((100, 1), dtype=np.float32)
+for epoch in range(100):
+    inputs = Variable(torch.from_numpy(x_train).cuda())
+    labels = Variable(torch.from_numpy(x_train)).cuda()
+""", [4, 5]),
     ("GA105", "model moved every epoch", """
 model = nn.Linear(8, 8)
 for epoch in range(10):
@@ -374,6 +569,63 @@ class Server:
     def predict(self, x):
         return self.model(x)
 """, [5]),
+    ("GA107", "a prediction or feature loop without eval()", """
+model = nn.Linear(8, 2).cuda()
+preds, feats = [], []
+for xb in batches:
+    preds.append(model(xb.cuda()).argmax(1))
+def extract(batches):
+    for xb in batches:
+        out = model(xb.cuda())
+        feats.append(out.detach())
+""", [4, 7]),
+    ("GA107", "an evaluation loop without eval(): the outputs are scored and accumulated", """
+import torch.nn.functional as F
+model = nn.Linear(8, 2).cuda()
+def test(loader):
+    correct, total_loss = 0, 0.0
+    for data, target in loader:
+        output = model(data.cuda())
+        total_loss += F.cross_entropy(output, target.cuda())
+        correct += output.argmax(1).eq(target.cuda()).sum()
+    return total_loss, correct
+""", [6]),
+    ("GA107", "a warm-up loop and a timed loop, model.forward, a policy's method", """
+model = nn.Sequential(nn.Linear(8, 8)).cuda().eval()
+x = torch.randn(4, 8, device="cuda")
+for _ in range(10):
+    model(x)
+for _ in range(100):
+    out = model.forward(x)
+class Policy(nn.Module):
+    def act(self, s):
+        return s * 2
+policy = Policy().cuda()
+while True:
+    a = policy.act(torch.randn(1, 8, device="cuda"))
+""", [4, 6, 12]),
+    ("GA107", "a single layer benchmarked, one forward at a script's top level", """
+conv = nn.Conv2d(3, 8, 3).cuda()
+x = torch.randn(8, 3, 32, 32, device="cuda")
+for _ in range(100):
+    y = conv(x)
+net = nn.Sequential(nn.Linear(8, 2)).cuda()
+net.eval()
+out = net(torch.randn(1, 8, device="cuda"))
+""", []),
+    ("GA107", "a training loop that keeps detached outputs, a frozen backbone", """
+model = nn.Linear(8, 2).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+outs = []
+for xb in batches:
+    out = model(xb.cuda())
+    outs.append(out.detach())
+    out.sum().backward()
+    opt.step()
+def features(backbone, batches):
+    backbone.requires_grad_(False)
+    return [backbone(xb.cuda()).cpu() for xb in batches]
+""", []),
     ("GA107", "no_grad, inference_mode, decorators and grad-off callers", """
 model = nn.Linear(8, 2).cuda().eval()
 x = torch.randn(3, 8, device="cuda")
@@ -407,11 +659,20 @@ with torch.autograd.detect_anomaly():
     pass
 torch.cuda.set_sync_debug_mode("warn")
 torch.cuda.memory._record_memory_history()
+model = nn.Linear(8, 8).cuda()
 """, [1, 2, 3, 4, 6, 7]),
     ("GA108", "profiler over a loop", """
 with torch.profiler.profile() as prof:
     for step in range(100):
         train_step()
+model = nn.Linear(8, 8).cuda()
+""", [1]),
+    ("GA108", "a CPU-only program: only the CUDA switches matter", """
+os.environ["CUDA_LAUNCH_BLOCKING"] = "1"
+torch.autograd.set_detect_anomaly(True)
+with torch.autograd.profiler.profile() as prof:
+    for _ in range(100):
+        nn.Linear(8, 8)(torch.randn(2, 8)).sum().backward()
 """, [1]),
     ("GA108", "switched off, tied to a flag, or scheduled", """
 os.environ["CUDA_LAUNCH_BLOCKING"] = "0"
@@ -443,6 +704,72 @@ c = torch.ones(8, device=device).cpu().double()
 d = torch.zeros(8, dtype=torch.float64)
 e = torch.tensor(np.zeros(3, dtype=np.float32), device=device)
 """, []),
+    # ---- GA110 launch-bound loop of tiny ops --------------------------------------------------------
+    ("GA110", "elementwise ops on tiny CUDA tensors in a long loop", """
+b = torch.ones(4, device="cuda")
+for _ in range(100000):
+    b += b
+x = torch.zeros(3, device="cuda")
+N = 50_000
+for i in range(N):
+    x = x * 0.9 + 0.1
+""", [3, 7]),
+    ("GA110", "in-place adds into a one-element total, a where-loop called from a loop", """
+def second_sum(cuda_tensor):
+    total = torch.zeros(1, device="cuda")
+    for i in range(cuda_tensor.size()[0]):
+        total += cuda_tensor[i]
+    return total
+def loop_test():
+    x = torch.rand(50, device="cuda")
+    eps = torch.finfo(x.dtype).eps
+    for _ in range(100):
+        x_new = torch.rand(50, device="cuda")
+        alpha = x / (x_new + eps)
+        mask = alpha > torch.rand(1, device="cuda")
+        x = torch.where(mask, x_new, x)
+    return x
+""", [4, 11]),
+    ("GA110", "captured in a CUDA graph or compiled: launched as one", """
+x = torch.zeros(1, device="cuda")
+g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    for _ in range(1000):
+        x.add_(1)
+@torch.compile
+def f(y):
+    for _ in range(1000):
+        y = y * 2
+    return y
+f(torch.ones(4, device="cuda"))
+""", []),
+    ("GA110", "matrix ops are not elementwise; sizes are per function", """
+ct = torch.rand(3, 3).cuda()
+for i in range(100):
+    ct.inverse()
+def a():
+    total = 0.0
+    for i in range(1000):
+        total += torch.ones(1000000, device="cuda")
+def b():
+    total = torch.zeros(1, device="cuda")
+    for i in range(10):
+        total += 1
+""", []),
+    ("GA110", "large tensors, a model, few iterations, the CPU", """
+big = torch.zeros(10_000_000, device="cuda")
+for _ in range(100000):
+    big += 1
+model = nn.Linear(4, 4).cuda()
+b = torch.ones(4, device="cuda")
+for _ in range(100000):
+    b = model(b) + 1
+for _ in range(10):
+    b += b
+c = torch.ones(4)
+for _ in range(100000):
+    c += c
+""", []),
 ]
 
 
@@ -456,6 +783,7 @@ def test_every_check_has_matching_and_clean_examples():
     by_id: dict[str, list[list[int]]] = {}
     for check_id, _, _, lines in CASES:
         by_id.setdefault(check_id, []).append(lines)
-    assert set(by_id) == {f"GA10{n}" for n in range(1, 10)}
+    from advisor.lint import all_infos
+    assert set(by_id) == {info.id for info in all_infos()} - {"GA000"}
     for check_id, examples in by_id.items():
         assert any(examples) and any(not e for e in examples), check_id

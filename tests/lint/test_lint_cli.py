@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -57,10 +58,42 @@ def test_select_ignore_and_list(app, runner, files):
     assert runner.invoke(app, ["lint", str(files), "--select", "GA101,GA102"]).exit_code == 0
     assert runner.invoke(app, ["lint", str(files), "--select", "cpu-tensor-to-gpu"]).exit_code == 1
     listing = runner.invoke(app, ["lint", "--list-checks"])
-    assert listing.exit_code == 0 and listing.stdout.count("\n") == 10 and "GA101" in listing.stdout
+    from advisor.lint import all_infos
+    assert listing.exit_code == 0 and listing.stdout.count("\n") == len(all_infos())
+    assert all(info.id in listing.stdout for info in all_infos())
+
+
+def test_report_gives_measured_costs_and_a_bad_report_is_bad_usage(app, runner, tmp_path):
+    script = tmp_path / "tiny.py"
+    script.write_text('import torch\nb = torch.ones(4, device="cuda")\nfor _ in range(100000):\n    b += b\n')
+    typical = runner.invoke(app, ["lint", str(script), "--select", "GA110"])
+    assert typical.exit_code == 1 and "typical" in typical.stdout
+    report = Path(__file__).resolve().parents[2] / "sample_reports" / "h200" / "diagnose_h200.json"
+    measured = runner.invoke(app, ["lint", str(script), "--select", "GA110", "--report", str(report)])
+    assert measured.exit_code == 1 and "37,576 elements" in measured.stdout and "H200" in measured.stdout
+    not_json = tmp_path / "notes.txt"
+    not_json.write_text("hello")
+    bad = runner.invoke(app, ["lint", str(script), "--report", str(not_json)])
+    assert bad.exit_code == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
 
 
 def test_skipped_files_are_notes_not_failures(app, runner, tmp_path):
     (tmp_path / "blob.py").write_bytes(b"\x00\x00")
     result = runner.invoke(app, ["lint", str(tmp_path)])
     assert result.exit_code == 0 and "skipped: binary file" in result.stderr
+
+
+def test_costs_say_measured_with_a_report_and_typical_without(tmp_path):
+    from advisor.lint import lint_text, load_machine
+    report = Path(__file__).resolve().parents[2] / "sample_reports" / "h200" / "diagnose_h200.json"
+    machine = load_machine(str(report))
+    code = ('import time\nimport torch\nfrom torch.utils.data import DataLoader\n'
+            'loader = DataLoader(range(10))\nx = torch.randn(3).cuda()\na = torch.load("a.pt").cuda()\n'
+            't0 = time.time()\nb = a * 2\nprint(time.time() - t0)\n'
+            'for i in range(100):\n    y = (a * 2).sum()\n    print(y.item())\n')
+    typical = {f.check_id: f.cost for f in lint_text(code)}
+    measured = {f.check_id: f.cost for f in lint_text(code, machine=machine)}
+    assert {"GA101", "GA102", "GA103", "GA104", "GA106"} <= set(measured), measured
+    for check_id in ("GA101", "GA102", "GA103", "GA104", "GA106"):
+        assert "measured on this NVIDIA H200" in measured[check_id], check_id
+        assert "measured on this" not in typical[check_id], check_id

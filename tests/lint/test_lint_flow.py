@@ -7,7 +7,7 @@ import ast
 import textwrap
 
 from advisor.lint.context import FileContext
-from advisor.lint.kinds import CPU_TENSOR, CUDA_DEVICE, CUDA_MODEL, CUDA_TENSOR, EVAL, F64, FRESH, LOADER, describe
+from advisor.lint.flow.kinds import CPU_TENSOR, CUDA_DEVICE, CUDA_MODEL, CUDA_TENSOR, EVAL, F64, FRESH, LOADER, describe
 from advisor.lint.source import SourceUnit
 
 

@@ -62,8 +62,12 @@ class ReplayRunner(CrossoverRunner):
     """A CrossoverRunner whose samplers draw from a recorded case instead of running work."""
 
     def __init__(self, case: dict[str, Any], clock: VirtualClock, rng: random.Random,
-                 settings: Optional[CrossoverSettings] = None) -> None:
+                 settings: Optional[CrossoverSettings] = None, glitches: float = 0.0) -> None:
         super().__init__(device=None, settings=settings or CrossoverSettings())
+        #: Share of opened samplers whose samples are all glitched (see _replay).
+        self.glitches = glitches
+        #: Seconds added to every GPU op (a real change, such as CUDA_LAUNCH_BLOCKING=1 on resident ops).
+        self.gpu_extra_s = 0.0
         self.case = case
         self.clock = clock
         self.rng = rng
@@ -80,23 +84,27 @@ class ReplayRunner(CrossoverRunner):
 
     def _cpu_sampler(self, op: str, dtype: Any, size: int, ops: Optional[int] = None) -> Sampler:
         self.inputs(op, dtype, size, "cpu")
-        return self._replay(self._cpu_sides[size], ops)
+        return self._replay(self._cpu_sides[size], ops, glitch=30.0)
 
     def _gpu_sampler(self, op: str, dtype: Any, mode: Any, size: int, ops: Optional[int] = None) -> Sampler:
         self.inputs(op, dtype, size, "gpu")
-        return self._replay(self._gpu_sides[size], ops)
+        return self._replay(self._gpu_sides[size], ops, glitch=6.0, extra_s=self.gpu_extra_s)
 
-    def _replay(self, side: _Side, ops: Optional[int]) -> Sampler:
+    def _replay(self, side: _Side, ops: Optional[int], glitch: float = 1.0, extra_s: float = 0.0) -> Sampler:
+        """``glitch``: how much slower every sample of this sampler is when it is hit (``self.glitches`` of them):
+        a GPU whose clock is still ramping up from idle (345 of 1980 MHz: ~6x), a CPU side paying thread-pool
+        wake-ups and page faults on every op (the 482x points of an H100 run: ~30x)."""
         # Opening a sampler costs what it cost on the GPU machine: the recorded set-up (warm-up, calibration,
         # pinned buffers) the first time, one warm-up run when re-opened with a known ops count.
         self.clock.now += side.setup_s if ops is None else side.wall_per_op_s[0] * side.ops_per_sample
         charging = False
+        factor = glitch if self.glitches and self.rng.random() < self.glitches else 1.0
 
         def take_sample(count: int) -> float:
             draw = self.rng.randrange(len(side.per_op_s))
             if charging:
-                self.clock.now += count * side.wall_per_op_s[draw]
-            return count * side.per_op_s[draw]
+                self.clock.now += count * (side.wall_per_op_s[draw] * factor + extra_s)
+            return count * (side.per_op_s[draw] * factor + extra_s)
 
         sampler = Sampler(take_sample, side.method, self.settings.timer, ops_per_sample=side.ops_per_sample)  # type: ignore[arg-type]
         charging = True
@@ -123,15 +131,26 @@ class Replayed:
     walk_s: float
 
 
-def replay(case: dict[str, Any], *, dense: bool, seed: int, settings: Optional[CrossoverSettings] = None) -> Replayed:
+def replay(case: dict[str, Any], *, dense: bool, seed: int, settings: Optional[CrossoverSettings] = None,
+           glitches: float = 0.0) -> Replayed:
     """One search (or dense sweep) of a recorded case; its cost excludes the grid walk both methods share."""
     clock = VirtualClock()
-    runner = ReplayRunner(case, clock, random.Random(seed), settings)
+    runner = ReplayRunner(case, clock, random.Random(seed), settings, glitches)
     with mock.patch.object(timer, "time", clock):
         runner.grid(case["op"], case["dtype"], (case["mode"],))
         started = clock.now
         result = runner.crossover(case["op"], case["dtype"], case["mode"], dense=dense)
         return Replayed(result.crossover_size, clock.now - started, result.evaluations, started - 1000.0)
+
+
+def replay_result(case: dict[str, Any], seed: int, *, gpu_extra_s: float = 0.0, glitches: float = 0.0) -> Any:
+    """The CrossoverResult one search of a recorded case reports (as a diagnose run would)."""
+    clock = VirtualClock()
+    runner = ReplayRunner(case, clock, random.Random(seed), glitches=glitches)
+    runner.gpu_extra_s = gpu_extra_s
+    with mock.patch.object(timer, "time", clock):
+        runner.grid(case["op"], case["dtype"], (case["mode"],))
+        return runner.crossover(case["op"], case["dtype"], case["mode"])
 
 
 def steps_apart(grid: list[int], a: Optional[int], b: Optional[int]) -> Optional[int]:

@@ -119,3 +119,34 @@ def test_three_slow_samples_decide_only_a_clear_race():
     assert relative_standard_error([1.0]) == float("inf")
     assert decide([0.010, 0.0105, 0.0098], [0.0001, 0.00011, 0.0001]) == "gpu"
     assert decide([0.010, 0.012, 0.009], [0.0095, 0.011, 0.0099]) == "ambiguous"
+
+
+def test_a_single_impossible_point_is_measured_again_before_it_stops_the_walk():
+    # add float32 resident on an H100: 0.089x at one size, 2.96x one step up -- a 33x flip that stopped the walk.
+    grid = log_grid(256, 1 << 20)
+    truth = 20  # index of the true crossover
+    glitch = {32: True}  # the first look at index 30 is wrong (the GPU clock still ramping up)
+
+    def evaluate(size):
+        index = grid.index(size)
+        if glitch.pop(index, False) and index > truth:
+            return Look("cpu", 0.089)
+        return Look("gpu", 3.0) if index >= truth else Look("cpu", 0.5)
+
+    with_recheck = bracket_search(grid, evaluate, remeasure=evaluate)
+    assert with_recheck.crossover_index == truth
+    glitch[32] = True
+    without = bracket_search(grid, evaluate)
+    assert without.crossover_index == 33
+
+
+def test_sync_per_op_beating_resident_is_a_contradiction():
+    from advisor.measure.crossover import contradiction
+    from advisor.models.measurements import CrossoverResult
+
+    def result(mode, cpu_to, gpu_from):
+        return CrossoverResult(op="add", dtype="float32", mode=mode, size_unit="elements", crossover_size=gpu_from,
+                               gpu_clear_from=gpu_from, cpu_clear_to=cpu_to, clear_factor=1.15)
+
+    assert contradiction(result("sync", 100_000, 200_000), result("resident", 20_000, 40_000)) is None
+    assert contradiction(result("sync", 5_000, 10_000), result("resident", 20_000, 40_000)) is not None

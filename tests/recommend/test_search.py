@@ -59,7 +59,7 @@ def test_linear_profile_converges_with_two_large_trials():
     search = run(BatchSearch(LIMIT), lambda b: 0.45 * GIB + b * 89.7 * MIB, LIMIT)
     exact = true_max(lambda b: 0.45 * GIB + b * 89.7 * MIB, LIMIT)
     assert search.state.reason == "converged"
-    assert exact * 0.995 <= search.state.largest_fit <= exact
+    assert exact * 0.99 <= search.state.largest_fit <= exact
     assert len(search_trials(search)) <= 2
 
 
@@ -90,14 +90,14 @@ def test_recorded_h200_resnet50_needs_two_trials_near_the_limit():
         fits = batch <= H200_TRUE_MAX
         search.record(Trial(batch, fits, peak_allocated=int(recorded_resnet50(batch)) if fits else 0,
                             failure=None if fits else "oom", phase="fit" if search.phase == "fit" else "search"))
-    assert H200_TRUE_MAX * 0.995 <= search.state.largest_fit <= H200_TRUE_MAX
+    assert H200_TRUE_MAX * 0.99 <= search.state.largest_fit <= H200_TRUE_MAX
     assert len(search_trials(search)) <= 2
 
 
 def test_a_workspace_step_is_caught_by_the_real_trials():
     search = run(BatchSearch(LIMIT), resnet_like, LIMIT)
     exact = true_max(resnet_like, LIMIT)
-    assert exact * 0.995 <= search.state.largest_fit <= exact
+    assert exact * 0.99 <= search.state.largest_fit <= exact
     assert len(search_trials(search)) <= 6
 
 
@@ -109,7 +109,7 @@ def test_mildly_nonlinear_profiles_still_land_within_half_a_percent(curvature):
     limit = 60 * GIB
     search = run(BatchSearch(limit), peak, limit)
     exact = true_max(peak, limit)
-    assert exact * 0.995 <= search.state.largest_fit <= exact
+    assert exact * 0.99 <= search.state.largest_fit <= exact
     assert len(search_trials(search)) <= 10
 
 
@@ -122,7 +122,7 @@ def test_prediction_far_off_falls_back_to_bisection():
     limit = 40 * GIB
     search = run(BatchSearch(limit), peak, limit)
     exact = true_max(peak, limit)
-    assert exact * 0.995 <= search.state.largest_fit <= exact
+    assert exact * 0.99 <= search.state.largest_fit <= exact
     assert search.state.initial_prediction > 1.3 * exact
     assert len(search_trials(search)) <= 8
 
@@ -131,7 +131,7 @@ def test_tiny_model_huge_batch_and_the_cap():
     peak = lambda b: 200 * MIB + b * 20 * 1024  # noqa: E731 -- an MLP: 20 KiB per sample
     search = run(BatchSearch(70 * GIB), peak, 70 * GIB)
     exact = int((70 * GIB * EDGE - 200 * MIB) // (20 * 1024))
-    assert exact * 0.995 <= search.state.largest_fit <= exact
+    assert exact * 0.99 <= search.state.largest_fit <= exact
     capped = run(BatchSearch(70 * GIB, SearchConfig(max_batch=5000)), peak, 70 * GIB)
     assert capped.state.reason == "capped" and capped.state.largest_fit == 5000
     assert max(t.batch for t in capped.trials) == 5000
@@ -228,7 +228,7 @@ def test_recorded_h200_transformer_fragmentation_falls_back_to_bisection():
     # Demo transformer, bf16, AdamW, default allocator, H200: capacity ~1453, but from 1155 up the second step
     # fails (the first ran): the search recorded 16 trials before bisecting; now two such failures start it.
     search = replay(139.3 * GIB, 1152, 728.5 * MIB, 96.9 * MIB, 1153)
-    assert 1152 * 0.995 <= search.state.largest_fit <= 1152
+    assert 1152 * 0.99 <= search.state.largest_fit <= 1152
     assert len(search_trials(search)) <= 11
     from advisor.recommend.api import fragmentation_notes
 
@@ -242,3 +242,51 @@ def test_one_late_failure_at_capacity_is_not_called_fragmentation():
     search = replay(139.1 * GIB, 4_007_169, 387.7 * MIB, 36.0 * 1024, 4_027_000)
     assert fragmentation_notes(search, 3) == []
     assert len(search_trials(search)) <= 4
+
+
+def test_a_prediction_a_little_too_high_is_settled_next_to_it():
+    # ResNet-50, Adam, fp32 on an H100: the memory model predicted 965, the true maximum was 959, and the old
+    # search then bisected upwards from 544 over 13 trials (34.5 s, slower than Lightning's binsearch). Stepping
+    # down from the prediction by just under the 1% tolerance settles it in two trials.
+    limit = 79.1 * GIB
+    search = replay(limit, 959, 0, limit * (1 - 0.0075) / 965.5, 10**9)
+    assert search.state.initial_prediction == 965
+    assert 959 * 0.99 <= search.state.largest_fit <= 959
+    assert len(search_trials(search)) <= 2
+
+
+@pytest.mark.parametrize("true_max_share", [0.6, 0.8, 0.9, 0.97, 0.99, 1.0])
+def test_a_prediction_too_high_costs_a_logarithmic_number_of_trials(true_max_share):
+    # Capacity says 1453, but a limit below it (fragmentation, a kernel's workspace) stops batches earlier.
+    limit = 139.3 * GIB
+    largest_ok = int(1453 * true_max_share)
+    search = replay(limit, largest_ok, 728.5 * MIB, 96.9 * MIB, 10**9)
+    assert largest_ok * 0.99 <= search.state.largest_fit <= largest_ok
+    assert len(search_trials(search)) <= 13
+
+
+def test_the_out_of_memory_message_says_where_fragmentation_sets_the_limit():
+    # Demo transformer, bf16, AdamW on an H100: capacity says 816, but from 628 up the 32k-vocabulary logits
+    # (24.9 GiB at 816) no longer fit in what is free; the messages say so. Recorded: batch -> (tried GiB,
+    # free GiB) of torch's OutOfMemoryError, and the largest batch that ran (622).
+    recorded = {816: (24.90, 0.642), 784: (23.93, 3.67), 777: (23.71, 4.31), 764: (23.32, 5.56), 737: (22.49, 8.11),
+                684: (20.88, 13.16), 635: (19.38, 17.79), 628: (19.17, 18.48)}
+    limit = 79.18 * GIB
+
+    def message(batch: int) -> str:
+        near = min(recorded, key=lambda b: abs(b - batch))
+        tried = recorded[near][0] * batch / near
+        free = recorded[near][1] + (near - batch) * 0.0948
+        return (f"OutOfMemoryError: CUDA out of memory. Tried to allocate {tried:.2f} GiB. GPU 0 has a total "
+                f"capacity of 79.18 GiB of which {free:.2f} GiB is free.")
+
+    search = BatchSearch(limit)
+    while (batch := search.propose()) is not None:
+        phase = "fit" if search.phase == "fit" else "search"
+        if batch <= 622:
+            search.record(Trial(batch, True, peak_allocated=int(0.7 * GIB + batch * 0.1016 * GIB), steps=3, phase=phase))
+        elif batch * 0.1016 * GIB > limit * 0.995 or batch >= 623:
+            search.record(Trial(batch, False, failure="oom", steps=1, message=message(batch), phase=phase))
+    assert search.state.initial_prediction > 760
+    assert 622 * 0.99 <= search.state.largest_fit <= 622
+    assert len(search_trials(search)) <= 6

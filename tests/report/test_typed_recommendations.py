@@ -15,7 +15,7 @@ from advisor.report.recommendation_sections import recommendation_sections
 
 REPO = Path(__file__).resolve().parents[2]
 WITH_RECOMMENDATIONS = {
-    "batch_size": REPO / "sample_reports" / "h200" / "batch_size_resnet50_h200.json",
+    "batch_size": REPO / "tests" / "fixtures" / "reports" / "batch_size_resnet50_h200_with_curve.json",
     "memory": REPO / "sample_reports" / "h200" / "memory_h200.json",
     "memory_nofit": REPO / "sample_reports" / "h200" / "memory_nofit_h200.json",
 }

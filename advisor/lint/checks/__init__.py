@@ -15,9 +15,11 @@ from advisor.lint.checks import (
     ga107_inference_grad,
     ga108_debug_switches,
     ga109_float64_gpu,
+    ga110_launch_bound_loop,
 )
 
 CHECK_MODULES = (
     ga101_timing_sync, ga102_timing_first_call, ga103_host_sync_in_loop, ga104_cpu_tensor_to_gpu,
     ga105_copy_in_loop, ga106_dataloader, ga107_inference_grad, ga108_debug_switches, ga109_float64_gpu,
+    ga110_launch_bound_loop,
 )

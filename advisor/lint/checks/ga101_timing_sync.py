@@ -11,10 +11,41 @@ Must not:     ...; y = a @ b; torch.cuda.synchronize(); t1 = time.perf_counter()
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional
 
 from advisor.lint.checks.common import short, where
-from advisor.lint.model import CheckInfo, Hit
+from advisor.lint.model import CheckDoc, CheckInfo, Hit
+
+DOC = CheckDoc(
+    what=('Finds a host clock (time.time(), time.perf_counter(), timeit, %time / %timeit) read after CUDA '
+          'work was queued, with no synchronization between the work and the clock read.'),
+    why=('CUDA calls return as soon as the work is queued. Without torch.cuda.synchronize() (or a host read '
+         'such as .item()) before the closing clock read, the clock stops while the GPU is still working: '
+         'the number is the cost of launching the kernels, often 10-100x smaller than the real run time.'),
+    bad="""\
+import time
+import torch
+
+a = torch.randn(4096, 4096, device="cuda")
+a @ a  # warm-up
+torch.cuda.synchronize()
+start = time.perf_counter()
+b = a @ a
+elapsed = time.perf_counter() - start  # the matmul is still running
+""",
+    good="""\
+import time
+import torch
+
+a = torch.randn(4096, 4096, device="cuda")
+a @ a  # warm-up
+torch.cuda.synchronize()
+start = time.perf_counter()
+b = a @ a
+torch.cuda.synchronize()  # wait for the GPU before reading the clock
+elapsed = time.perf_counter() - start
+""",
+)
 
 INFO = CheckInfo(
     id="GA101", name="timing-without-sync", title="Timing CUDA work without synchronizing",
@@ -28,6 +59,7 @@ INFO = CheckInfo(
         "ms = start.elapsed_time(end). torch.utils.benchmark.Timer does this for you.",
     references=("https://pytorch.org/docs/stable/notes/cuda.html#asynchronous-execution",
                 "https://pytorch.org/tutorials/recipes/recipes/benchmark.html"),
+    doc=DOC,
 )
 
 _MAGIC_FIX = ("Synchronize inside the timed statement: `%timeit f(x); torch.cuda.synchronize()` (or end the "
@@ -37,9 +69,18 @@ _TIMEIT_FIX = ("Synchronize inside the timed callable: timeit.timeit(lambda: (f(
                "number=100), or use torch.utils.benchmark.Timer, which synchronizes and warms up.")
 
 
+def measured_cost(machine) -> Optional[str]:
+    if not (machine.unsync_naive_s and machine.unsync_correct_s):
+        return None
+    return ("CUDA calls return as soon as the work is queued, so the clock stops before the GPU has finished: "
+            f"the number is launch overhead, not run time (a 4096x4096 float32 matmul read "
+            f"{machine.unsync_naive_s * 1e3:.3f} ms unsynchronized instead of {machine.unsync_correct_s * 1e3:.2f} "
+            f"ms, {machine.where}).")
+
+
 def run(ctx) -> Iterator[Hit]:
-    for region in ctx.timings.regions:
-        if not region.has_work or region.synchronized or ctx.timings.trains(region):
+    for region in ctx.timed_regions():
+        if not region.has_work or region.synchronized or ctx.region_trains(region):
             continue
         last = region.last_work
         work = f"{short(last.node)} ({where(ctx, last.node)})" if last is not None else "CUDA work"

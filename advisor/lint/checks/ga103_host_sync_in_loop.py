@@ -3,6 +3,8 @@
 Must match:   for x, y in loader: loss = step(x, y); running += loss.item()
               for x, y in loader: ...; print(loss) / float(loss) / if loss < best: / f"{loss}"
               for batch in loader: loss = train_step(batch)   where train_step returns loss.item()
+              for t in range(N): ...; print(t, loss.item()) / if not math.isfinite(loss): / writer.add_scalar(..., loss)
+              step = make_step(model); for x in data: step(x)   where the nested step returns loss.item()
 Must not:     ...; total += loss.detach()  then  total.item() after the loop
               if step % 100 == 0: print(loss.item())      (some iterations only)
               for epoch in range(n): train_one_epoch(); print(val_loss.item())   (once per epoch)
@@ -11,22 +13,61 @@ Must not:     ...; total += loss.detach()  then  total.item() after the loop
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from typing import Iterator, Optional
 
 from advisor.lint.checks.common import line_of, short, where
-from advisor.lint.model import CheckInfo, Hit
+from advisor.lint.model import CheckDoc, CheckInfo, Hit
+
+DOC = CheckDoc(
+    what=('Finds a host read of a CUDA tensor -- .item(), .cpu(), .tolist(), float(t), print(t), an '
+          'f-string, `if t:`, math.isfinite(t), a logger handed the tensor (writer.add_scalar, wandb.log) -- on '
+          'every iteration of a training or benchmark loop, also inside a helper or closure the loop calls '
+          '(through a name bound to it, a factory that returns it, optimizer.step(closure)).'),
+    why=('A host read waits until all queued GPU work has finished, then copies the value back. While it '
+         'waits the CPU cannot queue the next step, so the GPU idles between steps; for small steps this can '
+         'halve throughput.'),
+    bad="""\
+import torch
+
+model = torch.nn.Linear(128, 1).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(64, 128, device="cuda")
+for step in range(1000):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(step, loss.item())  # waits for the GPU every step
+""",
+    good="""\
+import torch
+
+model = torch.nn.Linear(128, 1).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(64, 128, device="cuda")
+for step in range(1000):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if step % 100 == 0:  # read it only now and then
+        print(step, loss.item())
+""",
+)
 
 INFO = CheckInfo(
     id="GA103", name="host-sync-in-loop", title="Host-GPU synchronization inside a hot loop",
     severity="medium", confidence="inferred",
     cost="Each host read of a CUDA tensor waits for all queued GPU work, then copies it back: the CPU stops "
          "queueing the next step, the GPU idles until it does (~20-25 us per .item() on an H100 plus the "
-         "lost overlap; for small steps it can halve throughput).",
+         "lost overlap; for small steps it can halve throughput). Typical figures; `lint --report` quotes this "
+         "machine's.",
     fix="Keep values on the GPU inside the loop (running_loss += loss.detach(); correct += (pred == y).sum()) "
         "and read them once after the loop, or only every N steps under `if step % N == 0:`; collect "
         "predictions in a list of CUDA tensors and torch.cat(...).cpu() once at the end.",
     references=("https://pytorch.org/tutorials/recipes/recipes/tuning_guide.html"
                 "#avoid-unnecessary-cpu-gpu-synchronization",),
+    doc=DOC,
 )
 
 
@@ -40,17 +81,27 @@ def describe(node: ast.AST) -> str:
     return f"using the CUDA tensor {short(node)} as a condition"
 
 
+def measured_cost(machine) -> Optional[str]:
+    if not machine.item_us:
+        return None
+    return (f"Each host read of a CUDA tensor waits for all queued GPU work, then copies it back: the CPU stops "
+            f"queueing the next step, the GPU idles until it does (~{machine.item_us:.0f} us per .item() round "
+            f"trip, {machine.where}, plus the lost overlap; for small steps it can halve throughput).")
+
+
 def run(ctx) -> Iterator[Hit]:
-    loops = ctx.loops
-    for loop in loops.loops_with_host_reads():
-        if not loops.is_hot(loop):
+    for loop in ctx.loops_with_host_reads():
+        if not ctx.loop_is_hot(loop):
             continue
-        for event in loops.host_reads(loop):
+        for event in ctx.host_reads(loop):
             # Python 3.11 places every part of an f-string at the f-string: point at the formatted value
-            node = event.node.value if isinstance(event.node, ast.FormattedValue) else event.node
-            yield Hit(f"{describe(event.node)} waits for the GPU on every iteration of the loop at "
+            read = event.node
+            if not isinstance(read, (ast.Call, ast.BinOp, ast.FormattedValue)):
+                read = ctx.condition_read(read)  # `if step > 3 and loss > 2:` points at `loss > 2`
+            node = read.value if isinstance(read, ast.FormattedValue) else read
+            yield Hit(f"{describe(read)} waits for the GPU on every iteration of the loop at "
                       f"{where(ctx, loop)}", node=node, evidence={"loop_line": line_of(ctx, loop)})
-        for call, inner in loops.calls_with_host_reads(loop):
+        for call, inner in ctx.calls_with_host_reads(loop):
             yield Hit(f"{short(call.node)} waits for the GPU on every iteration of the loop at {where(ctx, loop)}: "
                       f"it calls {describe(inner.node)} ({where(ctx, inner.node)})", node=call.node,
                       evidence={"loop_line": line_of(ctx, loop), "sync_line": line_of(ctx, inner.node)})

@@ -15,9 +15,26 @@ from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
+from advisor.lint.flow import CPU_TENSOR, CUDA_TENSOR, FRESH
 from advisor.lint.index import FUNCTION_TYPES
-from advisor.lint.kinds import CPU_TENSOR, CUDA_TENSOR, FRESH
-from advisor.lint.model import CheckInfo, Hit
+from advisor.lint.model import CheckDoc, CheckInfo, Hit
+
+DOC = CheckDoc(
+    what=('Finds a tensor created by a factory on the CPU (torch.randn, torch.zeros, ...) only to be copied '
+          'to the GPU right away.'),
+    why=('The CPU fills the tensor (slowly, for random numbers), writes it to pageable memory, and then it '
+         'is copied over PCIe -- all work that creating the tensor on the GPU avoids.'),
+    bad="""\
+import torch
+
+noise = torch.randn(64, 128).to("cuda")
+""",
+    good="""\
+import torch
+
+noise = torch.randn(64, 128, device="cuda")
+""",
+)
 
 INFO = CheckInfo(
     id="GA104", name="cpu-tensor-to-gpu", title="Tensor created on the CPU, then copied to the GPU",
@@ -29,15 +46,24 @@ INFO = CheckInfo(
         "ones, full, arange, tensor, ...).",
     references=("https://pytorch.org/tutorials/recipes/recipes/tuning_guide.html"
                 "#create-tensors-directly-on-the-target-device",),
+    doc=DOC,
 )
 _CASTS = frozenset({"float", "half", "double", "bfloat16", "contiguous"})
+
+
+def measured_cost(machine) -> Optional[str]:
+    if not machine.h2d_pageable_gbps:
+        return None
+    return ("The tensor is built by the CPU (slow for random numbers), written to pageable memory, then copied "
+            f"over PCIe ({machine.h2d_pageable_gbps:.1f} GB/s from pageable memory, {machine.where}) "
+            "synchronously -- all avoidable; inside a loop it is paid every iteration.")
 
 
 def run(ctx) -> Iterator[Hit]:
     uses: dict[ast.AST, Counter] = {}
     for call in ctx.index.calls:
         func = call.func
-        if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda")):
+        if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda", "type")):
             continue
         receiver = func.value
         before = ctx.kind(receiver)
@@ -47,7 +73,7 @@ def run(ctx) -> Iterator[Hit]:
         factory = _factory_call(ctx, receiver)
         if isinstance(receiver, ast.Name):
             loops = ctx.index.enclosing_loops(call)
-            if loops and receiver.id not in ctx.loops.assigned(loops[0]):
+            if loops and receiver.id not in ctx.assigned_in(loops[0]):
                 continue  # made before the loop, copied in it: GA105 reports the repeated copy
             scope = ctx.index.scope_of(call)
             counts = uses.get(scope) or uses.setdefault(scope, _name_loads(scope))
@@ -64,8 +90,9 @@ def run(ctx) -> Iterator[Hit]:
                                  + [ast.keyword(arg="device", value=ast.Name(id=device))])
             fix = f"Create it on the GPU: {short(rewritten, 90)}" + (
                 f" ({where(ctx, factory)})" if factory.lineno != call.lineno else "")
+        # a two-statement `x = torch.rand(n)` / `x = x.cuda()` is reported where the tensor is made
         yield Hit(f"{short(call)} copies a tensor just made on the CPU to the GPU; create it with "
-                  f"device={device} instead", node=call, fix=fix,
+                  f"device={device} instead", node=factory if factory is not None else call, fix=fix,
                   evidence={"created": short(factory) if factory is not None else short(receiver)})
 
 
@@ -76,6 +103,9 @@ def _factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
             return node
         if isinstance(node.func, ast.Attribute) and node.func.attr in _CASTS:
             node = node.func.value
+            continue
+        if name in api.PASSTHROUGH_CALLS and node.args:  # Variable(torch.randn(n)).cuda()
+            node = node.args[0]
             continue
         return None
     return None
@@ -109,6 +139,8 @@ def _name_loads(scope: ast.AST) -> Counter:
 
 
 def _device_text(func: ast.Attribute, call: ast.Call) -> str:
+    if func.attr == "type":  # .type(torch.cuda.FloatTensor)
+        return '"cuda"'
     if func.attr == "cuda":  # .cuda(i) means device i
         index = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "device"), None)
         return short(index, 30) if index is not None else '"cuda"'

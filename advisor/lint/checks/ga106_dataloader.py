@@ -14,8 +14,32 @@ import ast
 from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.kinds import CUDA_TENSOR
-from advisor.lint.model import CheckInfo, Hit
+from advisor.lint.flow import CUDA_TENSOR
+from advisor.lint.model import CheckDoc, CheckInfo, Hit
+
+DOC = CheckDoc(
+    what=('Finds a DataLoader in a program that uses CUDA that loads in the main process (num_workers=0, the '
+          'default) or without pin_memory=True.'),
+    why=('With num_workers=0 the training process itself loads and collates every batch while the GPU waits; '
+         'without pinned memory every batch is copied from pageable memory, slower, and the copy cannot '
+         'overlap with compute.'),
+    bad="""\
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+data = TensorDataset(torch.randn(1000, 16), torch.randn(1000, 1))
+loader = DataLoader(data, batch_size=64, shuffle=True)
+model = torch.nn.Linear(16, 1).cuda()
+""",
+    good="""\
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+data = TensorDataset(torch.randn(1000, 16), torch.randn(1000, 1))
+loader = DataLoader(data, batch_size=64, shuffle=True, num_workers=4, pin_memory=True)
+model = torch.nn.Linear(16, 1).cuda()
+""",
+)
 
 INFO = CheckInfo(
     id="GA106", name="dataloader-feeding-gpu", title="DataLoader feeding a GPU without pinned memory or workers",
@@ -28,12 +52,22 @@ INFO = CheckInfo(
     references=("https://pytorch.org/docs/stable/data.html#memory-pinning",
                 "https://pytorch.org/tutorials/recipes/recipes/tuning_guide.html"
                 "#enable-async-data-loading-and-augmentation"),
+    doc=DOC,
 )
 _NUM_WORKERS_POSITION, _PIN_MEMORY_POSITION = 5, 7  # DataLoader(dataset, batch_size, shuffle, sampler, ...)
 
 
+def measured_cost(machine) -> Optional[str]:
+    if not (machine.h2d_pageable_gbps and machine.h2d_pinned_gbps):
+        return None
+    return (f"Without pin_memory=True every batch is copied from pageable memory ({machine.h2d_pageable_gbps:.1f} "
+            f"GB/s instead of {machine.h2d_pinned_gbps:.1f} GB/s pinned, {machine.where}) and .to(device, "
+            "non_blocking=True) cannot overlap with compute; with num_workers=0 the training process itself loads "
+            "and collates every batch while the GPU waits.")
+
+
 def run(ctx) -> Iterator[Hit]:
-    if not ctx.flow.uses_cuda:
+    if not ctx.uses_cuda:
         return
     for call in ctx.index.calls:
         if ctx.qual(call.func) not in api.LOADERS or any(k.arg is None for k in call.keywords):

@@ -1,23 +1,56 @@
-"""GA107: a model in eval mode called on the GPU with autograd still recording.
+"""GA107: a model run on the GPU for inference with autograd still recording.
 
+One finding per loop (per function outside loops), at the forward call.
 Must match:   model.eval(); for x in loader: preds.append(model(x.to(device)))
+              for x in batches: out = model(x.cuda())      (a forward in a loop, no backward anywhere in it)
+              for _ in range(1000): model.forward(inp) / net.act(state)     (benchmarks, policy evaluation)
               class Server: __init__: self.model = Net().to("cuda").eval(); predict: return self.model(x)
 Must not:     the same under `with torch.no_grad():` / `with torch.inference_mode():`, or in a function
-              decorated with @torch.no_grad(), or one only ever called under no_grad; a function that calls
-              .backward() after the model (adversarial examples, input gradients); model in train mode.
+              decorated with @torch.no_grad(), or one only ever called under no_grad; a loop (or a function it
+              calls) that runs backward / an optimizer step; a frozen model (requires_grad_(False)); a single
+              nn layer benchmarked on its own (tpconv = nn.ConvTranspose1d(...)); one forward at a script's top
+              level (it runs once).
 """
-
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+import re
+from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.checks.common import short
+from advisor.lint.checks.common import short, where
+from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVAL, MODEL, FunctionInfo
 from advisor.lint.index import FUNCTION_TYPES
-from advisor.lint.kinds import CUDA_MODEL, CUDA_TENSOR, EVAL
-from advisor.lint.model import CheckInfo, Hit
-from advisor.lint.scopes import FunctionInfo
+from advisor.lint.model import CheckDoc, CheckInfo, Hit
+from advisor.lint.names import last_identifier
+
+DOC = CheckDoc(
+    what=('Finds a model run on the GPU for inference with autograd still on: after model.eval(), or in a '
+          'loop that runs the forward pass and never calls backward (prediction, evaluation, feature '
+          'extraction, a speed test) -- with no torch.no_grad() or torch.inference_mode() around it.'),
+    why=('model.eval() does not turn autograd off. Every op still records the graph and keeps its '
+         'activations alive until the output is freed: more GPU memory (smaller batches fit) and extra CPU '
+         'time per op.'),
+    bad="""\
+import torch
+
+model = torch.nn.Linear(128, 10).cuda()
+batches = [torch.randn(64, 128) for _ in range(10)]
+predictions = []
+for x in batches:
+    predictions.append(model(x.cuda()).argmax(1))
+""",
+    good="""\
+import torch
+
+model = torch.nn.Linear(128, 10).cuda()
+batches = [torch.randn(64, 128) for _ in range(10)]
+predictions = []
+with torch.inference_mode():
+    for x in batches:
+        predictions.append(model(x.cuda()).argmax(1))
+""",
+)
 
 INFO = CheckInfo(
     id="GA107", name="inference-without-no-grad", title="Inference with autograd still on",
@@ -27,30 +60,148 @@ INFO = CheckInfo(
     fix="Run inference under `with torch.inference_mode():` (or torch.no_grad()), or decorate the function with "
         "@torch.inference_mode().",
     references=("https://pytorch.org/docs/stable/generated/torch.inference_mode.html",),
+    doc=DOC,
 )
 _MAX_CALLER_DEPTH = 4
+_LOSS = re.compile(r"criterion|loss", re.IGNORECASE)
+_NOT_A_FORWARD = api.MODEL_QUIET_METHODS | api.MODEL_SELF_METHODS | {"parameters", "named_parameters", "apply"}
+_CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "Module", "DataParallel",
+                         "DistributedDataParallel"})
+_TRAINING_CALLS = frozenset({"backward", "manual_backward", "zero_grad", "clip_grad_norm_", "clip_grad_value_"})
+_OPTIMIZER = re.compile(r"opt|sched|scaler", re.IGNORECASE)
 
 
 def run(ctx) -> Iterator[Hit]:
-    reported: set[ast.AST] = set()
+    reported: set[ast.AST] = set()  # one finding per loop (or per function, outside loops)
     global_off = _grad_switched_off_lines(ctx)
+    frozen: Optional[bool] = None
+    training: dict[ast.AST, bool] = {}  # per function, and per outermost loop
     for call in ctx.index.calls:
-        callee = ctx.kind(call.func)
-        if not callee & EVAL:
-            continue
-        arguments = 0
-        for argument in call.args:
-            arguments |= ctx.kind(argument)
-        if not (callee & CUDA_MODEL or arguments & CUDA_TENSOR):
+        model = _model_of(ctx, call)
+        if model is None:
             continue
         scope = ctx.index.scope_of(call)
-        if scope in reported or any(line < call.lineno for line in global_off):
+        loops = ctx.index.enclosing_loops(call)
+        key = loops[0] if loops else scope
+        if key in reported or any(line < call.lineno for line in global_off) or _grad_off(ctx, call, 0):
             continue
-        if _grad_off(ctx, call, 0) or _backward_after(ctx, call, scope):
+        if _single_layer(ctx, model) or _LOSS.search(last_identifier(model)):
+            continue  # nn.Conv2d(...) timed on its own: an operator benchmark; a loss: not a model's inference
+        if ctx.kind(model) & EVAL:
+            if not loops and isinstance(scope, ast.Module) and not ctx.unit.is_notebook:
+                continue  # a script's top level runs once: one forward pass, not an inference workload
+            if _backward_after(ctx, call, scope):
+                continue
+            reported.add(key)
+            yield Hit(f"{short(call)} runs a model in eval mode with autograd on (no torch.no_grad() or "
+                      "torch.inference_mode() around it)", node=call)
             continue
-        reported.add(scope)
-        yield Hit(f"{short(call)} runs a model in eval mode with autograd on (no torch.no_grad() or "
-                  "torch.inference_mode() around it)", node=call)
+        if not loops:
+            continue
+        if frozen is None:
+            frozen = _freezes_parameters(ctx)
+        if frozen or _trains_here(ctx, scope, training):
+            continue  # the cheap questions first: most model calls in loops are training steps
+        trains = training.get(loops[-1])
+        if trains is None:
+            trains = training[loops[-1]] = _trains(ctx, ctx.calls_in(scope), scope, loops[-1], 0)
+        if trains:
+            continue
+        reported.add(key)
+        yield Hit(f"{short(call)} runs the model on every iteration of the loop at {where(ctx, loops[0])} with "
+                  "autograd on and no backward pass (no torch.no_grad() or torch.inference_mode() around it)",
+                  node=call)
+
+
+def _model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
+    """The model a call runs on CUDA: ``model(x)``, ``model.forward(x)`` / ``net.act(state)`` (a method that
+    returns CUDA tensors), or an unknown callable named like a model and fed CUDA tensors."""
+    func = call.func
+    callee = ctx.kind(func)
+    arguments = 0
+    for argument in call.args:
+        arguments |= ctx.kind(argument)
+    if callee & (MODEL | CUDA_MODEL) and not callee & (CUDA_TENSOR | CPU_TENSOR):
+        return func if callee & CUDA_MODEL or arguments & CUDA_TENSOR else None
+    if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD:
+        receiver = ctx.kind(func.value)
+        if receiver & (MODEL | CUDA_MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR) \
+                and ctx.kind(call) & CUDA_TENSOR:
+            return func.value
+    if not callee and ctx.kind(call) & CUDA_TENSOR and arguments & CUDA_TENSOR \
+            and isinstance(func, (ast.Name, ast.Attribute)) and api.MODEL_NAME_HINT.search(last_identifier(func)) \
+            and not ctx.callees(call) and ctx.qual(func) is None:
+        return func
+    return None
+
+
+def _single_layer(ctx, model: ast.AST) -> bool:
+    """A name bound only to one torch.nn layer (tpconv = nn.ConvTranspose1d(...).cuda()), not named a model."""
+    if not isinstance(model, ast.Name) or api.MODEL_NAME_HINT.search(model.id):
+        return False
+    values = ctx.index.assigned_values.get(model.id, [])
+    if not values:
+        return False
+    for value in values:
+        while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                and value.func.attr in api.MODEL_SELF_METHODS:
+            value = value.func.value  # .cuda(), .to(device), .eval()
+        name = ctx.qual(value.func) if isinstance(value, ast.Call) else None
+        if not name or not name.startswith("torch.nn.") or name.rsplit(".", 1)[-1] in _CONTAINERS:
+            return False
+        if name.endswith("Loss"):
+            return True  # nn.CrossEntropyLoss(): no parameters to record a graph for
+    return True
+
+
+def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST], depth: int,
+            visiting: Optional[set] = None) -> bool:
+    """Do these calls compute gradients or step an optimizer? Calls into the user's functions are followed
+    inside ``loop`` only (a training function that also runs a prediction loop is not training there)."""
+    visiting = visiting if visiting is not None else set()
+    if scope in visiting or depth > _MAX_CALLER_DEPTH:
+        return False
+    visiting.add(scope)
+    for call in calls:
+        func = call.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name in _TRAINING_CALLS or ctx.qual(func) in ("torch.autograd.grad", "torch.autograd.backward"):
+            return True
+        if name == "step" and isinstance(func, ast.Attribute) and (
+                ctx.kind(func.value) & CUDA_WORKER or _OPTIMIZER.search(last_identifier(func.value))):
+            return True
+        if depth == 0 and (loop is None or not _inside(ctx, call, loop)):
+            continue
+        for target in ctx.callees(call):
+            if _trains(ctx, ctx.calls_in(target.node), target.node, None, depth + 1, visiting):
+                return True
+    return False
+
+
+def _trains_here(ctx, scope: ast.AST, cache: dict) -> bool:
+    """The cheap half of _trains: a backward or optimizer step written in this very function."""
+    known = cache.get(scope)
+    if known is None:
+        calls = [call for name in _TRAINING_CALLS | {"step", "grad"} for call in ctx.index.calls_by_name.get(name, ())
+                 if ctx.scope_of(call) is scope]
+        known = cache[scope] = _trains(ctx, calls, scope, None, 0)
+    return known
+
+
+def _inside(ctx, node: ast.AST, loop: ast.AST) -> bool:
+    return any(parent is loop for parent in ctx.index.ancestors(node))
+
+
+def _freezes_parameters(ctx) -> bool:
+    """``model.requires_grad_(False)`` or ``p.requires_grad = False``: a frozen model records no graph."""
+    for call in ctx.index.calls_by_name.get("requires_grad_", ()):
+        if call.args and isinstance(call.args[0], ast.Constant) and call.args[0].value is False:
+            return True
+    for node in ctx.index.assigns:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value is False \
+                and any(isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in node.targets):
+            return True
+    return False
 
 
 def _grad_off(ctx, node: ast.AST, depth: int) -> bool:
@@ -62,7 +213,7 @@ def _grad_off(ctx, node: ast.AST, depth: int) -> bool:
         if isinstance(parent, FUNCTION_TYPES):
             if any(_is_grad_off(ctx, d) for d in parent.decorator_list):
                 return True
-            info = ctx.flow.scopes.functions.get(parent)
+            info = ctx.function_at(parent)
             return info is not None and depth < _MAX_CALLER_DEPTH and _callers_grad_off(ctx, info, depth)
     return False
 
@@ -75,7 +226,7 @@ def _callers_grad_off(ctx, info: FunctionInfo, depth: int) -> bool:
 def _calls(ctx, call: ast.Call, info: FunctionInfo) -> bool:
     func = call.func
     if isinstance(func, ast.Name) and func.id == info.name:
-        return ctx.flow.scopes.resolve(func.id, ctx.index.scope_of(call)) is info
+        return ctx.resolve(func.id, ctx.index.scope_of(call)) is info
     return isinstance(func, ast.Attribute) and func.attr == info.name and info.class_info is not None
 
 

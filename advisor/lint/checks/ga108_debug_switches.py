@@ -14,7 +14,29 @@ from __future__ import annotations
 import ast
 from typing import Iterator, Optional
 
-from advisor.lint.model import CheckInfo, Hit
+from advisor.lint.model import CheckDoc, CheckInfo, Hit
+
+DOC = CheckDoc(
+    what=('Finds debugging switches left on: CUDA_LAUNCH_BLOCKING=1, PYTORCH_NO_CUDA_MEMORY_CACHING=1, '
+          'anomaly detection, sync debug mode, memory history recording never stopped, a profiler without a '
+          'schedule around a loop.'),
+    why=('Debug modes are slow by design: every kernel launch waits for the GPU, every allocation becomes a '
+         'cudaMalloc, every autograd op records a stack trace, every op of every step is profiled.'),
+    bad="""\
+import os
+import torch
+
+os.environ["CUDA_LAUNCH_BLOCKING"] = "1"
+torch.autograd.set_detect_anomaly(True)
+""",
+    good="""\
+import os
+import torch
+
+DEBUG = os.environ.get("MY_DEBUG") == "1"
+torch.autograd.set_detect_anomaly(DEBUG)  # on only when asked for
+""",
+)
 
 INFO = CheckInfo(
     id="GA108", name="debug-switch-left-on", title="Debugging switch left on",
@@ -27,6 +49,7 @@ INFO = CheckInfo(
     references=("https://pytorch.org/docs/stable/notes/cuda.html#asynchronous-execution",
                 "https://pytorch.org/docs/stable/autograd.html#anomaly-detection",
                 "https://pytorch.org/docs/stable/profiler.html"),
+    doc=DOC,
 )
 _DEBUG_ENV = {
     "CUDA_LAUNCH_BLOCKING": "makes every CUDA launch synchronous",
@@ -51,6 +74,8 @@ _PROFILERS = ("torch.profiler.profile", "torch.autograd.profiler.profile")
 
 def run(ctx) -> Iterator[Hit]:
     yield from _environment(ctx)
+    if not ctx.uses_cuda:
+        return  # anomaly detection or a profiler in a CPU-only program is not this tool's business
     for call in ctx.index.calls:
         name = ctx.qual(call.func) or ""
         if name in _ANOMALY and _switched_on(call, default=name.endswith("detect_anomaly")):

@@ -13,8 +13,27 @@ import ast
 from typing import Iterator
 
 from advisor.lint.checks.common import short
-from advisor.lint.kinds import CUDA_MODEL, CUDA_TENSOR, DTYPE_F64, F64
-from advisor.lint.model import CheckInfo, Hit
+from advisor.lint.flow import CUDA_MODEL, CUDA_TENSOR, DTYPE_F64, F64
+from advisor.lint.model import CheckDoc, CheckInfo, Hit
+
+DOC = CheckDoc(
+    what=('Finds float64 data on the GPU: NumPy arrays (float64 by default) moved as they are, .double(), '
+          'dtype=torch.float64, torch.set_default_dtype(torch.float64) in a program that uses CUDA.'),
+    why=('GPUs run float64 at 1/2 of the float32 rate on data-centre parts and 1/32-1/64 on GeForce/RTX '
+         'cards, with no tensor-core path; it also doubles memory and bandwidth.'),
+    bad="""\
+import numpy as np
+import torch
+
+features = torch.from_numpy(np.random.rand(1024, 64)).to("cuda")
+""",
+    good="""\
+import numpy as np
+import torch
+
+features = torch.from_numpy(np.random.rand(1024, 64).astype(np.float32)).to("cuda")
+""",
+)
 
 INFO = CheckInfo(
     id="GA109", name="float64-on-gpu", title="float64 on the GPU",
@@ -25,6 +44,7 @@ INFO = CheckInfo(
     fix="Convert before moving: torch.from_numpy(a).float().to(device) or a.astype(np.float32); create tensors "
         "with dtype=torch.float32 (the default); keep float64 for the few steps that need it, on the CPU.",
     references=("https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#arithmetic-instructions",),
+    doc=DOC,
 )
 _CUDA = CUDA_TENSOR | CUDA_MODEL
 _DEFAULT_DTYPE_SETTERS = ("torch.set_default_dtype", "torch.set_default_tensor_type")
@@ -33,7 +53,7 @@ _DEFAULT_DTYPE_SETTERS = ("torch.set_default_dtype", "torch.set_default_tensor_t
 def run(ctx) -> Iterator[Hit]:
     for call in ctx.index.calls:
         name = ctx.qual(call.func) or ""
-        if name in _DEFAULT_DTYPE_SETTERS and ctx.flow.uses_cuda and call.args and _is_f64_default(ctx, call.args[0]):
+        if name in _DEFAULT_DTYPE_SETTERS and ctx.uses_cuda and call.args and _is_f64_default(ctx, call.args[0]):
             yield Hit(f"{short(call)} makes every new tensor float64 in a program that uses the GPU", node=call)
             continue
         value = ctx.kind(call)
@@ -51,9 +71,9 @@ def _calls_user_code(ctx, call: ast.Call) -> bool:
     func = call.func
     scope = ctx.index.scope_of(call)
     if isinstance(func, ast.Name):
-        return ctx.flow.scopes.resolve(func.id, scope) is not None
+        return ctx.resolve(func.id, scope) is not None
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
-        return ctx.flow.scopes.method_of(scope, func.attr) is not None
+        return ctx.callee(call) is not None
     return False
 
 

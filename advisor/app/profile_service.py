@@ -1,0 +1,250 @@
+"""`gpu-advisor profile`: run the user's program under the profiler, summarise its trace, explain it.
+
+The command calls ``profile_program``; it returns a Report (facts from the child, the trace summary, the
+profile rules' findings pointing at the user's lines) or raises ProfileFailure with one line and its kind.
+Multi-rank runs (torchrun) are not handled here yet: ``summaries_for_ranks`` is where a gather of each rank's
+ProfileFacts would plug in (see the module end).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Optional
+
+from advisor.app.errors import EXIT_BAD_INPUT, EXIT_FAILURE, AdvisorError
+from advisor.models.facts import Facts, TorchDevice, TorchFacts
+from advisor.models.findings import Finding, SourceLocation
+from advisor.models.profile import ProfileFacts, ProgramRun
+from advisor.models.report import Report
+
+#: Where each rule's finding points in the user's code: the profile fact holding the line.
+#: The lint checks that describe the same problem as a profile rule: only those confirm a finding statically.
+LINT_CHECKS_OF_RULE = {
+    "profile-host-sync-every-step": ("GA103",), "profile-pageable-copies-every-step": ("GA104", "GA105"),
+    "profile-data-loading-bound": ("GA106",), "profile-launch-bound": ("GA103",),
+}
+SITE_OF_RULE = {
+    "profile-launch-bound": "host_site", "profile-host-sync-every-step": "sync.site",
+    "profile-pageable-copies-every-step": "copies.site", "profile-data-loading-bound": "data.site",
+    "profile-fp32-matmul-without-tf32": "matmul.site", "profile-work-left-on-cpu": "cpu_work.site",
+}
+
+
+class ProfileFailure(AdvisorError):
+    """One line for the user, and the exit code: 2 the program or its arguments, 3 the tooling, 130 Ctrl-C."""
+
+    def __init__(self, message: str, *, bad_input: bool = True, exit_code: Optional[int] = None) -> None:
+        super().__init__(message, exit_code if exit_code is not None else (EXIT_BAD_INPUT if bad_input else EXIT_FAILURE))
+        self.bad_input = bad_input
+
+
+@dataclass
+class ProfileRequest:
+    command: list[str]
+    warmup_steps: int = 3
+    steps: int = 5
+    baseline_steps: int = 5
+    wait_seconds: float = 15.0
+    seconds: float = 0.5
+    stop_after: bool = True
+    with_stack: bool = True
+    timeout_s: Optional[float] = 600.0
+    max_overhead: float = 0.25
+    quiet_log: Optional[Path] = None
+    trace_out: Optional[Path] = None
+    rules_dirs: list[Path] = field(default_factory=list)
+
+
+def profile_program(request: ProfileRequest) -> Report:
+    from advisor.profile.runner import ProgramNotFound, WindowPlan, parse_target, run_program, user_roots
+
+    started = time.perf_counter()
+    try:
+        target = parse_target(request.command)
+    except ProgramNotFound as exc:
+        raise ProfileFailure(str(exc)) from None
+    plan = WindowPlan(warmup_steps=request.warmup_steps, steps=request.steps, baseline_steps=request.baseline_steps,
+                      wait_seconds=request.wait_seconds, seconds=request.seconds, stop_after=request.stop_after,
+                      with_stack=request.with_stack)
+    try:
+        outcome = run_program(target, plan, timeout_s=request.timeout_s, quiet_log=request.quiet_log)
+    except ProgramNotFound as exc:
+        raise ProfileFailure(str(exc)) from None
+    try:
+        status = outcome.status
+        run = ProgramRun(command=target.display, outcome=_outcome_name(outcome), exit_code=status.get("exit_code"),
+                         error=status.get("error"), steps_seen=int(status.get("steps_seen") or 0),
+                         program_s=round(outcome.wall_s, 2), partial=bool(status.get("partial")),
+                         window_s=round(float((outcome.window or {}).get("window_wall_s") or 0.0), 3))
+        if status.get("outcome") == "setup-failed":
+            raise ProfileFailure(f"cannot profile with {target.interpreter}: {status.get('error')}", bad_input=False)
+        if outcome.trace_path is None or outcome.window is None:
+            if status.get("profiler_error"):
+                raise ProfileFailure(f"torch.profiler could not record this program: {status['profiler_error']}",
+                                     bad_input=False)
+            if outcome.interrupted:
+                raise ProfileFailure("interrupted before a recording window completed; the program got the Ctrl-C "
+                                     "and was stopped", exit_code=130)
+            raise ProfileFailure(_nothing_recorded(run, outcome.timed_out, request.timeout_s))
+        if request.trace_out is not None:
+            _keep_trace(outcome.trace_path, request.trace_out, {
+                "run": run.model_dump(mode="json"), "window": outcome.window, "user_roots": user_roots(target)})
+        profile = _summarise(outcome.trace_path, outcome.window, run, user_roots(target), request.max_overhead)
+    finally:
+        outcome.cleanup()
+    profile.run.wall_s = round(time.perf_counter() - started, 2)
+    return build_profile_report(profile, request.rules_dirs, wall_s=profile.run.wall_s)
+
+
+def _outcome_name(outcome) -> str:
+    if outcome.timed_out:
+        return "timed-out"
+    if outcome.interrupted:
+        return "interrupted"
+    return str(outcome.status.get("outcome", "killed"))
+
+
+def _nothing_recorded(run: ProgramRun, timed_out: bool, timeout_s: Optional[float]) -> str:
+    if timed_out:
+        return (f"the program ran past --timeout {timeout_s:g}s before a recording window completed "
+                f"({run.steps_seen} step(s) seen); it was stopped, nothing is left running")
+    if run.exit_code not in (0, None):
+        detail = f": {run.error}" if run.error else " (its output is above)"
+        return f"the program exited with code {run.exit_code} before a recording window completed{detail}"
+    return (f"the program finished after {run.steps_seen} step(s), before a recording window completed; "
+            "ask for fewer steps (--warmup-steps 1 --steps 3 --baseline-steps 0) or a shorter --wait-seconds")
+
+
+def _summarise(trace_path: Path, window: dict, run: ProgramRun, roots: list[str], max_overhead: float) -> ProfileFacts:
+    from advisor.profile.summarise import summarise
+    from advisor.profile.trace_events import load_trace
+
+    try:
+        trace = load_trace(trace_path)
+    except (OSError, ValueError, EOFError) as exc:
+        raise ProfileFailure(f"the trace could not be read ({exc})", bad_input=False) from None
+    return summarise(trace, window, run, roots, overhead_limit=max_overhead)
+
+
+TRACE_NAME = "gpu_advisor.pt.trace.json.gz"
+RUN_NAME = "gpu_advisor_run.json"
+
+
+def _keep_trace(trace: Path, directory: Path, run_info: dict) -> None:
+    """The raw trace, gzip-compressed, named so TensorBoard's profiler plugin and Perfetto both open it; beside
+    it what the bootstrap noted, so the trace can be summarised again later (``report_from_kept_trace``)."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with open(trace, "rb") as source, gzip.open(directory / TRACE_NAME, "wb", compresslevel=6) as sink:
+            shutil.copyfileobj(source, sink)
+        (directory / RUN_NAME).write_text(json.dumps(run_info), encoding="utf-8")
+    except OSError as exc:
+        raise ProfileFailure(f"cannot write the trace to {directory}: {exc.strerror or exc}") from None
+
+
+def report_from_kept_trace(directory: Path, *, max_overhead: float = 0.25, user_roots: Optional[list[str]] = None) -> Report:
+    """Summarise a trace kept with --trace-out again (after a change to the analysis, or on another machine)."""
+    import tempfile
+
+    info = json.loads((directory / RUN_NAME).read_text(encoding="utf-8"))
+    with tempfile.TemporaryDirectory() as scratch:
+        plain = Path(scratch) / "trace.json"
+        with gzip.open(directory / TRACE_NAME, "rb") as source, open(plain, "wb") as sink:
+            shutil.copyfileobj(source, sink)
+        run = ProgramRun.model_validate(info["run"])
+        profile = _summarise(plain, info["window"], run, user_roots or info["user_roots"], max_overhead)
+    return build_profile_report(profile, wall_s=run.wall_s)
+
+
+def _facts(profile: ProfileFacts) -> Facts:
+    devices = []
+    if profile.device_name:
+        devices = [TorchDevice(index=0, name=profile.device_name, compute_capability=profile.compute_capability or "")]
+    torch = TorchFacts(version=profile.torch_version, cuda_available=profile.cuda_available,
+                       device_count=len(devices), devices=devices)
+    if profile.torch_cuda_version or not profile.cuda_available:
+        torch.cuda_version = profile.torch_cuda_version
+    return Facts(torch=torch)
+
+
+def build_profile_report(profile: ProfileFacts, rules_dirs: Iterable[Path] = (), *, wall_s: Optional[float] = None) -> Report:
+    """The report for a summarised program: the profile rules evaluated, findings pointed at their lines."""
+    from advisor.app.reports import load_rule_set, new_meta
+    from advisor.engine.evaluate import evaluate_rules, reads_profile
+
+    meta = new_meta("profile", [f"torch.profiler trace of: {profile.run.command}"])
+    meta.wall_s = round(wall_s, 2) if wall_s is not None else None
+    report = Report(meta=meta, facts=_facts(profile), profile=profile)
+    rules = [rule for rule in load_rule_set(rules_dirs) if reads_profile(rule)]
+    findings, skipped = evaluate_rules(rules, report)
+    findings = [locate(finding, profile) for finding in findings]
+    return report.model_copy(update={"findings": confirm_with_lint(findings), "skipped": skipped})
+
+
+def locate(finding: Finding, profile: ProfileFacts) -> Finding:
+    """Point the finding at the user's line named by its site fact (``train.py:42``)."""
+    fact = SITE_OF_RULE.get(finding.rule_id)
+    if fact is None:
+        return finding
+    value: object = profile
+    for part in fact.split("."):
+        value = getattr(value, part)
+    if not isinstance(value, str) or ":" not in value:
+        return finding
+    path, _, line = value.rpartition(":")
+    if not line.isdigit():
+        return finding
+    return finding.model_copy(update={"location": SourceLocation(path=path, line=int(line),
+                                                                 column=_first_column(path, int(line)))})
+
+
+def _first_column(path: str, line: int) -> int:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for number, text in enumerate(handle, 1):
+                if number == line:
+                    return len(text) - len(text.lstrip()) + 1
+    except (OSError, UnicodeDecodeError):
+        pass
+    return 1
+
+
+def confirm_with_lint(findings: list[Finding]) -> list[Finding]:
+    """Where `gpu-advisor lint` flags the same line statically, say the measurement confirms it."""
+    located = [f for f in findings if f.location is not None and os.path.isfile(f.location.path)
+               and f.rule_id in LINT_CHECKS_OF_RULE]
+    if not located:
+        return findings
+    from advisor.lint import lint_paths
+
+    try:
+        run = lint_paths(sorted({f.location.path for f in located}))  # type: ignore[union-attr]
+    except Exception:  # lint is a bonus here; a file it cannot read changes nothing measured
+        return findings
+    by_line: dict[tuple[str, int], list[tuple[str, str]]] = {}
+    for lint_finding in run.findings:
+        key = (os.path.realpath(lint_finding.path), lint_finding.line)
+        by_line.setdefault(key, []).append((lint_finding.check_id, lint_finding.title))
+    result = []
+    for finding in findings:
+        location = finding.location
+        related = LINT_CHECKS_OF_RULE.get(finding.rule_id, ())
+        checks = [f"{check} ({title})" for check, title in by_line.get(
+            (os.path.realpath(location.path), location.line), []) if check in related] if location else None
+        if checks:
+            finding = finding.model_copy(update={"message": finding.message + " gpu-advisor lint flags this line "
+                                                 f"statically too ({', '.join(checks)}): the measurement confirms it."})
+        result.append(finding)
+    return result
+
+
+def summaries_for_ranks(profile: ProfileFacts) -> list[ProfileFacts]:
+    """The hook for torchrun: today one process, one summary. A multi-rank run would gather each rank's
+    ProfileFacts here (torch.distributed.gather_object on rank 0) and flag skew between ranks."""
+    return [profile]

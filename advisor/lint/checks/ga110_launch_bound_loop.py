@@ -1,0 +1,190 @@
+"""GA110: a Python loop of small elementwise ops on tiny CUDA tensors: launch-bound.
+
+Must match:   b = torch.ones(4, device="cuda"); for _ in range(100000): b += b
+              x = torch.zeros(3, device="cuda"); for i in range(n): x = x * 0.9 + 0.1
+Must not:     the same loop with a model forward or a large tensor (10,000,000 elements) in its body
+              for _ in range(10): b += b   (a few iterations: nothing to win)
+              tiny tensors on the CPU; a loop over a DataLoader
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator, Optional
+
+from advisor.lint.checks.common import line_of, short, where
+from advisor.lint.flow import COMPUTE, CONTAINER, CUDA_TENSOR
+from advisor.lint.flow.sizes import SAME_SIZE_FUNCTIONS, SAME_SIZE_METHODS
+from advisor.lint.model import CheckDoc, CheckInfo, Hit
+
+DOC = CheckDoc(
+    what=('Finds a Python loop of many small elementwise ops on tiny CUDA tensors (sizes the code spells '
+          'out, below the size where the GPU beats the CPU).'),
+    why=('Every CUDA op is a kernel launch that costs the CPU several microseconds, while a tiny kernel runs '
+         'in about one: the loop runs at the speed of launches. Below tens of thousands of elements an '
+         'elementwise op is faster on the CPU; `gpu-advisor diagnose` measures where that crossover lies on '
+         'your machine, and `lint --report` quotes it.'),
+    bad="""\
+import torch
+
+b = torch.ones(4, device="cuda")
+for _ in range(100_000):
+    b += b
+""",
+    good="""\
+import torch
+
+b = torch.ones(4)  # tiny: keep it on the CPU (or do all iterations in one op)
+for _ in range(100_000):
+    b += b
+""",
+)
+
+INFO = CheckInfo(
+    id="GA110", name="launch-bound-loop", title="Loop of tiny CUDA ops (launch-bound)",
+    severity="medium", confidence="inferred",
+    cost="Every CUDA op is a kernel launch that costs the CPU ~5-10 us (typical) while a tiny kernel runs in "
+         "about 1 us: a loop of small ops runs at the speed of launches, not of the GPU. Below roughly 10,000-"
+         "50,000 elements (typical; it depends on the CPU and GPU) an elementwise op is faster on the CPU.",
+    fix="Keep tiny tensors on the CPU (or use Python numbers); or vectorize: do all iterations in one op on a "
+        "larger tensor; if the loop must stay on the GPU, capture it with torch.compile(mode=\"reduce-overhead\") "
+        "or CUDA graphs (torch.cuda.graphs), which launch the whole loop body at once.",
+    references=("https://pytorch.org/tutorials/recipes/recipes/tuning_guide.html",
+                "https://pytorch.org/docs/stable/notes/cuda.html#cuda-graphs"),
+    doc=DOC,
+)
+TYPICAL_CROSSOVER = 10_000  # elements; H100/H200 hosts measure 20,000-40,000 for a float32 add
+_MIN_ITERATIONS = 100
+_GRAPH_CAPTURE = frozenset({"torch.cuda.graph", "torch.cuda.graphs.graph"})
+_COMPILERS = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace"})
+_OPERATORS = (ast.BinOp, ast.UnaryOp, ast.Compare, ast.AugAssign)
+
+
+def run(ctx) -> Iterator[Hit]:
+    if not ctx.uses_cuda:
+        return
+    threshold = ctx.machine.add_crossover or TYPICAL_CROSSOVER
+    if not _makes_tiny_cuda_tensors(ctx, threshold):
+        return  # every size the linter knows starts at a factory with a constant shape: none, nothing to do
+    reported: set[ast.AST] = set()
+    depth = {loop: len(ctx.index.enclosing_loops(loop)) for loop in ctx.index.loops}
+    for loop in sorted(ctx.index.loops, key=lambda loop: -depth[loop]):  # innermost first
+        if ctx.is_sweep(loop) or ctx.iterates_loader(loop) or _captured(ctx, loop):
+            continue
+        iterations = ctx.loop_iterations(loop)
+        if iterations is not None and iterations < _MIN_ITERATIONS:
+            continue
+        compute = [e for e in ctx.iteration_events(loop) if e.bits & COMPUTE]
+        if not compute or any(e.callee is not None for e in compute) or compute[0].node in reported:
+            continue
+        sizes = [_elements(ctx, e.node) for e in compute]
+        if None in sizes or max(sizes) >= threshold:  # type: ignore[type-var]
+            continue
+        reported.update(e.node for e in compute)
+        yield _hit(ctx, loop, compute[0].node, len(compute), max(sizes), iterations)  # type: ignore[type-var]
+
+
+def measured_cost(machine) -> Optional[str]:
+    if not (machine.launch_us or machine.add_crossover):
+        return None
+    launch, crossover = _launch(machine), _crossover(machine)
+    return (f"Every CUDA op is a kernel launch: {launch}; {crossover}. A loop of small ops runs at the speed of "
+            "launches, not of the GPU.")
+
+
+def _launch(machine) -> str:
+    if machine.launch_us:
+        return f"~{machine.launch_us:.1f} us of CPU time to launch ({machine.where})"
+    return "~5-10 us of CPU time to launch (typical)"
+
+
+def _crossover(machine) -> str:
+    if machine.add_crossover:
+        return (f"below {machine.add_crossover:,} elements a float32 add is faster on the CPU than on the GPU here "
+                f"({machine.where})")
+    return (f"below roughly {TYPICAL_CROSSOVER:,} elements an elementwise op is usually faster on the CPU "
+            "(typical; `gpu-advisor diagnose` measures this machine's crossover)")
+
+
+def _gpu_time(machine) -> str:
+    if machine.tiny_kernel_us:
+        return f"~{machine.tiny_kernel_us:.1f} us"
+    return "about 1 us"
+
+
+def _hit(ctx, loop: ast.AST, first: ast.AST, ops: int, elements: int, iterations: Optional[int]) -> Hit:
+    machine = ctx.machine
+    runs = f", for {iterations:,} iterations" if iterations is not None else ""
+    launch, crossover = _launch(machine), _crossover(machine)
+    statement = ctx.index.statement_of(first)
+    what = short(statement if statement is not None and statement.lineno == statement.end_lineno else first)
+    size = f"{elements:,}-element tensor" + ("s" if ops > 1 else "")
+    message = (f"the loop at {where(ctx, loop)} runs {ops} small CUDA op{'s' if ops > 1 else ''} per iteration "
+               f"({what}) on {'a ' if ops == 1 else ''}{size}{runs}: each op costs {launch} for {_gpu_time(machine)} "
+               f"of GPU work, so the loop is launch-bound; {crossover}")
+    evidence = {"loop_line": line_of(ctx, loop), "elements": elements, "ops_per_iteration": ops,
+                "iterations": iterations, "crossover_elements": machine.add_crossover or TYPICAL_CROSSOVER,
+                "crossover_source": "measured" if machine.add_crossover else "typical"}
+    return Hit(message, node=first, evidence=evidence)
+
+
+def _captured(ctx, loop: ast.AST) -> bool:
+    """Inside `with torch.cuda.graph(g):` or a @torch.compile function: launched as one graph -- the fix."""
+    for parent in ctx.index.ancestors(loop):
+        if isinstance(parent, (ast.With, ast.AsyncWith)) and any(
+                (ctx.qual(item.context_expr.func) if isinstance(item.context_expr, ast.Call) else None)
+                in _GRAPH_CAPTURE for item in parent.items):
+            return True
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                ctx.qual(d.func if isinstance(d, ast.Call) else d) in _COMPILERS for d in parent.decorator_list):
+            return True
+    return False
+
+
+def _makes_tiny_cuda_tensors(ctx, threshold: int) -> bool:
+    for call in ctx.index.calls:
+        name = ctx.qual(call.func) or ""
+        if name.startswith("torch.") and name.count(".") == 1 and ctx.is_cuda_tensor(call) \
+                or isinstance(call.func, ast.Attribute) and call.func.attr in ("cuda", "to") and ctx.is_cuda_tensor(call):
+            size = ctx.numel(call)
+            if size is not None and size < threshold:
+                return True
+    return False
+
+
+def _elements(ctx, node: ast.AST) -> Optional[int]:
+    """Elements of the largest CUDA tensor an op touches, when the code says (None otherwise)."""
+    if isinstance(node, ast.AugAssign):
+        target = ctx.numel(node.target) if ctx.kind(node.target) & CUDA_TENSOR else None
+        if target is not None:
+            return target  # in place: whatever is added must broadcast into the target's elements
+        parts = [node.target, node.value]
+    elif isinstance(node, ast.Call):
+        if not _is_loop_free_op(ctx, node):
+            return None
+        parts = [node.func.value] if isinstance(node.func, ast.Attribute) and not ctx.qual(node.func) else []
+        parts += list(node.args) + [k.value for k in node.keywords]
+    elif isinstance(node, _OPERATORS) and not isinstance(getattr(node, "op", None), ast.MatMult):
+        parts = [n for n in ast.iter_child_nodes(node) if isinstance(n, ast.expr)]
+    else:
+        return None
+    largest = 0
+    for part in parts:
+        kind = ctx.kind(part)
+        if not kind & CUDA_TENSOR or kind & CONTAINER:
+            continue
+        count = ctx.numel(part)
+        if count is None:
+            return None
+        largest = max(largest, count)
+    return largest or None
+
+
+def _is_loop_free_op(ctx, call: ast.Call) -> bool:
+    """An elementwise torch function or tensor method: a small kernel (not a model, a matmul, a solver)."""
+    name = ctx.qual(call.func) or ""
+    if name.startswith("torch.") and name.count(".") == 1:
+        return name[6:] in SAME_SIZE_FUNCTIONS
+    return isinstance(call.func, ast.Attribute) and not name and call.func.attr in SAME_SIZE_METHODS \
+        and bool(ctx.kind(call.func.value) & CUDA_TENSOR)
+

@@ -1,0 +1,39 @@
+"""The flow analysis of one file, in the order it runs (each module imports only those above it):
+
+kinds.py     abstract values as bit flags (CUDA_TENSOR, MODEL, F64, ...)
+scopes.py    the user's functions and classes, what a name calls, per-function summaries
+env.py       the environment with cheap branching (a trail of writes, no copies)
+exprs.py     what kind of value each expression produces
+calls.py     ... and each call: torch, numpy, models, the user's own functions
+analyzer.py  the pass itself (statements, worklist over functions): FlowResult
+view.py      what the later analyses read: index, names, FlowResult
+sizes.py     element counts of tensors whose shape the code spells out
+effects.py   what each expression does to the GPU: work, compute, sync, host read, clock
+loops.py     hot loops, and the host reads on each of their iterations
+timeline.py  timed regions and program order (the first CUDA work)
+
+Checks do not import these analyses: they ask lint/context.py's FileContext, which builds them. They may
+import the constants re-exported here.
+"""
+
+from advisor.lint.flow.effects import CLOCK, COMPUTE, HOST_READ, KERNEL, SYNC, WORK, Event
+from advisor.lint.flow.kinds import (
+    CONTAINER,
+    CPU_DEVICE,
+    CPU_TENSOR,
+    CUDA_DEVICE,
+    CUDA_MODEL,
+    CUDA_TENSOR,
+    CUDA_WORKER,
+    DTYPE,
+    DTYPE_F64,
+    EVAL,
+    F64,
+    FRESH,
+    MODEL,
+)
+from advisor.lint.flow.scopes import FunctionInfo
+
+__all__ = ["CLOCK", "COMPUTE", "CONTAINER", "CPU_DEVICE", "CPU_TENSOR", "CUDA_DEVICE", "CUDA_MODEL", "CUDA_TENSOR",
+           "CUDA_WORKER", "DTYPE", "DTYPE_F64", "EVAL", "Event", "F64", "FRESH", "FunctionInfo", "HOST_READ", "KERNEL", "MODEL",
+           "SYNC", "WORK"]

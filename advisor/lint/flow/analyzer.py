@@ -1,0 +1,352 @@
+"""The data-flow pass: which names hold CUDA devices, CUDA tensors, CUDA models (and float64, fresh CPU
+tensors, DataLoaders...) at each point of each function and of the module.
+
+Flow-sensitive inside a body (an assignment replaces what a name held; branches join; loops run to a
+fixpoint), and module-level across functions: every function is analysed with the kinds its call sites
+pass (``train(model, device)`` learns that ``device`` is CUDA from ``main()``), returns a summary kind
+(a ``try_gpu()`` helper returns a CUDA device), and methods share what ``__init__`` stored in
+``self.model``. A worklist re-analyses only what changed; kinds only grow, and a pass cap bounds it.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Optional
+
+from advisor.lint.flow.calls import CallEvaluator
+from advisor.lint.flow.env import Environment
+from advisor.lint.flow.exprs import name_hint
+from advisor.lint.flow.kinds import (
+    CONTAINER,
+    CPU_TENSOR,
+    CUDA_TENSOR,
+    F64,
+    FRESH,
+    MODEL,
+    MODEL_BITS,
+    NUMPY,
+    TENSOR_BITS,
+)
+from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
+from advisor.lint.index import FileIndex
+from advisor.lint.names import Names, dotted
+
+_MAX_PASSES = 8
+_MAX_NESTING = 20  # on-demand analyses inside each other (calls inside calls)
+_IN_PLACE_METHODS = frozenset({"to", "cuda", "cpu", "eval", "train", "double", "half", "float", "bfloat16"})
+
+
+@dataclass
+class FlowResult:
+    values: dict[ast.AST, int]
+    scopes: ScopeIndex
+    module_env: dict[str, int]
+    default_cuda: bool = False
+    uses_cuda: bool = False
+    readers: dict[FunctionInfo, set] = field(default_factory=dict)
+
+    def kind(self, node: Optional[ast.AST]) -> int:
+        return self.values.get(node, 0) if node is not None else 0
+
+
+def analyze(index: FileIndex, names: Names) -> FlowResult:
+    analyzer = FlowAnalyzer(index, names)
+    analyzer.run()
+    return FlowResult(analyzer.values, analyzer.scopes, analyzer.environment.module_env, analyzer.default_cuda,
+                      analyzer.cuda_seen > 0, analyzer.readers)
+
+
+def _argparse(index: FileIndex) -> tuple[set[str], dict[str, ast.AST]]:
+    """``parser.add_argument("--device", default="cuda")`` ... ``args = parser.parse_args()``: so that
+    ``args.device`` is known to be a CUDA device, as the script's author meant it to be by default."""
+    defaults: dict[str, ast.AST] = {}
+    for call in index.calls_by_name.get("add_argument", ()):
+        flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        keywords = {k.arg: k.value for k in call.keywords}
+        dest = keywords.get("dest")
+        name = dest.value if isinstance(dest, ast.Constant) else next(
+            (f.lstrip("-") for f in flags if f.startswith("--")), flags[0].lstrip("-") if flags else None)
+        if name and "default" in keywords:
+            defaults[str(name).replace("-", "_")] = keywords["default"]
+    parsed = {name for name, values in index.assigned_values.items()
+              if any(isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)
+                     and v.func.attr == "parse_args" for v in values)}
+    return parsed, defaults
+
+
+class FlowAnalyzer(CallEvaluator):
+    def __init__(self, index: FileIndex, names: Names) -> None:
+        self.index = index
+        self.names = names
+        self.scopes = ScopeIndex(index, names)
+        self.values: dict[ast.AST, int] = {}
+        self.default_cuda = False
+        self.cuda_seen = 0
+        self.environment = Environment()
+        # the expression layers ask the environment through these (bound once: they run for every name)
+        self.lookup, self.bind = self.environment.lookup, self.environment.bind
+        self.branches, self.loop = self.environment.branches, self.environment.loop
+        self.scope: ast.AST = index.tree
+        self.returned = 0
+        self.dirty: set[FunctionInfo] = set()
+        self.module_dirty = True
+        self.readers: dict[FunctionInfo, set] = {}
+        self.active: set[FunctionInfo] = set()  # being analysed on demand (recursion guard)
+        self.parsed_args, self.argparse_defaults = _argparse(index)
+        self.init_handlers()
+        self._stmt_handlers = {
+            ast.Assign: self._assign, ast.AugAssign: self._augassign, ast.AnnAssign: self._annassign,
+            ast.Expr: self._expr, ast.If: self._if, ast.For: self._for, ast.AsyncFor: self._for,
+            ast.While: self._while, ast.With: self._with, ast.AsyncWith: self._with, ast.Try: self._try,
+            ast.Return: self._return, ast.FunctionDef: self._def, ast.AsyncFunctionDef: self._def,
+            ast.ClassDef: self._classdef, ast.Match: self._match,
+        }
+        if hasattr(ast, "TryStar"):
+            self._stmt_handlers[ast.TryStar] = self._try
+
+    # -- driver ------------------------------------------------------------------------------------
+    def run(self) -> None:
+        order = list(self.scopes.functions.values())
+        self.dirty = set(order)
+        for _ in range(_MAX_PASSES):
+            if not self.module_dirty and not self.dirty:
+                break
+            if self.module_dirty:
+                self.module_dirty = False
+                before = self.environment.module_env
+                self._analyze_module()
+                after = self.environment.module_env
+                for key in before.keys() | after.keys():
+                    if before.get(key) != after.get(key):
+                        self.dirty.update(self.environment.global_reads.get(key, ()))
+            for info in order:
+                if info in self.dirty:
+                    self._analyze_function(info)
+
+    def _analyze_module(self) -> None:
+        environment = self.environment
+        environment.env, environment.outer, environment.current = {}, [], None
+        self.scope = self.index.tree
+        self._block(self.index.tree.body)
+        environment.module_env = environment.env
+
+    def _analyze_function(self, info: FunctionInfo) -> None:
+        self.dirty.discard(info)
+        info.analyzed = True
+        before = (info.return_kind, info.touches_cuda, info.exit_env)
+        environment = self.environment
+        self.scope, self.returned = info.node, 0
+        environment.current, environment.outer, environment.env = info, self._outer_envs(info), {}
+        for name in info.positional + info.keyword_only + [info.vararg, info.kwarg]:
+            if name is not None:
+                environment.env[name] = info.param_kinds.get(name, 0) or name_hint(name)
+        if info.takes_self and info.class_info is not None:
+            environment.env[info.positional[0]] = (MODEL if info.class_info.is_model else 0) | info.class_info.instance_bit
+        seen = self.cuda_seen
+        self._block(info.node.body)
+        info.return_kind |= self.returned
+        info.touches_cuda = info.touches_cuda or self.cuda_seen > seen
+        info.exit_env = environment.env
+        if (info.return_kind, info.touches_cuda) != before[:2]:
+            for reader in self.readers.get(info, ()):
+                if reader is None:
+                    self.module_dirty = True
+                else:
+                    self.dirty.add(reader)
+        if info.exit_env != before[2]:
+            self.dirty.update(self.scopes.children_of(info.node))
+        if info.class_info is not None:
+            self._share_attributes(info.class_info, info.exit_env)
+
+    def _outer_envs(self, info: FunctionInfo) -> list[dict[str, int]]:
+        envs: list[dict[str, int]] = []
+        if info.class_info is not None:
+            envs.append(info.class_info.attrs)
+        parent = info.parent
+        while isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            enclosing = self.scopes.functions.get(parent)
+            if enclosing is not None:
+                envs.append(enclosing.exit_env)
+                parent = enclosing.parent
+            else:
+                parent = self.scopes.classes[parent].parent
+        envs.append(self.environment.module_env)
+        return envs
+
+    def _share_attributes(self, info: ClassInfo, env: dict[str, int]) -> None:
+        changed = False
+        for key, kind in env.items():
+            if key.startswith("self.") and (info.attrs.get(key, 0) | kind) != info.attrs.get(key):
+                info.attrs[key] = info.attrs.get(key, 0) | kind
+                changed = True
+        if changed:
+            self.dirty.update(info.methods.values())
+
+    # -- calls into the user's code ----------------------------------------------------------------
+    def call_function(self, info: FunctionInfo, call: ast.Call, pos: list[int], kw: dict,
+                      skip_self: bool) -> int:
+        info.called = True
+        params = info.positional[1:] if skip_self else info.positional
+        grown = False
+        for index, kind in enumerate(pos):
+            is_starred = isinstance(call.args[index], ast.Starred)
+            name = params[index] if index < len(params) and not is_starred else info.vararg
+            grown |= self._grow(info, name, kind)
+        for name, kind in kw.items():
+            target = name if name in params or name in info.keyword_only else info.kwarg
+            grown |= self._grow(info, target, kind)
+        if grown:
+            self.dirty.add(info)
+        if not info.analyzed and info not in self.active and len(self.active) < _MAX_NESTING:
+            self._analyze_now(info)  # on first call: the caller gets a real return kind at once
+        self.readers.setdefault(info, set()).add(self.environment.current)
+        return info.return_kind
+
+    def _analyze_now(self, info: FunctionInfo) -> None:
+        environment = self.environment
+        saved = (environment.env, environment.outer, environment.current, environment.trail, self.scope, self.returned)
+        self.active.add(info)
+        environment.trail = []
+        try:
+            self._analyze_function(info)
+        finally:
+            self.active.discard(info)
+            environment.env, environment.outer, environment.current, environment.trail, self.scope, self.returned = saved
+
+    def _grow(self, info: FunctionInfo, name: Optional[str], kind: int) -> bool:
+        if name is None or not kind:
+            return False
+        old = info.param_kinds.get(name, 0)
+        if old | kind == old:
+            return False
+        info.param_kinds[name] = old | kind
+        return True
+
+    def instantiate(self, info: ClassInfo, call: ast.Call, pos: list[int], kw: dict) -> int:
+        init = info.methods.get("__init__")
+        if init is not None:
+            self.call_function(init, call, pos, kw, skip_self=True)
+        return (MODEL if info.is_model else 0) | info.instance_bit
+
+    # -- statements --------------------------------------------------------------------------------
+    def _block(self, statements: list[ast.stmt]) -> None:
+        handlers = self._stmt_handlers
+        for statement in statements:
+            handler = handlers.get(statement.__class__)
+            if handler is not None:
+                handler(statement)
+            else:
+                self._children(statement)
+
+    def _assign(self, node: ast.Assign) -> None:
+        value = node.value
+        if len(node.targets) == 1 and isinstance(node.targets[0], (ast.Tuple, ast.List)) \
+                and isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(node.targets[0].elts) \
+                and not any(isinstance(e, ast.Starred) for e in value.elts):
+            shape = tuple(self.ev(element) for element in value.elts)
+            self.bind_target(node.targets[0], shape)
+            return
+        kind = self.ev(value)
+        for target in node.targets:
+            self.bind_target(target, kind)
+
+    def _augassign(self, node: ast.AugAssign) -> None:
+        key = dotted(node.target)
+        old = (self.lookup(key) or 0) if key is not None else 0
+        kind = self.ev(node.value)
+        if key is None:
+            self.bind_target(node.target, 0)
+            return
+        new = (old | (kind & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY))) & ~FRESH  # total += loss: on the GPU
+        self.values[node.target] = self.values.get(node.target, 0) | new
+        self.bind(key, new)
+
+    def _annassign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.bind_target(node.target, self.ev(node.value))
+
+    def _expr(self, node: ast.Expr) -> None:
+        kind = self.ev(node.value)
+        call = node.value
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+            return
+        if call.func.attr in ("append", "extend", "insert") and call.args:  # outputs.append(pred): a list of them
+            key = dotted(call.func.value)
+            added = self.values.get(call.args[-1], 0) & (TENSOR_BITS | NUMPY)
+            if key is not None and added:
+                self.bind(key, (self.lookup(key) or 0) | (added & ~FRESH) | CONTAINER)
+            return
+        if call.func.attr not in _IN_PLACE_METHODS:
+            return
+        key = dotted(call.func.value)  # `model.to(device)` on its own line moves the module in place
+        if key is not None and kind & MODEL_BITS and not kind & (CUDA_TENSOR | CPU_TENSOR):
+            self.bind(key, kind)
+
+    def _if(self, node: ast.If) -> None:
+        self.ev(node.test)
+        self.branches([lambda: self._block(node.body), lambda: self._block(node.orelse)], may_skip_all=False)
+
+    def _for(self, node: ast.For) -> None:
+        shape = self.element_of(node.iter, self.ev(node.iter))
+        self.loop(lambda: self.bind_target(node.target, shape), lambda: self._block(node.body))
+        self._block(node.orelse)
+
+    def _while(self, node: ast.While) -> None:
+        self.loop(lambda: self.ev(node.test), lambda: self._block(node.body))
+        self._block(node.orelse)
+
+    def _with(self, node: ast.With) -> None:
+        for item in node.items:
+            kind = self.ev(item.context_expr)
+            if item.optional_vars is not None:
+                self.bind_target(item.optional_vars, kind)
+        self._block(node.body)
+
+    def _try(self, node: ast.Try) -> None:
+        # the body may stop anywhere: what follows sees its values joined with those from before it
+        self.branches([lambda: (self._block(node.body), self._block(node.orelse))], may_skip_all=True)
+        for handler in node.handlers:
+            if handler.type is not None:
+                self.ev(handler.type)
+            self.branches([lambda h=handler: self._handler(h)], may_skip_all=True)
+        self._block(node.finalbody)
+
+    def _handler(self, handler: ast.ExceptHandler) -> None:
+        if handler.name:
+            self.bind(handler.name, 0)
+        self._block(handler.body)
+
+    def _match(self, node: ast.AST) -> None:
+        self.ev(node.subject)
+        self.branches([lambda c=case: self._case(c) for case in node.cases], may_skip_all=True)
+
+    def _case(self, case: ast.AST) -> None:
+        if case.guard is not None:
+            self.ev(case.guard)
+        self._block(case.body)
+
+    def _return(self, node: ast.Return) -> None:
+        if node.value is not None:
+            self.returned |= self.ev(node.value)
+
+    def _def(self, node: ast.AST) -> None:
+        for decorator in node.decorator_list:
+            self.ev(decorator)
+        info = self.scopes.functions.get(node)
+        arguments = node.args
+        positional = arguments.posonlyargs + arguments.args
+        defaults = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults, strict=True))
+        defaults += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d is not None]
+        for argument, default in defaults:
+            kind = self.ev(default)
+            if info is not None and self._grow(info, argument.arg, kind):
+                self.dirty.add(info)
+
+    def _classdef(self, node: ast.ClassDef) -> None:
+        for expression in node.bases + node.decorator_list:
+            self.ev(expression)
+        for statement in node.body:  # methods are analysed on their own; their defaults belong here
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._def(statement)
+

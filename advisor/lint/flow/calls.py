@@ -1,0 +1,375 @@
+"""Call half of the CUDA data-flow pass: what torch, numpy, models and the user's functions return.
+
+The rules follow PyTorch's semantics: a factory's tensor lives where ``device=`` says (or the default
+device); ``.to()`` / ``.cuda()`` move tensors and return a copy but move modules in place; torch
+functions return tensors on their inputs' device; a model moved to CUDA returns CUDA tensors.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from typing import Optional
+
+from advisor.lint import torch_api as api
+from advisor.lint.flow.exprs import ExprEvaluator, dtype_kind, has_float_literal, looks_like_model
+from advisor.lint.flow.kinds import (
+    CPU_DEVICE,
+    CPU_TENSOR,
+    CUDA_DEVICE,
+    CUDA_FN,
+    CUDA_MODEL,
+    CUDA_TENSOR,
+    CUDA_WORKER,
+    DEVICE_BITS,
+    DTYPE,
+    DTYPE_F64,
+    EVAL,
+    EVENT,
+    F64,
+    FRESH,
+    INSTANCE_BITS,
+    LOADER,
+    MODEL,
+    MODEL_BITS,
+    NP_RNG,
+    NUMPY,
+    TENSOR_BITS,
+)
+from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
+from advisor.lint.names import dotted
+
+Kw = dict[Optional[str], int]
+_MATH_BUILTINS = frozenset({"sum", "min", "max", "abs"})
+# Libraries that take arrays or log values but do not compute on CUDA tensors (they need host data).
+_NOT_ON_CUDA = frozenset(sys.stdlib_module_names) | {
+    "numpy", "wandb", "mlflow", "tqdm", "matplotlib", "sklearn", "scipy", "pandas", "PIL", "cv2", "seaborn",
+    "tensorboard", "tensorboardX", "neptune", "comet_ml", "imageio", "skimage", "h5py", "yaml"}
+_MOVE_RECEIVER_METHODS = frozenset({"to", "cuda", "double", "float", "half", "bfloat16", "pin_memory"})
+
+
+def _all(pos: list[int], kw: Kw) -> int:
+    out = 0
+    for kind in pos:
+        out |= kind
+    for kind in kw.values():
+        out |= kind
+    return out
+
+
+def _keyword(call: ast.Call, name: str) -> Optional[ast.AST]:
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def _is_module(kind: int) -> bool:
+    return bool(kind & (MODEL | CUDA_MODEL)) and not kind & (CUDA_TENSOR | CPU_TENSOR)
+
+
+class CallEvaluator(ExprEvaluator):
+    def _call(self, node: ast.Call) -> int:
+        func = node.func
+        qualified = self.names.qual(func)
+        if qualified is not None:
+            pos, kw = self.eval_args(node)
+            return self._library_call(qualified, node, pos, kw)
+        if isinstance(func, ast.Attribute):
+            return self._method_call(node, func)
+        if isinstance(func, ast.Name):
+            return self._name_call(node, func.id)
+        callee = self.ev(func)
+        pos, kw = self.eval_args(node)
+        return self.call_value(callee, pos, kw)
+
+    # -- torch / numpy / stdlib -------------------------------------------------------------------
+    def _library_call(self, name: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
+        last = name.rsplit(".", 1)[-1]
+        if name in api.DEVICE_CONSTRUCTORS:
+            first = node.args[0] if node.args else _keyword(node, "type")
+            if isinstance(first, ast.Constant) and type(first.value) is int:
+                return CUDA_DEVICE
+            return (pos[0] if pos else kw.get("type", 0)) & DEVICE_BITS
+        if name in api.CUDA_DEVICE_FUNCTIONS:
+            return CUDA_DEVICE
+        if name in api.EVENT_CONSTRUCTORS:
+            return EVENT
+        if name in api.CUDA_WORKER_CONSTRUCTORS:
+            return CUDA_WORKER
+        if name in api.LEGACY_CUDA_CONSTRUCTORS:  # torch.cuda.FloatTensor(3, 4): a CUDA tensor
+            return CUDA_TENSOR | (F64 if name.endswith("DoubleTensor") else 0)
+        if name.startswith("torch.cuda."):
+            return 0
+        if name == "torch.set_default_device":
+            self.default_cuda = self.default_cuda or bool(_all(pos, kw) & CUDA_DEVICE)
+            return 0
+        if name == "torch.set_default_tensor_type" and node.args:  # the pre-2.1 way: ('torch.cuda.FloatTensor')
+            first = node.args[0]
+            text = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) \
+                else self.names.qual(first) or ""
+            self.default_cuda = self.default_cuda or text.startswith("torch.cuda.")
+            return 0
+        if name.count(".") == 1 and name.startswith("torch.") and last in api.FACTORIES:
+            return self._factory(last, node, pos, kw)
+        if name in api.LOADERS:  # batches keep the dataset's dtype
+            return LOADER | ((pos[0] if pos else kw.get("dataset", 0)) & F64)
+        if name in api.DATASETS_OF_TENSORS:
+            return _all(pos, kw) & (CUDA_TENSOR | CPU_TENSOR | F64)
+        if name in api.PASSTHROUGH_CALLS:
+            return pos[0] if pos else 0
+        if name.startswith("numpy."):
+            return self._numpy_call(name, node, pos, kw)
+        if last == "from_pretrained":
+            if api.NOT_A_MODEL.search(name):
+                return 0
+            device_map = _keyword(node, "device_map")  # "auto" / "cuda" / {"": 0} all place it on GPUs
+            placed = isinstance(device_map, (ast.Constant, ast.Dict)) and getattr(device_map, "value", 1) is not None
+            return CUDA_MODEL if placed else MODEL
+        if name.startswith(api.MODEL_CONSTRUCTOR_PREFIXES):
+            return MODEL
+        if name.startswith("torch.optim.") and last[:1].isupper():
+            return CUDA_WORKER if _all(pos, kw) & (CUDA_TENSOR | CUDA_MODEL) else 0
+        if name.startswith("torch.nn.") and last[:1].isupper():
+            out = MODEL | (_all(pos, {}) & (MODEL | CUDA_MODEL | F64))  # wrappers keep what they wrap
+            if kw.get("device", 0) & CUDA_DEVICE or last == "DataParallel":
+                out |= CUDA_MODEL
+            if dtype_kind(_keyword(node, "dtype"), kw.get("dtype", 0)) & DTYPE_F64:
+                out |= F64
+            return out
+        if name.startswith("torch."):
+            every = _all(pos, kw)
+            out = every & (MODEL | CUDA_MODEL)  # torch.jit.script(model), torch.compile(model)
+            if every & CUDA_TENSOR:
+                out |= CUDA_TENSOR | (every & F64)
+            elif every & CPU_TENSOR:
+                out |= CPU_TENSOR | (every & F64)
+            return out
+        if name.split(".", 1)[0] not in _NOT_ON_CUDA and _all(pos, kw) & CUDA_TENSOR:
+            return CUDA_TENSOR  # a library built on torch (torchdiffeq.odeint, kornia, ...) fed CUDA tensors
+        return 0
+
+    def _factory(self, name: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
+        if "device" in kw:
+            device = kw["device"]
+            out = CUDA_TENSOR if device & CUDA_DEVICE else (CPU_TENSOR | FRESH if device & CPU_DEVICE else 0)
+        elif name.endswith("_like") and pos:
+            out = pos[0] & (CUDA_TENSOR | CPU_TENSOR)
+            out |= FRESH if out == CPU_TENSOR else 0
+        elif self.default_cuda:
+            out = CUDA_TENSOR
+        else:
+            out = CPU_TENSOR | (FRESH if _makes_new_data(name, node, pos[0] if pos else 0) else 0)
+        if name == "DoubleTensor":
+            out |= F64
+        if "dtype" in kw:
+            out |= F64 if kw["dtype"] & DTYPE_F64 else 0
+        elif pos and (name in api.WRAPPING_FACTORIES or name == "tensor" or name.endswith("_like")):
+            out |= pos[0] & F64
+        return out
+
+    def _numpy_call(self, name: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
+        if name in api.NUMPY_RNG_CONSTRUCTORS:
+            return NP_RNG
+        if name in api.NUMPY_F64_FACTORIES:
+            return NUMPY | F64
+        dtype_node = _keyword(node, "dtype")
+        dtype = dtype_kind(dtype_node, kw.get("dtype", 0)) if dtype_node is not None else None
+        if name in api.NUMPY_DEFAULT_F64:
+            if dtype is None and len(node.args) > 1 and name in ("numpy.zeros", "numpy.ones", "numpy.empty"):
+                dtype = dtype_kind(node.args[1], pos[1])
+            return NUMPY | (F64 if dtype is None or dtype & DTYPE_F64 else 0)
+        if name in ("numpy.array", "numpy.asarray", "numpy.arange", "numpy.full"):
+            if dtype is not None:
+                return NUMPY | (F64 if dtype & DTYPE_F64 else 0)
+            floats = any(has_float_literal(arg) for arg in node.args) or _all(pos, {}) & F64
+            return NUMPY | (F64 if floats else 0)
+        every = _all(pos, kw)
+        return NUMPY | (every & F64) if every & NUMPY else 0
+
+    # -- methods ----------------------------------------------------------------------------------
+    def _method_call(self, node: ast.Call, func: ast.Attribute) -> int:
+        key = dotted(func)
+        held = self.lookup(key) if key is not None else None
+        if held:  # `self.model(x)`: an attribute holding a model, not a method
+            self.values[func] = self.values.get(func, 0) | held
+            pos, kw = self.eval_args(node)
+            return self.call_value(held, pos, kw)
+        attr = func.attr
+        receiver_node = func.value
+        receiver = self.ev(receiver_node, keep_fresh=attr in _MOVE_RECEIVER_METHODS)
+        pos, kw = self.eval_args(node)
+        if isinstance(receiver_node, ast.Name) and receiver_node.id == "self":
+            method = self.scopes.method_of(self.scope, attr)
+            if method is not None:
+                return self.call_function(method, node, pos, kw, skip_self=True)
+        if receiver & INSTANCE_BITS:  # an instance of the user's own class: run its method
+            methods = [c.methods[attr] for c in self.scopes.classes_of(receiver) if attr in c.methods]
+            if methods:
+                out = 0
+                for method in methods:
+                    out |= self.call_function(method, node, pos, kw, skip_self=True)
+                return out
+        return self.method_result(receiver & ~INSTANCE_BITS, attr, node, pos, kw)
+
+    def method_result(self, receiver: int, attr: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
+        receiver_node = node.func.value if isinstance(node.func, ast.Attribute) else node.func
+        if attr in ("to", "cuda", "cpu"):
+            return self._move(receiver, attr, node, pos, kw)
+        if attr == "type" and node.args and receiver & (CUDA_TENSOR | CPU_TENSOR):
+            target = node.args[0]
+            text = target.value if isinstance(target, ast.Constant) and isinstance(target.value, str) \
+                else self.names.qual(target) or ""
+            if text.startswith("torch.cuda."):  # x.type(torch.cuda.FloatTensor): a copy to the GPU
+                return CUDA_TENSOR | (F64 if text.endswith("DoubleTensor") else 0)
+            if text.startswith("torch.") and text.endswith("Tensor"):
+                return CPU_TENSOR | (F64 if text.endswith("DoubleTensor") else 0)
+        module = _is_module(receiver) or (receiver == 0 and attr in ("eval", "train")
+                                          and looks_like_model(receiver_node))
+        if attr == "double":
+            return receiver | F64 if receiver & (TENSOR_BITS | NUMPY | MODEL_BITS) else 0
+        if attr in ("float", "half", "bfloat16"):
+            return receiver & ~F64
+        if module:
+            if attr == "eval" or (attr == "train" and node.args and _is_false(node.args[0])):
+                return receiver | MODEL | EVAL
+            if attr == "train":
+                return (receiver | MODEL) & ~EVAL
+            if attr in ("parameters", "buffers"):
+                return (CUDA_TENSOR if receiver & CUDA_MODEL else 0) | (receiver & F64)
+            if attr in api.MODEL_SELF_METHODS:
+                return receiver
+            if attr in api.MODEL_QUIET_METHODS:
+                return 0
+            return self.call_value(receiver & ~EVAL, pos, kw)  # forward, generate, predict, ...
+        if receiver & CUDA_WORKER:
+            return _all(pos, kw) & CUDA_TENSOR  # scaler.scale(loss)
+        if receiver & NP_RNG:
+            return NUMPY | (F64 if attr in api.RNG_F64_METHODS else 0)
+        if receiver & (CUDA_TENSOR | CPU_TENSOR):
+            if attr in api.NON_TENSOR_METHODS:
+                return 0
+            if attr == "numpy":
+                return NUMPY | (receiver & F64)
+            if attr == "pin_memory":
+                return CPU_TENSOR | (receiver & F64)
+            out = receiver & (CUDA_TENSOR | CPU_TENSOR | F64 | FRESH)
+            if _all(pos, kw) & CUDA_TENSOR:
+                out |= CUDA_TENSOR
+            return out
+        if receiver & NUMPY:
+            if attr == "astype":
+                target = dtype_kind(node.args[0], pos[0]) if node.args else kw.get("dtype", 0)
+                return NUMPY | (F64 if target & DTYPE_F64 else 0)
+            return 0 if attr in ("tolist", "item") else receiver & (NUMPY | F64)
+        return 0
+
+    def _move(self, receiver: int, attr: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
+        receiver_node = node.func.value if isinstance(node.func, ast.Attribute) else node.func
+        module = _is_module(receiver) or (receiver & ~(EVAL | F64) == 0 and looks_like_model(receiver_node))
+        target, device_given, dtype_f64 = 0, False, None
+        if attr == "cuda":
+            target, device_given = CUDA_DEVICE, True
+        elif attr == "cpu":
+            target, device_given = CPU_DEVICE, True
+        else:
+            arguments = list(zip(node.args, pos, strict=False)) + [(k.value, kw.get(k.arg, 0)) for k in node.keywords
+                                                      if k.arg in ("device", "dtype", "other")]
+            for arg_node, kind in arguments:
+                if isinstance(arg_node, ast.Constant) and type(arg_node.value) is int:
+                    target, device_given = target | CUDA_DEVICE, True
+                elif kind & DTYPE:
+                    dtype_f64 = bool(kind & DTYPE_F64)
+                elif kind & DEVICE_BITS:
+                    target, device_given = target | (kind & DEVICE_BITS), True
+                elif kind & (CUDA_TENSOR | CPU_TENSOR):
+                    device_given = True
+                    target |= (CUDA_DEVICE if kind & CUDA_TENSOR else 0) | (CPU_DEVICE if kind & CPU_TENSOR else 0)
+                else:
+                    device_given = True  # a device we know nothing about: where it lands is unknown
+        if module:
+            out = receiver & (F64 | EVAL)
+            if target & CUDA_DEVICE:
+                out |= CUDA_MODEL
+            if target & CPU_DEVICE:
+                out |= MODEL
+            if not device_given:
+                out |= receiver & (MODEL | CUDA_MODEL)
+            if not out & (MODEL | CUDA_MODEL):
+                out |= MODEL  # moved to a device we cannot name
+        else:
+            out = receiver & F64
+            if target & CUDA_DEVICE:
+                out |= CUDA_TENSOR
+            if target & CPU_DEVICE:
+                out |= CPU_TENSOR
+            if not device_given:
+                out |= receiver & (CUDA_TENSOR | CPU_TENSOR | FRESH)
+        if dtype_f64 is True:
+            out |= F64
+        elif dtype_f64 is False:
+            out &= ~F64
+        return out
+
+    # -- plain names: builtins, the user's functions and classes, values held in variables ------------
+    def _name_call(self, node: ast.Call, name: str) -> int:
+        held = self.lookup(name)
+        if held:
+            self.values[node.func] = self.values.get(node.func, 0) | held
+        pos, kw = self.eval_args(node)
+        if held is None:
+            if name in ("iter", "next", "list", "tuple", "sorted", "reversed"):
+                return pos[0] if pos else 0
+            if name in _MATH_BUILTINS:
+                return _all(pos, kw) & (CUDA_TENSOR | CPU_TENSOR | F64)
+            found = self.scopes.resolve(name, self.scope)
+            if isinstance(found, FunctionInfo):
+                return self.call_function(found, node, pos, kw, skip_self=False)
+            if isinstance(found, ClassInfo):
+                return self.instantiate(found, node, pos, kw)
+            if api.MODEL_NAME_HINT.search(name) and _all(pos, kw) & CUDA_TENSOR:
+                return CUDA_TENSOR  # an unknown callable named like a model, fed CUDA tensors
+            return 0
+        if not held & ~CUDA_FN:  # a name bound to one of the user's functions: step = make_step(model)
+            function = self.scopes.held_function(node.func, self.scope)
+            if function is not None:
+                return self.call_function(function, node, pos, kw, skip_self=False)
+        out = self.call_value(held, pos, kw)
+        if not out and not held and api.MODEL_NAME_HINT.search(name) and _all(pos, kw) & CUDA_TENSOR:
+            return CUDA_TENSOR  # a parameter named like a model, fed CUDA tensors
+        return out
+
+    def call_value(self, callee: int, pos: list[int], kw: Kw) -> int:
+        """Calling a value: a model (forward) or anything else we hold."""
+        arguments = _all(pos, kw)
+        out = 0
+        if callee & CUDA_MODEL or (callee & MODEL and arguments & CUDA_TENSOR):
+            out = CUDA_TENSOR
+        elif callee & MODEL and arguments & CPU_TENSOR:
+            out = CPU_TENSOR
+        if out:
+            out |= callee & F64
+        return out
+
+
+def _makes_new_data(name: str, call: ast.Call, first_kind: int) -> bool:
+    """Does this factory make new values on the CPU (torch.randn(n), torch.tensor([1.0, 2.0]), torch.tensor of
+    a Python list, torch.FloatTensor(64, 3)) -- or wrap data that exists already (torch.from_numpy(a),
+    torch.tensor(numpy_array), torch.FloatTensor(observation)), where the copy to the GPU is the point?"""
+    if name in api.WRAPPING_FACTORIES:
+        return False
+    if name != "tensor" and name not in api.LEGACY_CONSTRUCTORS:
+        return True
+    if not call.args:
+        return True
+    first = call.args[0]
+    if isinstance(first, (ast.List, ast.Tuple, ast.ListComp, ast.Constant)):
+        return True  # a literal, or sizes
+    if name == "tensor":
+        return not first_kind & (NUMPY | CPU_TENSOR | CUDA_TENSOR)  # a list of Python numbers, unless known data
+    if len(call.args) > 1:
+        return True  # FloatTensor(n, m): sizes
+    if isinstance(first, ast.Attribute) and first.attr == "shape":
+        return True  # torch.Tensor(x.shape)
+    return isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) and first.func.attr == "size"
+
+
+def _is_false(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value is False

@@ -1,0 +1,319 @@
+"""What each expression does to the GPU: queue work, queue compute, wait for it (sync), read a host clock.
+
+CUDA calls return as soon as the work is queued; a sync (``torch.cuda.synchronize()``, an event's or a
+stream's ``synchronize()``, or any host read of a CUDA tensor: ``.item()``, ``.cpu()``, ``print(t)``,
+``if t:``) waits until everything queued before it has finished. ``events()`` lists the effects of a
+body in evaluation order (operands before the call, the condition before the branch); nested functions
+and lambdas are not run where they are written, so they are left out. A call into one of the user's
+functions has the effect of that function's body (its summary).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Optional
+
+from advisor.lint import torch_api as api
+from advisor.lint.flow.analyzer import FlowResult
+from advisor.lint.flow.exprs import is_text
+from advisor.lint.flow.kinds import (
+    CONTAINER,
+    CPU_TENSOR,
+    CUDA_FN,
+    CUDA_MODEL,
+    CUDA_TENSOR,
+    CUDA_WORKER,
+    EVENT,
+    INSTANCE_BITS,
+    MODEL,
+)
+from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
+from advisor.lint.flow.view import FlowView
+from advisor.lint.index import FileIndex, children
+from advisor.lint.names import Names
+
+WORK = 1  # queues GPU work (a kernel, a copy)
+COMPUTE = 2  # ... that computes (not just allocates or copies): what warms up cuBLAS/cuDNN
+SYNC = 4  # waits for all queued GPU work
+CLOCK = 8  # reads a host clock
+HOST_READ = 16  # the sync is a host read of a tensor (.item(), print(t), if t:), not an explicit synchronize
+KERNEL = 32  # runs a kernel without computing on data: a factory that fills (torch.randn(..., device="cuda"))
+# Not run where written (definitions), or nothing in them can touch the GPU (leaves, imports).
+_NOTHING_INSIDE = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Name,
+                             ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Import, ast.ImportFrom,
+                             ast.Global, ast.Nonlocal})
+_SPECIAL = frozenset({ast.For, ast.AsyncFor, ast.While, ast.If, ast.IfExp, ast.Assert, ast.Assign, ast.AugAssign})
+_EMITTING = frozenset({ast.Call, ast.BinOp, ast.Compare, ast.UnaryOp, ast.FormattedValue})
+
+
+@dataclass(frozen=True)
+class Event:
+    node: ast.AST
+    bits: int
+    callee: Optional[FunctionInfo] = None  # set when the effect is a call into the user's function
+
+
+@dataclass
+class Summary:
+    bits: int = 0  # WORK/COMPUTE if the body does that; SYNC if it ends synchronized
+    events: list[Event] = field(default_factory=list)
+
+
+class Effects(FlowView):
+    def __init__(self, index: FileIndex, names: Names, flow: FlowResult) -> None:
+        super().__init__(index, names, flow)
+        self._summaries: dict[FunctionInfo, Summary] = {}
+        self._in_progress: set[FunctionInfo] = set()
+        self._stop_at_loops = False
+        self._statement_events: dict[tuple[ast.AST, bool], list[Event]] = {}
+        # statements with a loop inside (or that are loops): the only ones stop_at_loops changes
+        self._holds_loops: set[ast.AST] = set(index.loops)
+        for loop in index.loops:
+            self._holds_loops.update(a for a in index.ancestors(loop) if isinstance(a, ast.stmt))
+
+    # -- walking -----------------------------------------------------------------------------------
+    def events(self, nodes: list[ast.AST], stop_at_loops: bool = False) -> list[Event]:
+        """Effects of ``nodes`` in evaluation order; ``stop_at_loops`` leaves out the bodies of inner loops."""
+        out: list[Event] = []
+        saved, self._stop_at_loops = self._stop_at_loops, stop_at_loops
+        try:
+            for node in nodes:
+                if isinstance(node, ast.stmt):  # loops, summaries and timings walk the same statements
+                    key = (node, stop_at_loops and node in self._holds_loops)
+                    cached = self._statement_events.get(key)
+                    if cached is None:
+                        cached = self._statement_events[key] = []
+                        self._walk(node, cached)
+                    out.extend(cached)
+                else:
+                    self._walk(node, out)
+        finally:
+            self._stop_at_loops = saved
+        return out
+
+    def _walk(self, node: ast.AST, out: list[Event]) -> None:
+        cls = node.__class__
+        if cls in _NOTHING_INSIDE:
+            return
+        if cls not in _SPECIAL:
+            for child in children(node):
+                self._walk(child, out)
+            if cls in _EMITTING:
+                self._emit(node, out)
+            return
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            self._walk(node.iter, out)
+            if not self._stop_at_loops:
+                self._walk_all(node.body + node.orelse, out)
+        elif isinstance(node, ast.While) and self._stop_at_loops:
+            return
+        elif isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+            self._walk(node.test, out)
+            if self.truth_sync(node.test):
+                out.append(Event(node.test, SYNC | HOST_READ))
+            for name in ("body", "orelse", "msg"):
+                part = getattr(node, name, None)
+                if isinstance(part, list):
+                    self._walk_all(part, out)
+                elif part is not None:
+                    self._walk(part, out)
+        elif isinstance(node, ast.Assign):
+            self._walk(node.value, out)
+            self._walk_all(node.targets, out)
+        elif isinstance(node, ast.AugAssign):
+            self._walk(node.value, out)
+            if self.kind(node.target) & CUDA_TENSOR:
+                out.append(Event(node, WORK | COMPUTE))
+
+    def _walk_all(self, nodes: list[ast.AST], out: list[Event]) -> None:
+        if nodes and isinstance(nodes[0], ast.stmt):
+            out.extend(self.events(nodes, self._stop_at_loops))
+            return
+        for node in nodes:
+            self._walk(node, out)
+
+    def _emit(self, node: ast.expr, out: list[Event]) -> None:
+        if isinstance(node, ast.Call):
+            bits, callee = self.call_effect(node)
+            if bits:
+                out.append(Event(node, bits, callee))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and is_text(node.left):
+            if self.kind(node.right) & CUDA_TENSOR:  # "loss %.4f" % loss formats a CUDA tensor
+                out.append(Event(node, SYNC | HOST_READ))
+        elif isinstance(node, (ast.BinOp, ast.Compare)) or (isinstance(node, ast.UnaryOp)
+                                                           and not isinstance(node.op, ast.Not)):
+            if self.kind(node) & CUDA_TENSOR:
+                out.append(Event(node, WORK | COMPUTE))
+        elif isinstance(node, ast.FormattedValue) and self.kind(node.value) & CUDA_TENSOR:
+            out.append(Event(node, SYNC | HOST_READ))
+
+    def truth_sync(self, test: ast.AST) -> bool:
+        """Python asks a CUDA tensor for its truth value: the host waits for the GPU."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self.truth_sync(test.operand)
+        if isinstance(test, ast.BoolOp):
+            return any(self.truth_sync(value) for value in test.values)
+        kind = self.kind(test)
+        return bool(kind & CUDA_TENSOR) and not kind & CONTAINER  # `if outputs:` asks a list, not the GPU
+
+    def truth_read(self, test: ast.AST) -> ast.AST:
+        """The part of a condition that is the host read: ``loss > 2`` in ``step > 3 and loss > 2``."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self.truth_read(test.operand)
+        if isinstance(test, ast.BoolOp):
+            return next((self.truth_read(v) for v in test.values if self.truth_sync(v)), test)
+        return test
+
+    # -- one call ----------------------------------------------------------------------------------
+    def call_effect_is_host_read(self, call: ast.Call) -> bool:
+        """Cheap pre-filter: could this call be a host read of a CUDA tensor?"""
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "format":
+            return True
+        if isinstance(func, ast.Attribute):
+            attr = func.attr
+            if attr in api.HOST_SYNC_METHODS or attr in api.LOGGING_METHODS:
+                return True
+            if attr == "to":
+                return bool(self.kind(func.value) & CUDA_TENSOR)
+        elif isinstance(func, ast.Name) and func.id in api.SYNC_BUILTINS:
+            return any(self.kind(argument) & CUDA_TENSOR for argument in call.args)
+        if not call.args or not self._cuda_argument(call):
+            return False  # math.isfinite(loss), wandb.log({...}): only with a CUDA tensor handed in
+        name = self.qual(func) or ""
+        return name.startswith(api.HOST_VALUE_MODULES) or name in api.LOGGING_FUNCTIONS
+
+    def call_effect(self, call: ast.Call) -> tuple[int, Optional[FunctionInfo]]:
+        func = call.func
+        qualified = self.qual(func)
+        if qualified in api.CLOCKS:
+            return CLOCK, None
+        if qualified in api.SYNC_FUNCTIONS or (isinstance(func, ast.Attribute) and func.attr == "synchronize"):
+            return SYNC, None
+        value = self.kind(call)
+        if qualified is not None:
+            if qualified in api.LEGACY_CUDA_CONSTRUCTORS:
+                return WORK, None
+            if qualified.startswith("torch.cuda.") or qualified in api.DEVICE_CONSTRUCTORS:
+                return 0, None
+            if qualified.startswith(api.HOST_VALUE_MODULES) and any(
+                    self.kind(a) & CUDA_TENSOR and not self.kind(a) & CONTAINER for a in call.args):
+                return SYNC | HOST_READ, None  # math.isfinite(loss): the tensor becomes a Python float
+            if qualified in api.LOGGING_FUNCTIONS and self._logs_cuda(call):
+                return SYNC | HOST_READ, None  # wandb.log({"loss": loss})
+            last = qualified.rsplit(".", 1)[-1]
+            if value & CUDA_TENSOR:
+                if qualified.count(".") == 1 and last in api.FACTORIES:
+                    return (WORK if last in api.NON_FILLING_FACTORIES else WORK | KERNEL), None
+                return WORK | COMPUTE, None
+            return (WORK if value & CUDA_MODEL else 0), None
+        if isinstance(func, ast.Attribute):
+            return self._method_effect(call, func, value)
+        if isinstance(func, ast.Name):
+            return self._name_effect(call, func, value)
+        return (WORK | COMPUTE if value & CUDA_TENSOR else 0), None
+
+    def _logs_cuda(self, call: ast.Call) -> bool:
+        """A logger is handed a CUDA tensor, or a dict or list holding one."""
+        return any(self.kind(a) & CUDA_TENSOR for a in list(call.args) + [k.value for k in call.keywords])
+
+    def _cuda_argument(self, call: ast.Call) -> bool:
+        """A CUDA tensor (or, for a logger, a dict or list holding one) among the positional arguments."""
+        return any(self.kind(a) & CUDA_TENSOR for a in call.args)
+
+    def _method_effect(self, call: ast.Call, func: ast.Attribute, value: int) -> tuple[int, Optional[FunctionInfo]]:
+        attr = func.attr
+        if attr in api.LOGGING_METHODS and self._logs_cuda(call):  # writer.add_scalar("loss", loss, step)
+            return SYNC | HOST_READ, None
+        if attr == "format" and is_text(func.value):  # "{:.4f}".format(loss)
+            arguments = [a for a in call.args] + [k.value for k in call.keywords]
+            return (SYNC | HOST_READ if any(self.kind(a) & CUDA_TENSOR for a in arguments) else 0), None
+        receiver = self.kind(func.value)
+        if receiver & CUDA_TENSOR:
+            if attr in api.HOST_SYNC_METHODS or (attr == "to" and value & CPU_TENSOR and not value & CUDA_TENSOR):
+                return SYNC | HOST_READ, None
+            if attr in api.NON_TENSOR_METHODS and attr != "backward" or attr == "cuda":
+                return 0, None
+            return WORK | COMPUTE, None
+        if receiver & (CUDA_MODEL | MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR):
+            if attr in api.MODEL_QUIET_METHODS:
+                return 0, None
+            if attr in ("to", "cuda", "cpu", "half", "float", "double", "bfloat16"):
+                return (WORK if value & CUDA_MODEL else 0), None
+            if receiver & CUDA_MODEL or value & CUDA_TENSOR:
+                return WORK | COMPUTE, None
+        if receiver & CUDA_WORKER and attr not in api.WORKER_QUIET_METHODS:
+            closure = self._closure(call, attr)  # optimizer.step(closure) runs the closure
+            if closure is not None:
+                return WORK | COMPUTE | self.summary(closure).bits, closure
+            return WORK | COMPUTE, None
+        if receiver & EVENT:
+            return 0, None
+        if isinstance(func.value, ast.Name) and func.value.id == "self":
+            method = self.flow.scopes.method_of(self.index.scope_of(call), attr)
+            if method is not None:
+                return self.summary(method).bits, method
+        if receiver & INSTANCE_BITS:
+            for info in self.flow.scopes.classes_of(receiver):
+                method = info.methods.get(attr)
+                if method is not None:
+                    return self.summary(method).bits, method
+        if attr in ("to", "cuda"):
+            return (WORK if value & (CUDA_TENSOR | CUDA_MODEL) else 0), None
+        return (WORK | COMPUTE if value & CUDA_TENSOR else 0), None
+
+    def _closure(self, call: ast.Call, attr: str) -> Optional[FunctionInfo]:
+        if attr != "step" or not call.args:
+            return None
+        return self.flow.scopes.held_function(call.args[0], self.index.scope_of(call))
+
+    def _name_effect(self, call: ast.Call, func: ast.Name, value: int) -> tuple[int, Optional[FunctionInfo]]:
+        arguments = 0
+        for argument in call.args:
+            arguments |= self.kind(argument)
+        for keyword in call.keywords:
+            arguments |= self.kind(keyword.value)
+        scope = self.index.scope_of(call)
+        found = self.flow.scopes.resolve(func.id, scope)
+        if isinstance(found, FunctionInfo):
+            return self.summary(found).bits, found
+        if isinstance(found, ClassInfo):
+            init = found.methods.get("__init__")
+            return (self.summary(init).bits if init is not None else 0), init
+        if found is None:
+            held = self.flow.scopes.held_function(func, scope)  # step = make_step(model); step(x, y)
+            if held is not None:
+                return self.summary(held).bits, held
+        if func.id in api.SYNC_BUILTINS and arguments & CUDA_TENSOR:
+            return SYNC | HOST_READ, None
+        if value & CUDA_TENSOR or self.kind(func) & CUDA_FN:
+            return WORK | COMPUTE, None
+        info = self.flow.scopes.functions.get(scope)
+        if info is not None and func.id in info.positional + info.keyword_only and arguments & CUDA_TENSOR:
+            return WORK | COMPUTE, None  # a function handed in (benchmark(fn, x)), called on CUDA tensors
+        return 0, None
+
+    # -- the user's functions ----------------------------------------------------------------------
+    def summary(self, info: FunctionInfo) -> Summary:
+        cached = self._summaries.get(info)
+        if cached is not None:
+            return cached
+        if info in self._in_progress:  # recursion: assume nothing rather than loop
+            return Summary()
+        self._in_progress.add(info)
+        events = self.events(info.node.body)
+        self._in_progress.discard(info)
+        bits = 0
+        last_work = last_sync = -1
+        for position, event in enumerate(events):
+            bits |= event.bits & (WORK | COMPUTE)
+            if event.bits & WORK:
+                last_work = position
+            if event.bits & SYNC:
+                last_sync = position
+        if last_sync >= 0 and last_sync >= last_work:
+            bits |= SYNC
+        summary = Summary(bits, events)
+        self._summaries[info] = summary
+        return summary

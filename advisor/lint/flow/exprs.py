@@ -1,0 +1,377 @@
+"""Expression half of the CUDA data-flow pass: what kind of value each expression produces.
+
+Every evaluated node's kind is recorded (joined) in ``values``, which is what checks read afterwards.
+The statement layer (analyzer.py) supplies the environment (env.py: ``lookup``, ``bind``) and the calls into
+the user's own functions.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional, Union
+
+from advisor.lint import torch_api as api
+from advisor.lint.flow.kinds import (
+    CONTAINER,
+    CPU_DEVICE,
+    CPU_TENSOR,
+    CUDA_ANY,
+    CUDA_DEVICE,
+    CUDA_FN,
+    CUDA_MODEL,
+    CUDA_TENSOR,
+    DTYPE,
+    DTYPE_F64,
+    F64,
+    FRESH,
+    INSTANCE_BITS,
+    LOADER,
+    MODEL,
+    NUMPY,
+    TENSOR_BITS,
+)
+from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
+from advisor.lint.index import children
+from advisor.lint.names import Names, dotted, last_identifier
+
+Shape = Union[int, tuple]  # the kind of each item when unpacking: (0, CPU_TENSOR) for enumerate(loader)
+
+
+def union(shape: Shape) -> int:
+    if isinstance(shape, tuple):
+        out = 0
+        for item in shape:
+            out |= union(item)
+        return out
+    return shape
+
+
+def has_float_literal(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, float)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return any(has_float_literal(e) for e in node.elts)
+    if isinstance(node, ast.UnaryOp):
+        return has_float_literal(node.operand)
+    return False
+
+
+class ExprEvaluator:
+    names: Names
+    scopes: ScopeIndex
+    scope: ast.AST
+    values: dict[ast.AST, int]
+    default_cuda: bool
+    cuda_seen: int
+    parsed_args: set[str]  # names holding parser.parse_args()
+    argparse_defaults: dict[str, ast.AST]  # dest -> the default= of its add_argument
+
+    # -- supplied by the statement layer ------------------------------------------------------------
+    def lookup(self, key: str) -> Optional[int]:
+        raise NotImplementedError
+
+    def bind(self, key: str, kind: int) -> None:
+        raise NotImplementedError
+
+    def call_function(self, info: FunctionInfo, call: ast.Call, pos: list[int], kw: dict,
+                      skip_self: bool) -> int:
+        raise NotImplementedError
+
+    def instantiate(self, info: ClassInfo, call: ast.Call, pos: list[int], kw: dict) -> int:
+        raise NotImplementedError
+
+    def init_handlers(self) -> None:
+        table = type(self).__dict__.get("_handler_table")
+        if table is None:  # once per class: plain functions, called with self
+            table = {cls: getattr(type(self), name) for cls, name in _HANDLER_NAMES.items()}
+            type(self)._handler_table = table
+        self._handlers = table
+
+    # -- expressions --------------------------------------------------------------------------------
+    def ev(self, node: ast.AST, keep_fresh: bool = False) -> int:
+        if keep_fresh and isinstance(node, ast.Name):
+            kind = self.lookup(node.id) or 0
+        else:
+            handler = self._handlers.get(node.__class__)
+            kind = handler(self, node) if handler is not None else self._children(node)
+        if kind:
+            values = self.values
+            values[node] = values.get(node, 0) | kind
+            if kind & (CUDA_ANY | CUDA_DEVICE):
+                self.cuda_seen += 1
+        return kind
+
+    def _children(self, node: ast.AST) -> int:
+        for child in children(node):
+            if isinstance(child, (ast.expr, ast.comprehension, ast.keyword)):
+                self.ev(child)
+        return 0
+
+    def _constant(self, node: ast.Constant) -> int:
+        value = node.value
+        if isinstance(value, str):
+            if value.startswith("cuda"):
+                return CUDA_DEVICE
+            if value == "cpu":
+                return CPU_DEVICE
+            if value in api.F64_DTYPE_STRINGS:
+                return DTYPE | DTYPE_F64
+        return 0
+
+    def _name(self, node: ast.Name) -> int:
+        if not isinstance(node.ctx, ast.Load):
+            return 0
+        kind = self.lookup(node.id)
+        if kind is None:
+            found = self.scopes.resolve(node.id, self.scope)
+            if found is None:
+                return name_hint(node.id)  # bound nowhere in the file: a star import's DEVICE, a snippet's device
+            return CUDA_FN if isinstance(found, FunctionInfo) and found.touches_cuda else 0
+        if kind & FRESH:  # any use but a move makes the CPU copy needed: no longer "fresh"
+            self.bind(node.id, kind & ~FRESH)
+        return kind
+
+    def _attribute(self, node: ast.Attribute) -> int:
+        if not isinstance(node.ctx, ast.Load):
+            return 0
+        qualified = self.names.qual(node)
+        if qualified is not None:
+            if qualified in api.F64_DTYPES:
+                return DTYPE | DTYPE_F64
+            return DTYPE if qualified.startswith(api.OTHER_DTYPE_PREFIXES) else 0
+        key = dotted(node)
+        held = self.lookup(key) if key is not None else None
+        if held is not None:
+            return held
+        base = self.ev(node.value)
+        attr = node.attr
+        if not base and isinstance(node.value, ast.Name) and node.value.id in self.parsed_args:
+            default = self.argparse_defaults.get(attr)  # args.device: what --device defaults to
+            return self.ev(default) if default is not None else 0
+        if base & INSTANCE_BITS:  # trainer.model: what the class's methods stored in self.model
+            held = 0
+            for info in self.scopes.classes_of(base):
+                held |= info.attrs.get("self." + attr, 0)
+            if held:
+                return held
+            base &= ~INSTANCE_BITS
+        if attr == "device":
+            if not base and isinstance(node.value, ast.Name) and node.value.id in api.DEVICE_HOLDER_HINT:
+                return CUDA_DEVICE  # args.device / cfg.device handed in from elsewhere
+            return (CUDA_DEVICE if base & (CUDA_TENSOR | CUDA_MODEL) else 0) | \
+                (CPU_DEVICE if base & CPU_TENSOR else 0)
+        if attr in api.TENSOR_META_ATTRS:
+            return 0
+        out = base & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY)
+        if base & (MODEL | CUDA_MODEL) and not base & (CUDA_TENSOR | CPU_TENSOR):
+            out |= base & (MODEL | CUDA_MODEL)  # a submodule
+        return out
+
+    def _subscript(self, node: ast.Subscript) -> int:
+        base = self.ev(node.value)
+        self.ev(node.slice)
+        if not isinstance(node.ctx, ast.Load):
+            return 0
+        return base & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL)
+
+    def _binop(self, node: ast.BinOp) -> int:
+        left, right = self.ev(node.left), self.ev(node.right)
+        if isinstance(node.op, ast.Mod) and is_text(node.left):
+            return 0  # "%.4f" % loss is text (and a host read of loss: see effects.py)
+        both = left | right
+        out = 0
+        if both & CUDA_TENSOR:
+            out = CUDA_TENSOR | (both & F64)
+        elif both & CPU_TENSOR:
+            out = CPU_TENSOR | (both & (F64 | FRESH))
+        if both & NUMPY:
+            out |= NUMPY | (both & F64)
+        if isinstance(node.op, ast.Add):
+            out |= left & CUDA_DEVICE  # "cuda:" + str(rank)
+        return out
+
+    def _unaryop(self, node: ast.UnaryOp) -> int:
+        operand = self.ev(node.operand)
+        return 0 if isinstance(node.op, ast.Not) else operand & (TENSOR_BITS | NUMPY)
+
+    def _compare(self, node: ast.Compare) -> int:
+        both = 0
+        for operand in [node.left] + node.comparators:
+            kind = self.ev(operand)
+            both |= 0 if kind & CONTAINER else kind  # `preds == []` compares a list, not tensors
+        if all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
+            return 0
+        if both & CUDA_TENSOR:
+            return CUDA_TENSOR
+        return CPU_TENSOR if both & CPU_TENSOR else 0
+
+    def _boolop(self, node: ast.BoolOp) -> int:
+        out = 0
+        for value in node.values:
+            out |= self.ev(value)
+        return out
+
+    def _ifexp(self, node: ast.IfExp) -> int:
+        self.ev(node.test)
+        return self.ev(node.body) | self.ev(node.orelse)
+
+    def _joinedstr(self, node: ast.JoinedStr) -> int:
+        for value in node.values:
+            self.ev(value)
+        first = node.values[0] if node.values else None
+        if isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value.startswith("cuda"):
+            return CUDA_DEVICE
+        return 0
+
+    def _formatted(self, node: ast.FormattedValue) -> int:
+        self.ev(node.value)
+        if node.format_spec is not None:
+            self.ev(node.format_spec)
+        return 0
+
+    def _display(self, node: Union[ast.List, ast.Tuple, ast.Set]) -> int:
+        out = 0
+        for element in node.elts:
+            out |= self.ev(element)
+        if isinstance(getattr(node, "ctx", None), ast.Store):
+            return 0
+        return out | CONTAINER if out & TENSOR_BITS else out
+
+    def _dict(self, node: ast.Dict) -> int:
+        out = 0
+        for key, value in zip(node.keys, node.values, strict=True):
+            if key is not None:
+                self.ev(key)
+            out |= self.ev(value)
+        out &= TENSOR_BITS | NUMPY
+        return out | CONTAINER if out else 0
+
+    def _lambda(self, node: ast.Lambda) -> int:
+        params = [a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
+        saved = {name: self.lookup(name) for name in params}
+        for name in params:
+            self.bind(name, 0)
+        seen = self.cuda_seen
+        self.ev(node.body)
+        for name, kind in saved.items():
+            self.bind(name, kind or 0)
+        return CUDA_FN if self.cuda_seen > seen else 0
+
+    def _comprehension(self, node: ast.AST) -> int:
+        bound: dict[str, Optional[int]] = {}
+        for generator in node.generators:
+            shape = self.element_of(generator.iter, self.ev(generator.iter))
+            for name_node in ast.walk(generator.target):
+                if isinstance(name_node, ast.Name) and name_node.id not in bound:
+                    bound[name_node.id] = self.lookup(name_node.id)
+            self.bind_target(generator.target, shape)
+            for condition in generator.ifs:
+                self.ev(condition)
+        if isinstance(node, ast.DictComp):
+            self.ev(node.key)
+            out = self.ev(node.value)
+        else:
+            out = self.ev(node.elt)
+        for name, kind in bound.items():
+            self.bind(name, kind or 0)
+        out &= TENSOR_BITS | NUMPY
+        return out | CONTAINER if out and not isinstance(node, ast.GeneratorExp) else out
+
+    def _namedexpr(self, node: ast.NamedExpr) -> int:
+        kind = self.ev(node.value)
+        self.bind_target(node.target, kind)
+        return kind
+
+    def _passthrough(self, node: ast.AST) -> int:
+        return self.ev(node.value) if node.value is not None else 0
+
+    # -- unpacking ----------------------------------------------------------------------------------
+    def element_of(self, node: ast.AST, kind: int) -> Shape:
+        """Kind of the items ``for x in node`` yields."""
+        if isinstance(node, ast.Call) and node.args:
+            callee = self.names.qual(node.func) or (node.func.id if isinstance(node.func, ast.Name) else "")
+            if callee == "enumerate":
+                return (0, self.element_of(node.args[0], self.values.get(node.args[0], 0)))
+            if callee == "zip":
+                return tuple(self.element_of(a, self.values.get(a, 0)) for a in node.args)
+            if callee in api.PASSTHROUGH_CALLS:
+                return self.element_of(node.args[0], self.values.get(node.args[0], 0))
+            if callee == "range":
+                return 0
+        if kind & LOADER:
+            return CPU_TENSOR | (kind & F64)  # a batch: the copy to the GPU is needed, pin_memory makes it cheap
+        return kind & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL | CUDA_DEVICE)
+
+    def bind_target(self, target: ast.AST, shape: Shape) -> None:
+        if isinstance(target, ast.Name):
+            self.bind(target.id, union(shape))
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            items = target.elts
+            if isinstance(shape, tuple) and len(shape) == len(items) \
+                    and not any(isinstance(e, ast.Starred) for e in items):
+                for item, item_shape in zip(items, shape, strict=True):
+                    self.bind_target(item, item_shape)
+            else:
+                for item in items:
+                    self.bind_target(item, union(shape) & ~FRESH)
+        elif isinstance(target, ast.Starred):
+            self.bind_target(target.value, shape)
+        elif isinstance(target, ast.Attribute):
+            key = dotted(target)
+            if key is not None:
+                self.bind(key, union(shape))
+            else:
+                self.ev(target.value)
+        elif isinstance(target, ast.Subscript):
+            self.ev(target.value)
+            self.ev(target.slice)
+
+    # -- calls --------------------------------------------------------------------------------------
+    def eval_args(self, call: ast.Call) -> tuple[list[int], dict[Optional[str], int]]:
+        pos = [self.ev(arg) for arg in call.args]
+        kw: dict[Optional[str], int] = {}
+        for keyword in call.keywords:
+            kw[keyword.arg] = kw.get(keyword.arg, 0) | self.ev(keyword.value)
+        return pos, kw
+
+    def _call(self, node: ast.Call) -> int:
+        raise NotImplementedError  # calls.CallEvaluator knows the APIs
+
+
+def name_hint(name: str) -> int:
+    """What a name nothing in the file binds (or a parameter no call site fills) holds, by its name."""
+    if name in api.DEVICE_NAME_HINT:
+        return CUDA_DEVICE
+    return CUDA_TENSOR if api.CUDA_TENSOR_NAME_HINT.match(name) else 0
+
+
+def is_text(node: ast.AST) -> bool:
+    return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
+
+
+def dtype_kind(node: Optional[ast.AST], kind: int) -> int:
+    """A dtype argument's kind; the builtin ``float`` as a numpy dtype is float64."""
+    if isinstance(node, ast.Name) and node.id == "float":
+        return DTYPE | DTYPE_F64
+    return kind
+
+
+def looks_like_model(node: ast.AST) -> bool:
+    """Nothing is known about ``node``: is it a model by how it is made or named?"""
+    if isinstance(node, ast.Call):
+        name = last_identifier(node.func)
+        if name[:1].isupper() and not api.NOT_A_MODEL.search(name):
+            return True
+    return bool(api.MODEL_NAME_HINT.search(last_identifier(node)))
+
+
+# Handlers by method name, bound per instance (see ``init_handlers``) so subclasses add calls.
+_HANDLER_NAMES = {
+    ast.Constant: "_constant", ast.Name: "_name", ast.Attribute: "_attribute", ast.Subscript: "_subscript",
+    ast.BinOp: "_binop", ast.UnaryOp: "_unaryop", ast.Compare: "_compare", ast.BoolOp: "_boolop",
+    ast.IfExp: "_ifexp", ast.JoinedStr: "_joinedstr", ast.FormattedValue: "_formatted", ast.List: "_display",
+    ast.Tuple: "_display", ast.Set: "_display", ast.Dict: "_dict", ast.Lambda: "_lambda",
+    ast.ListComp: "_comprehension", ast.SetComp: "_comprehension", ast.GeneratorExp: "_comprehension",
+    ast.DictComp: "_comprehension", ast.NamedExpr: "_namedexpr", ast.Starred: "_passthrough",
+    ast.Await: "_passthrough", ast.Yield: "_passthrough", ast.YieldFrom: "_passthrough", ast.Call: "_call",
+}

@@ -1,0 +1,298 @@
+"""Hot loops: the loops whose every iteration is a training or benchmark step.
+
+A loop is hot when its own body (inner loops aside) runs CUDA compute and no loop inside it (nor in a
+function it calls) is hot: in ``for epoch: for batch in loader: ...`` the batch loop is hot and the epoch
+loop is not, so one ``.item()`` per epoch stays quiet. A loop over a DataLoader that computes is always
+hot: one iteration per batch is a step, even when it calls a helper with a loop of its own. A loop over
+a literal list (``for n in [256, 1024, 4096]``) is a parameter sweep, not iterations, and is never hot.
+A host read is excused when it runs only some iterations: under ``if step % 100 == 0:``, ``if i == 0:``,
+a flag such as ``if args.verbose:``, or a branch whose condition is itself the (reported) host read.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cached_property
+from typing import Optional
+
+from advisor.lint.flow.effects import COMPUTE, HOST_READ, SYNC, Effects, Event
+from advisor.lint.flow.kinds import CUDA_TENSOR, LOADER
+from advisor.lint.flow.scopes import FunctionInfo
+from advisor.lint.flow.sizes import TensorSizes
+from advisor.lint.flow.view import FlowView
+from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, children
+from advisor.lint.names import dotted
+
+_MAX_DEPTH = 6
+
+
+class LoopAnalysis(FlowView):
+    def __init__(self, view: FlowView, effects: Effects, sizes: TensorSizes) -> None:
+        super().__init__(view.index, view.names, view.flow)
+        self.effects = effects
+        self.sizes = sizes
+        self._hot: dict[ast.AST, bool] = {}
+        self._function_hot: dict[FunctionInfo, bool] = {}
+        self._assigned: dict[ast.AST, set[str]] = {}
+        self._iteration_events: dict[tuple, list[Event]] = {}
+
+    @cached_property
+    def _loops_by_scope(self) -> dict[ast.AST, list[ast.AST]]:
+        by_scope: dict[ast.AST, list[ast.AST]] = {}
+        for loop in self.index.loops:
+            by_scope.setdefault(self.index.scope_of(loop), []).append(loop)
+        return by_scope
+
+    @cached_property
+    def _children(self) -> dict[ast.AST, list[ast.AST]]:
+        children: dict[ast.AST, list[ast.AST]] = {loop: [] for loop in self.index.loops}
+        for loop in self.index.loops:
+            around = self.index.enclosing_loops(loop)
+            if around:
+                children[around[0]].append(loop)
+        return children
+
+    def iteration_events(self, loop: ast.AST, stop_at_loops: bool = False) -> list[Event]:
+        """What runs every iteration: a while-loop's condition, then the body."""
+        key = (loop, stop_at_loops)
+        cached = self._iteration_events.get(key)
+        if cached is not None:
+            return cached
+        events = []
+        if isinstance(loop, ast.While):
+            events = self.effects.events([loop.test])
+            if self.effects.truth_sync(loop.test):
+                events.append(Event(loop.test, SYNC | HOST_READ))
+        events = events + self.effects.events(loop.body, stop_at_loops=stop_at_loops)
+        self._iteration_events[key] = events
+        return events
+
+    def is_hot(self, loop: ast.AST) -> bool:
+        known = self._hot.get(loop)
+        if known is None:
+            self._hot[loop] = False  # a guard against cycles through recursive functions
+            known = self._hot[loop] = self._decide(loop)
+        return known
+
+    def _decide(self, loop: ast.AST) -> bool:
+        if self.is_sweep(loop):
+            return False
+        events = self.iteration_events(loop, stop_at_loops=True)
+        if not any(event.bits & COMPUTE for event in events):
+            # `for i in range(len(t)): total += t[i].item()`: one sync per element of a CUDA tensor
+            return self.walks_cuda_tensor(loop) and any(event.bits & HOST_READ for event in events)
+        if self.iterates_loader(loop):
+            return True  # one iteration per batch is a step, whatever else it calls
+        if any(self.is_hot(inner) for inner in self._children.get(loop, [])):
+            return False
+        return not any(event.callee is not None and self.function_has_hot_loop(event.callee, 0)
+                       for event in events)
+
+    def function_has_hot_loop(self, info: FunctionInfo, depth: int) -> bool:
+        known = self._function_hot.get(info)
+        if known is not None:
+            return known
+        if depth > _MAX_DEPTH:
+            return False
+        self._function_hot[info] = False
+        loops = self._loops_by_scope.get(info.node, [])
+        found = any(self.is_hot(loop) for loop in loops) or any(
+            event.callee is not None and self.function_has_hot_loop(event.callee, depth + 1)
+            for event in self.effects.summary(info).events)
+        self._function_hot[info] = found
+        return found
+
+    def assigned(self, node: ast.AST) -> set[str]:
+        """Names and dotted names written anywhere in ``node`` (a loop: its target too)."""
+        known = self._assigned.get(node)
+        if known is None:
+            known = set()
+            stack = [node]
+            while stack:
+                inner = stack.pop()
+                if inner.__class__ in (ast.Name, ast.Attribute) and inner.ctx.__class__ is not ast.Load:
+                    key = dotted(inner)
+                    if key is not None:
+                        known.add(key)
+                stack.extend(children(inner))
+            self._assigned[node] = known
+        return known
+
+    def iterates_loader(self, loop: ast.AST) -> bool:
+        """``for batch in loader`` (also through enumerate(), tqdm(), zip())."""
+        if not isinstance(loop, (ast.For, ast.AsyncFor)):
+            return False
+        iterable = loop.iter
+        while isinstance(iterable, ast.Call) and iterable.args and not self.kind(iterable) & LOADER:
+            iterable = iterable.args[0]
+        return bool(self.kind(iterable) & LOADER)
+
+    def iterations(self, loop: ast.AST) -> Optional[int]:
+        """The iteration count the code spells out (``range(100_000)``, ``while i < N``), else None."""
+        sizes = self.sizes
+        if isinstance(loop, (ast.For, ast.AsyncFor)):
+            iterable = loop.iter
+            if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "range":
+                bounds = [sizes.int_value(a) for a in iterable.args]
+                if not bounds or None in bounds:
+                    return None
+                start, stop = (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
+                step = bounds[2] if len(bounds) > 2 and bounds[2] else 1
+                return max(0, (stop - start) // step)
+            if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
+                return len(iterable.elts)
+            return None
+        test = loop.test
+        if isinstance(test, ast.Compare) and len(test.comparators) == 1 and isinstance(test.ops[0], (ast.Lt, ast.LtE)):
+            return sizes.int_value(test.comparators[0])
+        return None
+
+    def walks_cuda_tensor(self, loop: ast.AST) -> bool:
+        """``for v in t`` / ``for i in range(len(t))`` / ``range(t.size(0))`` / ``range(t.shape[0])``, t on CUDA."""
+        if not isinstance(loop, (ast.For, ast.AsyncFor)):
+            return False
+        walked = loop.iter
+        if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "range" \
+                and len(walked.args) == 1:
+            walked = walked.args[0]
+            while isinstance(walked, (ast.Subscript, ast.Call, ast.Attribute)):
+                if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "len":
+                    walked = walked.args[0] if walked.args else walked
+                    break
+                walked = walked.func if isinstance(walked, ast.Call) else walked.value
+                if isinstance(walked, ast.Attribute) and walked.attr in ("size", "shape", "numel"):
+                    walked = walked.value
+                    break
+        return bool(self.kind(walked) & CUDA_TENSOR)
+
+    def is_sweep(self, loop: ast.AST) -> bool:
+        """``for size in [256, 1024]``: each iteration is a separate experiment."""
+        if not isinstance(loop, (ast.For, ast.AsyncFor)):
+            return False
+        iterable = loop.iter
+        if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
+            return True
+        if isinstance(iterable, ast.Name):
+            values = self.index.assigned_values.get(iterable.id, [])
+            return bool(values) and all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) for v in values)
+        return False
+
+    # -- host reads ----------------------------------------------------------------------------------
+    def loops_with_host_reads(self) -> list[ast.AST]:
+        """Only the loops around a possible host read (or around a call that leads to one) need a closer
+        look: finding them from the reads is much cheaper than walking every loop of the file."""
+        index, effects = self.index, self.effects
+        reads: list[ast.AST] = [n for n in index.formatted if self.kind(n.value) & CUDA_TENSOR]
+        reads += [n.test for n in index.tests if effects.truth_sync(n.test)]
+        reads += [c for c in index.calls if effects.call_effect_is_host_read(c)]
+        reads += [n for n in index.text_formats if self.kind(n.right) & CUDA_TENSOR]
+        found: dict[ast.AST, None] = {}
+        seen_functions: set = set()
+        work = [(node, 0) for node in reads]
+        while work:
+            node, depth = work.pop()
+            for loop in index.enclosing_loops(node):
+                found[loop] = None
+            info = self.flow.scopes.functions.get(index.scope_of(node))
+            if info is None or info in seen_functions or depth > _MAX_DEPTH:
+                continue
+            seen_functions.add(info)
+            for name in {info.name} | self.flow.scopes.names_holding(info):
+                work.extend((site, depth + 1) for site in index.calls_by_name.get(name, ()))
+            work.extend((site, depth + 1) for site in index.calls_by_name.get("step", ())  # optimizer.step(closure)
+                        if site.args and isinstance(site.args[0], ast.Name) and site.args[0].id == info.name)
+        return sorted(found, key=lambda loop: (loop.lineno, loop.col_offset))
+
+    def host_reads(self, loop: ast.AST) -> list[Event]:
+        """Host reads of CUDA tensors that run on every iteration of ``loop``, inner loops included."""
+        events = self.iteration_events(loop)
+        return [e for e in events if e.bits & HOST_READ and not self.guarded(e.node, loop)]
+
+    def calls_with_host_reads(self, loop: ast.AST) -> list[tuple[Event, Event]]:
+        """(call in the loop, host read inside the called function) for the user's functions."""
+        found = []
+        for event in self.iteration_events(loop):
+            if event.callee is None or self.guarded(event.node, loop):
+                continue
+            inner = self.function_host_read(event.callee, 0, set())
+            if inner is not None and not self._read_needs_other_arguments(event, inner):
+                found.append((event, inner))
+        return found
+
+    def _read_needs_other_arguments(self, call: Event, read: Event) -> bool:
+        """The pass merges what all call sites pass. For a ``*args`` helper (``metric.add(*values)``) that
+        merge is too coarse: count its host read at this call only if this call passes a CUDA tensor."""
+        info = call.callee
+        variadic = self._variadic_derived(info)
+        if not variadic or not any(isinstance(n, ast.Name) and n.id in variadic for n in ast.walk(read.node)):
+            return False
+        arguments = list(call.node.args) + [k.value for k in call.node.keywords] \
+            if isinstance(call.node, ast.Call) else []
+        return not any(self.kind(a.value if isinstance(a, ast.Starred) else a) & CUDA_TENSOR
+                       for a in arguments)
+
+    def _variadic_derived(self, info: FunctionInfo) -> set[str]:
+        """Names in ``info`` whose value comes from its ``*args`` / ``**kwargs`` (through assignments, loops and
+        comprehensions), flow-insensitively."""
+        derived = {name for name in (info.vararg, info.kwarg) if name}
+        if not derived:
+            return derived
+        bindings = []
+        for node in ast.walk(info.node):
+            if isinstance(node, ast.Assign):
+                bindings.extend((target, node.value) for target in node.targets)
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                bindings.append((node.target, node.iter))
+        for _ in range(3):
+            for target, source in bindings:
+                if any(isinstance(n, ast.Name) and n.id in derived for n in ast.walk(source)):
+                    derived.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+        return derived
+
+    def function_host_read(self, info: FunctionInfo, depth: int, visiting: set) -> Optional[Event]:
+        """A host read a call to ``info`` makes every time, outside the function's own loops."""
+        if depth > _MAX_DEPTH or info in visiting:
+            return None
+        for event in self.effects.events(info.node.body, stop_at_loops=True):
+            if self.guarded(event.node, info.node):
+                continue
+            if event.bits & HOST_READ:
+                return event
+            if event.callee is not None:
+                inner = self.function_host_read(event.callee, depth + 1, visiting | {info})
+                if inner is not None:
+                    return inner
+        return None
+
+    def guarded(self, node: ast.AST, stop: ast.AST) -> bool:
+        """Is ``node`` under a branch that runs only on some iterations (between it and ``stop``)?"""
+        child = node
+        for parent in self.index.ancestors(node):
+            if parent is stop or isinstance(parent, FUNCTION_TYPES):
+                return False
+            if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test \
+                    and self.is_guard(parent.test, stop):
+                return True
+            child = parent
+        return False
+
+    def is_guard(self, test: ast.AST, stop: Optional[ast.AST] = None) -> bool:
+        """Does the branch under ``test`` run on some iterations of ``stop`` (a loop) only?"""
+        if self.effects.truth_sync(test):
+            return True  # the condition is the host read (reported there); its branch runs only sometimes
+        if self.kind(test) & CUDA_TENSOR:
+            return False
+        if isinstance(test, ast.BoolOp):
+            return any(self.is_guard(value, stop) for value in test.values)
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self.is_guard(test.operand, stop)
+        if isinstance(test, ast.Attribute):
+            return True  # `if args.verbose:` -- a switch the user turns on to see more
+        if isinstance(test, ast.Name):
+            # `if log_now:` set in the loop varies per iteration; `if is_main:` set before it holds for all of them
+            return stop is None or not isinstance(stop, LOOP_TYPES) or test.id in self.assigned(stop)
+        if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(test)):
+            return True  # `if step % 100 == 0:`
+        if isinstance(test, ast.Compare) and all(isinstance(op, (ast.Eq, ast.NotEq)) for op in test.ops):
+            return any(isinstance(side, ast.Constant) for side in [test.left] + test.comparators)
+        return False

@@ -1,0 +1,213 @@
+"""Functions and classes of one module, and which one a bare name calls (Python's lexical rules, simplified).
+
+The data-flow pass keeps its per-function summaries here: the kinds each parameter was called with, the
+kind the function returns, and the attributes `self.x` its class assigns.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from advisor.lint.flow.kinds import INSTANCE_SHIFT
+from advisor.lint.index import FUNCTION_TYPES, FileIndex, FunctionNode
+from advisor.lint.names import Names, last_identifier
+from advisor.lint.torch_api import MODEL_BASE_HINT
+
+_MAX_HELD_DEPTH = 4
+
+
+@dataclass(eq=False)
+class FunctionInfo:
+    node: FunctionNode
+    parent: ast.AST  # Module, FunctionDef or ClassDef holding the def
+    class_info: Optional["ClassInfo"]
+    positional: list[str]
+    keyword_only: list[str]
+    vararg: Optional[str]
+    kwarg: Optional[str]
+    param_kinds: dict[str, int] = field(default_factory=dict)
+    return_kind: int = 0
+    touches_cuda: bool = False
+    exit_env: dict[str, int] = field(default_factory=dict)
+    called: bool = False  # some call in the module reaches it
+    analyzed: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+    @property
+    def takes_self(self) -> bool:
+        if self.class_info is None or not self.positional:
+            return False
+        return not any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in self.node.decorator_list)
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    node: ast.ClassDef
+    parent: ast.AST
+    is_model: bool = False
+    instance_bit: int = 0  # see kinds.INSTANCE_SHIFT
+    methods: dict[str, FunctionInfo] = field(default_factory=dict)
+    attrs: dict[str, int] = field(default_factory=dict)  # "self.model" -> kind, joined over its methods
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+
+Definition = Union[FunctionInfo, ClassInfo]
+
+
+class ScopeIndex:
+    def __init__(self, index: FileIndex, names: Names) -> None:
+        self.index = index
+        self.functions: dict[ast.AST, FunctionInfo] = {}
+        self.classes: dict[ast.AST, ClassInfo] = {}
+        self._defs_in: dict[ast.AST, dict[str, Definition]] = {}
+        self.by_instance_bit: dict[int, ClassInfo] = {}
+        for number, node in enumerate(index.classes):
+            parent = self._holder(node)
+            info = ClassInfo(node, parent, instance_bit=1 << (INSTANCE_SHIFT + number))
+            self.by_instance_bit[info.instance_bit] = info
+            self.classes[node] = info
+            self._defs_in.setdefault(parent, {})[node.name] = info
+        for node in index.functions:
+            parent = self._holder(node)
+            class_info = self.classes.get(parent) if isinstance(parent, ast.ClassDef) else None
+            args = node.args
+            info = FunctionInfo(
+                node, parent, class_info,
+                positional=[a.arg for a in args.posonlyargs + args.args],
+                keyword_only=[a.arg for a in args.kwonlyargs],
+                vararg=args.vararg.arg if args.vararg else None,
+                kwarg=args.kwarg.arg if args.kwarg else None)
+            self.functions[node] = info
+            if class_info is not None:
+                class_info.methods[node.name] = info
+            else:
+                self._defs_in.setdefault(parent, {})[node.name] = info
+        for info in self.classes.values():  # in source order, so a base defined earlier is already decided
+            info.is_model = any(self._is_model_base(base, names) for base in info.node.bases)
+        self._names = names
+        self._returns: dict[FunctionInfo, list[ast.AST]] = {}
+        self._holders: Optional[dict[FunctionInfo, set[str]]] = None
+        self._children: Optional[dict[ast.AST, list[FunctionInfo]]] = None
+        self._held: dict[tuple[str, ast.AST], Optional[FunctionInfo]] = {}
+
+    def _holder(self, node: ast.AST) -> ast.AST:
+        for parent in self.index.ancestors(node):
+            if isinstance(parent, FUNCTION_TYPES + (ast.ClassDef, ast.Module)):
+                return parent
+        return self.index.tree
+
+    def _is_model_base(self, base: ast.AST, names: Names) -> bool:
+        qualified = names.qual(base) or ""
+        if qualified.startswith("torch.nn.") or qualified.startswith("lightning") \
+                or qualified.startswith("pytorch_lightning"):
+            return True
+        if isinstance(base, ast.Name):
+            for info in self.classes.values():
+                if info.name == base.id and info.node is not base:
+                    return info.is_model
+        return bool(MODEL_BASE_HINT.search(last_identifier(base)))
+
+    def resolve(self, name: str, scope: ast.AST) -> Optional[Definition]:
+        """The def or class a bare ``name`` refers to from inside ``scope`` (class bodies are skipped)."""
+        node: Optional[ast.AST] = scope
+        while node is not None:
+            found = self._defs_in.get(node, {}).get(name)
+            if found is not None:
+                return found
+            if isinstance(node, ast.Module):
+                return None
+            info = self.functions.get(node)
+            node = info.parent if info is not None else self._holder(node)
+            while isinstance(node, ast.ClassDef):
+                node = self.classes[node].parent
+        return None
+
+    def held_function(self, node: ast.AST, scope: ast.AST, depth: int = 0) -> Optional[FunctionInfo]:
+        """The user's function an expression evaluates to: a def's own name, a name bound to one (``step =
+        train_step``; ``step = make_step(model)`` where make_step returns a nested def), functools.partial(f)."""
+        if depth > _MAX_HELD_DEPTH:
+            return None
+        if isinstance(node, ast.Name):
+            key = (node.id, scope)
+            if key in self._held:  # the pass asks again on every round: the answer never changes
+                return self._held[key]
+            self._held[key] = None  # a guard against step = step
+            found = self.resolve(node.id, scope)
+            if found is not None:
+                result = found if isinstance(found, FunctionInfo) else None
+            else:
+                values = self.index.assigned_values.get(node.id, ())
+                held = {self.held_function(v, self.index.scope_of(v), depth + 1) for v in values if v is not node}
+                result = held.pop() if len(held) == 1 and None not in held else None
+            self._held[key] = result
+            return result
+        if isinstance(node, ast.Call):
+            if self._names.qual(node.func) == "functools.partial" and node.args:
+                return self.held_function(node.args[0], scope, depth + 1)
+            if not isinstance(node.func, ast.Name):
+                return None
+            factory = self.resolve(node.func.id, scope)
+            if not isinstance(factory, FunctionInfo):
+                return None
+            held = {self.held_function(v, factory.node, depth + 1) for v in self._returned(factory)}
+            return held.pop() if len(held) == 1 and None not in held else None
+        return None
+
+    def _returned(self, info: FunctionInfo) -> list[ast.AST]:
+        found = self._returns.get(info)
+        if found is None:
+            found, stack = [], list(info.node.body)
+            while stack:
+                node = stack.pop()
+                if isinstance(node, ast.Return) and node.value is not None:
+                    found.append(node.value)
+                elif not isinstance(node, FUNCTION_TYPES + (ast.ClassDef, ast.Lambda)):
+                    stack.extend(ast.iter_child_nodes(node))
+            self._returns[info] = found
+        return found
+
+    def names_holding(self, info: FunctionInfo) -> set[str]:
+        """Names other than its own that are bound to ``info`` (see held_function): more ways to call it."""
+        if self._holders is None:
+            self._holders = {}
+            for name, values in self.index.assigned_values.items():
+                if any(isinstance(v, (ast.Name, ast.Call)) for v in values):
+                    held = self.held_function(ast.Name(id=name, ctx=ast.Load()), self.index.tree)
+                    if held is not None and held.name != name:
+                        self._holders.setdefault(held, set()).add(name)
+        return self._holders.get(info, set())
+
+    def method_of(self, scope: ast.AST, name: str) -> Optional[FunctionInfo]:
+        """``self.name`` called from inside a method of a class: that class's method ``name``."""
+        info = self.functions.get(scope)
+        if info is None or info.class_info is None:
+            return None
+        return info.class_info.methods.get(name)
+
+    def classes_of(self, kind: int) -> list[ClassInfo]:
+        """The user's classes a value of this kind may be an instance of."""
+        bits = kind >> INSTANCE_SHIFT
+        found = []
+        while bits:
+            low = bits & -bits
+            info = self.by_instance_bit.get(low << INSTANCE_SHIFT)
+            if info is not None:
+                found.append(info)
+            bits ^= low
+        return found
+
+    def children_of(self, node: ast.AST) -> list[FunctionInfo]:
+        """The functions defined directly in ``node``'s body (a def's nested defs)."""
+        if self._children is None:
+            self._children = {}
+            for info in self.functions.values():
+                self._children.setdefault(info.parent, []).append(info)
+        return self._children.get(node, [])

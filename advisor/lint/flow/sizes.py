@@ -1,0 +1,209 @@
+"""How many elements a tensor has, when the code says so with constants: ``torch.ones(4, device="cuda")``,
+``torch.tensor([1.0, 2.0])``, ``torch.zeros((2, 3))``, and what elementwise ops and moves make of them.
+
+Flow-insensitive and conservative: a name has a size only if every value ever assigned to it has one (the
+largest counts); anything computed from data, shapes or parameters has no size, and checks stay quiet.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from advisor.lint.index import FileIndex
+from advisor.lint.names import Names
+
+_MAX_DEPTH = 8
+_SHAPE_FACTORIES = frozenset({"zeros", "ones", "empty", "rand", "randn", "full"})
+_DATA_FACTORIES = frozenset({"tensor", "as_tensor", "asarray", "Tensor", "FloatTensor", "LongTensor", "IntTensor",
+                             "HalfTensor", "DoubleTensor"})
+_LIKE_FACTORIES = frozenset({"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like"})
+# Methods that keep the element count: moves, casts, copies, elementwise math.
+SAME_SIZE_METHODS = frozenset({
+    "to", "cuda", "float", "half", "double", "bfloat16", "clone", "detach", "contiguous", "add", "add_", "sub",
+    "sub_", "mul", "mul_", "div", "div_", "pow", "pow_", "neg", "neg_", "abs", "abs_", "exp", "exp_", "log",
+    "log_", "sqrt", "sqrt_", "sin", "sin_", "cos", "cos_", "tanh", "tanh_", "sigmoid", "sigmoid_", "relu",
+    "relu_", "clamp", "clamp_", "fill_", "zero_", "copy_", "lerp", "lerp_", "addcmul_", "addcdiv_", "square",
+    "rsqrt", "reciprocal", "sign", "floor", "ceil", "round", "fmod", "remainder", "maximum", "minimum",
+})
+# torch.<name>(t, ...) functions that keep the element count of their tensor argument.
+SAME_SIZE_FUNCTIONS = frozenset({
+    "add", "sub", "mul", "div", "pow", "neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid",
+    "relu", "clamp", "where", "maximum", "minimum", "square", "rsqrt", "reciprocal", "sign", "floor", "ceil",
+    "round", "lerp", "addcmul", "addcdiv", "fmod", "remainder",
+})
+
+
+class TensorSizes:
+    def __init__(self, names: Names, index: FileIndex) -> None:
+        self.names = names
+        self.index = index
+        self.parents = index.parents
+        self._by_name: dict[tuple[str, ast.AST], Optional[int]] = {}
+        self._in_scope: dict[tuple[str, ast.AST], list[ast.AST]] = {}
+
+    def numel(self, node: ast.AST, depth: int = 0) -> Optional[int]:
+        """Elements of the tensor ``node`` evaluates to, or None when the code does not say."""
+        if depth > _MAX_DEPTH:
+            return None
+        if isinstance(node, ast.Name):
+            return self._name(node.id, self.index.scope_of(node), depth)
+        if isinstance(node, ast.Call):
+            return self._call(node, depth)
+        if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
+            sides = [self._operand(side, depth) for side in (node.left, node.right)]
+            if None in sides or not any(sides):
+                return None
+            return max(sides)  # type: ignore[type-var]
+        if isinstance(node, ast.UnaryOp):
+            return self.numel(node.operand, depth + 1)
+        if isinstance(node, ast.Compare):  # a mask: as many elements as the operands broadcast to
+            sides = [self._operand(side, depth) for side in [node.left] + node.comparators]
+            return None if None in sides or not any(sides) else max(sides)  # type: ignore[type-var]
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            return self.numel(node.value, depth + 1)  # x[i] has at most x's elements
+        return None
+
+    def _operand(self, node: ast.AST, depth: int) -> Optional[int]:
+        """A tensor operand's size; 0 for a Python number (broadcast, no size of its own)."""
+        if self._is_scalar(node, depth):
+            return 0
+        return self.numel(node, depth + 1)
+
+    def _is_scalar(self, node: ast.AST, depth: int) -> bool:
+        """A Python number: 0.5, float(x), loss.item(), math.pi, torch.finfo(t.dtype).eps, a name bound to one."""
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name) and func.id in ("float", "int", "len", "round"):
+                return True
+            if isinstance(func, ast.Attribute) and func.attr == "item":
+                return True
+            return (self.names.qual(func) or "").startswith("math.")
+        if isinstance(node, ast.Attribute):
+            base = node.value
+            qualified = self.names.qual(base.func) if isinstance(base, ast.Call) else self.names.qual(node)
+            return (qualified or "").endswith(("finfo", "iinfo")) or (qualified or "").startswith("math.")
+        if isinstance(node, ast.Name) and depth <= _MAX_DEPTH:
+            values = self._values(node.id, self.index.scope_of(node))
+            return bool(values) and all(self._is_scalar(v, depth + 1) for v in values)
+        return False
+
+    def _values(self, name: str, scope: ast.AST) -> list[ast.AST]:
+        """What ``name`` is assigned in ``scope`` (a function's locals; else the module's globals)."""
+        key = (name, scope)
+        found = self._in_scope.get(key)
+        if found is None:
+            values = self.index.assigned_values.get(name, [])
+            found = [v for v in values if self.index.scope_of(v) is scope]
+            if not found and scope is not self.index.tree:
+                found = [v for v in values if self.index.scope_of(v) is self.index.tree]
+            self._in_scope[key] = found
+        return found
+
+    def _name(self, name: str, scope: ast.AST, depth: int) -> Optional[int]:
+        key = (name, scope)
+        if key in self._by_name:
+            return self._by_name[key]
+        self._by_name[key] = 0  # in progress: a cycle (x = torch.where(m, y, x)) adds nothing of its own
+        sizes = [self._assigned(value, name, depth) for value in self._values(name, scope)]
+        positive = [size for size in sizes if size is not None and size > 0]
+        result = max(positive) if positive and None not in sizes else None
+        self._by_name[key] = result
+        return result
+
+    def _assigned(self, value: ast.AST, name: str, depth: int) -> Optional[int]:
+        """The size a name gets from one assignment; 0 when it keeps its own (``b = b * 0.9 + 0.1``, ``b += 1``)."""
+        if depth > _MAX_DEPTH:
+            return None
+        if isinstance(value, ast.Name) and value.id == name or isinstance(self.parents.get(value), ast.AugAssign):
+            return 0  # b += x works in place: b keeps the elements it had
+        if self._is_scalar(value, depth):
+            return 0 if isinstance(self.parents.get(value), (ast.AugAssign, ast.BinOp)) else None
+        if isinstance(value, ast.BinOp) and not isinstance(value.op, ast.MatMult):
+            sides = [self._assigned(side, name, depth + 1) for side in (value.left, value.right)]
+            return None if None in sides else max(sides)  # type: ignore[type-var]
+        if isinstance(value, ast.UnaryOp):
+            return self._assigned(value.operand, name, depth + 1)
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                and value.func.attr in SAME_SIZE_METHODS and not self.names.qual(value.func):
+            return self._assigned(value.func.value, name, depth + 1)
+        qualified = self.names.qual(value.func) if isinstance(value, ast.Call) else None
+        if qualified and qualified.startswith("torch.") and qualified[6:] in SAME_SIZE_FUNCTIONS and value.args:
+            sides = [self._assigned(arg, name, depth + 1) for arg in value.args]  # x = torch.where(m, y, x)
+            return None if None in sides else max(sides)  # type: ignore[type-var]
+        return self.numel(value, depth + 1)
+
+    def _call(self, call: ast.Call, depth: int) -> Optional[int]:
+        qualified = self.names.qual(call.func) or ""
+        if qualified.startswith("torch.") and qualified.count(".") == 1:
+            name = qualified[6:]
+            if name in _SHAPE_FACTORIES:
+                size = next((k.value for k in call.keywords if k.arg == "size"), None)
+                shape = [size] if size is not None else (call.args[:1] if name == "full" else call.args)
+                return _shape_numel(shape, self)
+            if name in _DATA_FACTORIES and call.args:
+                return _literal_numel(call.args[0])
+            if name in _LIKE_FACTORIES and call.args:
+                return self.numel(call.args[0], depth + 1)
+            if name == "arange" and call.args:
+                bounds = [self.int_value(a) for a in call.args[:2]]
+                if None in bounds:
+                    return None
+                return bounds[0] if len(bounds) == 1 else max(0, bounds[1] - bounds[0])
+            if name in SAME_SIZE_FUNCTIONS and call.args:
+                sizes = [self._operand(a, depth) for a in call.args if not isinstance(a, ast.Starred)]
+                return None if None in sizes or not any(sizes) else max(sizes)
+            return None
+        if isinstance(call.func, ast.Attribute) and call.func.attr in SAME_SIZE_METHODS:
+            return self.numel(call.func.value, depth + 1)
+        return None
+
+    def int_value(self, node: ast.AST, depth: int = 0) -> Optional[int]:
+        """A constant int the code spells out: ``4``, ``N`` with ``N = 100_000``, ``2 * N``, ``10 ** 5``."""
+        if depth > _MAX_DEPTH:
+            return None
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value
+        if isinstance(node, ast.Name):
+            values = self._values(node.id, self.index.scope_of(node))
+            ints = {self.int_value(v, depth + 1) for v in values}
+            return ints.pop() if len(ints) == 1 and None not in ints else None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Add, ast.Pow, ast.FloorDiv)):
+            left, right = self.int_value(node.left, depth + 1), self.int_value(node.right, depth + 1)
+            if left is None or right is None:
+                return None
+            if isinstance(node.op, ast.Pow):
+                return left ** right if 0 <= right <= 64 else None
+            if isinstance(node.op, ast.FloorDiv):
+                return left // right if right else None
+            return left * right if isinstance(node.op, ast.Mult) else left + right
+        return None
+
+
+def _shape_numel(shape: list[ast.AST], sizes: TensorSizes) -> Optional[int]:
+    if len(shape) == 1 and isinstance(shape[0], (ast.Tuple, ast.List)):
+        shape = shape[0].elts
+    if not shape:
+        return 1
+    total = 1
+    for dimension in shape:
+        value = sizes.int_value(dimension)
+        if value is None or value < 0:
+            return None
+        total *= value
+    return total
+
+
+def _literal_numel(node: ast.AST, nested: bool = False) -> Optional[int]:
+    """Elements of ``torch.tensor([...])``'s data: numbers count one; so do names and expressions inside a
+    list (``[reward, 1.0 - done]``: scalars, in practice)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool)):
+        return 1
+    if isinstance(node, (ast.List, ast.Tuple)):
+        counts = [_literal_numel(element, nested=True) for element in node.elts]
+        return None if None in counts else sum(counts)  # type: ignore[arg-type]
+    if nested and isinstance(node, (ast.Name, ast.Attribute, ast.BinOp, ast.UnaryOp)):
+        return 1
+    return None

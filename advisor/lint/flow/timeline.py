@@ -1,0 +1,277 @@
+"""Timed regions: where the user reads a host clock around GPU work, and what happened in between.
+
+A region is opened and closed by two clock reads paired the way people write them -- ``time.time() -
+start`` or ``end - start`` -- in the same function; or it is one ``timeit.timeit(stmt)`` call; or, in a
+notebook, a ``%time``/``%timeit`` line or a ``%%time``/``%%timeit`` cell. A clock difference that is
+only compared (``if time.time() - last_log > 30:``) throttles logging and times nothing.
+
+Program order (for "is this the first CUDA work?") starts at the module and follows calls into the
+user's functions; a function nobody in the file calls (run by a CLI framework, say) is its own start.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Optional
+
+from advisor.lint import torch_api as api
+from advisor.lint.flow.effects import CLOCK, COMPUTE, SYNC, WORK, Effects, Event
+from advisor.lint.flow.kinds import CUDA_ANY, CUDA_DEVICE
+from advisor.lint.flow.loops import LoopAnalysis
+from advisor.lint.flow.scopes import FunctionInfo
+from advisor.lint.flow.view import FlowView
+
+_MAX_CALL_DEPTH = 8
+
+
+@dataclass
+class TimedRegion:
+    how: str  # "clock" | "timeit" | "events" | "%time" | "%timeit" | "%%time" | "%%timeit"
+    scope: ast.AST
+    close: ast.AST  # where a finding about the closing read points
+    events: list[Event] = field(default_factory=list)
+    open: Optional[ast.AST] = None  # where a finding about the start points
+    repeated: bool = False  # timeit runs the statement many times: the first call is amortised
+    line: Optional[int] = None  # magics have no node of their own
+    column: Optional[int] = None
+    assumed_work: bool = False  # a timeit string names CUDA values
+    assumed_sync: bool = False
+
+    @property
+    def last_work(self) -> Optional[Event]:
+        return next((e for e in reversed(self.events) if e.bits & WORK and not e.bits & SYNC), None)
+
+    @property
+    def has_work(self) -> bool:
+        return self.assumed_work or any(e.bits & WORK for e in self.events)
+
+    @property
+    def synchronized(self) -> bool:
+        if self.assumed_sync:
+            return True
+        last_work = last_sync = -1
+        for position, event in enumerate(self.events):
+            if event.bits & WORK:
+                last_work = position
+            if event.bits & SYNC:
+                last_sync = position
+        return last_sync >= last_work if last_work >= 0 else not self.assumed_work
+
+
+class Timings(FlowView):
+    def __init__(self, view: FlowView, effects: Effects, loops: LoopAnalysis, magics: list) -> None:
+        super().__init__(view.index, view.names, view.flow)
+        self.effects = effects
+        self.loops = loops
+        self.magics = magics  # the notebook's %time / %%timeit lines (source.Magic)
+        self._module_events: Optional[list[Event]] = None
+        self._module_chains: dict[int, list[Event]] = {}
+
+    @cached_property
+    def regions(self) -> list[TimedRegion]:
+        regions: list[TimedRegion] = []
+        by_scope: dict[ast.AST, list[ast.Call]] = {}
+        for call in self.index.calls:
+            name = self.qual(call.func)
+            if name in api.CLOCKS:
+                by_scope.setdefault(self.index.scope_of(call), []).append(call)
+            elif name in api.TIMEIT_CALLS:
+                region = self._timeit_region(call)
+                if region is not None:
+                    regions.append(region)
+        for scope in by_scope:
+            regions.extend(self._clock_regions(scope))
+        regions.extend(self._magic_regions())
+        regions.extend(self._event_regions())
+        return regions
+
+    # -- CUDA events -------------------------------------------------------------------------------
+    def _event_regions(self) -> list[TimedRegion]:
+        """``start.record(); ...; end.record(); start.elapsed_time(end)``: GPU time, measured correctly (the
+        events wait for the work), but the first CUDA work of the program still lands inside."""
+        regions = []
+        for call in self.index.calls_by_name.get("elapsed_time", ()):
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and call.args
+                    and isinstance(call.args[0], ast.Name)):
+                continue
+            scope = self.index.scope_of(call)
+            start = self._record_before(func.value.id, scope, call)
+            end = self._record_before(call.args[0].id, scope, call)
+            if start is None or end is None or (start.lineno, start.col_offset) >= (end.lineno, end.col_offset):
+                continue
+            opened, closed = (start.lineno, start.col_offset), (end.lineno, end.col_offset)
+            events = [e for e in self._scope_events(scope)
+                      if opened < (e.node.lineno, e.node.col_offset) < closed]
+            regions.append(TimedRegion("events", scope, end, events, open=start, assumed_sync=True))
+        return regions
+
+    def _record_before(self, name: str, scope: ast.AST, before: ast.AST) -> Optional[ast.Call]:
+        found = None
+        for call in self.index.calls_by_name.get("record", ()):
+            func = call.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == name \
+                    and self.index.scope_of(call) is scope and call.lineno <= before.lineno:
+                found = call
+        return found
+
+    # -- clock pairs -------------------------------------------------------------------------------
+    def _clock_regions(self, scope: ast.AST) -> list[TimedRegion]:
+        events = self._scope_events(scope)
+        position = {id(e.node): i for i, e in enumerate(events) if e.bits & CLOCK}
+        assigned: list[tuple[tuple[int, int], str, int]] = []  # (where, variable, event index)
+        for index, event in enumerate(events):
+            if event.bits & CLOCK:
+                target = _assigned_name(self.index.parents.get(event.node))
+                if target is not None:
+                    assigned.append(((event.node.lineno, event.node.col_offset), target, index))
+
+        def latest(variable: str, before: tuple[int, int]) -> Optional[int]:
+            found = [i for where, name, i in assigned if name == variable and where < before]
+            return found[-1] if found else None
+
+        regions = []
+        seen: set[tuple[int, int]] = set()
+        for node in sorted((n for n in self.index.subtractions if self.index.scope_of(n) is scope),
+                           key=lambda n: (n.lineno, n.col_offset)):
+            if isinstance(self.index.parents.get(node), ast.Compare):
+                continue  # `if time.time() - last > 30:` throttles, it does not measure
+            if not isinstance(node.right, ast.Name):
+                continue
+            where = (node.lineno, node.col_offset)
+            if id(node.left) in position:
+                close = position[id(node.left)]
+                start = latest(node.right.id, (node.left.lineno, node.left.col_offset))
+            elif isinstance(node.left, ast.Name):
+                close = latest(node.left.id, where)
+                start = latest(node.right.id, where) if close is not None else None
+            else:
+                continue
+            if close is None or start is None or start >= close or (start, close) in seen:
+                continue
+            seen.add((start, close))
+            regions.append(TimedRegion("clock", scope, events[close].node, events[start + 1:close],
+                                       open=events[start].node))
+        return regions
+
+    # -- timeit ------------------------------------------------------------------------------------
+    def _timeit_region(self, call: ast.Call) -> Optional[TimedRegion]:
+        statement = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "stmt"), None)
+        scope = self.index.scope_of(call)
+        region = TimedRegion("timeit", scope, call, repeated=True)
+        if isinstance(statement, ast.Lambda):
+            region.events = self.effects.events([statement.body])
+        elif isinstance(statement, ast.Name):
+            found = self.flow.scopes.resolve(statement.id, scope)
+            if not isinstance(found, FunctionInfo):
+                return None
+            summary = self.effects.summary(found)
+            region.events = [Event(statement, summary.bits, found)] if summary.bits else []
+        elif isinstance(statement, ast.Constant) and isinstance(statement.value, str):
+            region.assumed_work, region.assumed_sync = self._string_statement(statement.value)
+        else:
+            return None
+        return region
+
+    def _string_statement(self, text: str) -> tuple[bool, bool]:
+        """timeit("torch.mm(a, b)", globals=globals()): does the string use CUDA values, and sync?"""
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            return False, True
+        env = self.flow.module_env
+        uses = any(isinstance(n, ast.Name) and env.get(n.id, 0) & (CUDA_ANY | CUDA_DEVICE)
+                   for n in ast.walk(tree))
+        syncs = any(isinstance(n, ast.Attribute) and n.attr in api.HOST_SYNC_METHODS | {"synchronize"}
+                    for n in ast.walk(tree))
+        return uses, syncs
+
+    # -- notebook magics ---------------------------------------------------------------------------
+    def _magic_regions(self) -> list[TimedRegion]:
+        regions = []
+        tree = self.index.tree
+        for magic in self.magics:
+            if magic.name not in ("time", "timeit"):
+                continue
+            if magic.is_cell:
+                body = [s for s in tree.body if magic.body_first <= s.lineno <= magic.body_last]
+                how = "%%" + magic.name
+            else:
+                body = [n.body for n in self.index.tests if isinstance(n, ast.If)
+                        and n.lineno == magic.line and n.col_offset == magic.column]
+                body = body[0] if body else []
+                how = "%" + magic.name
+            if body:
+                regions.append(TimedRegion(how, tree, body[-1], self.effects.events(body), open=body[0],
+                                           repeated=magic.name == "timeit", line=magic.line,
+                                           column=magic.column))
+        return regions
+
+    # -- program order -----------------------------------------------------------------------------
+    def first_compute_chain(self, region: TimedRegion) -> list[Event]:
+        """The events that lead, call by call, to the first CUDA compute of the program ``region`` runs in."""
+        return self.first_chain(region, COMPUTE)
+
+    def first_chain(self, region: TimedRegion, bits: int) -> list[Event]:
+        """The same for the first event with any of ``bits`` (WORK: the first CUDA work of any kind, which
+        creates the CUDA context)."""
+        info = self.flow.scopes.functions.get(region.scope)
+        if info is not None and not info.called:
+            return self._first(self.effects.summary(info).events, bits, 0, set())
+        chain = self._module_chains.get(bits)
+        if chain is None:
+            chain = self._module_chains[bits] = self._first(self._scope_events(self.index.tree), bits, 0, set())
+        return chain
+
+    def _scope_events(self, scope: ast.AST) -> list[Event]:
+        info = self.flow.scopes.functions.get(scope)
+        if info is not None:
+            return self.effects.summary(info).events
+        if self._module_events is None:
+            self._module_events = self.effects.events(scope.body)
+        return self._module_events
+
+    def _first(self, events: list[Event], bits: int, depth: int, visiting: set) -> list[Event]:
+        for event in events:
+            if not event.bits & bits:
+                continue
+            if event.callee is None or depth >= _MAX_CALL_DEPTH or event.callee in visiting:
+                return [event]
+            inner = self._first(self.effects.summary(event.callee).events, bits, depth + 1,
+                                visiting | {event.callee})
+            return [event] + inner
+        return []
+
+    def trains(self, region: TimedRegion) -> bool:
+        """Does the region run a loop over a DataLoader (a training run, where start-up is noise)?"""
+        lines = (getattr(region.open, "lineno", 0), getattr(region.close, "end_lineno", 0) or 0)
+        for loop in self._loader_loops:
+            if self.index.scope_of(loop) is region.scope and lines[0] <= loop.lineno <= lines[1]:
+                return True
+        callees = [e.callee for e in region.events if e.callee is not None]
+        return any(self._function_trains(info, set()) for info in callees)
+
+    @cached_property
+    def _loader_loops(self) -> list[ast.AST]:
+        return [loop for loop in self.index.loops if self.loops.iterates_loader(loop)]
+
+    def _function_trains(self, info: FunctionInfo, visiting: set) -> bool:
+        if info in visiting:
+            return False
+        if any(self.index.scope_of(loop) is info.node for loop in self._loader_loops):
+            return True
+        callees = [e.callee for e in self.effects.summary(info).events if e.callee is not None]
+        return any(self._function_trains(c, visiting | {info}) for c in callees)
+
+
+def _assigned_name(parent: Optional[ast.AST]) -> Optional[str]:
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        return parent.targets[0].id
+    if isinstance(parent, ast.AnnAssign) and isinstance(parent.target, ast.Name):
+        return parent.target.id
+    return None
+
+
+

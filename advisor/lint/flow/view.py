@@ -1,0 +1,26 @@
+"""What the analyses after the data-flow pass (effects, loops, timings) read about a file: its index, its
+names and the pass's result. They take these explicitly, so nothing in lint/flow/ knows about the checks'
+FileContext (which builds them, and which they never import)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from advisor.lint.flow.analyzer import FlowResult
+from advisor.lint.index import FileIndex
+from advisor.lint.names import Names
+
+
+class FlowView:
+    def __init__(self, index: FileIndex, names: Names, flow: FlowResult) -> None:
+        self.index = index
+        self.names = names
+        self.flow = flow
+
+    def kind(self, node: ast.AST) -> int:
+        """The abstract value (kinds.py bits) the data-flow pass gave this expression; 0: nothing known."""
+        return self.flow.values.get(node, 0)
+
+    def qual(self, node: ast.AST) -> Optional[str]:
+        return self.names.qual(node)

@@ -1,0 +1,432 @@
+"""The child side of `gpu-advisor profile`: run the user's program unmodified, record a window of it.
+
+Run as ``python .../advisor/profile/bootstrap.py CONFIG.json`` by ``advisor.profile.runner``. It imports only the
+standard library and torch (the user's interpreter may have nothing else), installs its hooks, then runs the
+program with ``runpy`` exactly as ``python script.py`` / ``python -m pkg`` would (same ``sys.argv``,
+``__name__ == "__main__"``, the script's folder first on ``sys.path``).
+
+Steps are found without the user's help: a global optimizer-step post hook (every ``optimizer.step()``), or
+the program's own ``torch.profiler.profile.step()``. After ``warmup_steps`` steps, ``baseline_steps`` are timed
+unprofiled, then the profiler records ``steps`` steps (after one profiler warm-up step). A program that has
+not stepped after ``wait_seconds`` gets a wall-clock window of ``seconds`` instead (SIGALRM, so the profiler
+starts and stops on the main thread). Everything the parent needs is written to ``out_dir``: the Chrome trace,
+``window.json`` (step times, sync sites, data-loader sites, memory, settings) and ``status.json``.
+"""
+
+import json
+import os
+import runpy
+import signal
+import sys
+import time
+import traceback
+import warnings
+
+_MARK = "gpu_advisor::"
+SAMPLE_INTERVAL_S = 0.002
+
+
+class StopProgram(SystemExit):
+    """Raised into the program once the window is recorded (``--stop-after``): ``finally`` blocks still run."""
+
+
+class Recorder:
+    def __init__(self, config):
+        self.config = config
+        self.out_dir = config["out_dir"]
+        self.user_roots = [os.path.realpath(r) for r in config["user_roots"]]
+        self.phase = "warmup"  # warmup -> baseline -> profiler-warmup -> recording -> done
+        self.steps_seen = 0
+        self.baseline_started = None
+        self.baseline_count = 0
+        self.baseline_step_s = None
+        self.recorded_count = 0
+        self.mode = None  # "steps" | "wall"
+        self.profiler = None
+        self.sync_sites = {}
+        self.data_sites = {}
+        self.host_samples = {}
+        self.module_sites = {}
+        self.module_depth = 0
+        self.window_started_at = None
+        self.window_wall_s = None
+        self.memory = {}
+        self.trace_written = False
+        self.window_info = {}
+        self.step_source = None
+        self.failure = None
+        self.trial_count = 0
+        self.trial_started = None
+
+    # -- where in the user's code ----------------------------------------------------------------------
+    def is_user_file(self, filename):
+        path = os.path.realpath(filename)
+        if "site-packages" in path or "dist-packages" in path or path.startswith(sys.prefix + os.sep + "lib"):
+            return False
+        return any(path == root or path.startswith(root + os.sep) for root in self.user_roots)
+
+    def user_frame(self, frame):
+        while frame is not None:
+            if self.is_user_file(frame.f_code.co_filename):
+                return frame
+            frame = frame.f_back
+        return None
+
+    # -- steps -----------------------------------------------------------------------------------------
+    def step_from(self, source):
+        """A step boundary from one source: the first seen (optimizer.step or profiler.step) counts, so a
+        program calling both is not stepped twice. Our failures never reach the program: they are noted and
+        recording stops; StopProgram (a SystemExit) is the one thing meant to reach it."""
+        if self.step_source is None:
+            self.step_source = source
+        if source != self.step_source or self.phase == "failed":
+            return
+        try:
+            self.on_step()
+        except Exception as exc:  # e.g. the program runs its own torch.profiler: ours cannot start
+            self.failure = f"{type(exc).__name__}: {exc}"
+            self.phase = "failed"
+            try:
+                if self.profiler is not None:
+                    self.profiler.stop()
+            except Exception:
+                pass
+            if self.config["stop_after"]:
+                raise StopProgram(0) from None  # nothing can be recorded: do not keep a long job running for it
+
+    def on_step(self):
+        self.steps_seen += 1
+        self.module_depth = 0  # a forward that raised never returned through its hook
+        if self.mode == "wall":
+            return
+        if self.phase == "tf32-trial":
+            self.on_trial_step()
+            return
+        cfg = self.config
+        # Step times are taken between drained points (the GPU caught up), so a program whose host runs ahead
+        # of the GPU is timed by its real throughput, profiled and unprofiled alike.
+        if self.phase == "warmup":
+            if self.steps_seen >= cfg["warmup_steps"]:
+                self.mode = "steps"
+                self.phase = "baseline" if cfg["baseline_steps"] > 0 else "start"
+                self.baseline_started = _drained_now()
+        elif self.phase == "baseline":
+            self.baseline_count += 1
+            if self.baseline_count >= cfg["baseline_steps"]:
+                self.baseline_step_s = (_drained_now() - self.baseline_started) / self.baseline_count
+                self.phase = "start"
+        elif self.phase == "profiler-warmup":
+            _drained_now()
+            self.profiler.step()
+            self.phase = "recording"
+            self.start_window()
+            _mark("begin")
+            return
+        elif self.phase == "recording":
+            self.recorded_count += 1
+            if self.recorded_count >= cfg["steps"]:
+                _mark("drain", _drained_now)
+                _mark("end")
+                self.finish_window()
+                return
+            _mark("end")
+            self.profiler.step()
+            _mark("begin")
+            return
+        if self.phase == "start":
+            import torch
+
+            if torch._C._autograd._profiler_enabled():
+                # Starting ours would end the program's own profiling session (kineto has one).
+                raise RuntimeError("the program runs a torch.profiler of its own")
+            self.profiler = _new_profiler(cfg)
+            self.profiler.start()
+            self.phase = "profiler-warmup"
+
+    def start_window(self):
+        import torch
+
+        self.window_started_at = time.perf_counter()
+        # Where the host spends its time, by the user's line: a sample of the main thread every 2 ms of CPU.
+        signal.signal(signal.SIGPROF, self.on_sample)
+        signal.setitimer(signal.ITIMER_PROF, SAMPLE_INTERVAL_S, SAMPLE_INTERVAL_S)
+        if torch.cuda.is_available():
+            torch.cuda.reset_peak_memory_stats()
+            torch.cuda.set_sync_debug_mode("warn")
+
+    def finish_window(self):
+        import torch
+
+        self.window_wall_s = _drained_now() - self.window_started_at
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        if torch.cuda.is_available():
+            torch.cuda.set_sync_debug_mode(0)
+            torch.cuda.synchronize()
+            free, total = torch.cuda.mem_get_info()
+            self.memory = {"peak_allocated": torch.cuda.max_memory_allocated(),
+                           "peak_reserved": torch.cuda.max_memory_reserved(), "capacity": total, "free": free}
+        self.profiler.stop()
+        self.profiler.export_chrome_trace(os.path.join(self.out_dir, "trace.json"))
+        self.trace_written = True
+        self.phase = "done"
+        self.write_window()
+        if self.config["stop_after"]:
+            if self.mode == "steps" and self.baseline_step_s and _tf32_would_help():
+                self.start_tf32_trial()
+                return
+            raise StopProgram(0)
+
+    # -- a fix measured: the same steps with TF32 on (only when the program is stopped right after) --------
+    def start_tf32_trial(self):
+        import torch
+
+        self.phase = "tf32-trial"
+        self.trial_count = 0
+        torch.backends.cuda.matmul.allow_tf32 = True
+        torch.backends.cudnn.allow_tf32 = True
+        self.trial_started = _drained_now()
+
+    def on_trial_step(self):
+        import torch
+
+        self.trial_count += 1
+        if self.trial_count < max(self.config["baseline_steps"], 1):
+            return
+        trial_step_s = (_drained_now() - self.trial_started) / self.trial_count
+        torch.backends.cuda.matmul.allow_tf32 = False
+        self.window_info["tf32_trial"] = {"step_s": trial_step_s, "steps": self.trial_count}
+        _write_json(os.path.join(self.out_dir, "window.json"), self.window_info)
+        self.phase = "done"
+        raise StopProgram(0)
+
+    # -- wall-clock window (no steps found) --------------------------------------------------------------
+    def on_alarm(self, signum, frame):
+        if self.mode is None and self.phase == "warmup" and self.steps_seen == 0:
+            self.mode = "wall"
+            self.profiler = _new_profiler(self.config, scheduled=False)
+            self.profiler.start()
+            self.phase = "recording"
+            self.start_window()
+            _mark("begin")
+            signal.signal(signal.SIGALRM, self.on_wall_end)
+            signal.setitimer(signal.ITIMER_REAL, self.config["seconds"])
+
+    def on_wall_end(self, signum, frame):
+        if self.phase == "recording":
+            _mark("end")
+            self.finish_window()
+
+    def on_module_call(self, module, args):
+        """The user's line that called a top-level module (model(x)): the trace names only the module."""
+        self.module_depth += 1
+        if self.module_depth == 1 and self.phase == "recording":
+            frame = self.user_frame(sys._getframe(1))
+            if frame is not None:
+                key = f"{frame.f_code.co_filename}:{frame.f_lineno}:{frame.f_code.co_name}"
+                self.module_sites[key] = self.module_sites.get(key, 0) + 1
+
+    def on_module_return(self, module, args, output):
+        self.module_depth = max(self.module_depth - 1, 0)
+
+    def on_sample(self, signum, frame):
+        frame = self.user_frame(frame)
+        if frame is not None:
+            key = f"{frame.f_code.co_filename}:{frame.f_lineno}:{frame.f_code.co_name}"
+            self.host_samples[key] = self.host_samples.get(key, 0) + 1
+
+    # -- syncs and data loading, with the user's line -------------------------------------------------------
+    def on_warning(self, message, category, filename, lineno, file=None, line=None):
+        text = str(message)
+        if "synchronizing CUDA operation" in text and self.phase == "recording":
+            frame = self.user_frame(sys._getframe(1))
+            if frame is not None:
+                key = f"{frame.f_code.co_filename}:{frame.f_lineno}:{frame.f_code.co_name}"
+                self.sync_sites[key] = self.sync_sites.get(key, 0) + 1
+            return
+        _ORIGINAL_SHOWWARNING(message, category, filename, lineno, file, line)
+
+    def on_next(self, loader_iter, started, frame):
+        if self.phase != "recording":
+            return
+        frame = self.user_frame(frame)
+        where = f"{frame.f_code.co_filename}:{frame.f_lineno}:{frame.f_code.co_name}" if frame else "?:0:?"
+        site = self.data_sites.setdefault(where, {"count": 0, "seconds": 0.0,
+                                                  "num_workers": getattr(loader_iter, "_num_workers", None),
+                                                  "pin_memory": getattr(loader_iter, "_pin_memory", None)})
+        site["count"] += 1
+        site["seconds"] += time.perf_counter() - started
+
+    def write_window(self):
+        import torch
+
+        cuda = torch.cuda.is_available()
+        recorded = self.window_wall_s / self.recorded_count if self.recorded_count and self.window_wall_s else None
+        info = {"mode": self.mode, "steps_seen": self.steps_seen, "baseline_step_s": self.baseline_step_s,
+                "baseline_steps": self.baseline_count, "recorded_step_s": recorded,
+                "recorded_steps": self.recorded_count, "window_wall_s": self.window_wall_s,
+                "sync_sites": self.sync_sites, "data_sites": self.data_sites,
+                "host_samples": self.host_samples, "module_sites": self.module_sites,
+                "torch_cuda_version": torch.version.cuda, "sample_interval_s": SAMPLE_INTERVAL_S, "memory": self.memory,
+                "torch_version": torch.__version__, "cuda_available": cuda,
+                "tf32_matmul": bool(torch.backends.cuda.matmul.allow_tf32),
+                "float32_matmul_precision": torch.get_float32_matmul_precision(),
+                "cudnn_benchmark": bool(torch.backends.cudnn.benchmark),
+                "cudnn_tf32": bool(torch.backends.cudnn.allow_tf32)}
+        if cuda:
+            props = torch.cuda.get_device_properties(torch.cuda.current_device())
+            info["device"] = {"name": props.name, "capability": f"{props.major}.{props.minor}",
+                              "total_memory": props.total_memory}
+        self.window_info = info
+        _write_json(os.path.join(self.out_dir, "window.json"), info)
+
+
+def _mark(kind, inside=None):
+    import torch
+
+    with torch.profiler.record_function(_MARK + kind):
+        if inside is not None:
+            inside()
+
+
+def _drained_now():
+    """Wait for the GPU to finish what is queued (our own sync: not one of the program's), then the time."""
+    import torch
+
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        mode = torch.cuda.get_sync_debug_mode()
+        torch.cuda.set_sync_debug_mode(0)
+        torch.cuda.synchronize()
+        torch.cuda.set_sync_debug_mode(mode)
+    return time.perf_counter()
+
+
+def _tf32_would_help():
+    """float32 matmuls could run on TF32 tensor cores here (Ampere or later) and the program left TF32 off."""
+    import torch
+
+    if not torch.cuda.is_available():
+        return False
+    major, _ = torch.cuda.get_device_capability()
+    return major >= 8 and not torch.backends.cuda.matmul.allow_tf32 and torch.get_float32_matmul_precision() == "highest"
+
+
+def _new_profiler(config, scheduled=True):
+    import torch
+    from torch.profiler import ProfilerActivity, profile, schedule
+
+    activities = [ProfilerActivity.CPU]
+    if torch.cuda.is_available():
+        activities.append(ProfilerActivity.CUDA)
+    plan = schedule(wait=0, warmup=1, active=config["steps"] + 1, repeat=1) if scheduled else None
+    return profile(activities=activities, schedule=plan, with_stack=config["with_stack"], record_shapes=True)
+
+
+def _write_json(path, data):
+    with open(path + ".tmp", "w", encoding="utf-8") as handle:
+        json.dump(data, handle)
+    os.replace(path + ".tmp", path)
+
+
+_ORIGINAL_SHOWWARNING = warnings.showwarning
+
+
+def _install_hooks(recorder):
+    import torch
+    import torch.optim.optimizer as optimizer_module
+    from torch.utils.data import dataloader
+
+    optimizer_module.register_optimizer_step_post_hook(lambda *args, **kwargs: recorder.step_from("optimizer"))
+    torch.nn.modules.module.register_module_forward_pre_hook(recorder.on_module_call)
+    torch.nn.modules.module.register_module_forward_hook(recorder.on_module_return)
+    original_profiler_step = torch.profiler.profile.step
+
+    def profiler_step(self, *args, **kwargs):
+        result = original_profiler_step(self, *args, **kwargs)
+        if self is not recorder.profiler:  # the program's own profiler.step() marks its steps
+            recorder.step_from("profiler")
+        return result
+
+    torch.profiler.profile.step = profiler_step
+    original_next = dataloader._BaseDataLoaderIter.__next__
+
+    def timed_next(self):
+        started = time.perf_counter()
+        caller = sys._getframe(1)
+        try:
+            return original_next(self)
+        finally:
+            recorder.on_next(self, started, caller)
+
+    dataloader._BaseDataLoaderIter.__next__ = timed_next
+    warnings.showwarning = recorder.on_warning
+    warnings.filterwarnings("always", message=".*synchronizing CUDA operation.*")
+    signal.signal(signal.SIGALRM, recorder.on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, recorder.config["wait_seconds"])
+
+
+def main():
+    # Run by path, Python put this file's folder first on sys.path: its modules (runner, sites ...) must not
+    # shadow the program's own imports.
+    here = os.path.dirname(os.path.abspath(__file__))
+    if sys.path and os.path.abspath(sys.path[0] or os.curdir) == here:
+        sys.path.pop(0)
+    with open(sys.argv[1], encoding="utf-8") as handle:
+        config = json.load(handle)
+    status = {"outcome": "finished", "exit_code": 0, "error": None}
+    recorder = Recorder(config)
+    target = config["target"]
+    try:
+        _install_hooks(recorder)
+    except Exception as exc:  # torch missing or too old: the parent reports it in one line
+        status.update(outcome="setup-failed", exit_code=3, error=f"{type(exc).__name__}: {exc}")
+        _write_json(os.path.join(config["out_dir"], "status.json"), status)
+        return 3
+    sys.argv = [target["name"], *target["args"]]
+    try:
+        if target["kind"] == "module":
+            sys.path.insert(0, os.getcwd())
+            runpy.run_module(target["name"], run_name="__main__", alter_sys=True)
+        else:
+            sys.path.insert(0, os.path.dirname(os.path.abspath(target["name"])))
+            runpy.run_path(os.path.abspath(target["name"]), run_name="__main__")
+    except StopProgram:
+        status["outcome"] = "stopped"
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        status.update(outcome="finished" if code == 0 else "failed", exit_code=code)
+    except KeyboardInterrupt:
+        status.update(outcome="interrupted", exit_code=130)
+    except BaseException as exc:
+        status.update(outcome="failed", exit_code=1, error=f"{type(exc).__name__}: {exc}")
+        traceback.print_exc()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        _salvage(recorder, status)
+        _write_json(os.path.join(config["out_dir"], "status.json"), status)
+    return status["exit_code"]
+
+
+def _salvage(recorder, status):
+    """The program ended inside the window (crash, Ctrl-C, its loop ran out): keep the steps it completed."""
+    status["steps_seen"] = recorder.steps_seen
+    status["profiler_error"] = recorder.failure
+    if recorder.phase == "failed":
+        return
+    if recorder.phase != "recording" or not recorder.recorded_count and recorder.mode != "wall":
+        if recorder.profiler is not None and recorder.phase not in ("done", "tf32-trial"):
+            try:
+                recorder.profiler.stop()
+            except Exception:
+                pass
+        return
+    status["partial"] = True
+    try:
+        recorder.config["stop_after"] = False
+        recorder.finish_window()
+    except Exception as exc:
+        status["salvage_error"] = f"{type(exc).__name__}: {exc}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

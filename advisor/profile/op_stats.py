@@ -1,0 +1,143 @@
+"""Per-operator facts of the window: top operators by GPU and CPU time, matmul/conv dtypes and the TF32 trial,
+peak memory, and compute that stayed on the CPU."""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import Counter
+from typing import Any
+
+from advisor.models.common import missing
+from advisor.models.profile import CpuWorkStats, MatmulStats, MemoryStats, OpTime
+from advisor.profile.attribution import FrameIndex
+from advisor.profile.sites import Sites
+from advisor.profile.trace_events import Span, gpu_kind
+
+MATMUL_OPS = frozenset({"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::addbmm", "aten::_scaled_mm"})
+CONV_OPS = frozenset({"aten::convolution"})
+_HEAVY_CPU_OPS = MATMUL_OPS | CONV_OPS | {"aten::linear", "aten::matmul", "aten::conv1d", "aten::conv2d", "aten::conv3d"}
+_LOW_PRECISION = ("c10::BFloat16", "c10::Half", "BFloat16", "Half")
+
+
+def top_gpu_ops(gpu, op_stacks, steps, idle, step_ms, limit: int = 8) -> list[OpTime]:
+    totals: Counter[str] = Counter()
+    counts: Counter[str] = Counter()
+    for span, stack in zip(gpu, op_stacks, strict=True):
+        name = stack[0].name if stack else (gpu_kind(span) if gpu_kind(span) != "kernel" else span.name[:60])
+        totals[name] += span.dur / 1e3
+        counts[name] += 1
+    busy = sum(totals.values()) or 1.0
+    return [OpTime(name=name, ms_per_step=round(ms / steps, 3), calls_per_step=round(counts[name] / steps, 1),
+                   share=round(ms / busy, 4)) for name, ms in totals.most_common(limit)]
+
+
+def _top_level(ops: list[Span]) -> list[Span]:
+    result: list[Span] = []
+    open_until: dict[Any, float] = {}
+    for op in ops:  # sorted by start
+        if op.start >= open_until.get(op.tid, float("-inf")):
+            result.append(op)
+            open_until[op.tid] = op.end
+    return result
+
+
+def top_cpu_ops(cpu_ops, steps, step_ms, limit: int = 8) -> list[OpTime]:
+    totals: Counter[str] = Counter()
+    counts: Counter[str] = Counter()
+    for op in _top_level(cpu_ops):
+        totals[op.name] += op.dur / 1e3
+        counts[op.name] += 1
+    total = step_ms * steps or 1.0
+    return [OpTime(name=name, ms_per_step=round(ms / steps, 3), calls_per_step=round(counts[name] / steps, 1),
+                   share=round(ms / total, 4)) for name, ms in totals.most_common(limit)]
+
+
+def _dtype_class(op: Span) -> str:
+    types = [t for t in op.args.get("Input type", []) if t]
+    if any(t in _LOW_PRECISION for t in types):
+        return "low"
+    return "fp32" if "float" in types else "other"
+
+
+def matmul_stats(cpu_ops, gpu, op_stacks, window, steps, step_ms, frames: FrameIndex, sites: Sites) -> MatmulStats:
+    stats = MatmulStats(tf32_enabled=_tf32_on(window) if window.get("cuda_available") else None,
+                        cudnn_benchmark=window.get("cudnn_benchmark"))
+    matmuls = [op for op in cpu_ops if op.name in MATMUL_OPS]
+    classes = Counter(_dtype_class(op) for op in matmuls)
+    stats.fp32_calls_per_step = round(classes["fp32"] / steps, 2)
+    stats.low_precision_calls_per_step = round(classes["low"] / steps, 2)
+    fp32_ms = 0.0
+    for span, stack in zip(gpu, op_stacks, strict=True):
+        inner = [op for op in stack if op.name in MATMUL_OPS]
+        if inner and _dtype_class(inner[-1]) == "fp32":
+            fp32_ms += span.dur / 1e3
+    stats.fp32_gpu_ms_per_step = round(fp32_ms / steps, 3)
+    stats.fp32_gpu_fraction = round(fp32_ms / steps / step_ms, 4) if step_ms else 0.0
+    _tf32_gain(stats, window)
+    fp32_ops = [op for op in matmuls if _dtype_class(op) == "fp32"]
+    if fp32_ops:
+        calls = frames.user_calls([(op.tid, op.start) for op in fp32_ops])
+        forward = [(op, call) for op, call in zip(fp32_ops, calls, strict=True) if call is not None and call.callee != "backward"]
+        for op, call in forward or list(zip(fp32_ops, calls, strict=True)):  # the model call, rather than loss.backward()
+            sites.add("fp32-matmul", sites.site_of(call), op.dur / 1e3)
+        stats.site = sites.top("fp32-matmul")[0]
+    convs = [op for op in cpu_ops if op.name in CONV_OPS]
+    stats.conv_calls_per_step = round(len(convs) / steps, 2)
+    if convs:
+        shapes = Counter(str(op.args.get("Input Dims")) for op in convs)
+        stats.conv_fixed_shapes = all(count >= steps for count in shapes.values())
+    return stats
+
+
+def _tf32_gain(stats: MatmulStats, window) -> None:
+    trial = window.get("tf32_trial") or {}
+    baseline = window.get("baseline_step_s")
+    if trial.get("step_s") and baseline:
+        stats.tf32_step_ms = round(trial["step_s"] * 1e3, 3)
+        saved = 1 - trial["step_s"] / baseline
+        stats.fix_gain = (f"measured: with TF32 switched on by gpu-advisor after the window, the program's steps took "
+                          f"{trial['step_s'] * 1e3:.2f} ms against {baseline * 1e3:.2f} ms with it off "
+                          f"({saved:.0%} {'faster' if saved >= 0 else 'slower'}; {trial.get('steps')} unprofiled steps "
+                          f"each, one run: a single sample, not an interval)")
+    else:
+        stats.tf32_step_ms = missing("TF32 was not tried (on already, no Ampere+ GPU, or the program was not stopped "
+                                     "after the window)")
+        stats.fix_gain = (f"estimated, not measured: up to most of the {stats.fp32_gpu_ms_per_step:.2f} ms of float32 "
+                          "matmul time per step (H100 peaks: ~51 TFLOP/s float32, ~350 TF32, ~650 bf16)")
+
+
+def _tf32_on(window) -> bool:
+    return bool(window.get("tf32_matmul")) or window.get("float32_matmul_precision") in ("high", "medium")
+
+
+def memory_stats(window) -> MemoryStats:
+    memory = window.get("memory") or {}
+    if not memory:
+        reason = missing("no GPU memory to measure (CPU only)")
+        return MemoryStats(peak_allocated_bytes=reason, peak_reserved_bytes=reason, capacity_bytes=reason,
+                           peak_reserved_fraction=reason)
+    capacity = memory.get("capacity") or 0
+    return MemoryStats(peak_allocated_bytes=memory["peak_allocated"], peak_reserved_bytes=memory["peak_reserved"],
+                       capacity_bytes=capacity,
+                       peak_reserved_fraction=round(memory["peak_reserved"] / capacity, 4) if capacity else missing("capacity unknown"))
+
+
+def cpu_work(cpu_ops, runtime, data_spans, frames: FrameIndex, sites: Sites, steps, step_ms) -> CpuWorkStats:
+    """Matmuls and convolutions that launched nothing on the GPU: they ran on the CPU (a DataLoader's
+    transforms excepted: preparing data on the CPU is their job, and the data-wait finding covers them)."""
+    loading = [(s.start, s.end) for s in data_spans]
+    heavy = [op for op in _top_level(cpu_ops) if op.name in _HEAVY_CPU_OPS
+             and not any(a <= op.start <= b for a, b in loading)]
+    launches = sorted((s.tid, s.start) for s in runtime)
+    on_cpu = []
+    for op in heavy:
+        index = bisect_left(launches, (op.tid, op.start))
+        if not (index < len(launches) and launches[index][0] == op.tid and launches[index][1] <= op.end):
+            on_cpu.append(op)
+    ms = sum(op.dur for op in on_cpu) / 1e3 / steps
+    stats = CpuWorkStats(ms_per_step=round(ms, 3), step_fraction=round(ms / step_ms, 4) if step_ms else 0.0)
+    calls = frames.user_calls([(op.tid, op.start) for op in on_cpu])
+    for op, call in zip(on_cpu, calls, strict=True):
+        sites.add("cpu-compute", sites.site_of(call), op.dur / 1e3, detail=op.name)
+    stats.site = sites.top("cpu-compute")[0]
+    return stats

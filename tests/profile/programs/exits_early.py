@@ -1,0 +1,4 @@
+"""Fails before its first step."""
+import sys
+
+sys.exit(3)

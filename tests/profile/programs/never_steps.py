@@ -1,0 +1,4 @@
+"""Finishes without ever calling optimizer.step()."""
+import torch
+
+print(torch.ones(3).sum().item())

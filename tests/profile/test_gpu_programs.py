@@ -1,0 +1,36 @@
+"""The four benchmark programs under `gpu-advisor profile` on a real GPU: the right verdict at the right line.
+
+With GPU_ADVISOR_PROFILE_REPORTS=DIR the reports already written there (profile_<name>.json, by
+benchmarks/profile_programs/run_on_gpu.sh) are checked instead of profiling again.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from advisor.models.load import load_report_json
+from tests.profile.verdicts import CHECKS, GPU_ARGS, GPU_OPTIONS, PROGRAMS
+
+pytestmark = pytest.mark.gpu
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _report(name: str, tmp_path: Path):
+    recorded = os.environ.get("GPU_ADVISOR_PROFILE_REPORTS")
+    path = Path(recorded) / f"profile_{name}.json" if recorded else tmp_path / f"{name}.json"
+    if not recorded:
+        subprocess.run([sys.executable, "-m", "advisor", "profile", *GPU_OPTIONS.get(name, []), "-q",
+                        "--log", str(tmp_path / f"{name}.log"), "-f", "json", "-o", str(path), "--",
+                        str(PROGRAMS / f"{name}.py"), *GPU_ARGS[name]],
+                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True, timeout=300)
+    return load_report_json(path.read_text(encoding="utf-8"), str(path))
+
+
+@pytest.mark.parametrize("name", sorted(CHECKS))
+def test_program_gets_its_verdict(name: str, tmp_path: Path) -> None:
+    CHECKS[name](_report(name, tmp_path))
