@@ -22,6 +22,19 @@ from advisor.models.measurements import CrossoverResult, Measurements
 #: same idle machine (bench_repeatability.py on an H100 and an H200), which moves such crossovers by up to ~1.5x.
 RUN_TO_RUN_GAP = 0.5
 
+#: Crossovers whose GPU side, near the crossover, is the host's launch latency (resident: back-to-back launches)
+#: or launch + synchronize (sync per op), and whose CPU side grows linearly with the size: such a crossover moves by
+#: the factor those latencies move. They differ by up to ~1.8x between two processes on one idle H100/H200
+#: (bench_repeatability.py: launch 6.5-9.9 us, idle synchronize 4.3-7.6 us on an H200), beyond what the fixed gap
+#: allows, so a move these crossovers make in the direction the two runs' own latencies moved is allowed that factor
+#: times the CPU side's noise margin. Matmul and conv2d (CPU work growing with a power of the size) move far less
+#: with the latency and keep the fixed gap. The CUDA_LAUNCH_BLOCKING=1 control on an H100 (launch 9.8 -> 14.7 us)
+#: moved its add/sum crossovers by 1.8-11x: all still flagged.
+HOST_LATENCY_BOUND = {("add", "resident"): ("launch_us",), ("sum", "resident"): ("launch_us",),
+                      ("add", "sync"): ("launch_us", "sync_us"), ("sum", "sync"): ("launch_us", "sync_us")}
+#: What the CPU side of a crossover may add on top of the latency's move: one clear-win margin (1.15x).
+CPU_SIDE_MARGIN = 0.15
+
 MODE_LABELS = {"resident": "resident", "sync": "sync per op", "transfer_pinned": "copy pinned",
                "transfer_pageable": "copy pageable"}
 
@@ -60,6 +73,19 @@ def _reproducible_interval(result: CrossoverResult) -> _Interval:
     return _Interval(low, high, low == high)
 
 
+def host_latency_ratio(op: str, mode: str, a: Measurements, b: Measurements) -> tuple[float, str]:
+    """(B's host latency this crossover rests on over A's, in words); (1, "") when the crossover does not rest on
+    it or a side lacks the number. Sync per op pays launch + synchronize, so their sums are compared."""
+    fields = HOST_LATENCY_BOUND.get((op, mode), ())
+    values_a = [getattr(a.overheads, f) for f in fields]
+    values_b = [getattr(b.overheads, f) for f in fields]
+    if not fields or not all(isinstance(v, (int, float)) and v > 0 for v in [*values_a, *values_b]):
+        return 1.0, ""
+    total_a, total_b = sum(values_a), sum(values_b)
+    words = " + ".join("launch" if f == "launch_us" else "idle synchronize" for f in fields)
+    return total_b / total_a, f"{words} {total_a:.1f} -> {total_b:.1f} us"
+
+
 def _text(result: Optional[CrossoverResult], measurements: Measurements) -> str:
     if result is None:
         return absent_reason(measurements)
@@ -87,6 +113,7 @@ def compare_crossover(result_a: Optional[CrossoverResult], result_b: Optional[Cr
         change.a = range_a.low if range_a and range_a.exact else None
         change.b = range_b.low if range_b and range_b.exact else None
         return change
+    fixed_threshold, latency_words = threshold, ""
     reproducible = result_a.clear_factor is not None and result_b.clear_factor is not None  # type: ignore[union-attr]
     if range_a.exact and range_b.exact and not reproducible:
         change.a, change.b = range_a.low, range_b.low
@@ -100,6 +127,12 @@ def compare_crossover(result_a: Optional[CrossoverResult], result_b: Optional[Cr
             change.verdict, change.note = "similar", "the stretches where CPU and GPU are even overlap"
             return change
         threshold = max(threshold, RUN_TO_RUN_GAP)
+        latency_ratio, latency_words = host_latency_ratio(sample.op, sample.mode, a, b)
+        fixed_threshold = threshold
+        if latency_ratio > 1 and range_b.low > range_a.high:  # later on B, whose host latency is higher
+            threshold = max(threshold, (1 + CPU_SIDE_MARGIN) * latency_ratio - 1)
+        elif latency_ratio < 1 and range_b.high < range_a.low:  # earlier on B, whose host latency is lower
+            threshold = max(threshold, 1 - 1 / ((1 + CPU_SIDE_MARGIN) / latency_ratio))
     else:
         change.a = range_a.low if range_a.exact else None
         change.b = range_b.low if range_b.exact else None
@@ -119,6 +152,9 @@ def compare_crossover(result_a: Optional[CrossoverResult], result_b: Optional[Cr
     else:
         change.verdict = "unclear"
         change.note = "the ranges tried overlap: no order can be told"
+    if latency_words and change.verdict == "similar" and change.worse_by is not None and abs(change.worse_by) > fixed_threshold:
+        change.note = (f"moved {abs(change.worse_by):.0%}, within what the host latency it rests on moved between "
+                       f"the runs ({latency_words}) explains; " + change.note)
     contended = [side for side, r in (("A", result_a), ("B", result_b)) if r is not None and r.cpu_contended]
     if contended and change.verdict in ("worse", "better"):
         change.noisy, change.verdict = True, "unclear"

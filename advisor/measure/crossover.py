@@ -15,6 +15,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from advisor.measure.host_malloc import settle_host_malloc
 from advisor.measure.search import (
     COARSE_STEP,
     Look,
@@ -103,6 +104,7 @@ class CrossoverRunner:
     def __init__(self, device: Any, settings: CrossoverSettings) -> None:
         self.device = device
         self.settings = settings
+        settle_host_malloc()  # CPU temporaries near 32 MiB: page-faulted or not by the process's history
         self._cpu: dict[tuple[str, str, int], _Pool] = {}
         self._gpu: dict[tuple[str, str, str, int], _Pool] = {}
         self._grids: dict[tuple[str, str], list[int]] = {}
@@ -167,9 +169,19 @@ class CrossoverRunner:
         import torch
 
         device = self.device
-        if not pinned:
-            return lambda: run(*[t.to(device) for t in host]).cpu()
         result = run(*[t.to(device) for t in host])
+        if not pinned:
+            # The result goes back into ordinary memory allocated and touched once: a fresh `.cpu()` output per call
+            # timed glibc instead of the copy -- above its mmap threshold (32 MiB at most, raised by earlier frees)
+            # every call page-faulted a new mapping in, so the same conv2d bfloat16 batch of 1024 (a 32 MiB output)
+            # took 8 ms in one H100 run and 32 ms in the next, flipping that crossover between runs.
+            pageable_out = torch.empty(result.shape, dtype=result.dtype)
+            pageable_out.copy_(result)
+
+            def copy_back() -> None:
+                pageable_out.copy_(run(*[t.to(device) for t in host]))
+
+            return copy_back
         host_out = torch.empty(result.shape, dtype=result.dtype, pin_memory=True)
 
         def fn() -> None:
