@@ -156,6 +156,9 @@ def test_fuzz_command_lines(tmp_path_factory, capsys, tokens, command):
     if not argv or argv == ["--"]:  # no command at all: the help text, by design
         assert code in (0, 2) and "Traceback" not in err
         return
+    if argv[:2] == ["rules", "validate"]:  # a linter of rule files: one line per problem found, by design
+        assert code in (0, 2) and "Traceback" not in err and "internal error" not in err, err[-2000:]
+        return
     assert_no_internal_error(code, err)
 
 
