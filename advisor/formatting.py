@@ -17,6 +17,12 @@ UNIT_SPECS: dict[str, Callable[[float], str]] = {
     "x": lambda v: f"{v:.1f}x" if v < 100 else f"{v:.0f}x",
     "us": lambda v: f"{v * 1e6:.1f} us",
     "ms": lambda v: f"{v * 1e3:.2f} ms",
+    # Counts with their noun, plural when it is one: "1 GPU", "8 GPUs" (rules never write "GPU(s)").
+    "gpus": lambda v: f"{v:.0f} GPU" if v == 1 else f"{v:.0f} GPUs",
+    "errors": lambda v: f"{v:.0f} error" if v == 1 else f"{v:.0f} errors",
+    "ranks": lambda v: f"{v:.0f} rank" if v == 1 else f"{v:.0f} ranks",
+    "steps": lambda v: f"{v:.0f} step" if v == 1 else f"{v:.0f} steps",
+    "times": lambda v: "once" if v == 1 else f"{v:.1f} times",
 }
 
 
@@ -135,3 +141,8 @@ def describe_crossover_bounds(result: Any) -> str:
     else:
         parts.append(f"GPU ahead by under {factor:.2f}x at the top ({compact_count(result.range_max)})")
     return ", ".join(parts)
+
+
+def plural(count: int, noun: str, plural_form: str = "") -> str:
+    """``1 GPU``, ``2 GPUs``, ``1 way``: a real plural, never "GPU(s)"."""
+    return f"{count} {noun}" if count == 1 else f"{count} {plural_form or noun + 's'}"

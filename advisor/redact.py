@@ -2,8 +2,12 @@
 
 Reports are meant to be pasted in public, so redaction is on by default: user and host names, home
 directories, IP and MAC addresses, e-mail addresses, GPU/MIG UUIDs and any UUID, serial numbers, and anything
-that looks like an access token. Each distinct value gets a stable placeholder (``<uuid-1>``), so the report
+that looks like an access token. Each distinct value gets a stable placeholder (``{uuid-1}``), so the report
 still shows that two mentions are the same GPU.
+
+Placeholders are spelled with braces (``{user}``, ``{uuid-2}``), never angle brackets: Markdown renderers such
+as GitHub's read ``<user>`` as an HTML tag and drop it, so ``/home/<user>/cuda`` showed as ``/home//cuda``.
+Braces mean nothing to CommonMark, GFM, rich or JSON. ``mark`` is the one place that spells them.
 """
 
 from __future__ import annotations
@@ -15,6 +19,16 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from advisor.models.report import Report
+
+
+def mark(kind: str, number: int | None = None) -> str:
+    """The placeholder written in place of a private value: ``{user}``, ``{uuid-2}``."""
+    return "{" + kind + ("" if number is None else f"-{number}") + "}"
+
+
+_USER = mark("user")
+#: Placeholders as reports saved by earlier versions spell them; respelled whenever such a report is redacted.
+_OLD_PLACEHOLDER = re.compile(r"<(uuid|ip|mac|email|serial|host|redacted|user|token|credentials)(?:-(\d+))?>")
 
 _TOKEN_SOURCES = [
     r"hf_[A-Za-z0-9]{20,}",                       # Hugging Face
@@ -38,9 +52,9 @@ _EMAIL = r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,
 #: A home folder's user name: up to the next separator, and spaces inside it when the path goes on after it
 #: ("/home/alice smith/x.py"). Each alternative is linear: the spaced words are separated by exactly one space.
 _HOME_PATHS = [
-    (re.compile(r"(/home/|/Users/)([^/\s\"':]+(?: [^/\s\"':]+)*(?=/)|[^/\s\"':]+)"), r"\1<user>"),
+    (re.compile(r"(/home/|/Users/)([^/\s\"':]+(?: [^/\s\"':]+)*(?=/)|[^/\s\"':]+)"), r"\1" + _USER),
     (re.compile(r"([A-Za-z]:\\+(?:Users|Documents and Settings)\\+)"
-                r"([^\\\s\"']+(?: [^\\\s\"']+)*(?=\\)|[^\\\s\"']+)", re.IGNORECASE), r"\1<user>"),
+                r"([^\\\s\"']+(?: [^\\\s\"']+)*(?=\\)|[^\\\s\"']+)", re.IGNORECASE), r"\1" + _USER),
 ]
 #: user:password@ in a URL (https://, redis://, postgres://...): the whole user-info part goes.
 _URL_CREDENTIALS = re.compile(r"://[^/\s@'\"<>]+@")
@@ -63,10 +77,10 @@ class Redactor:
         self._home = home if home not in ("/", "/root") and len(home) > 3 else None
 
     def add_words(self, words: Iterable[str]) -> None:
-        """More names to scrub wherever they appear (too short or too common ones are left alone)."""
+        """More names to scrub wherever they appear (too short or too common ones, and placeholders, are not)."""
         for word in words:
-            if word.startswith("<") and word.endswith(">"):
-                continue  # already a placeholder (a fleet report's "<host-1>")
+            if word[:1] in "{<" and word[-1:] in "}>":
+                continue  # already a placeholder (a fleet report's "{host-1}")
             if word and len(word) >= 3 and word.lower() not in _TOO_COMMON and word not in self._words:
                 self._words.append(word)
         self._words.sort(key=lambda w: (-len(w), w))
@@ -75,7 +89,7 @@ class Redactor:
         key = (kind, value)
         if key not in self._placeholders:
             self._counters[kind] = self._counters.get(kind, 0) + 1
-            self._placeholders[key] = f"<{kind}-{self._counters[kind]}>"
+            self._placeholders[key] = mark(kind, self._counters[kind])
         return self._placeholders[key]
 
     def _sub(self, pattern: str, kind: str, text: str) -> str:
@@ -85,23 +99,25 @@ class Redactor:
         """Scrub one string; ``version`` strings ("13.1.0.3") are never mistaken for IP addresses."""
         if len(text) < 3 or text.isalpha():  # "ok", "float32"-like words need no pattern; keep reports fast
             return self._words_only(text)
+        if "<" in text:
+            text = _OLD_PLACEHOLDER.sub(lambda m: mark(m.group(1), int(m.group(2)) if m.group(2) else None), text)
         if self._home:
             text = text.replace(self._home, "~")
         if "/" in text or "\\" in text:
             for pattern, replacement in _HOME_PATHS:
                 for match in pattern.finditer(text):
                     name = match.group(2)
-                    if name != "<user>" and name.lower() not in _TOO_COMMON and name not in self._words:
+                    if name != _USER and name.lower() not in _TOO_COMMON and name not in self._words:
                         self._words.append(name)
                         self._words.sort(key=lambda w: (-len(w), w))
                 text = pattern.sub(replacement, text)
         if len(text) >= 16:
-            text = _TOKEN.sub("<token>", text)
+            text = _TOKEN.sub(mark("token"), text)
         if "-" in text:
             text = self._sub(_UUID, "uuid", text)
         if "@" in text:
             if "://" in text:
-                text = _URL_CREDENTIALS.sub("://<credentials>@", text)
+                text = _URL_CREDENTIALS.sub("://" + mark("credentials") + "@", text)
             text = self._sub(_EMAIL, "email", text)
         if ":" in text:  # aa:bb:cc:dd:ee:ff has no digit at all, and no version number looks like one
             text = self._sub(_MAC, "mac", text)
@@ -115,7 +131,7 @@ class Redactor:
     def _words_only(self, text: str) -> str:
         for word in self._words:
             if word in text:
-                text = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", "<redacted>", text)
+                text = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", mark("redacted"), text)
         return text
 
     def value(self, value: Any, key: str = "", *, versions: bool = False) -> Any:

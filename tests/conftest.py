@@ -20,7 +20,7 @@ def _cuda_available() -> bool:
 
 def pytest_collection_modifyitems(config, items):
     if any("gpu" in item.keywords for item in items) and not _cuda_available():
-        skip = pytest.mark.skip(reason="needs a CUDA GPU (run on the device machine)")
+        skip = pytest.mark.skip(reason="needs a CUDA GPU (none on this machine)")
         for item in items:
             if "gpu" in item.keywords:
                 item.add_marker(skip)

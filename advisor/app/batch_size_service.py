@@ -61,6 +61,7 @@ def make_sample(model, shape: tuple[int, ...], dtype: str):
 def batch_size_report(request: BatchSizeRequest) -> ReportOutcome:
     """The report; its failure when the model does not fit even at the first batch."""
     from advisor.app.devices import require_gpu
+    from advisor.app.progress import working
     from advisor.app.reports import ReportOutcome, build_report
     from advisor.measure.timer import Stopwatch
     from advisor.probe import collect_facts
@@ -81,7 +82,8 @@ def batch_size_report(request: BatchSizeRequest) -> ReportOutcome:
     dtype = request.input_dtype or loaded.default_input_dtype or "float32"
 
     watch = Stopwatch()
-    facts = collect_facts()
+    with working("probing this machine (importing torch)"):
+        facts = collect_facts()
     require_gpu(facts, request.device)
     result = _search(loaded, shape, dtype, target, request)
     report = build_report("batch-size", facts, sources=["probe", "batch-size search"], rules_dirs=None)

@@ -16,6 +16,7 @@ from advisor.app.errors import AdvisorError
 from advisor.app.reports import apply_rules, load_rule_set, new_meta
 from advisor.models.facts import Facts
 from advisor.models.report import Report
+from advisor.redact import mark
 
 
 @dataclass
@@ -56,13 +57,14 @@ def run_cluster(*, quick: bool, timeout_s: float, backend: Optional[str], rules_
 
 
 def node_placeholders(report: Report) -> dict[str, str]:
-    """Each node's name -> "<host-N>", numbered by the lowest rank on it (rank 0's node is <host-1>)."""
+    """Each node's name -> "{host-N}" (the redactor's placeholder spelling), numbered by the lowest rank on it
+    (rank 0's node is {host-1})."""
     if report.fleet is None:
         return {}
     names: dict[str, str] = {}
     for rank in sorted(report.fleet.ranks, key=lambda r: r.rank):
         if rank.node and rank.node not in names:
-            names[rank.node] = f"<host-{len(names) + 1}>"
+            names[rank.node] = mark("host", len(names) + 1)
     return names
 
 
@@ -70,7 +72,7 @@ def pseudonymise_nodes(report: Report) -> Report:
     """Node names replaced by stable placeholders everywhere (the redactor then scrubs the rest).
 
     The generic redactor only knows this machine's name; a fleet report names every node, so they are
-    replaced here first, with one placeholder per node so "rank 9 on <host-2>" still says which node.
+    replaced here first, with one placeholder per node so "rank 9 on {host-2}" still says which node.
     """
     names = node_placeholders(report)
     for name in list(names):

@@ -8,11 +8,12 @@ from typing import Iterable, Optional
 from advisor.app.errors import AdvisorError
 from advisor.app.inputs import load_any_report
 from advisor.app.reports import load_rule_set, re_evaluate
+from advisor.models.common import Severity
 from advisor.models.comparison import Comparison
 
 
 def compare_inputs(a_path: str, b_path: str, *, threshold: float, rules_dirs: Optional[Iterable[Path]],
-                   redact: bool) -> Comparison:
+                   redact: bool, regression_severity: Optional[Severity] = None) -> Comparison:
     from advisor.compare import compare_reports, describe_side, report_origin
     from advisor.redact import Redactor, redact_report
 
@@ -35,4 +36,5 @@ def compare_inputs(a_path: str, b_path: str, *, threshold: float, rules_dirs: Op
         describe_side(report_a, "A", source=source_a, origin=origin_a, re_evaluated=True, saved_findings=saved_a),
         describe_side(report_b, "B", source=source_b, origin=origin_b, re_evaluated=True, saved_findings=saved_b),
     )
-    return compare_reports(report_a, report_b, threshold=threshold, sides=sides)
+    return compare_reports(report_a, report_b, threshold=threshold, sides=sides,
+                           regression_severity=regression_severity or Severity.medium)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from advisor.app.errors import EXIT_FAILURE, AdvisorError
+from advisor.formatting import plural
 from advisor.models.common import Unavailable
 from advisor.models.facts import Facts, GpuFacts
 
@@ -30,7 +31,7 @@ def usable_gpu(facts: Facts, device: int) -> Optional[str]:
     reason = gpu_unusable_reason(facts)
     count = facts.torch.device_count
     if reason is None and isinstance(count, int) and device >= count:
-        raise AdvisorError(f"--device {device}: torch sees {count} GPU(s) (0..{count - 1})")
+        raise AdvisorError(f"--device {device}: torch sees {plural(count, 'GPU')} (0..{count - 1})")
     return reason
 
 

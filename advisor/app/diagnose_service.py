@@ -7,6 +7,7 @@ from typing import Iterable, Optional
 
 from advisor.app.errors import EXIT_FAILURE, AdvisorError
 from advisor.app.measurements import plan_for, run_measurements
+from advisor.app.progress import working
 from advisor.app.reports import ReportOutcome, build_report
 from advisor.measure.session import NOMINAL_BUDGET_S, NOMINAL_QUICK_BUDGET_S
 from advisor.models.measurements import Measurements
@@ -24,11 +25,12 @@ def diagnose(*, quick: bool, budget_s: Optional[float], device: int, memory_frac
 
     watch = Stopwatch(since=PROCESS_START)
     lint_findings, lint_notes = _lint(code) if code else ([], [])
-    facts = collect_facts()
+    with working("probing this machine (importing torch)"):
+        facts = collect_facts()
     budget_s = budget_s if budget_s is not None else (QUICK_BUDGET_S if quick else DEFAULT_BUDGET_S)
     plan = plan_for(budget_s, elapsed_s=watch.elapsed(), quick=quick)
     plan.memory_fraction = memory_fraction
-    measurements, no_gpu = run_measurements(facts, plan, device=device)
+    measurements, no_gpu = run_measurements(facts, plan, device=device, asked_budget_s=budget_s)
     measurements.run.notes.extend(lint_notes)
     report = build_report("diagnose --quick" if quick else "diagnose", facts, sources=["probe", "measurements"],
                           rules_dirs=rules_dirs, measurements=measurements, extra_findings=lint_findings)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import warnings
 from typing import TYPE_CHECKING, Optional
 
 from advisor.app.devices import device_info, usable_gpu
@@ -24,8 +25,25 @@ def plan_for(budget_s: float, *, elapsed_s: float, quick: bool = False) -> Measu
     return MeasurePlan.for_budget(budget_s, left_s=max(1.0, budget_s - elapsed_s - REPORT_RESERVE_S), quick=quick)
 
 
-def run_measurements(facts: Facts, plan: MeasurePlan, *, device: int) -> tuple[Measurements, Optional[str]]:
-    """(the measurements, None), or (CPU-only measurements, why the GPU was not usable)."""
+def run_measurements(facts: Facts, plan: MeasurePlan, *, device: int,
+                     asked_budget_s: Optional[float] = None) -> tuple[Measurements, Optional[str]]:
+    """(the measurements, None), or (CPU-only measurements, why the GPU was not usable). ``asked_budget_s``: the
+    budget the user asked for (or the default), which the report shows -- with how much of it measuring had."""
+    with warnings.catch_warnings():
+        # Warnings torch raises about our synthetic workloads (deprecations, TF32 notes, numpy) are ours to
+        # handle, not the user's to read: the report says what matters about the run.
+        warnings.simplefilter("ignore")
+        measurements, reason = _run(facts, plan, device=device)
+    if asked_budget_s is not None:
+        run = measurements.run
+        if run.budget_s is not None and abs(asked_budget_s - run.budget_s) >= 0.5:
+            run.notes.append(f"{run.budget_s:.0f} s of the {asked_budget_s:.0f} s budget went to measuring; start-up, "
+                             "the probe and writing the report had the rest")
+        run.budget_s = asked_budget_s
+    return measurements, reason
+
+
+def _run(facts: Facts, plan: MeasurePlan, *, device: int) -> tuple[Measurements, Optional[str]]:
     from advisor.measure.session import MeasurementSession
     from advisor.probe.nvml import nvml_session
 

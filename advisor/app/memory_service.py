@@ -11,15 +11,33 @@ from advisor.models.facts import Facts
 from advisor.models.recommendations import Recommendation
 from advisor.models.report import Report
 
+#: The one source of a report that explains a pasted OOM message: nothing of this machine is in it.
+OOM_SOURCE = "OOM message"
 
-def memory_report(*, op: str, dtype: str, shape: Optional[str], noncontiguous: bool, verify: bool, device: int,
-                  oom_text: Optional[str]) -> Report:
-    """Headroom (and a --shape's fit) measured on GPU ``device`` when one is usable; ``oom_text`` explained
-    without a GPU. Bad flags are refused before anything is probed."""
+
+def explain_oom_report(oom_text: str) -> Report:
+    """A pasted CUDA out-of-memory message explained, offline: no torch, no probe of this machine (the message
+    is usually from someone else's), no rules (they judge a machine's facts, and there are none)."""
+    from advisor.app.reports import new_meta
+    from advisor.recommend.memory_report import oom_recommendation
+    from advisor.recommend.oom_explain import explain_oom
+
+    explanation = explain_oom(oom_text)
+    if explanation is None:
+        raise AdvisorError("--explain-oom: this is not a CUDA out-of-memory message (no 'out of memory' in it)")
+    report = Report(meta=new_meta("memory --explain-oom", [OOM_SOURCE]), facts=Facts())
+    report.recommendations.append(oom_recommendation(explanation))
+    return report
+
+
+def memory_report(*, op: str, dtype: str, shape: Optional[str], noncontiguous: bool, verify: bool,
+                  device: int) -> Report:
+    """Headroom (and a --shape's fit) measured on GPU ``device``. Bad flags are refused before anything is
+    probed."""
+    from advisor.app.progress import working
     from advisor.measure.timer import Stopwatch
     from advisor.probe import collect_facts
     from advisor.recommend.memory_fit import DTYPE_BYTES, OPS, footprint, parse_shape
-    from advisor.recommend.memory_report import oom_recommendation
 
     if op not in OPS:
         raise AdvisorError(f"--op {op!r}: expected one of {', '.join(OPS)}")
@@ -32,26 +50,16 @@ def memory_report(*, op: str, dtype: str, shape: Optional[str], noncontiguous: b
             footprint(op, wanted_shape, dtype)
         except ValueError as error:
             raise AdvisorError(f"--shape: {error}") from None
-    explanation = None
-    if oom_text is not None:
-        from advisor.recommend.oom_explain import explain_oom
-
-        explanation = explain_oom(oom_text)
-        if explanation is None:
-            raise AdvisorError("--explain-oom: this is not a CUDA out-of-memory message (no 'out of memory' in it)")
 
     watch = Stopwatch()
-    facts = collect_facts()
+    with working("probing this machine (importing torch)"):
+        facts = collect_facts()
     reason = usable_gpu(facts, device)
-    recommendations = []
-    if reason is None:
-        recommendations += _measure(facts, device, op, wanted_shape, dtype, noncontiguous, verify)
-    elif explanation is None:
-        raise AdvisorError(f"no usable CUDA device: {reason}", EXIT_FAILURE)
-    if explanation is not None:
-        recommendations.append(oom_recommendation(explanation))
-    sources = ["probe"] + (["memory probe"] if reason is None else []) + (["OOM message"] if explanation else [])
-    report = build_report("memory", facts, sources=sources, rules_dirs=None)
+    if reason is not None:
+        raise AdvisorError(f"no usable CUDA device: {reason} (--explain-oom explains an OOM message without one)",
+                           EXIT_FAILURE)
+    recommendations = _measure(facts, device, op, wanted_shape, dtype, noncontiguous, verify)
+    report = build_report("memory", facts, sources=["probe", "memory probe"], rules_dirs=None)
     report.recommendations.extend(recommendations)
     report.meta.wall_s = round(watch.elapsed(), 2)
     return report

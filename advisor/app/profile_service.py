@@ -2,8 +2,8 @@
 
 The command calls ``profile_program``; it returns a Report (facts from the child, the trace summary, the
 profile rules' findings pointing at the user's lines) or raises ProfileFailure with one line and its kind.
-Multi-rank runs (torchrun) are not handled here yet: ``summaries_for_ranks`` is where a gather of each rank's
-ProfileFacts would plug in (see the module end).
+Under torchrun (``torchrun --nproc-per-node N -m advisor profile -- train.py``) ``profile_ranks_program`` runs
+this on every rank and gathers the summaries on rank 0 (profile_ranks.py).
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ class ProfileRequest:
     quiet_log: Optional[Path] = None
     trace_out: Optional[Path] = None
     rules_dirs: list[Path] = field(default_factory=list)
+    rank_timeout_s: float = 120.0  # under torchrun: how long rank 0 waits for the other ranks' summaries
 
 
 def profile_program(request: ProfileRequest) -> Report:
@@ -98,6 +99,7 @@ def profile_program(request: ProfileRequest) -> Report:
         profile = _summarise(outcome.trace_path, outcome.window, run, user_roots(target), request.max_overhead)
     finally:
         outcome.cleanup()
+    _measure_pinning(profile)
     profile.run.wall_s = round(time.perf_counter() - started, 2)
     return build_profile_report(profile, request.rules_dirs, wall_s=profile.run.wall_s)
 
@@ -129,7 +131,41 @@ def _summarise(trace_path: Path, window: dict, run: ProgramRun, roots: list[str]
         trace = load_trace(trace_path)
     except (OSError, ValueError, EOFError) as exc:
         raise ProfileFailure(f"the trace could not be read ({exc})", bad_input=False) from None
-    return summarise(trace, window, run, roots, overhead_limit=max_overhead)
+    profile = summarise(trace, window, run, roots, overhead_limit=max_overhead)
+    wall = window.get("wall_window") or {}
+    if wall.get("pilot_events") and wall.get("window_s", 0) < wall.get("asked_s", 0):
+        profile.notes.append(
+            f"the wall-clock window was cut to {wall['window_s'] * 1000:.0f} ms of the {wall['asked_s']:g} s asked: "
+            f"a {wall['pilot_s'] * 1000:.0f} ms pilot recorded {wall['pilot_events']} trace events, and a window "
+            "is kept to about 30,000 events so stopping, exporting and reading the trace takes seconds, not tens")
+    return profile
+
+
+def _measure_pinning(profile: ProfileFacts) -> None:
+    """Pageable copies every step: the gain of pinning them, measured at their size on this GPU (safe: our own
+    buffers, after the program has stopped), with the range over paired samples."""
+    copies = profile.copies
+    if not profile.cuda_available or copies.h2d_pageable_per_step < 1 or copies.h2d_per_step <= 0:
+        return
+    from advisor.measure.pinned_gain import measure_pinned_gain
+
+    size = int(copies.h2d_bytes_per_step / copies.h2d_per_step)
+    try:
+        gain = measure_pinned_gain(size)
+    except Exception as exc:  # noqa: BLE001 - the estimate stands, said so
+        copies.fix_gain = (f"estimated, not measured (pinned copies could not be timed here: {exc}): most of the "
+                           "copy time, and the stall it puts between kernels")
+        return
+    per_step = copies.h2d_pageable_per_step / 1e3  # us per copy -> ms per step
+    middle = gain.saved_us[len(gain.saved_us) // 2]
+    copies.pinned_saved_ms_per_step = round(middle * per_step, 4)
+    copies.pinned_saved_range_ms = [round(gain.saved_us[0] * per_step, 4), round(gain.saved_us[-1] * per_step, 4)]
+    copies.fix_gain = (f"measured at this program's mean copy size ({gain.copy_bytes:,} bytes) on this GPU by "
+                       f"gpu-advisor after the program stopped: {gain.pageable_us:.1f} us per copy from pageable "
+                       f"memory, {gain.pinned_us:.1f} us from pinned (medians of {len(gain.saved_us)} alternating "
+                       f"samples), so {middle * per_step:.3f} ms per step for {copies.h2d_pageable_per_step:.0f} "
+                       f"copies (range {gain.saved_us[0] * per_step:.3f} to {gain.saved_us[-1] * per_step:.3f} ms); "
+                       "pinning itself is not counted (a DataLoader worker or a buffer pinned once does it off the step)")
 
 
 TRACE_NAME = "gpu_advisor.pt.trace.json.gz"
@@ -244,7 +280,46 @@ def confirm_with_lint(findings: list[Finding]) -> list[Finding]:
     return result
 
 
-def summaries_for_ranks(profile: ProfileFacts) -> list[ProfileFacts]:
-    """The hook for torchrun: today one process, one summary. A multi-rank run would gather each rank's
-    ProfileFacts here (torch.distributed.gather_object on rank 0) and flag skew between ranks."""
-    return [profile]
+def profile_ranks_program(request: ProfileRequest) -> Optional[Report]:
+    """``profile_program`` on this rank; under torchrun with several ranks, rank 0 returns one report with every
+    rank's summary and the skew between them, the other ranks post theirs and return None."""
+    from advisor.app import profile_ranks
+
+    info = profile_ranks.ranked_launch()
+    if info is None:
+        return profile_program(request)
+    if request.trace_out is not None:
+        request.trace_out = request.trace_out / f"rank{info.rank}"
+    if request.quiet_log is not None:
+        request.quiet_log = request.quiet_log.with_name(f"{request.quiet_log.name}.rank{info.rank}")
+    import signal
+
+    if info.rank == 0:  # torchrun's SIGTERM (another rank failed) stops rank 0's program like a Ctrl-C would
+        signal.signal(signal.SIGTERM, profile_ranks.on_sigterm)
+    report: Optional[Report] = None
+    error: Optional[ProfileFailure] = None
+    try:
+        report = profile_program(request)
+    except ProfileFailure as exc:
+        error = exc
+    profile_ranks.inject_fault(info.rank)
+    own = profile_ranks.rank_summary(info.rank, report.profile if report else None,
+                                     profile_ranks.failure_text(error) if error else None, info.node)
+    try:
+        board = profile_ranks.open_board(info, request.rank_timeout_s)
+    except Exception as exc:  # noqa: BLE001 - the store is rank 0's or torchrun's: say which, once
+        if error is not None:
+            raise error from None
+        raise ProfileFailure(f"rank {info.rank}: cannot reach the rendezvous store at {info.master_addr}:"
+                             f"{info.master_port} to gather the ranks' summaries ({profile_ranks.failure_text(exc)})",
+                             bad_input=False) from None
+    if info.rank != 0:
+        profile_ranks.post(board, own)
+        return None
+    if error is not None:
+        raise error
+    assert report is not None and report.profile is not None
+    ranks = profile_ranks.gather(board, own, request.rank_timeout_s)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the report is written whatever the launcher does now
+    profile = profile_ranks.with_ranks(report.profile, ranks)
+    return build_profile_report(profile, request.rules_dirs, wall_s=profile.run.wall_s)

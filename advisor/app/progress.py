@@ -22,3 +22,16 @@ def progress_bar(title: str) -> Iterator[Any]:
             progress.update(task, description=f"{title}: {description}", completed=done, total=total)
 
         yield update
+
+
+@contextlib.contextmanager
+def working(what: str) -> Iterator[None]:
+    """A spinner with ``what`` on stderr while a step that can take seconds runs (the torch probe, say); nothing
+    at all when stderr is not a terminal, so logs and pipes stay clean."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    from rich.console import Console
+
+    with Console(stderr=True).status(what, spinner="dots"):
+        yield

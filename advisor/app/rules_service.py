@@ -49,3 +49,39 @@ def validate_rule_dir(directory: Optional[Path]) -> tuple[int, list[str]]:
         seen[rule.id] = path
         problems.extend(f"{path}: {failure}" for failure in example_failures(rule))
     return len(files), problems
+
+
+def lint_check_page(check: str) -> Optional[str]:
+    """The documentation of the lint check ``check`` (GA101, or its name) -- what it finds, why it is bad, a bad
+    and a good example -- or None when no lint check has that id. Lint checks are part of the catalogue:
+    `gpu-advisor rules show GA101` prints the same page as `gpu-advisor lint --explain GA101`."""
+    from advisor.lint.registry import all_infos
+
+    info = next((i for i in all_infos() if check.upper() == i.id or check.lower() == i.name), None)
+    if info is None:
+        return None
+    try:  # the linter's own page, where it has one
+        from advisor.lint.formats import render_explanation  # type: ignore[attr-defined]
+    except ImportError:
+        return _page_from_docstring(info)
+    return render_explanation(info)
+
+
+def _page_from_docstring(info) -> str:
+    """A check's page assembled from its CheckInfo and its module's docstring (the examples it must match and
+    must not), for a linter without pages of its own."""
+    import importlib
+
+    from advisor.lint.checks import CHECK_MODULES
+
+    module = next((m for m in CHECK_MODULES if m.INFO.id == info.id), None)
+    doc = (importlib.import_module(module.__name__).__doc__ or "") if module is not None else ""
+    lines = [f"{info.id} {info.name}: {info.title}", "",
+             f"Severity {info.severity.value}, confidence {info.confidence.value}.", "",
+             "Why it costs:", f"    {info.cost}", "", "Fix:", f"    {info.fix}"]
+    examples = doc.split("\n", 1)[1].strip() if "\n" in doc else ""
+    if examples:
+        lines += ["", "Examples (reported, and not reported):", *(f"    {line}" for line in examples.splitlines())]
+    if info.references:
+        lines += ["", "References:", *(f"    {ref}" for ref in info.references)]
+    return "\n".join(lines) + "\n"

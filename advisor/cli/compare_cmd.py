@@ -11,14 +11,17 @@ from typing import Annotated, Optional
 import typer
 
 from advisor.cli.errors import EXIT_FINDINGS, EXIT_OK
-from advisor.cli.options import FormatOption, NoRedactOption, OutputFormat, OutputOption, RulesDirOption
+from advisor.cli.options import FailOn, FormatOption, NoRedactOption, OutputFormat, OutputOption, RulesDirOption
 
-FailOnRegressionOption = Annotated[bool, typer.Option(
-    "--fail-on-regression",
-    help="Exit with code 1 when B is worse than A: a measurement worse by more than --threshold (and its "
-         "spread; noisy numbers are shown, not counted), or a finding of medium severity or higher appeared.")]
+FailOnOption = Annotated[FailOn, typer.Option(
+    "--fail-on", metavar="SEVERITY", case_sensitive=False,
+    help="Exit with code 1 when B regressed against A: a finding at or above SEVERITY (info, low, medium, high) "
+         "appeared or rose to it, or a measurement got worse by more than --threshold and its spread (noisy "
+         "numbers are shown, not counted). Default: never.")]
+#: The flag of earlier versions, kept for scripts: the same as --fail-on medium.
+FailOnRegressionOption = Annotated[bool, typer.Option("--fail-on-regression", hidden=True)]
 ThresholdOption = Annotated[float, typer.Option(
-    "--threshold", min=0.0,
+    "--threshold", min=0.0, metavar="F",
     help="Relative change that counts as better or worse, 0.10 = 10%.")]
 
 
@@ -47,20 +50,28 @@ def compare(
     fmt: FormatOption = None,
     output: OutputOption = None,
     no_redact: NoRedactOption = False,
-    fail_on_regression: FailOnRegressionOption = False,
+    fail_on: FailOnOption = FailOn.never,
     threshold: ThresholdOption = 0.10,
     rules_dir: RulesDirOption = None,
+    fail_on_regression: FailOnRegressionOption = False,
 ) -> None:
     """Compare two reports: facts that differ, measurements with B/A ratios, findings that appeared or went."""
     from advisor.app.compare_service import compare_inputs
     from advisor.cli.output import refuse_overwriting_inputs
 
     refuse_overwriting_inputs(output, [a_path, b_path])
-    comparison = compare_inputs(a_path, b_path, threshold=threshold, rules_dirs=rules_dir, redact=not no_redact)
+    from advisor.models.common import Severity
+
+    if fail_on_regression and fail_on is FailOn.never:
+        fail_on = FailOn.medium
+    severity = Severity.medium if fail_on is FailOn.never else Severity(fail_on.value)
+    comparison = compare_inputs(a_path, b_path, threshold=threshold, rules_dirs=rules_dir, redact=not no_redact,
+                                regression_severity=severity)
     _write(comparison, fmt, output)
-    if fail_on_regression and comparison.regressions:
-        print(f"gpu-advisor: {len(comparison.regressions)} regression(s) of B against A "
-              f"(threshold {threshold:.0%})", file=sys.stderr)
+    if fail_on is not FailOn.never and comparison.regressions:
+        count = len(comparison.regressions)
+        print(f"gpu-advisor: {count} regression{'' if count == 1 else 's'} of B against A "
+              f"(threshold {threshold:.0%}, findings from {severity.value})", file=sys.stderr)
         raise typer.Exit(EXIT_FINDINGS)
     raise typer.Exit(EXIT_OK)
 

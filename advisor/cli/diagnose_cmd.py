@@ -15,6 +15,7 @@ from advisor.cli.options import (
     NoRedactOption,
     OutputOption,
     RulesDirOption,
+    VerboseOption,
 )
 
 QuickOption = Annotated[bool, typer.Option("--quick", help="Fewer crossovers and dtypes: about 10 s on a fast GPU.")]
@@ -24,6 +25,7 @@ def diagnose(
     fmt: FormatOption = None,
     output: OutputOption = None,
     no_redact: NoRedactOption = False,
+    verbose: VerboseOption = False,
     fail_on: FailOnOption = FailOn.never,
     rules_dir: RulesDirOption = None,
     quick: QuickOption = False,
@@ -39,7 +41,7 @@ def diagnose(
 
     outcome = run_diagnosis(quick=quick, budget_s=budget, device=device, memory_fraction=memory_fraction,
                               rules_dirs=rules_dir, code=code)
-    write_report(outcome.report, fmt=fmt, output=output, redact=not no_redact)
+    write_report(outcome.report, fmt=fmt, output=output, redact=not no_redact, verbose=verbose)
     if outcome.failure is not None:
         raise outcome.failure
     raise typer.Exit(exit_code_for(outcome.report, fail_on))

@@ -2,13 +2,22 @@
 
 import typer
 
-from advisor.cli.options import FailOn, FailOnOption, FormatOption, NoRedactOption, OutputOption, RulesDirOption
+from advisor.cli.options import (
+    FailOn,
+    FailOnOption,
+    FormatOption,
+    NoRedactOption,
+    OutputOption,
+    RulesDirOption,
+    VerboseOption,
+)
 
 
 def env(
     fmt: FormatOption = None,
     output: OutputOption = None,
     no_redact: NoRedactOption = False,
+    verbose: VerboseOption = False,
     fail_on: FailOnOption = FailOn.never,
     rules_dir: RulesDirOption = None,
 ) -> None:
@@ -17,7 +26,7 @@ def env(
     from advisor.cli.output import exit_code_for, prepare_renderer, write_report
 
     report = env_report(rules_dir, meanwhile=lambda: prepare_renderer(fmt, output))
-    write_report(report, fmt=fmt, output=output, redact=not no_redact)
+    write_report(report, fmt=fmt, output=output, redact=not no_redact, verbose=verbose)
     raise typer.Exit(exit_code_for(report, fail_on))
 
 

@@ -4,7 +4,15 @@ from typing import Annotated
 
 import typer
 
-from advisor.cli.options import FailOn, FailOnOption, FormatOption, NoRedactOption, OutputOption, RulesDirOption
+from advisor.cli.options import (
+    FailOn,
+    FailOnOption,
+    FormatOption,
+    NoRedactOption,
+    OutputOption,
+    RulesDirOption,
+    VerboseOption,
+)
 
 
 def explain(
@@ -14,6 +22,7 @@ def explain(
     fmt: FormatOption = None,
     output: OutputOption = None,
     no_redact: NoRedactOption = False,
+    verbose: VerboseOption = False,
     fail_on: FailOnOption = FailOn.never,
     rules_dir: RulesDirOption = None,
 ) -> None:
@@ -23,7 +32,7 @@ def explain(
 
     refuse_overwriting_inputs(output, [input_path])
     report = explain_input(input_path, rules_dir)
-    write_report(report, fmt=fmt, output=output, redact=not no_redact)
+    write_report(report, fmt=fmt, output=output, redact=not no_redact, verbose=verbose)
     raise typer.Exit(exit_code_for(report, fail_on))
 
 

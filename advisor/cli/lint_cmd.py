@@ -1,16 +1,23 @@
 """`gpu-advisor lint PATH...`: static checks of PyTorch scripts and notebooks (never imports torch).
 
-Exit codes: 0 nothing found, 1 findings, 2 bad usage (unknown check id or format, a path that does not
-exist, an output file that cannot be written). Skipped files are notes on stderr, not failures.
+Exit codes: 0 nothing at or above --fail-on / --min-confidence, 1 findings that are, 2 bad usage (unknown
+check id or format, a path that does not exist, an output file that cannot be written) or nothing could be
+checked. A file named on the command line that cannot be linted (binary, undecodable, a malformed notebook) is
+an error for that file; files a folder search found and skipped are notes on stderr.
 Only typer is imported here at module level: the linter loads when the command runs.
 """
 
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
+from advisor.cli.options import FailOn, output_option
+
 #: Earlier versions called the terminal format "text"; scripts that still say so keep working.
 _FORMAT_ALIASES = {"text": "terminal"}
+#: What -o FILE's extension selects when --format is not given.
+LINT_SUFFIXES = {".txt": "terminal", ".json": "json", ".sarif": "sarif", ".md": "markdown"}
 
 
 def register(app: typer.Typer) -> None:
@@ -19,18 +26,29 @@ def register(app: typer.Typer) -> None:
 
 def lint(
     paths: Annotated[Optional[list[str]], typer.Argument(
-        help="Files or folders; folders are searched for *.py and *.ipynb.", show_default=False)] = None,
-    output_format: Annotated[str, typer.Option("--format", "-f", help="terminal, json or sarif.")] = "terminal",
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write the report here, not stdout "
-                                                                        "(- for stdout).")] = None,
-    select: Annotated[Optional[str], typer.Option(help="Only these checks: comma-separated ids (GA101), id "
-                                                       "prefixes (GA1) or names.")] = None,
-    ignore: Annotated[Optional[str], typer.Option(help="Skip these checks (same forms as --select).")] = None,
+        metavar="PATH...", help="Files or folders; folders are searched for *.py and *.ipynb.",
+        show_default=False)] = None,
+    output_format: Annotated[Optional[str], typer.Option(
+        "--format", "-f", metavar="FORMAT", is_eager=True,
+        help="terminal, markdown, json or sarif. Default: from --output's extension, else terminal.")] = None,
+    output: Annotated[Optional[str], output_option(LINT_SUFFIXES, "the findings")] = None,
+    fail_on: Annotated[FailOn, typer.Option(
+        "--fail-on", metavar="SEVERITY", case_sensitive=False,
+        help="Exit with code 1 when a finding at or above SEVERITY is reported: never, info, low, medium or "
+             "high.")] = FailOn.info,
+    min_confidence: Annotated[str, typer.Option(
+        "--min-confidence", metavar="LEVEL",
+        help="Only findings at least this sure count for --fail-on: heuristic (all), inferred or "
+             "measured.")] = "heuristic",
+    select: Annotated[Optional[str], typer.Option(
+        metavar="IDS", help="Only these checks: comma-separated ids (GA101), id prefixes (GA1) or names.")] = None,
+    ignore: Annotated[Optional[str], typer.Option(
+        metavar="IDS", help="Skip these checks (same forms as --select).")] = None,
     list_checks: Annotated[bool, typer.Option("--list-checks", help="List the checks and exit.")] = False,
     explain: Annotated[Optional[str], typer.Option(
-        "--explain", help="Print one check's page (what, why, example, fix) and exit: GA101 or its name.")] = None,
+        "--explain", metavar="CHECK", help="Print one check's page (what, why, example, fix) and exit: GA101 or its name.")] = None,
     report_path: Annotated[Optional[str], typer.Option(
-        "--report", help="A gpu-advisor report (diagnose --output) from this machine: messages quote its "
+        "--report", metavar="REPORT", help="A gpu-advisor report (diagnose --output) from this machine: messages quote its "
                          "measurements (launch cost, crossover sizes) instead of typical figures.")] = None,
     no_redact: Annotated[bool, typer.Option("--no-redact", help="Keep user names, home paths, host names and "
                                                                 "tokens in the output (redacted by default).")] = False,
@@ -39,10 +57,14 @@ def lint(
     from advisor.cli.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK
     from advisor.lint import BadReport, MissingPath, UnknownCheck, all_infos, lint_paths, load_machine
     from advisor.lint.discover import output_clash
-    from advisor.lint.formats import FORMATS
+    from advisor.lint.formats import FORMATS as TEXT_FORMATS
+    from advisor.lint.markdown import render_markdown
+    from advisor.models.common import Confidence, Severity
+
+    FORMATS = {**TEXT_FORMATS, "markdown": render_markdown}
 
     def fail(message: str) -> None:
-        typer.echo(f"gpu-advisor lint: error: {message}", err=True)
+        typer.echo(f"gpu-advisor: error: {message}", err=True)
         raise typer.Exit(EXIT_BAD_INPUT)
 
     if explain:
@@ -57,9 +79,15 @@ def lint(
         for info in all_infos():
             typer.echo(f"{info.id}  {info.severity.value:<6}  {info.confidence.value:<9}  {info.name:<26}  {info.title}")
         raise typer.Exit(EXIT_OK)
-    output_format = _FORMAT_ALIASES.get(output_format, output_format)
+    if output_format is None:
+        output_format = LINT_SUFFIXES[Path(output).suffix.lower()] if output and output != "-" else "terminal"
+    output_format = _FORMAT_ALIASES.get(output_format.lower(), output_format.lower())
     if output_format not in FORMATS:
         fail(f"unknown format {output_format!r} (use one of: {', '.join(FORMATS)})")
+    try:
+        min_rank = _confidence_order().index(Confidence(min_confidence.lower()))
+    except ValueError:
+        fail(f"--min-confidence {min_confidence!r}: use heuristic, inferred or measured")
     if not paths:
         fail("no paths given (gpu-advisor lint PATH...)")
     if output == "-":
@@ -97,11 +125,35 @@ def lint(
             fail(f"cannot write {output}: {exc.strerror or exc}")
     else:
         typer.echo(report, nl=False)
+    named = {Path(p).as_posix() for p in paths if Path(p).is_file()}
+    unreadable = [note for note in run.notes if note.path in named and not note.reason.startswith("GA")]
     for note in run.notes:
-        typer.echo(f"{note.path}: {note.reason}", err=True)
-    typer.echo(f"{len(run.findings)} finding(s) in {run.files_checked} file(s), {run.lines_checked} lines"
-               + (f"; {len(run.notes)} note(s)" if run.notes else ""), err=True)
-    raise typer.Exit(EXIT_FINDINGS if run.findings else EXIT_OK)
+        if note in unreadable:  # the user named this file: not checking it is an error, not a remark
+            reason = note.reason.removeprefix("skipped: ")
+            typer.echo(f"gpu-advisor: error: {note.path}: cannot be linted: {reason}", err=True)
+        else:
+            typer.echo(f"{note.path}: {note.reason}", err=True)
+    if run.files_checked == 0 and unreadable:
+        raise typer.Exit(EXIT_BAD_INPUT)
+    notes = len(run.notes) - len(unreadable)
+    typer.echo(f"{_count(len(run.findings), 'finding')} in {_count(run.files_checked, 'file')}, "
+               f"{_count(run.lines_checked, 'line')}" + (f"; {_count(notes, 'note')}" if notes else ""), err=True)
+    failing = fail_on is not FailOn.never and any(
+        f.severity.rank >= Severity(fail_on.value).rank and _confidence_order().index(f.confidence) >= min_rank
+        for f in run.findings)
+    raise typer.Exit(EXIT_FINDINGS if failing else EXIT_OK)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+
+
+def _confidence_order():
+    from advisor.models.common import Confidence
+
+    return [Confidence.heuristic, Confidence.inferred, Confidence.measured]
 
 
 def _split(value: Optional[str]) -> Optional[list[str]]:

@@ -17,6 +17,7 @@ import gc
 import importlib
 import os
 import sys
+import warnings
 from typing import Annotated, Any, Iterable, Optional
 
 import typer
@@ -52,10 +53,16 @@ def build_app(commands: Iterable[str] = COMMAND_MODULES) -> typer.Typer:
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
+        # Plain help, like a Unix tool's: no boxes that truncate or break words at 80 columns.
+        rich_markup_mode=None,
+        context_settings={"max_content_width": 100},
     )
     app.callback()(main)
     for name in commands:
         importlib.import_module(f"advisor.cli.{COMMAND_MODULES[name]}").register(app)
+    from advisor.cli.help_format import plain_help
+
+    plain_help(app)
     return app
 
 
@@ -72,6 +79,9 @@ def run(argv: Optional[list[str]] = None) -> None:
     # parameters, pydantic's schemas, the rules): 20-45 ms of a 300 ms command, to free memory the OS takes
     # back anyway. Frozen objects are skipped; nothing here relies on a collector running at exit.
     atexit.register(gc.freeze)
+    # torch warns at import when numpy is missing; our own work never converts to numpy, so the user's terminal
+    # is not the place for it (their program, importing torch itself, still gets the warning).
+    warnings.filterwarnings("ignore", message="Failed to initialize NumPy", category=UserWarning)
     command = requested_command(args)
     app = build_app([command] if command else COMMAND_MODULES)
     from advisor.cli.usage import ClickException, NoArgsIsHelpError, one_line_usage_error

@@ -84,7 +84,8 @@ def prepare_renderer(fmt: Optional[OutputFormat], output: Optional[Path]) -> Non
         import advisor.report.json_report  # noqa: F401
 
 
-def write_report(report: Report, *, fmt: Optional[OutputFormat], output: Optional[Path], redact: bool) -> None:
+def write_report(report: Report, *, fmt: Optional[OutputFormat], output: Optional[Path], redact: bool,
+                 verbose: bool = False) -> None:
     from advisor.redact import redact_report
 
     if redact:
@@ -93,12 +94,12 @@ def write_report(report: Report, *, fmt: Optional[OutputFormat], output: Optiona
     def terminal(console: Any) -> None:
         from advisor.report.terminal import render_terminal
 
-        render_terminal(report, console)
+        render_terminal(report, console, verbose=verbose)
 
     def markdown() -> str:
         from advisor.report.markdown import render_markdown
 
-        return render_markdown(report)
+        return render_markdown(report, verbose=verbose)
 
     def json() -> str:
         from advisor.report.json_report import render_json

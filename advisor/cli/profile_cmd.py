@@ -1,6 +1,8 @@
 """`gpu-advisor profile [OPTIONS] -- python train.py ARGS`: why is *this* program slow, from its own trace.
 
-Also `profile train.py ARGS` and `profile -m package.module ARGS`. The program runs unmodified in a child
+Also `profile train.py ARGS` and `profile -m package.module ARGS`; under torchrun
+(`torchrun --nproc-per-node N -m advisor profile -- train.py`) every rank profiles its own process and rank 0
+writes one report with each rank's step time and the skew between them. The program runs unmodified in a child
 process; its output passes through (--quiet sends it to a file), Ctrl-C reaches it, and it is stopped once
 the window is recorded (--no-stop-after lets it finish). Exit codes: 0 ok, 1 findings at or above
 --fail-on, 2 the program cannot be profiled (missing, crashed or hung before a window, bad options),
@@ -27,7 +29,7 @@ def profile(
     steps: Annotated[int, typer.Option(help="Steps to record.")] = 5,
     baseline_steps: Annotated[int, typer.Option(
         help="Steps timed without the profiler just before the window, to measure its overhead.")] = 5,
-    seconds: Annotated[float, typer.Option(help="Length of the wall-clock window when no steps are found.")] = 0.5,
+    seconds: Annotated[float, typer.Option(help="Longest wall-clock window when no steps are found (cut to ~30k trace events).")] = 0.5,
     wait_seconds: Annotated[float, typer.Option(
         help="Without an optimizer.step() by then, record a wall-clock window instead.")] = 15.0,
     stop_after: Annotated[bool, typer.Option(
@@ -47,10 +49,12 @@ def profile(
     output: OutputOption = None,
     no_redact: NoRedactOption = False,
     fail_on: FailOnOption = FailOn.never,
+    rank_timeout: Annotated[float, typer.Option(
+        help="Under torchrun: how long rank 0 waits for the other ranks' summaries after its own window.")] = 120.0,
     rules_dir: RulesDirOption = None,
 ) -> None:
     """Run your program under torch.profiler and explain why it is slow: ms per step, at your lines."""
-    from advisor.app.profile_service import ProfileRequest, profile_program
+    from advisor.app.profile_service import ProfileRequest, profile_ranks_program
     from advisor.cli.errors import CliError
     from advisor.cli.output import exit_code_for, write_report
 
@@ -60,14 +64,16 @@ def profile(
     if timeout is None:
         timeout = 600.0 if stop_after else None
     if steps < 1 or warmup_steps < 0 or baseline_steps < 0 or seconds <= 0 or wait_seconds < 0 or (
-            timeout is not None and timeout <= 0):
-        raise CliError("--steps must be >= 1; --warmup-steps and --baseline-steps >= 0; --seconds and --timeout > 0")
+            timeout is not None and timeout <= 0) or rank_timeout <= 0:
+        raise CliError("--steps must be >= 1; --warmup-steps and --baseline-steps >= 0; --seconds, --timeout, --rank-timeout > 0")
     request = ProfileRequest(
         command=program, warmup_steps=warmup_steps, steps=steps, baseline_steps=baseline_steps,
         wait_seconds=wait_seconds, seconds=seconds, stop_after=stop_after, with_stack=not no_stack,
         timeout_s=timeout, max_overhead=max_overhead, quiet_log=log if quiet else None, trace_out=trace_out,
-        rules_dirs=list(rules_dir or []))
-    report = profile_program(request)  # a ProfileFailure is an AdvisorError: one line, its exit code
+        rules_dirs=list(rules_dir or []), rank_timeout_s=rank_timeout)
+    report = profile_ranks_program(request)  # a ProfileFailure is an AdvisorError: one line, its exit code
+    if report is None:  # under torchrun, a rank other than 0: its summary went to rank 0's report
+        raise typer.Exit(0)
     if plot is not None and report.profile is not None:
         try:
             from advisor.report.profile_sections import plot_steps

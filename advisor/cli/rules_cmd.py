@@ -8,7 +8,8 @@ import typer
 from advisor.cli.errors import EXIT_BAD_INPUT, CliError
 from advisor.cli.options import RulesDirOption
 
-rules_app = typer.Typer(help="List, show and validate rules (no torch import).", no_args_is_help=True)
+rules_app = typer.Typer(help="List, show and validate rules (no torch import).", no_args_is_help=True,
+                        rich_markup_mode=None)
 
 
 @rules_app.command("list")
@@ -27,16 +28,22 @@ def list_rules(rules_dir: RulesDirOption = None) -> None:
 
 
 @rules_app.command("show")
-def show_rule(rule_id: Annotated[str, typer.Argument(help="A rule id from `gpu-advisor rules list`.")],
+def show_rule(rule_id: Annotated[str, typer.Argument(
+        metavar="ID", help="A rule id from `gpu-advisor rules list`, or a lint check's (GA101).")],
               rules_dir: RulesDirOption = None) -> None:
-    """Print one rule's file: its condition, message, remediation and examples."""
-    from advisor.app.rules_service import load_catalogue
+    """Print one rule's file (condition, message, remediation, examples), or a lint check's page."""
+    from advisor.app.rules_service import lint_check_page, load_catalogue
     from advisor.engine.loader import find_rule
 
     loaded = load_catalogue(rules_dir)
     found = find_rule(loaded, rule_id)
     if found is None:
-        raise CliError(f"no rule with id {rule_id!r} (gpu-advisor rules list shows them)")
+        page = lint_check_page(rule_id)
+        if page is None:
+            raise CliError(f"no rule or lint check with id {rule_id!r} (gpu-advisor rules list and "
+                           "gpu-advisor lint --list-checks show them)")
+        typer.echo(page, nl=False)
+        return
     from advisor.report.safe_text import printable
 
     typer.echo(f"# {found.path}")
@@ -45,14 +52,15 @@ def show_rule(rule_id: Annotated[str, typer.Argument(help="A rule id from `gpu-a
 
 @rules_app.command("validate")
 def validate_rules(directory: Annotated[Optional[Path], typer.Argument(
-        help="Directory of rule files (default: the built-in rules).")] = None) -> None:
-    """Check every rule file in DIRECTORY: schema, fact paths, placeholders, and that its examples fire/pass."""
+        metavar="[DIR]", help="Directory of rule files (default: the built-in rules).")] = None) -> None:
+    """Check every rule file in DIR: schema, fact paths, placeholders, and that its examples fire/pass."""
     from advisor.app.rules_service import validate_rule_dir
 
     count, problems = validate_rule_dir(directory)
     for problem in problems:
         typer.echo(problem, err=True)
-    typer.echo(f"{count} rule file(s), {len(problems)} problem(s)")
+    typer.echo(f"{count} rule file{'' if count == 1 else 's'}, "
+               f"{len(problems)} problem{'' if len(problems) == 1 else 's'}")
     if problems:
         raise typer.Exit(EXIT_BAD_INPUT)
 

@@ -17,7 +17,7 @@ _Key = tuple[str, Optional[int], Optional[str]]
 
 
 def _location(finding: Finding) -> Optional[str]:
-    return f"{finding.location.path}:{finding.location.line}" if finding.location is not None else None
+    return finding.location.text if finding.location is not None else None
 
 
 def _key(finding: Finding) -> _Key:

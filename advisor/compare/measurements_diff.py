@@ -7,6 +7,7 @@ here. Whether a number is better higher or lower follows from its unit (data bel
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from advisor.compare.judge import judge
@@ -61,9 +62,13 @@ def number_text(value: float, unit: str) -> str:
     return f"{value:{digits}} {unit}".strip()
 
 
+#: Run notes that say why something was not measured (others -- the budget's split, lint notes -- do not).
+_WHY_ABSENT = re.compile(r"skipped|fail|interrupted|error|out of memory|no usable|not (?:measured|run)", re.I)
+
+
 def absent_reason(measurements: Measurements) -> str:
     """Why a number a side lacks is missing, in that side's own words where it has them."""
-    notes = "; ".join(measurements.run.notes)
+    notes = "; ".join(note for note in measurements.run.notes if _WHY_ABSENT.search(note))
     return f"not measured: {notes}" if notes else "not measured"
 
 

@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any
 
 from advisor import __version__
-from advisor.formatting import Section, human_bytes, human_value
+from advisor.formatting import Section, human_bytes, human_value, plural
 from advisor.models.comparison import Comparison, FactDifference, FindingChange, MeasurementChange, ReportSide
 
 
@@ -34,29 +34,44 @@ def evaluation_line(comparison: Comparison) -> str:
     return f"Rules re-evaluated on {names} by gpu-advisor {__version__}, so findings reflect the current rule set.{tail}"
 
 
+def _undecided(change: FindingChange) -> bool:
+    """On one side only because the other side could not evaluate the rule: "not evaluated", not a change."""
+    return change.change in ("appeared", "disappeared") and change.undecided_reason is not None
+
+
+def change_label(change: FindingChange) -> str:
+    if _undecided(change):
+        return f"not evaluated in {'A' if change.change == 'appeared' else 'B'}"
+    return change.change
+
+
 def summary_line(comparison: Comparison) -> str:
     facts = comparison.facts
     verdicts = Counter(m.verdict for m in comparison.measurements)
-    changes = Counter(f.change for f in comparison.findings)
+    changes = Counter(change_label(f) for f in comparison.findings)
     measured = sum(verdicts[v] for v in ("better", "worse", "similar", "changed", "unclear"))
-    parts = [f"{len(facts.differences)} fact(s) differ ({len(facts.one_sided)} recorded on one side only)"]
+    parts = [f"{plural(len(facts.differences), 'fact')} {'differs' if len(facts.differences) == 1 else 'differ'} "
+             f"({len(facts.one_sided)} recorded on one side only)"]
     if comparison.measurements_note:
         parts.append("measurements not compared")
     else:
-        parts.append(f"{measured} measurement(s) on both sides: {verdicts['better']} better, {verdicts['worse']} worse, "
+        parts.append(f"{plural(measured, 'measurement')} on both sides: {verdicts['better']} better, {verdicts['worse']} worse, "
                      f"{verdicts['similar']} similar")
+    undecided = changes["not evaluated in A"] + changes["not evaluated in B"]
     parts.append(f"findings: {changes['appeared']} appeared, {changes['disappeared']} disappeared, "
-                 f"{changes['persists']} persist")
+                 + (f"{undecided} not evaluated on one side, " if undecided else "") + f"{changes['persists']} persist")
+    noisy = sum(1 for m in comparison.measurements if m.verdict == "worse" and not m.regression)
+    if noisy:
+        parts.append(f"{plural(noisy, 'noisy number')} {'looks' if noisy == 1 else 'look'} worse: not counted")
     return " · ".join(parts)
 
 
 def regression_headline(comparison: Comparison) -> str:
-    noisy = sum(1 for m in comparison.measurements if m.verdict == "worse" and not m.regression)
-    uncounted = f" ({noisy} noisy number(s) look worse: not counted)" if noisy else ""
+    """One short line (it titles a panel at 80 columns): the details are in the summary line under it."""
     if comparison.regressions:
-        return f"B regressed against A in {len(comparison.regressions)} way(s){uncounted}"
-    return (f"No regressions: no steady number got worse by more than {comparison.threshold:.0%}, and no "
-            f"{comparison.regression_severity.value}-or-higher finding appeared{uncounted}")
+        return f"B regressed against A in {plural(len(comparison.regressions), 'way')}"
+    return (f"No regressions: nothing worse by over {comparison.threshold:.0%}, no new "
+            f"{comparison.regression_severity.value}-or-higher finding")
 
 
 def _fact_cell(value: Any, path: str, absent: str) -> str:
@@ -176,10 +191,9 @@ def finding_row(change: FindingChange) -> tuple[str, str, str, str]:
     if change.location:
         where = f" ({change.location})"
     about = change.title
-    if change.undecided_reason:
-        other = "A" if change.change == "appeared" else "B"
-        about += f" -- {other} could not evaluate this rule: {change.undecided_reason}"
-    return change.change, severity, f"{change.rule_id}{where}", about
+    if _undecided(change):
+        about += f" -- {change.undecided_reason}"
+    return change_label(change), severity, f"{change.rule_id}{where}", about
 
 
 def finding_table(comparison: Comparison) -> Section:

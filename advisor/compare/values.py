@@ -7,16 +7,17 @@ from typing import Any
 
 from pydantic import BaseModel
 
-#: Placeholders ``advisor.redact`` writes. Numbered ones (``<uuid-1>``) are numbered per redaction run, so
-#: numbers from two separately redacted reports can be neither matched nor told apart: only the kind counts.
-_NUMBERED = re.compile(r"<(uuid|ip|mac|email|serial|host)-\d+>")
-_PLACEHOLDER = re.compile(r"<(?:uuid|ip|mac|email|serial|host)-\d+>|<(?:redacted|user|token)>")
+#: Placeholders ``advisor.redact`` writes (``{uuid-1}``; reports saved by earlier versions spell them ``<uuid-1>``).
+#: Numbered ones are numbered per redaction run, so numbers from two separately redacted reports can be neither
+#: matched nor told apart: only the kind counts.
+_NUMBERED = re.compile(r"[<{](uuid|ip|mac|email|serial|host)-\d+[>}]")
+_PLACEHOLDER = re.compile(r"[<{](?:(?:uuid|ip|mac|email|serial|host)-\d+|redacted|user|token|credentials)[>}]")
 
 
 def normalize(value: Any) -> Any:
     """The value with numbered placeholders reduced to their kind: ``<uuid-1>`` and ``<uuid-2>`` compare equal."""
     if isinstance(value, str):
-        return _NUMBERED.sub(r"<\1>", value)
+        return _NUMBERED.sub(r"{\1}", value)
     if isinstance(value, list):
         return [normalize(item) for item in value]
     return value

@@ -1,7 +1,7 @@
 """Fleet-wide conclusions from the gathered rank summaries: the ``fleet.*`` facts the rules read.
 
 Pure functions over the models (no torch, no NVML), so a saved fleet report re-derives the same answers.
-Each count comes with a text naming the ranks and nodes it concerns ("rank 7 on <host-2>").
+Each count comes with a text naming the ranks and nodes it concerns ("rank 7 on {host-2}").
 """
 
 from __future__ import annotations

@@ -77,6 +77,17 @@ class DerivedFacts(knowledge.MachineKnowledge):  # + facts from public tables (d
     close_call_fraction: Fact[float] = NOT_COLLECTED
 
 
+#: The derived facts computed from measurements: every field from ``crossover`` on, in declaration order.
+_FIELDS = list(DerivedFacts.model_fields)
+MEASURED_DERIVED = frozenset(_FIELDS[_FIELDS.index("crossover"):])
+
+
+def reads_measurements(paths: list[str]) -> bool:
+    """Whether a rule reading these fact paths needs measurements (a command that measures, not `env`)."""
+    return any(path.startswith("measurements.") or
+               (path.startswith("derived.") and path.split(".")[1] in MEASURED_DERIVED) for path in paths)
+
+
 class GpuDerived(knowledge.GpuKnowledge):  # + facts from public tables (derive_knowledge.py)
     model_config = ConfigDict(extra="forbid", defer_build=True)
 

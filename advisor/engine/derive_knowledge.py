@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from advisor import knowledge as kb
 from advisor.engine import derive_advice as advice
+from advisor.formatting import plural
 from advisor.models.common import NOT_COLLECTED, Fact, is_missing, missing
 from advisor.models.facts import Facts, GpuFacts
 
@@ -286,10 +287,10 @@ def _driver_cuda_in_message(reason: object) -> Optional[str]:
 
 
 def _nvidia_seen(driver_version: Optional[str], count: object, gpus: list[GpuFacts]) -> str:
-    """"the NVIDIA driver 551.86 sees 1 GPU(s) (NVIDIA GeForce RTX 4080 Laptop GPU)", or as much as is known."""
+    """"the NVIDIA driver 551.86 sees 1 GPU (NVIDIA GeForce RTX 4080 Laptop GPU)", or as much as is known."""
     names = sorted({str(gpu.name) for gpu in gpus if _text(gpu.name)})
     number = count if isinstance(count, int) and count > 0 else len(gpus)
-    listed = f"{number} GPU(s)" + (f" ({', '.join(names[:3])})" if names else "")
+    listed = plural(number, "GPU") + (f" ({', '.join(names[:3])})" if names else "")
     if driver_version and number:
         return f"the NVIDIA driver {driver_version} sees {listed}"
     if driver_version:

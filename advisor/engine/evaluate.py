@@ -128,7 +128,8 @@ def _evidence(reads: dict[str, Any]) -> dict[str, Any]:
 
 
 def _skip_reason(missing: dict[str, str]) -> str:
-    return "missing " + "; ".join(f"{path} ({reason})" for path, reason in missing.items())
+    """Why the facts are missing, each reason once (the paths themselves are the SkippedRule's ``missing``)."""
+    return "; ".join(dict.fromkeys(missing.values()))
 
 
 def evaluate_rule(rule: Rule, view: FactView, *, gpu_index: Optional[int] = None) -> Finding | SkippedRule | None:
@@ -185,7 +186,7 @@ def evaluate_rules(rules: Iterable[Rule], report: Report, view: Optional[FactVie
         if rule.for_each == "gpu":
             if isinstance(gpus, Unavailable):
                 skipped.append(SkippedRule(rule_id=rule.id, title=rule.title, missing=["gpus"],
-                                           reason=f"missing gpus ({gpus.unavailable})"))
+                                           reason=gpus.unavailable))
                 continue
             results = [evaluate_rule(rule, view.for_gpu(gpu, derive_gpu(gpu, report.facts)), gpu_index=gpu.index)
                        for gpu in gpus]

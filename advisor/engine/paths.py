@@ -164,7 +164,8 @@ class FactView:
                 current = getattr(current, segment)
             elif isinstance(current, dict):
                 if segment not in current:
-                    return missing(f"{path} was not measured")
+                    # In words, not the path again (the skip lists the path): "crossover matmul float32 resident".
+                    return missing(f"{' '.join(segments)} was not measured")
                 current = current[segment]
             else:  # pragma: no cover - paths are checked when rules load
                 raise UnknownFactPath(path)

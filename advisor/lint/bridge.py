@@ -1,8 +1,8 @@
 """Lint findings as report findings, for `diagnose --code PATH`: the one lint module that imports pydantic.
 
-Notebook findings keep the lint text scheme in ``location.path``: ``nb.ipynb:cell3`` (line and column are
-inside that cell), so a report shows the same place `gpu-advisor lint` does. Syntax errors (GA000) and
-skipped files come back as notes, not findings: they say what was not checked, not what is slow.
+Notebook findings keep the path of the .ipynb in ``location.path`` and the cell in ``location.cell`` (line and
+column are inside that cell), so a report writes the same ``nb.ipynb:cell3:4:5`` `gpu-advisor lint` does. A file that does not parse is a
+GA000 finding (high: nothing in it was checked, and --fail-on must see that); skipped files come back as notes.
 Bad usage -- a path that does not exist, an unknown check id -- raises discover.MissingPath or
 registry.UnknownCheck for the caller to turn into exit code 2.
 """
@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 from advisor.lint.model import LintFinding
-from advisor.lint.registry import SYNTAX_ERROR
 from advisor.lint.runner import lint_paths
 from advisor.models.common import Confidence, Severity
 from advisor.models.findings import Finding, SourceLocation
@@ -21,14 +20,12 @@ from advisor.models.findings import Finding, SourceLocation
 def lint_paths_to_findings(paths: list[str], select: Optional[Iterable[str]] = None,
                            ignore: Optional[Iterable[str]] = None) -> tuple[list[Finding], list[str]]:
     run = lint_paths(paths, select=select, ignore=ignore)
-    findings = [to_finding(f) for f in run.findings if f.check_id != SYNTAX_ERROR.id]
+    findings = [to_finding(f) for f in run.findings]
     notes = [f"{note.path}: {note.reason}" for note in run.notes]
-    notes += [f"{f.location}: not checked, {f.message}" for f in run.findings if f.check_id == SYNTAX_ERROR.id]
     return findings, notes
 
 
 def to_finding(finding: LintFinding) -> Finding:
-    path = f"{finding.path}:cell{finding.cell}" if finding.cell is not None else finding.path
     evidence = {"cost": finding.cost, **finding.evidence}
     if finding.cell is not None:
         evidence["notebook_cell"] = finding.cell
@@ -36,6 +33,6 @@ def to_finding(finding: LintFinding) -> Finding:
         rule_id=finding.check_id, title=finding.title, category="code", severity=Severity(finding.severity),
         confidence=Confidence(finding.confidence), message=finding.message, remediation=finding.fix,
         evidence=evidence, references=list(finding.references),
-        location=SourceLocation(path=path, line=finding.line, column=finding.column, end_line=finding.end_line,
-                                end_column=finding.end_column),
+        location=SourceLocation(path=finding.path, line=finding.line, column=finding.column,
+                                end_line=finding.end_line, end_column=finding.end_column, cell=finding.cell),
         source="lint")

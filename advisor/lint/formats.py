@@ -6,9 +6,10 @@ terminal ``path:line:col: GA101 message`` (``path:cellN:line:col: ...`` in noteb
 json   {"tool", "version", "files_checked", "lines_checked", "findings": [...], "notes": [...]}
 sarif  one run; rules carry id, name, title, cost (fullDescription) and fix (help); results carry
        ruleId, level (high -> error, medium -> warning, low/info -> note), message, and one physical
-       location with a 1-based region in Unicode code points. For a notebook the uri is the .ipynb and
-       startLine is the line inside the cell, which ``properties.cell`` names (SARIF has no notion of
-       cells); files that were skipped are toolExecutionNotifications.
+       location with a 1-based region in Unicode code points. For a notebook the uri is the .ipynb and the
+       region the line of its JSON text that holds the source line (what a SARIF consumer opens); SARIF
+       has no notion of cells, so ``properties`` carry cell, cellLine and cellColumn: the
+       ``path.ipynb:cellN:line:col`` the other formats write. Skipped files are toolExecutionNotifications.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from urllib.parse import quote
 
 from advisor import __version__
 from advisor.lint.model import CheckInfo, LintFinding, LintRun
+from advisor.lint.notebook_lines import file_position
 from advisor.lint.registry import all_infos
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -113,7 +115,11 @@ def render_sarif(run: LintRun) -> str:
                                                 "region": region}}],
         }
         if finding.cell is not None:
-            result["properties"] = {"cell": finding.cell}
+            # The line in the .ipynb text a SARIF consumer opens; the cell and the line inside it as properties.
+            result["properties"] = {"cell": finding.cell, "cellLine": finding.line, "cellColumn": finding.column}
+            position = file_position(finding.path, finding.cell, finding.line, finding.column)
+            region.clear()
+            region.update(startLine=position[0], startColumn=position[1]) if position else region.update(startLine=1)
         results.append(result)
     notifications = [{"level": "warning", "message": {"text": note.reason},
                       "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(note.path)}}}]}

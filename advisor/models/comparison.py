@@ -101,7 +101,7 @@ class MeasurementChange(StrictModel):
     #: A timing that did not settle (stats.stable False) or was observed only once, on either side.
     noisy: bool = False
     note: str = ""
-    #: Worse by more than the threshold and the measured spread, and not noisy: what --fail-on-regression counts.
+    #: Worse by more than the threshold and the measured spread, and not noisy: what --fail-on counts.
     regression: bool = False
 
 
@@ -127,7 +127,7 @@ class FindingChange(StrictModel):
 class Comparison(StrictModel):
     a: ReportSide
     b: ReportSide
-    #: The relative change that counts as better or worse (and, with --fail-on-regression, as a regression).
+    #: The relative change that counts as better or worse (and, with --fail-on, as a regression).
     threshold: float
     #: Findings at or above this severity appearing in B count as regressions.
     regression_severity: Severity = Severity.medium

@@ -8,13 +8,22 @@ from advisor.models.common import Confidence, Severity, StrictModel
 
 
 class SourceLocation(StrictModel):
-    """Where in the user's code a lint finding points (1-based line, 1-based column)."""
+    """Where in the user's code a lint finding points (1-based line, 1-based column). In a notebook, ``path`` is
+    the .ipynb file, ``cell`` the 1-based cell (markdown cells count, as editors number them) and ``line`` the
+    line inside that cell: shown as ``path.ipynb:cellN:line:col`` everywhere (``text``)."""
 
     path: str
     line: int
     column: int
     end_line: Optional[int] = None
     end_column: Optional[int] = None
+    cell: Optional[int] = None
+
+    @property
+    def text(self) -> str:
+        """``path:line:col``, or ``path.ipynb:cellN:line:col`` in a notebook: the one way a place is written."""
+        where = f"{self.path}:cell{self.cell}" if self.cell is not None else self.path
+        return f"{where}:{self.line}:{self.column}"
 
 
 class Finding(StrictModel):

@@ -7,6 +7,7 @@ import math
 
 from pydantic import ValidationError
 
+from advisor.formatting import plural
 from advisor.models.report import SCHEMA_VERSION, Report
 
 #: Schema versions this version of gpu-advisor can read (older ones are upgraded on load).
@@ -75,4 +76,4 @@ def load_report_json(text: str, source: str = "report") -> Report:
         error = exc.errors()[0]
         where = ".".join(str(p) for p in error["loc"])
         raise ReportLoadError(f"{source}: malformed report at {where}: {error['msg']} "
-                              f"({exc.error_count()} problem(s) in all)") from None
+                              f"({plural(exc.error_count(), 'problem')} in all)") from None

@@ -83,6 +83,11 @@ class CopyStats(StrictModel):
     d2h_bytes_per_step: float = 0.0
     d2h_ms_per_step: float = 0.0
     site: str = ""  # the line issuing most host->device copies
+    #: Pinning measured at the program's mean copy size (gpu-advisor's process, same GPU, after the program):
+    #: ms saved per step (the median over pageable/pinned sample pairs) and the pairs' range (low, high).
+    pinned_saved_ms_per_step: Fact[float] = NOT_COLLECTED
+    pinned_saved_range_ms: list[float] = Field(default_factory=list)
+    fix_gain: str = "estimated, not measured: most of the copy time, and the stall it puts between kernels"
 
 
 class SyncStats(StrictModel):
@@ -116,6 +121,9 @@ class MatmulStats(StrictModel):
     site: str = ""
     #: The same program's steps (unprofiled) with TF32 switched on by the tool after the window, when it was off.
     tf32_step_ms: Fact[float] = NOT_COLLECTED
+    #: Share of the step TF32 saved: the median over off/on sample pairs, and their range (low, high).
+    tf32_saved_fraction: Fact[float] = NOT_COLLECTED
+    tf32_saved_range: list[float] = Field(default_factory=list)
     #: What turning TF32 on gives, in words: measured (steps before/after) or estimated, and saying which.
     fix_gain: str = ""
 
@@ -133,6 +141,33 @@ class CpuWorkStats(StrictModel):
     ms_per_step: float = 0.0
     step_fraction: float = 0.0
     site: str = ""
+
+
+class RankProfile(StrictModel):
+    """One rank of a torchrun job, as rank 0 gathered it (its own summary, or why there is none)."""
+
+    rank: int
+    status: str  # "ok" / "failed" (said why) / "missing" (never reported before the timeout)
+    reason: str = ""
+    node: str = ""
+    step_ms: Fact[float] = NOT_COLLECTED
+    gpu_busy_fraction: Fact[float] = NOT_COLLECTED
+    steps_recorded: int = 0
+    sync_ms_per_step: float = 0.0
+    data_ms_per_step: float = 0.0
+
+
+class RankSkew(StrictModel):
+    """Step time across ranks: the slowest against the median of the other ranks that reported."""
+
+    world_size: int = 1
+    reported: int = 1
+    slowest_rank: Optional[int] = None
+    slowest_step_ms: Fact[float] = NOT_COLLECTED
+    median_step_ms: Fact[float] = NOT_COLLECTED
+    ratio: Fact[float] = NOT_COLLECTED  # slowest / the others' median (1.0 = no skew)
+    missing: int = 0  # ranks that failed or never reported
+    missing_text: str = ""  # "rank 1 (failed: ...)", for the message
 
 
 class ProfileFacts(StrictModel):
@@ -171,3 +206,6 @@ class ProfileFacts(StrictModel):
     top_gpu_ops: list[OpTime] = Field(default_factory=list)
     sites: list[SourceSite] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    #: Under torchrun: every rank's summary as gathered by rank 0 (this report's own numbers are rank 0's).
+    ranks: list[RankProfile] = Field(default_factory=list)
+    rank_skew: RankSkew = Field(default_factory=RankSkew)

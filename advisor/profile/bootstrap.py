@@ -24,6 +24,14 @@ import warnings
 
 _MARK = "gpu_advisor::"
 SAMPLE_INTERVAL_S = 0.002
+#: A wall-clock window is cut to about this many trace events: a loop of tiny ops makes ~100k events per
+#: 0.5 s (CPU op, launch, kernel), and stopping, exporting and parsing them costs seconds per 0.5 s recorded,
+#: while a few thousand kernels already give the same fractions. A short pilot recording measures the rate.
+MAX_WINDOW_EVENTS = 30000
+#: The TF32 trial's off/on sample pairs (each sample a few unprofiled steps).
+TF32_PAIRS = 4
+PILOT_S = 0.05
+MIN_WALL_WINDOW_S = 0.05
 
 
 class StopProgram(SystemExit):
@@ -57,6 +65,11 @@ class Recorder:
         self.failure = None
         self.trial_count = 0
         self.trial_started = None
+        self.pilot_started = None
+        self.trial_samples = []
+        self.trial_original = (False, True)
+        self.trial_per_sample = 1
+        self.trial_on = False
 
     # -- where in the user's code ----------------------------------------------------------------------
     def is_user_file(self, filename):
@@ -178,23 +191,43 @@ class Recorder:
 
     # -- a fix measured: the same steps with TF32 on (only when the program is stopped right after) --------
     def start_tf32_trial(self):
+        """TF32 off and on in turn, TF32_PAIRS times, each sample at least ~50 ms of unprofiled steps: the gain
+        as an interval over paired samples, and alternating keeps a drift (clocks, caches) out of the ratio."""
         import torch
 
         self.phase = "tf32-trial"
+        self.trial_samples = []
+        self.trial_original = (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
+        per_sample = max(1, int(0.05 / self.baseline_step_s + 0.999)) if self.baseline_step_s else 1
+        self.trial_per_sample = min(per_sample, max(self.config["baseline_steps"], 1))
+        self._set_tf32(False)
         self.trial_count = 0
-        torch.backends.cuda.matmul.allow_tf32 = True
-        torch.backends.cudnn.allow_tf32 = True
         self.trial_started = _drained_now()
+
+    def _set_tf32(self, on):
+        import torch
+
+        self.trial_on = on
+        torch.backends.cuda.matmul.allow_tf32 = on
+        torch.backends.cudnn.allow_tf32 = on or self.trial_original[1]
 
     def on_trial_step(self):
         import torch
 
         self.trial_count += 1
-        if self.trial_count < max(self.config["baseline_steps"], 1):
+        if self.trial_count < self.trial_per_sample:
             return
-        trial_step_s = (_drained_now() - self.trial_started) / self.trial_count
-        torch.backends.cuda.matmul.allow_tf32 = False
-        self.window_info["tf32_trial"] = {"step_s": trial_step_s, "steps": self.trial_count}
+        now = _drained_now()
+        self.trial_samples.append({"tf32": self.trial_on, "step_s": (now - self.trial_started) / self.trial_count})
+        if len(self.trial_samples) < 2 * TF32_PAIRS:
+            self._set_tf32(not self.trial_on)
+            self.trial_count = 0
+            self.trial_started = _drained_now()
+            return
+        torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = self.trial_original
+        on = sorted(x["step_s"] for x in self.trial_samples if x["tf32"])
+        self.window_info["tf32_trial"] = {"step_s": on[len(on) // 2], "steps": self.trial_per_sample,
+                                          "samples": self.trial_samples}
         _write_json(os.path.join(self.out_dir, "window.json"), self.window_info)
         self.phase = "done"
         raise StopProgram(0)
@@ -203,13 +236,38 @@ class Recorder:
     def on_alarm(self, signum, frame):
         if self.mode is None and self.phase == "warmup" and self.steps_seen == 0:
             self.mode = "wall"
+            self.phase = "pilot"
             self.profiler = _new_profiler(self.config, scheduled=False)
             self.profiler.start()
-            self.phase = "recording"
-            self.start_window()
-            _mark("begin")
-            signal.signal(signal.SIGALRM, self.on_wall_end)
-            signal.setitimer(signal.ITIMER_REAL, self.config["seconds"])
+            self.pilot_started = time.perf_counter()
+            signal.signal(signal.SIGALRM, self.on_pilot_end)
+            signal.setitimer(signal.ITIMER_REAL, min(PILOT_S, self.config["seconds"]))
+
+    def on_pilot_end(self, signum, frame):
+        """How many events a second this program makes under the profiler: the window is cut to
+        MAX_WINDOW_EVENTS (never longer than --seconds). Any failure here leaves the window as asked."""
+        if self.phase != "pilot":
+            return
+        asked = self.config["seconds"]
+        window_s = asked
+        try:
+            elapsed = time.perf_counter() - self.pilot_started  # before stop(): its post-processing is not recording
+            self.profiler.stop()
+            events = len(self.profiler.profiler.kineto_results.events())
+            rate = events / elapsed if elapsed > 0 else 0.0
+            if rate > 0:
+                window_s = max(min(asked, MAX_WINDOW_EVENTS / rate), min(MIN_WALL_WINDOW_S, asked))
+            self.window_info["wall_window"] = {"asked_s": asked, "window_s": round(window_s, 4),
+                                               "pilot_events": events, "pilot_s": round(elapsed, 4)}
+        except Exception as exc:  # an older torch without kineto_results: record the window as asked
+            self.window_info["wall_window"] = {"asked_s": asked, "window_s": asked, "pilot_error": str(exc)}
+        self.profiler = _new_profiler(self.config, scheduled=False)
+        self.profiler.start()
+        self.phase = "recording"
+        self.start_window()
+        _mark("begin")
+        signal.signal(signal.SIGALRM, self.on_wall_end)
+        signal.setitimer(signal.ITIMER_REAL, window_s)
 
     def on_wall_end(self, signum, frame):
         if self.phase == "recording":
@@ -276,8 +334,8 @@ class Recorder:
             props = torch.cuda.get_device_properties(torch.cuda.current_device())
             info["device"] = {"name": props.name, "capability": f"{props.major}.{props.minor}",
                               "total_memory": props.total_memory}
-        self.window_info = info
-        _write_json(os.path.join(self.out_dir, "window.json"), info)
+        self.window_info = {**self.window_info, **info}  # keeps the pilot's note (wall_window)
+        _write_json(os.path.join(self.out_dir, "window.json"), self.window_info)
 
 
 def _mark(kind, inside=None):

@@ -92,13 +92,29 @@ def matmul_stats(cpu_ops, gpu, op_stacks, window, steps, step_ms, frames: FrameI
 def _tf32_gain(stats: MatmulStats, window) -> None:
     trial = window.get("tf32_trial") or {}
     baseline = window.get("baseline_step_s")
-    if trial.get("step_s") and baseline:
+    samples = trial.get("samples") or []
+    off = [x["step_s"] for x in samples if not x["tf32"]]
+    on = [x["step_s"] for x in samples if x["tf32"]]
+    if off and on and len(off) == len(on):
+        # Samples alternate off, on, off, on: each pair is one measurement of the gain.
+        saved = sorted(1 - b / a for a, b in zip(off, on, strict=True) if a > 0)
+        middle = saved[len(saved) // 2] if len(saved) % 2 else (saved[len(saved) // 2 - 1] + saved[len(saved) // 2]) / 2
+        stats.tf32_step_ms = round(_median(on) * 1e3, 3)
+        stats.tf32_saved_fraction = round(middle, 4)
+        stats.tf32_saved_range = [round(saved[0], 4), round(saved[-1], 4)]
+        stats.fix_gain = (f"measured: gpu-advisor switched TF32 off and on in turn after the window, {len(on)} times "
+                          f"each ({trial.get('steps')} unprofiled step(s) per sample): {_median(off) * 1e3:.2f} ms -> "
+                          f"{_median(on) * 1e3:.2f} ms per step (medians), {abs(middle):.0%} "
+                          f"{'faster' if middle >= 0 else 'slower'} (range over the {len(saved)} off/on pairs: "
+                          f"{saved[0]:+.0%} to {saved[-1]:+.0%} of the step saved)"
+                          + ("; the range straddles zero: no clear gain on this program" if saved[0] < 0 < saved[-1] else ""))
+    elif trial.get("step_s") and baseline:
         stats.tf32_step_ms = round(trial["step_s"] * 1e3, 3)
-        saved = 1 - trial["step_s"] / baseline
+        saved_one = 1 - trial["step_s"] / baseline
         stats.fix_gain = (f"measured: with TF32 switched on by gpu-advisor after the window, the program's steps took "
                           f"{trial['step_s'] * 1e3:.2f} ms against {baseline * 1e3:.2f} ms with it off "
-                          f"({saved:.0%} {'faster' if saved >= 0 else 'slower'}; {trial.get('steps')} unprofiled steps "
-                          f"each, one run: a single sample, not an interval)")
+                          f"({saved_one:.0%} {'faster' if saved_one >= 0 else 'slower'}; {trial.get('steps')} unprofiled "
+                          "steps each, one run: a single sample, not an interval)")
     else:
         stats.tf32_step_ms = missing("TF32 was not tried (on already, no Ampere+ GPU, or the program was not stopped "
                                      "after the window)")
@@ -141,3 +157,9 @@ def cpu_work(cpu_ops, runtime, data_spans, frames: FrameIndex, sites: Sites, ste
         sites.add("cpu-compute", sites.site_of(call), op.dur / 1e3, detail=op.name)
     stats.site = sites.top("cpu-compute")[0]
     return stats
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    half = len(ordered) // 2
+    return ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Union
 
+from advisor.formatting import plural
 from advisor.recommend.driver import (
     AMP_DTYPES,
     MODES,
@@ -78,7 +79,7 @@ def _cuda_device(device: Any) -> Any:
         raise NoCudaDevice(f"device {resolved} is not a CUDA device")
     index = resolved.index if resolved.index is not None else torch.cuda.current_device()
     if index >= torch.cuda.device_count():
-        raise NoCudaDevice(f"cuda:{index} does not exist (torch sees {torch.cuda.device_count()} GPU(s))")
+        raise NoCudaDevice(f"cuda:{index} does not exist (torch sees {plural(torch.cuda.device_count(), 'GPU')})")
     return torch.device("cuda", index)
 
 

@@ -1,5 +1,5 @@
-"""Where the model comes from: ``pkg.module:attr`` (a module instance, or a factory / class called with no
-arguments, as ``uvicorn module:app`` does), a built-in demo (mlp, cnn, transformer), or a torchvision model by
+"""Where the model comes from: ``pkg.module:attr`` or ``path/to/file.py:attr`` (a module instance, or a factory /
+class called with no arguments, as ``uvicorn module:app`` does), a built-in demo (mlp, cnn, transformer), or a torchvision model by
 name (``resnet50`` or ``torchvision:resnet50``) when torchvision is installed.
 
 Every way this can go wrong raises ModelSourceError with one line that says what was tried and what happened.
@@ -164,6 +164,36 @@ def _torchvision(name: str, *, explicit: bool) -> LoadedModel:
     return LoadedModel(model, f"torchvision {name}", shape, "float32")
 
 
+def _is_file_spec(spec: str) -> bool:
+    """``path/to/model.py:factory`` (also ``C:\\x\\model.py:factory``): a file, not an importable module."""
+    head = spec.rpartition(":")[0]
+    return head.endswith(".py") or "/" in head or "\\" in head
+
+
+def _import_file(spec: str, path: str) -> Any:
+    """The module in the file ``path``, run as ``__main__`` is not: its `if __name__ == "__main__":` block stays
+    out. Its folder is importable while it loads, so it can import its neighbours as `python file.py` would."""
+    import importlib.util
+
+    file = os.path.abspath(path)
+    if not os.path.isfile(file):
+        raise ModelSourceError(f"--model {spec!r}: no such file {path!r}")
+    name = "_gpu_advisor_model_" + os.path.splitext(os.path.basename(file))[0].replace("-", "_")
+    module_spec = importlib.util.spec_from_file_location(name, file)
+    if module_spec is None or module_spec.loader is None:
+        raise ModelSourceError(f"--model {spec!r}: {path!r} is not a Python file")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    folder = os.path.dirname(file)
+    sys.path.insert(0, folder)
+    try:
+        module_spec.loader.exec_module(module)
+    finally:
+        if folder in sys.path:
+            sys.path.remove(folder)
+    return module
+
+
 def _from_import_path(spec: str, time_limit_s: Optional[float] = None) -> LoadedModel:
     import torch
 
@@ -172,22 +202,26 @@ def _from_import_path(spec: str, time_limit_s: Optional[float] = None) -> Loaded
     def remaining() -> Optional[float]:
         return None if deadline is None else max(deadline - time.monotonic(), 0.001)
 
-    module_name, _, attr_path = spec.partition(":")
+    module_name, _, attr_path = spec.rpartition(":") if _is_file_spec(spec) else spec.partition(":")
     if not module_name or not attr_path:
-        raise ModelSourceError(f"--model {spec!r}: expected pkg.module:attribute")
+        raise ModelSourceError(f"--model {spec!r}: expected pkg.module:attribute or path/to/file.py:attribute")
     # Like uvicorn: the current directory is importable, so `--model train:build_model` finds ./train.py.
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
-        module = _run_guarded(spec, f"importing {module_name!r}", lambda: importlib.import_module(module_name),
-                              remaining())
+        module = _run_guarded(spec, f"importing {module_name!r}",
+                              lambda: _import_file(spec, module_name) if _is_file_spec(spec)
+                              else importlib.import_module(module_name), remaining())
     except ModelSourceError:
         raise
     except ModuleNotFoundError as error:
+        missing = (error.name or "").split(".")[0]
         if error.name and module_name.startswith(error.name):
-            raise ModelSourceError(f"--model {spec!r}: no module named {error.name!r} (run from the directory that "
-                                   "contains it, or install the package)") from None
-        raise ModelSourceError(f"--model {spec!r}: importing {module_name!r} failed: {describe_error(error)}") from None
+            raise ModelSourceError(f"--model {spec!r}: no module named {error.name!r} (install it with pip install "
+                                   f"{missing}, run from the directory that contains it, or give the file: "
+                                   "path/to/file.py:attribute)") from None
+        raise ModelSourceError(f"--model {spec!r}: importing {module_name!r} failed: {describe_error(error)} "
+                               f"(install it: pip install {missing})") from None
     except BaseException as error:  # noqa: BLE001 -- the user's module may raise anything, even SystemExit
         if isinstance(error, KeyboardInterrupt):
             raise

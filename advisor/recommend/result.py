@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Optional
 
-from advisor.formatting import human_bytes
+from advisor.formatting import human_bytes, plural
 from advisor.models.common import Confidence
 from advisor.models.recommendations import BatchSizeDetails, BatchSizeRecommendation
 from advisor.recommend.knee import Knee, ThroughputPoint
@@ -100,8 +100,8 @@ class BatchSizeResult:
         search = sum(1 for t in self.trials if t.phase == "search")
         predicted = self.prediction_error()
         how = (f"predicted {self.initial_prediction} from {sum(1 for t in self.trials if t.phase == 'fit')} small "
-               f"batches ({predicted:+.1%}), then checked with {search} trial(s) of real steps"
-               if predicted is not None else f"found with {len(self.trials)} trial(s) of real steps")
+               f"batches ({predicted:+.1%}), then checked with {plural(search, 'trial')} of real steps"
+               if predicted is not None else f"found with {plural(len(self.trials), 'trial')} of real steps")
         bound = f"; {self.smallest_fail} runs out of memory" if self.smallest_fail else ""
         lines.append(f"Largest batch that runs: {self.max_fit} ({how}{bound}).")
         lines += [f"Recommended {self.recommended}: {reason}." for reason in self.recommended_reasons]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from advisor.formatting import Section, human_value
+from advisor.formatting import Section, human_value, plural
 from advisor.models.common import Unavailable
 from advisor.models.fleet import CollectiveResult, Fleet, NodeTopology, RankSummary
 
@@ -94,7 +94,7 @@ def collectives_section(fleet: Fleet) -> Optional[Section]:
     return Section("Collectives (nccl-tests conversion: busbw = algbw x 2(n-1)/n all-reduce, x (n-1)/n all-gather)",
                    rows=rows, header=("Op", "Size", "Time us (mean of ranks)", "algbw GB/s", "busbw GB/s",
                                       "Slowest/fastest rank"),
-                   note=f"{fleet.collectives[0].ranks} rank(s); every rank ran the same fixed iteration count."
+                   note=f"{plural(fleet.collectives[0].ranks, 'rank')}; every rank ran the same fixed iteration count."
                    + (" One rank moves no data: algbw is a local copy, busbw undefined." if fleet.collectives[0].ranks == 1 else ""))
 
 
@@ -188,7 +188,7 @@ def topology_sections(fleet: Fleet) -> list[Section]:
                 "NODE: same NUMA node; SYS: across CPU sockets. InfiniBand/RoCE: "
                 + (", ".join(nics) if isinstance(nics, list) and nics else human_value(nics) if isinstance(nics, Unavailable) else "none"))
         name = ", ".join(nodes[:4]) + (f" and {len(nodes) - 4} more" if len(nodes) > 4 else "")
-        sections.append(Section(f"Topology of {name} ({topology.gpu_count} GPUs)", rows=rows if topology.gpu_count else [],
+        sections.append(Section(f"Topology of {name} ({plural(topology.gpu_count, 'GPU')})", rows=rows if topology.gpu_count else [],
                                 header=header if topology.gpu_count else (), note=note))
     return sections
 

@@ -137,8 +137,25 @@ def _ops_section(title: str, ops: list[OpTime], share_label: str) -> Section:
     return section
 
 
+def ranks_section(profile: ProfileFacts) -> Section:
+    """Under torchrun: one row per rank, as rank 0 gathered them (the rest of the report is rank 0's)."""
+    section = Section(f"Ranks ({profile.rank_skew.reported} of {profile.rank_skew.world_size} reported; "
+                      "the sections below are rank 0's)")
+    for rank in profile.ranks:
+        if rank.status != "ok":
+            section.add(f"rank {rank.rank}", f"{rank.status}: {rank.reason}")
+            continue
+        busy = f", GPU busy {_pct(rank.gpu_busy_fraction)}" if isinstance(rank.gpu_busy_fraction, float) else ""
+        section.add(f"rank {rank.rank}", f"step {_ms(rank.step_ms)} over {rank.steps_recorded} steps{busy}, "
+                                         f"host syncs {rank.sync_ms_per_step:.2f} ms, data wait "
+                                         f"{rank.data_ms_per_step:.2f} ms per step" + (f" ({rank.node})" if rank.node else ""))
+    return section
+
+
 def profile_sections(profile: ProfileFacts) -> list[Section]:
     sections = [run_section(profile), step_section(profile), timeline_section(profile)]
+    if profile.ranks:
+        sections.insert(1, ranks_section(profile))
     if profile.sites:
         sections.append(lines_section(profile))
     if profile.top_gpu_ops:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from advisor.models.report import Report
 from advisor.report.fact_sections import Section, fact_sections
 
@@ -15,5 +17,21 @@ def report_sections(report: Report) -> list[Section]:
     from advisor.report.measurement_sections import measurement_sections
     from advisor.report.recommendation_sections import recommendation_sections
 
-    return [*fleet_sections(report.fleet), *recommendation_sections(report.recommendations),
-            *measurement_sections(report.measurements), *fact_sections(report.facts, report.meta.sources)]
+    # A report with no facts at all (an OOM message explained offline) shows no tables of "not collected".
+    facts = [] if not has_facts(report) else fact_sections(report.facts, report.meta.sources)
+    from advisor.report.tidy import tidy_sections
+
+    return tidy_sections([*fleet_sections(report.fleet), *recommendation_sections(report.recommendations),
+                          *measurement_sections(report.measurements), *facts])
+
+
+@functools.lru_cache(maxsize=1)
+def _no_facts() -> str:
+    from advisor.models.facts import Facts
+
+    return Facts().model_dump_json()
+
+
+def has_facts(report: Report) -> bool:
+    """Whether anything about a machine was collected (a probe, a paste, a saved report), rather than none."""
+    return report.facts.model_dump_json() != _no_facts()

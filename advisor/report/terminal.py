@@ -11,7 +11,8 @@ from advisor.models.findings import Finding
 from advisor.models.report import Report
 from advisor.report.fact_sections import Section
 from advisor.report.safe_text import printable_copy
-from advisor.report.sections import report_sections
+from advisor.report.sections import has_facts, report_sections
+from advisor.report.tidy import skipped_by_reason, skipped_summary
 from advisor.report.verdict import verdict
 
 _STYLE = {"high": "bold red", "medium": "bold yellow", "low": "yellow", "info": "cyan"}
@@ -20,7 +21,7 @@ _STYLE = {"high": "bold red", "medium": "bold yellow", "low": "yellow", "info": 
 def _finding_panel(finding: Finding) -> Panel:
     where = f"GPU {finding.gpu_index} · " if finding.gpu_index is not None else ""
     if finding.location is not None:
-        where = f"{finding.location.path}:{finding.location.line}:{finding.location.column} · "
+        where = f"{finding.location.text} · "
     body = Group(
         Text(finding.message),
         Text.assemble(("Fix: ", "bold"), finding.remediation),
@@ -46,7 +47,7 @@ def _section_table(section: Section) -> Group:
     return Group(*parts)
 
 
-def render_terminal(report: Report, console: Console) -> None:
+def render_terminal(report: Report, console: Console, *, verbose: bool = False) -> None:
     """Every string in the report is data: control characters are made visible first, and rich is only ever
     handed Text objects, so nothing in a paste is read as markup (see report/safe_text.py)."""
     report = printable_copy(report)
@@ -57,7 +58,7 @@ def render_terminal(report: Report, console: Console) -> None:
     if report.findings:
         for finding in report.findings:
             console.print(_finding_panel(finding))
-    else:
+    elif has_facts(report):
         console.print(Text("No problems found by the rules that could be evaluated.", style="green"))
     for recommendation in report.recommendations:
         lines = [Text(recommendation.summary, style="bold")] + [Text(f"- {r}") for r in recommendation.reasoning]
@@ -65,12 +66,14 @@ def render_terminal(report: Report, console: Console) -> None:
     for section in report_sections(report):
         console.print()
         console.print(_section_table(section))
-    if report.skipped:
+    if report.skipped and not verbose:
+        console.print()
+        console.print(Text(skipped_summary(report), style="dim"))
+    elif report.skipped:
         console.print()
         console.print(Text(f"Rules skipped for missing facts ({len(report.skipped)}):", style="bold dim"))
-        for skipped in report.skipped:
-            gpu = f" (GPU {skipped.gpu_index})" if skipped.gpu_index is not None else ""
-            console.print(Text(f"  {skipped.rule_id}{gpu}: {skipped.reason}", style="dim"))
+        for reason, rules in skipped_by_reason(report):
+            console.print(Text(f"  {reason}: {', '.join(rules)}", style="dim"))
     meta = report.meta
     console.print(Text(f"\ngpu-advisor {meta.tool_version} · {meta.command} · {meta.created_utc} · "
                        f"{'redacted' if meta.redacted else 'NOT redacted'}", style="dim"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from advisor.formatting import plural
 from advisor.models.common import Severity, Unavailable
 from advisor.models.report import Report
 
@@ -37,6 +38,12 @@ def _gpu_names(report: Report) -> str:
 
 
 def verdict(report: Report) -> Verdict:
+    from advisor.report.sections import has_facts
+
+    if not has_facts(report) and report.recommendations:
+        # Nothing about a machine here (an OOM message explained offline): the answer is the recommendation's.
+        return Verdict(None, f"{report.recommendations[0].title} (offline)",
+                       "nothing about the machine that printed it is in this report")
     torch = report.facts.torch
     blocking = {f.rule_id: f for f in report.findings if f.rule_id in _BLOCKING_RULES}
     available = torch.cuda_available
@@ -48,12 +55,13 @@ def verdict(report: Report) -> Verdict:
     if available is True:
         names = _gpu_names(report)
         if isinstance(torch.device_count, int):
-            because = f"torch {torch.version} (CUDA {torch.cuda_version}) sees {torch.device_count} GPU(s): {names}"
+            because = f"torch {torch.version} (CUDA {torch.cuda_version}) sees {plural(torch.device_count, 'GPU')}: {names}"
         else:
-            because = f"torch {torch.version} (CUDA {torch.cuda_version}) reports CUDA available; GPU(s): {names}"
+            because = f"torch {torch.version} (CUDA {torch.cuda_version}) reports CUDA available; GPUs: {names}"
         serious = [f for f in report.findings if f.severity == Severity.high]
         if serious:
-            because += f" -- but {len(serious)} high-severity problem(s) below need attention"
+            because += (f" -- but {plural(len(serious), 'high-severity problem')} below "
+                        f"{'needs' if len(serious) == 1 else 'need'} attention")
         return Verdict(True, "GPU usable: yes", because)
     if "no-nvidia-driver" in blocking:
         return Verdict(False, "GPU usable: no", blocking["no-nvidia-driver"].title)

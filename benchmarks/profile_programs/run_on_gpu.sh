@@ -20,8 +20,8 @@ for name in small_ops_loop sync_every_step sync_every_step_fixed dataloader_boun
     --trace-out "$WORK/trace_$name" --plot "$WORK/profile_$name.png" -- "benchmarks/profile_programs/$name.py" $args
   rc=$?
   end=$(date +%s.%N)
-  # The same program unprofiled, for about as many steps as the profile run let it take.
-  timeout 300 $PY "benchmarks/profile_programs/$name.py" $plain > /dev/null 2>&1
+  # The same program unprofiled, for about as many steps as the profile run let it take (PLAIN_FOR: only those).
+  case " ${PLAIN_FOR:-$name} " in *" $name "*) timeout 300 $PY "benchmarks/profile_programs/$name.py" $plain > /dev/null 2>&1;; esac
   plain_end=$(date +%s.%N)
   echo "$name profile_rc=$rc profile_run_s=$($PY -c "print(round($end - $start, 2))") plain_run_s=$($PY -c "print(round($plain_end - $end, 2))") plain_args=$plain" | tee -a "$WORK/timings.txt"
   $PY - "$WORK/profile_$name.json" <<'PYEOF'

@@ -23,7 +23,7 @@ CPU_ONLY = Facts.model_validate_json((FIXTURES / "facts" / "cpu_only_linux.json"
 
 def test_a_usable_gpu_and_a_device_index_past_the_ones_torch_sees():
     assert gpu_unusable_reason(H200) is None and usable_gpu(H200, 0) is None
-    with pytest.raises(AdvisorError, match=r"--device 7: torch sees 1 GPU\(s\) \(0\.\.0\)") as caught:
+    with pytest.raises(AdvisorError, match=r"--device 7: torch sees 1 GPU \(0\.\.0\)") as caught:
         usable_gpu(H200, 7)
     assert caught.value.exit_code == EXIT_BAD_INPUT
 

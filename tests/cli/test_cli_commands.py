@@ -32,9 +32,9 @@ def test_version(capsys):
 @pytest.mark.parametrize("args, message", [
     (["explain", "no/such/report.json"], "no such file"),
     (["explain", str(FIXTURES)], "is a directory"),
-    (["rules", "show", "no-such-rule"], "no rule with id"),
+    (["rules", "show", "no-such-rule"], "no rule or lint check with id"),
     (["rules", "validate", "no/such/dir"], "not a directory"),
-    (["env", "--rules-dir", "no/such/dir"], "not a directory"),
+    (["env", "--rules-dir", "no/such/dir"], "no such directory"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
     code, out, err = cli(capsys, *args)

@@ -67,7 +67,7 @@ def test_redaction_is_shared_and_on_by_default(runner, app, tmp_path):
     (tmp_path / "b.json").write_text(report_b.model_dump_json())
     redacted = Comparison.model_validate_json(run(runner, app, tmp_path / "a.json", tmp_path / "b.json", "-f", "json").stdout)
     assert [(d.path, d.a, d.b) for d in redacted.facts.differences] == [
-        ("env.CUDA_HOME", "/home/<user>/cuda", "/home/<user>/cuda-13")]
+        ("env.CUDA_HOME", "/home/{user}/cuda", "/home/{user}/cuda-13")]
     assert redacted.a.redacted and redacted.b.redacted
     kept = run(runner, app, tmp_path / "a.json", tmp_path / "b.json", "-f", "json", "--no-redact").stdout
     assert "alice-secret" in kept and "alice-secret" not in json.dumps(redacted.model_dump(mode="json"))
@@ -82,14 +82,16 @@ def test_fail_on_regression_exits_1_only_when_asked(runner, app, tmp_path):
     (tmp_path / "after.json").write_text(after.model_dump_json())
     plain = run(runner, app, tmp_path / "before.json", tmp_path / "after.json")
     assert plain.exit_code == 0 and "regressed against A in 1 way" in plain.stdout
-    failing = run(runner, app, tmp_path / "before.json", tmp_path / "after.json", "--fail-on-regression")
+    failing = run(runner, app, tmp_path / "before.json", tmp_path / "after.json", "--fail-on", "medium")
     assert failing.exit_code == 1
     assert "host->device pinned 256 MiB 50% worse" in failing.stdout
-    assert "1 regression(s)" in failing.stderr
-    lenient = run(runner, app, tmp_path / "before.json", tmp_path / "after.json", "--fail-on-regression",
+    assert "1 regression of B against A" in failing.stderr
+    # The flag of earlier versions still works: the same as --fail-on medium.
+    assert run(runner, app, tmp_path / "before.json", tmp_path / "after.json", "--fail-on-regression").exit_code == 1
+    lenient = run(runner, app, tmp_path / "before.json", tmp_path / "after.json", "--fail-on", "medium",
                   "--threshold", "0.6")
     assert lenient.exit_code == 0
-    improved = run(runner, app, tmp_path / "after.json", tmp_path / "before.json", "--fail-on-regression")
+    improved = run(runner, app, tmp_path / "after.json", tmp_path / "before.json", "--fail-on", "medium")
     assert improved.exit_code == 0
 
 
@@ -136,7 +138,7 @@ def _write(path, text):
 def test_compare_never_imports_torch(poisoned_torch):
     for fmt in ("terminal", "markdown", "json"):
         result = run_without_torch(poisoned_torch, "compare", str(H200_COLLECT_ENV), str(H200), "-f", fmt,
-                                   "--fail-on-regression")
+                                   "--fail-on", "medium")
         assert result.returncode == 0, result.stderr
         assert TORCH_POISON not in result.stderr and result.stdout.strip()
 

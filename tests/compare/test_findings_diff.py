@@ -53,7 +53,7 @@ def test_lint_findings_in_different_places_stay_apart():
     first.location = SourceLocation(path="train.py", line=10, column=1)
     second.location = SourceLocation(path="train.py", line=20, column=1)
     result = diff_findings(report(findings=[first]), report(findings=[first, second]), Severity.medium)
-    assert [(c.change, c.location) for c in result] == [("appeared", "train.py:20"), ("persists", "train.py:10")]
+    assert [(c.change, c.location) for c in result] == [("appeared", "train.py:20:1"), ("persists", "train.py:10:1")]
 
 
 def test_regression_lines_name_the_finding():

@@ -71,10 +71,10 @@ def test_regressions_lead_both_renderings():
                findings=[finding("clocks-throttled", "medium", 0)])
     comparison = compare_reports(a, b)
     markdown = render_compare_markdown(comparison)
-    assert "**B regressed against A in 2 way(s)**" in markdown
+    assert "**B regressed against A in 2 ways**" in markdown
     assert "- Overheads: idle synchronize 100% worse (4.00 us -> 8.00 us)" in markdown
     assert "- medium finding clocks-throttled on GPU 0 appeared: clocks-throttled title" in markdown
-    assert "regressed against A in 2 way(s)" in terminal(comparison).splitlines()[0]
+    assert "regressed against A in 2 ways" in terminal(comparison).splitlines()[0]
 
 
 def test_pasted_text_comparison_renders(cpu_to_h200):
@@ -94,11 +94,13 @@ def test_footnotes_only_replace_reasons_that_repeat():
     assert table.note == "[1] unavailable: not in collect_env output"
 
 
-def test_noisy_worse_numbers_are_named_in_the_headline_but_not_counted():
+def test_noisy_worse_numbers_are_named_in_the_summary_but_not_counted():
     a = report(measurements=measurements(peaks=[scalar("CPU matmul float32", 1600.0, "GFLOP/s", stable=False)]))
     b = report(measurements=measurements(peaks=[scalar("CPU matmul float32", 800.0, "GFLOP/s")]))
     comparison = compare_reports(a, b)
     assert comparison.regressions == []
-    assert "(1 noisy number(s) look worse: not counted)" in render_compare_markdown(comparison).splitlines()[2]
+    markdown = render_compare_markdown(comparison)
+    assert markdown.splitlines()[2].startswith("**No regressions")
+    assert "1 noisy number looks worse: not counted" in markdown
     assert "| CPU matmul float32 | 1,600 GFLOP/s | 800 GFLOP/s | 0.50x | worse by 50% (noisy) | did not settle in A |" \
         in render_compare_markdown(comparison)

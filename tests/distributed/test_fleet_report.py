@@ -54,11 +54,11 @@ def test_markdown_stays_one_comment_and_folds_the_details():
 def test_node_names_become_stable_placeholders():
     report = job_report()
     names = node_placeholders(report)
-    assert names["gpu-node-00.cluster.example"] == "<host-1>" and names["gpu-node-07.cluster.example"] == "<host-8>"
+    assert names["gpu-node-00.cluster.example"] == "{host-1}" and names["gpu-node-07.cluster.example"] == "{host-8}"
     scrubbed = pseudonymise_nodes(report)
     dumped = scrubbed.model_dump_json()
     assert "gpu-node-" not in dumped
-    assert "rank 42 on <host-6>" in scrubbed.fleet.facts.stragglers_text
+    assert "rank 42 on {host-6}" in scrubbed.fleet.facts.stragglers_text
 
 
 def test_fleet_rules_do_not_apply_to_a_one_process_report():

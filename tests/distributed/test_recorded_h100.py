@@ -43,5 +43,5 @@ def test_conclusions_re_derive_identically():
 
 def test_renders_the_one_device_topology():
     text = render_markdown(recorded())
-    assert "<summary>Topology of <host-1> (1 GPUs)</summary>" in text
+    assert "<summary>Topology of {host-1} (1 GPU)</summary>" in text
     assert "| GPU0 | X | 0 |" in text

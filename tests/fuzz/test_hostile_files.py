@@ -119,9 +119,9 @@ def test_output_dash_is_stdout(tmp_path, capsys, monkeypatch):
 def test_lint_output_is_never_a_linted_source(tmp_path, capsys):
     script = tmp_path / "train.py"
     script.write_text("import torch\nx = torch.zeros(3).cuda()\n")
-    code, _, err = cli(capsys, "lint", script, "-o", script)
+    code, _, err = cli(capsys, "lint", script, "-f", "json", "-o", script)
     assert code == 2 and "being linted" in err and "Traceback" not in err
-    code, _, err = cli(capsys, "lint", tmp_path, "-o", tmp_path / "other.py")
+    code, _, err = cli(capsys, "lint", tmp_path, "-f", "json", "-o", tmp_path / "other.py")
     assert code == 2 and "being linted" in err
     assert script.read_text().startswith("import torch")
 

@@ -31,7 +31,7 @@ def test_clean_exits_0_and_findings_exit_1(app, runner, files):
     faulty = runner.invoke(app, ["lint", str(files)])
     assert faulty.exit_code == 1
     assert f"{files / 'faulty.py'}:2:5: GA104 " in faulty.stdout
-    assert "1 finding(s) in 2 file(s)" in faulty.stderr
+    assert "1 finding in 2 files" in faulty.stderr
 
 
 def test_bad_usage_exits_2_with_one_line(app, runner, files):

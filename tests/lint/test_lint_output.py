@@ -68,8 +68,26 @@ def test_sarif_notebook_results_name_the_cell():
     findings = lint_text(notebook, path="my nb.ipynb")
     sarif = json.loads(render_sarif(LintRun(findings=findings)))
     result = sarif["runs"][0]["results"][0]
-    assert result["properties"] == {"cell": 1}
+    assert result["properties"] == {"cell": 1, "cellLine": 2, "cellColumn": 5}
     assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "my%20nb.ipynb"
+
+
+def test_sarif_points_into_the_notebook_file_consumers_open(tmp_path):
+    """A SARIF viewer opens the .ipynb as text: the region is the line of the JSON holding the source line."""
+    notebook = tmp_path / "nb.ipynb"
+    notebook.write_text(json.dumps({"cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# title"]},
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+         "source": ["import torch\n", "x = torch.ones(2).cuda()"]}], "metadata": {}, "nbformat": 4}, indent=1))
+    from advisor.lint import lint_paths
+
+    run = lint_paths([str(notebook)])
+    result = json.loads(render_sarif(run))["runs"][0]["results"][0]
+    region = result["locations"][0]["physicalLocation"]["region"]
+    raw = notebook.read_text().splitlines()[region["startLine"] - 1]
+    assert raw[region["startColumn"] - 1:].startswith("torch.ones(2).cuda()")
+    assert result["properties"] == {"cell": 2, "cellLine": 2, "cellColumn": 5}
+    assert f"{notebook.as_posix()}:cell2:2:5" in render_text(run)  # the same place, in the text convention
 
 
 def test_ignore_comments():
@@ -98,12 +116,17 @@ def test_bridge_builds_report_findings(tmp_path):
                    {"cell_type": "code", "source": "import torch\nx = torch.ones(2).cuda()"}],
          "metadata": {}, "nbformat": 4}))
     findings, notes = lint_paths_to_findings([str(tmp_path)], ignore=["GA102"])
-    assert [f.rule_id for f in findings] == ["GA104", "GA101", "GA104"]
+    # A file that does not parse is a GA000 finding (high): nothing in it was checked, and --fail-on sees that.
+    assert [f.rule_id for f in findings] == ["GA000", "GA104", "GA101", "GA104"]
+    assert findings[0].location.path.endswith("bad.py") and findings[0].severity.value == "high"
+    findings = findings[1:]
     assert all(f.source == "lint" and f.category == "code" for f in findings)
     assert findings[1].confidence.value == "inferred" and findings[1].severity.value == "high"
     assert findings[1].location.line == 6 and findings[1].location.column == 7
-    assert findings[2].location.path.endswith("nb.ipynb:cell2") and findings[2].evidence["notebook_cell"] == 2
-    assert len(notes) == 1 and "bad.py:1:" in notes[0] and "syntax error" in notes[0]
+    notebook = findings[2].location
+    assert notebook.path.endswith("nb.ipynb") and notebook.cell == 2 and findings[2].evidence["notebook_cell"] == 2
+    assert notebook.text.endswith("nb.ipynb:cell2:2:5")  # the one convention: path.ipynb:cellN:line:col
+    assert notes == []
     findings[0].model_dump_json()  # serialisable in a report
 
 

@@ -102,7 +102,7 @@ def test_cuda_driver_version_reads_like_nvidia_smi():
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not HAS_NVML, reason="needs NVML")
+@pytest.mark.skipif(not HAS_NVML, reason="needs the NVIDIA driver (NVML could not be loaded)")
 def test_one_failing_query_costs_only_its_field(monkeypatch):
     monkeypatch.setattr(pynvml, "nvmlDeviceGetRemappedRows", _raise(pynvml.NVML_ERROR_NOT_SUPPORTED))
     monkeypatch.setattr(pynvml, "nvmlDeviceGetEnforcedPowerLimit", _raise(pynvml.NVML_ERROR_UNKNOWN))
@@ -116,7 +116,7 @@ def test_one_failing_query_costs_only_its_field(monkeypatch):
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not HAS_NVML, reason="needs NVML")
+@pytest.mark.skipif(not HAS_NVML, reason="needs the NVIDIA driver (NVML could not be loaded)")
 def test_live_state_reads_a_real_gpu_by_index_and_uuid():
     _, gpus = probe_nvml()
     by_index = read_live_state(0)

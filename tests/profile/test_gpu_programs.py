@@ -34,3 +34,17 @@ def _report(name: str, tmp_path: Path):
 @pytest.mark.parametrize("name", sorted(CHECKS))
 def test_program_gets_its_verdict(name: str, tmp_path: Path) -> None:
     CHECKS[name](_report(name, tmp_path))
+
+
+def test_fix_gains_are_measured_with_an_interval(tmp_path: Path) -> None:
+    """(b) copies from pageable memory and runs float32 matmuls with TF32 off: both gains are measured on the GPU
+    (pinning at the program's copy size, TF32 off/on in turn), each with a range over paired samples."""
+    profile = _report("sync_every_step", tmp_path).profile
+    assert profile is not None
+    copies, matmul = profile.copies, profile.matmul
+    assert copies.fix_gain.startswith("measured"), copies.fix_gain
+    low, high = copies.pinned_saved_range_ms
+    assert low <= copies.pinned_saved_ms_per_step <= high
+    assert matmul.fix_gain.startswith("measured: gpu-advisor switched TF32 off and on"), matmul.fix_gain
+    low, high = matmul.tf32_saved_range
+    assert low <= matmul.tf32_saved_fraction <= high

@@ -91,6 +91,24 @@ def test_wall_clock_window_for_a_program_without_steps(tmp_path: Path) -> None:
     assert report.profile.host_site.endswith(f"tiny_ops.py:{line_of(PROGRAMS / 'tiny_ops.py', 'b += a')}")
 
 
+def test_a_tiny_op_loop_gets_a_window_cut_to_a_bounded_trace(tmp_path: Path) -> None:
+    """A loop of tiny ops makes hundreds of thousands of trace events per 0.5 s on this CPU (376k measured):
+    the pilot cuts the window so the kept trace stays near MAX_WINDOW_EVENTS and the summary takes little."""
+    import gzip
+
+    from advisor.profile.bootstrap import MAX_WINDOW_EVENTS
+
+    result = profile("--wait-seconds", "1", "--seconds", "0.5", "-q", "--log", str(tmp_path / "log"), "-f", "json",
+                     "-o", str(tmp_path / "r.json"), "--trace-out", str(tmp_path / "trace"), str(PROGRAMS / "tiny_ops.py"))
+    assert result.returncode == 0, result.stderr
+    report = load_report_json((tmp_path / "r.json").read_text(), "r.json")
+    with gzip.open(tmp_path / "trace" / "gpu_advisor.pt.trace.json.gz", "rt") as handle:
+        events = len(json.load(handle)["traceEvents"])
+    assert events < 3 * MAX_WINDOW_EVENTS  # a loaded machine makes fewer events, never many more
+    assert report.profile.run.window_s < 0.5
+    assert any("wall-clock window was cut" in note for note in report.profile.notes)
+
+
 def test_module_form_and_markdown(tmp_path: Path) -> None:
     result = profile(*FAST, "-q", "--log", str(tmp_path / "log"), "-f", "markdown", "-m", "pkg_demo", cwd=PROGRAMS)
     assert result.returncode == 0, result.stderr

@@ -98,3 +98,41 @@ def test_unknown_name_without_torchvision_says_what_was_tried():
     else:
         with pytest.raises(ModelSourceError, match="not a torchvision model"):
             load_model("no_such_net_xyz")
+
+
+def test_a_file_path_and_factory_loads_like_a_module(tmp_path, monkeypatch):
+    from advisor.recommend.model_source import load_model
+
+    folder = tmp_path / "project" / "nets"
+    folder.mkdir(parents=True)
+    (folder / "layers.py").write_text("import torch\nWIDTH = 8\n")
+    (folder / "my-model.py").write_text(
+        "import torch\nfrom layers import WIDTH\n\ndef build():\n    return torch.nn.Linear(WIDTH, 2)\n\n"
+        "if __name__ == '__main__':\n    raise SystemExit('must not run')\n")
+    monkeypatch.chdir(tmp_path)
+    loaded = load_model("project/nets/my-model.py:build")
+    assert loaded.model.in_features == 8
+    assert load_model(f"{folder / 'my-model.py'}:build").model.out_features == 2
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("no/such/file.py:build", "no such file 'no/such/file.py'"),
+    ("no_such_pkg_xyz.nets:build", "pip install no_such_pkg_xyz"),
+])
+def test_a_missing_file_or_module_says_what_to_do(spec, words):
+    from advisor.recommend.model_source import ModelSourceError, load_model
+
+    with pytest.raises(ModelSourceError) as error:
+        load_model(spec)
+    assert words in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_module_whose_dependency_is_not_installed_says_to_install_it(tmp_path, monkeypatch):
+    from advisor.recommend.model_source import ModelSourceError, load_model
+
+    (tmp_path / "needs_dep.py").write_text("import not_installed_dep_xyz\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ModelSourceError) as error:
+        load_model("needs_dep:build")
+    assert "pip install not_installed_dep_xyz" in str(error.value)
