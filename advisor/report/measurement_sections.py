@@ -57,7 +57,8 @@ def overhead_section(measurements: Measurements) -> Section:
     section = Section("Overheads", header=("What", "Median", "Spread", "How"))
     for detail in measurements.overheads.details:
         value = detail.reason if detail.status != "ok" else (
-            human_seconds(detail.value) if detail.unit == "s" else _num(detail.value, ".1f", detail.unit))
+            human_seconds(detail.value) if detail.unit == "s" and isinstance(detail.value, (int, float))
+            else _num(detail.value, ".1f", detail.unit))  # an ok status with no value: a malformed report
         section.rows.append((detail.name, value, _spread(detail.stats), detail.workload))
     return section
 
