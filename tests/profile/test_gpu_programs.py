@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from advisor.models.load import load_report_json
+from tests.profile.child_env import child_env
 from tests.profile.verdicts import CHECKS, GPU_ARGS, GPU_OPTIONS, PROGRAMS
 
 pytestmark = pytest.mark.gpu
@@ -27,7 +28,7 @@ def _report(name: str, tmp_path: Path):
         subprocess.run([sys.executable, "-m", "advisor", "profile", *GPU_OPTIONS.get(name, []), "-q",
                         "--log", str(tmp_path / f"{name}.log"), "-f", "json", "-o", str(path), "--",
                         str(PROGRAMS / f"{name}.py"), *GPU_ARGS[name]],
-                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True, timeout=300)
+                       cwd=ROOT, env=child_env(), check=True, timeout=300)
     return load_report_json(path.read_text(encoding="utf-8"), str(path))
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from advisor.models.load import load_report_json
+from tests.profile.child_env import child_env
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS = Path(__file__).resolve().parent / "programs"
@@ -20,7 +21,7 @@ FAST = ["--warmup-steps", "1", "--steps", "3", "--baseline-steps", "2", "--max-o
 
 def profile(*args: str, timeout: float = 180, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "advisor", "profile", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=timeout, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                          text=True, timeout=timeout, env=child_env())
 
 
 def line_of(path: Path, text: str) -> int:
@@ -66,7 +67,7 @@ def test_trace_out_keeps_a_compressed_trace_that_summarises_again(cpu_train_repo
 def test_explain_reads_a_profile_report(cpu_train_report) -> None:
     _, out = cpu_train_report
     result = subprocess.run([sys.executable, "-m", "advisor", "explain", str(out / "r.json"), "-f", "markdown"],
-                            cwd=ROOT, capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                            cwd=ROOT, capture_output=True, text=True, timeout=60, env=child_env())
     assert result.returncode == 0, result.stderr
     assert "profile-no-gpu" in result.stdout and "Step timeline" in result.stdout
 
@@ -162,7 +163,7 @@ def test_ctrl_c_reaches_the_program_and_nothing_is_left(tmp_path: Path) -> None:
     pid_file = tmp_path / "pid"
     command = [sys.executable, "-m", "advisor", "profile", "--wait-seconds", "100", "-q", "--log", str(tmp_path / "log"),
                str(PROGRAMS / "hangs.py"), str(pid_file)]
-    cli = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=subprocess.PIPE, text=True)
+    cli = subprocess.Popen(command, cwd=ROOT, env=child_env(), stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while not pid_file.exists() and time.monotonic() < deadline:
         time.sleep(0.2)

@@ -4,7 +4,6 @@ rank's step time. One rank really is slower (it sleeps each step), or its gpu-ad
 and the report says so. Every run is bounded: --rank-timeout, --timeout and a hard subprocess limit."""
 
 import json
-import os
 import socket
 import subprocess
 import sys
@@ -13,6 +12,7 @@ from pathlib import Path
 
 from advisor.app.profile_ranks import skew
 from advisor.models.profile import RankProfile
+from tests.profile.child_env import child_env
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = ROOT / "tests/profile/programs/rank_train.py"
@@ -26,7 +26,7 @@ def free_port() -> int:
 
 
 def torchrun_profile(tmp_path, **extra_env):
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1", **extra_env}
+    env = child_env(OMP_NUM_THREADS="1", PYTHONUNBUFFERED="1", **extra_env)
     output = tmp_path / "profile.json"
     command = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2",
                "--master-addr", "127.0.0.1", "--master-port", str(free_port()),
