@@ -24,10 +24,14 @@ MARKER = "GPU-ADVISOR-TORCH-FACTS "
 TIMEOUT_S = 180.0
 _CHILD_CODE = (
     "import json, sys\n"
+    "failure = None\n"
     "try:\n"
-    "    import torch  # the slow part first; a failure is recorded by probe_torch_fields below\n"
-    "except BaseException:\n"
-    "    pass\n"
+    "    import torch  # the slow part first; its real error is what probe_torch_fields reports\n"
+    "except BaseException as error:\n"
+    "    failure = error\n"
+    "from advisor.probe import torch_env\n"
+    "if failure is not None:\n"
+    "    torch_env.remember_import_failure(failure)  # a second import would fail differently\n"
     "from advisor.probe.torch_env import probe_torch_fields\n"
     f"sys.stdout.write({MARKER!r} + json.dumps(probe_torch_fields()) + '\\n')\n"
 )

@@ -3,6 +3,7 @@ messages, every reporter and the comparison."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
@@ -53,14 +54,28 @@ def human_value(value: Any, spec: Optional[str] = None) -> str:
         return ", ".join(human_value(item) for item in value) or "none"
     if spec and isinstance(value, (int, float)):
         if spec in UNIT_SPECS:
-            return UNIT_SPECS[spec](float(value))
+            try:
+                return UNIT_SPECS[spec](float(value))
+            except OverflowError:  # an integer past float's range
+                return str(value)
         try:
+            if spec_too_large(spec):  # {x:999999999} would allocate a gigabyte of spaces
+                return str(value)
             return format(value, spec)
-        except ValueError:
+        except (ValueError, OverflowError):
             return str(value)
     if isinstance(value, float):
         return f"{value:.3g}"
     return str(value)
+
+
+#: Widths and precisions a message or a table could want; more is an attack (or a typo), never a layout.
+MAX_SPEC_NUMBER = 64
+
+
+def spec_too_large(spec: str) -> bool:
+    """Whether a format spec asks for a width or precision over MAX_SPEC_NUMBER (or is absurdly long)."""
+    return len(spec) > 20 or any(int(number) > MAX_SPEC_NUMBER for number in re.findall(r"\d+", spec))
 
 
 @dataclass

@@ -37,7 +37,8 @@ _TOKEN_SOURCES = [
     r"AKIA[0-9A-Z]{16}",                          # AWS access key id
     r"xox[abprs]-[A-Za-z0-9\-]{10,}",             # Slack
     r"glpat-[A-Za-z0-9_\-]{20,}",                 # GitLab
-    r"eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",  # JWT
+    # JWT; starting only where a run of its characters starts keeps the search linear on "eyJeyJeyJ..."
+    r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
     r"(?<=[Bb]earer )[A-Za-z0-9._\-]{16,}",
 ]
 _TOKEN = re.compile("|".join(f"(?:{p})" for p in _TOKEN_SOURCES))
@@ -45,11 +46,18 @@ _UUID = r"(?:GPU-|MIG-|GI-)?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-f
 _IPV4 = r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\w.])"
 _IPV6 = r"(?<![\w:])(?:[0-9a-fA-F]{1,4}:){4,7}[0-9a-fA-F]{1,4}(?![\w:])"
 _MAC = r"(?<![\w:])(?:[0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}(?![\w:])"
-_EMAIL = r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}"
+#: The local part starts where its run of characters starts: tried from every position of a long run, the
+#: search was quadratic.
+_EMAIL = r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}"
+#: A home folder's user name: up to the next separator, and spaces inside it when the path goes on after it
+#: ("/home/alice smith/x.py"). Each alternative is linear: the spaced words are separated by exactly one space.
 _HOME_PATHS = [
-    (re.compile(r"(/home/|/Users/)([^/\s\"':]+)"), r"\1" + _USER),
-    (re.compile(r"([A-Za-z]:\\+Users\\+)([^\\\s\"']+)", re.IGNORECASE), r"\1" + _USER),
+    (re.compile(r"(/home/|/Users/)([^/\s\"':]+(?: [^/\s\"':]+)*(?=/)|[^/\s\"':]+)"), r"\1" + _USER),
+    (re.compile(r"([A-Za-z]:\\+(?:Users|Documents and Settings)\\+)"
+                r"([^\\\s\"']+(?: [^\\\s\"']+)*(?=\\)|[^\\\s\"']+)", re.IGNORECASE), r"\1" + _USER),
 ]
+#: user:password@ in a URL (https://, redis://, postgres://...): the whole user-info part goes.
+_URL_CREDENTIALS = re.compile(r"://[^/\s@'\"<>]+@")
 #: Fields whose whole value is private, whatever it looks like.
 _PRIVATE_FIELDS = {"serial": "serial", "hostname": "host"}
 #: Mappings whose values are version numbers (which can look like IPv4 addresses: nvidia-cublas 13.1.0.3).
@@ -63,9 +71,19 @@ class Redactor:
         self._placeholders: dict[tuple[str, str], str] = {}
         self._counters: dict[str, int] = {}
         words = {w for w in (_current_user(), *_current_hosts(), *extra_words) if w and len(w) >= 3}
-        self._words = sorted(w for w in words if w.lower() not in _TOO_COMMON)
+        # Longest first: the full host name "gpu1.lab.example.com" before its first label "gpu1".
+        self._words = sorted((w for w in words if w.lower() not in _TOO_COMMON), key=lambda w: (-len(w), w))
         home = str(Path.home())
         self._home = home if home not in ("/", "/root") and len(home) > 3 else None
+
+    def add_words(self, words: Iterable[str]) -> None:
+        """More names to scrub wherever they appear (too short or too common ones, and placeholders, are not)."""
+        for word in words:
+            if word[:1] in "{<" and word[-1:] in "}>":
+                continue  # already a placeholder (a fleet report's "{host-1}")
+            if word and len(word) >= 3 and word.lower() not in _TOO_COMMON and word not in self._words:
+                self._words.append(word)
+        self._words.sort(key=lambda w: (-len(w), w))
 
     def placeholder(self, kind: str, value: str) -> str:
         key = (kind, value)
@@ -91,16 +109,20 @@ class Redactor:
                     name = match.group(2)
                     if name != _USER and name.lower() not in _TOO_COMMON and name not in self._words:
                         self._words.append(name)
+                        self._words.sort(key=lambda w: (-len(w), w))
                 text = pattern.sub(replacement, text)
         if len(text) >= 16:
             text = _TOKEN.sub(mark("token"), text)
         if "-" in text:
             text = self._sub(_UUID, "uuid", text)
         if "@" in text:
+            if "://" in text:
+                text = _URL_CREDENTIALS.sub("://" + mark("credentials") + "@", text)
             text = self._sub(_EMAIL, "email", text)
+        if ":" in text:  # aa:bb:cc:dd:ee:ff has no digit at all, and no version number looks like one
+            text = self._sub(_MAC, "mac", text)
         if not version and any(c.isdigit() for c in text):
             if ":" in text:
-                text = self._sub(_MAC, "mac", text)
                 text = self._sub(_IPV6, "ip", text)
             if "." in text:
                 text = self._sub(_IPV4, "ip", text)
@@ -143,11 +165,24 @@ def _current_hosts() -> list[str]:
 
 
 def redact_report(report: Report, redactor_factory: Callable[[], Redactor] = Redactor) -> Report:
-    """A copy of the report with private data replaced; ``meta.redacted`` says it was done."""
-    scrubbed = redactor_factory().value(report.model_dump(mode="json"))
+    """A copy of the report with private data replaced; ``meta.redacted`` says it was done.
+
+    The report's own host name (another machine's, for a report or paste from elsewhere) is scrubbed wherever
+    else it is mentioned too, whole and by its first label."""
+    redactor = redactor_factory()
+    hostname = report.facts.host.hostname
+    if isinstance(hostname, str):
+        redactor.add_words([hostname, hostname.split(".")[0]])
+    scrubbed = redactor.value(report.model_dump(mode="json"))
     scrubbed["meta"]["redacted"] = True
     return Report.model_validate(scrubbed)
 
 
 def redact_text(text: str) -> str:
+    return Redactor().text(text)
+
+
+def redact_lint_output(text: str) -> str:
+    """Lint output (text, JSON or SARIF) scrubbed like a report. Placeholders hold no quote or backslash, so
+    JSON stays JSON; SARIF's percent-encoded URIs still match the home-folder patterns."""
     return Redactor().text(text)

@@ -43,3 +43,8 @@ def poisoned_torch(tmp_path_factory) -> Path:
     from tests.no_torch import make_poisoned_torch
 
     return make_poisoned_torch(tmp_path_factory.mktemp("poisoned"))
+
+
+def pytest_addoption(parser):
+    parser.addoption("--fuzz-long", action="store_true", default=False,
+                     help="tests/fuzz: run the long fuzzing profile (thousands of cases per input surface)")

@@ -75,7 +75,7 @@ def batch_size_report(request: BatchSizeRequest) -> ReportOutcome:
     if request.input_dtype is not None and request.input_dtype not in INPUT_DTYPES:
         raise AdvisorError(f"--input-dtype {request.input_dtype!r}: expected one of {', '.join(INPUT_DTYPES)}")
     try:
-        loaded = load_model(request.model)
+        loaded = load_model(request.model, time_limit_s=request.budget_s)  # --budget covers import and factory
     except ModelSourceError as error:
         raise AdvisorError(str(error)) from None
     shape = parse_input_shape(request.input_shape, loaded.default_input_shape)
@@ -116,7 +116,8 @@ def _search(loaded, shape, dtype, target, request: BatchSizeRequest):
             return recommend_batch_size(
                 loaded.model, sample, mode=request.mode, optimizer=request.optimizer, amp=request.amp,
                 margin=request.margin, target=target, max_batch=request.max_batch, device=f"cuda:{request.device}",
-                throughput=request.throughput, time_budget_s=request.budget_s, progress=progress,
+                throughput=request.throughput, time_budget_s=max(request.budget_s - loaded.load_s, 1.0),
+                progress=progress,
                 model_label=loaded.label)
         except ModelRejectedInput as error:
             raise AdvisorError(f"the model rejected the input: shape {(1, *shape)} {dtype} (batch first) -> "

@@ -52,7 +52,14 @@ def _any_gpu_measurement(measurements: Measurements) -> bool:
 def _lint(paths: list[Path]):
     from advisor.lint.bridge import lint_paths_to_findings
 
-    missing = [str(p) for p in paths if not p.exists()]
+    missing = [str(p) for p in paths if not _exists(p)]
     if missing:
         raise AdvisorError(f"--code: no such file or directory: {', '.join(missing)}")
     return lint_paths_to_findings([str(p) for p in paths])
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):  # a name the file system refuses (too long, a NUL byte) is as missing
+        return False

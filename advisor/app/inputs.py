@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 from advisor.app.errors import AdvisorError
 from advisor.models.report import Report
 
@@ -12,28 +9,30 @@ MAX_INPUT_BYTES = 20 * 2**20
 
 
 def read_input(path: str) -> tuple[str, str]:
-    """(the text, its name for messages) of a file, or of stdin for ``-``."""
-    if path == "-":
-        return sys.stdin.read(), "<stdin>"
-    file = Path(path)
+    """(the text, its name for messages) of a file, or of stdin for ``-``: read capped and never blocking
+    (a FIFO, /dev/zero or a symlink to them is refused: see safe_io)."""
+    from advisor.safe_io import InputRefused, read_capped, read_stdin_capped
+
+    source = "<stdin>" if path == "-" else path
     try:
-        if file.stat().st_size > MAX_INPUT_BYTES:
-            raise AdvisorError(f"{path}: larger than {MAX_INPUT_BYTES // 2**20} MiB; not a report")
-        raw = file.read_bytes()
-    except FileNotFoundError:
-        raise AdvisorError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise AdvisorError(f"{path}: is a directory, expected a report file") from None
-    except OSError as exc:
-        raise AdvisorError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        raw = read_stdin_capped(MAX_INPUT_BYTES) if path == "-" else read_capped(path, MAX_INPUT_BYTES)
+    except InputRefused as exc:
+        raise AdvisorError(f"{source}: {exc}") from None
+    return decode_input(raw, source), source
+
+
+def decode_input(raw: bytes, source: str) -> str:
     try:
-        return raw.decode("utf-8-sig"), path
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        # Windows PowerShell's `>` writes UTF-16; anything else undecodable is not text.
+        # Windows PowerShell's `>` writes UTF-16; anything else undecodable (stdin included) is not text.
         if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
-            return raw.decode("utf-16"), path
+            try:
+                return raw.decode("utf-16")
+            except UnicodeDecodeError:
+                pass
         raise AdvisorError(
-            f"{path}: not a text file (expected a JSON report, collect_env or nvidia-smi -q output)") from None
+            f"{source}: not a text file (expected a JSON report, collect_env or nvidia-smi -q output)") from None
 
 
 def load_any_report(path: str) -> Report:

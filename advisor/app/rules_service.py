@@ -30,7 +30,9 @@ def validate_rule_dir(directory: Optional[Path]) -> tuple[int, list[str]]:
     from advisor.engine.loader import RuleLoadError, builtin_rules_dir, parse_rule, rule_files
 
     directory = directory or builtin_rules_dir()
-    if not directory.is_dir():
+    from advisor.safe_io import is_dir
+
+    if not is_dir(directory):  # also a name the file system refuses (too long): bad input, not an OSError
         raise AdvisorError(f"{directory}: not a directory of rule files")
     files = rule_files(directory)
     if not files:

@@ -57,6 +57,9 @@ def compare(
 ) -> None:
     """Compare two reports: facts that differ, measurements with B/A ratios, findings that appeared or went."""
     from advisor.app.compare_service import compare_inputs
+    from advisor.cli.output import refuse_overwriting_inputs
+
+    refuse_overwriting_inputs(output, [a_path, b_path])
     from advisor.models.common import Severity
 
     if fail_on_regression and fail_on is FailOn.never:

@@ -28,8 +28,9 @@ def explain(
 ) -> None:
     """Re-evaluate the rules on a saved report or pasted text, offline: no GPU and no torch needed."""
     from advisor.app.explain_service import explain_input
-    from advisor.cli.output import exit_code_for, write_report
+    from advisor.cli.output import exit_code_for, refuse_overwriting_inputs, write_report
 
+    refuse_overwriting_inputs(output, [input_path])
     report = explain_input(input_path, rules_dir)
     write_report(report, fmt=fmt, output=output, redact=not no_redact, verbose=verbose)
     raise typer.Exit(exit_code_for(report, fail_on))

@@ -50,10 +50,13 @@ def lint(
     report_path: Annotated[Optional[str], typer.Option(
         "--report", metavar="REPORT", help="A gpu-advisor report (diagnose --output) from this machine: messages quote its "
                          "measurements (launch cost, crossover sizes) instead of typical figures.")] = None,
+    no_redact: Annotated[bool, typer.Option("--no-redact", help="Keep user names, home paths, host names and "
+                                                                "tokens in the output (redacted by default).")] = False,
 ) -> None:
     """Find GPU performance mistakes in PyTorch code, statically: file:line:col, what it costs, the fix."""
     from advisor.cli.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK
     from advisor.lint import BadReport, MissingPath, UnknownCheck, all_infos, lint_paths, load_machine
+    from advisor.lint.discover import output_clash
     from advisor.lint.formats import FORMATS as TEXT_FORMATS
     from advisor.lint.markdown import render_markdown
     from advisor.models.common import Confidence, Severity
@@ -87,6 +90,10 @@ def lint(
         fail(f"--min-confidence {min_confidence!r}: use heuristic, inferred or measured")
     if not paths:
         fail("no paths given (gpu-advisor lint PATH...)")
+    if output == "-":
+        output = None
+    if output and output_clash(output, [*paths, *([report_path] if report_path else [])]):
+        fail(f"--output {output} is a file being linted (or the --report); refusing to overwrite it")
     machine = None
     if report_path:
         try:
@@ -100,10 +107,20 @@ def lint(
     except UnknownCheck as unknown:
         fail(str(unknown))
     report = FORMATS[output_format](run)
+    if not no_redact:  # lint output is pasted in public too: home paths, user names, tokens in code
+        from advisor.redact import redact_lint_output
+
+        report = redact_lint_output(report)
+        run.notes = [type(note)(redact_lint_output(note.path), redact_lint_output(note.reason)) for note in run.notes]
+    from advisor.report.safe_text import printable  # file names and code quoted in findings are data
+
+    report = printable(report)
+    run.notes = [type(note)(printable(note.path), printable(note.reason)) for note in run.notes]
     if output:
+        from advisor.safe_io import write_text_atomic
+
         try:
-            with open(output, "w", encoding="utf-8") as handle:
-                handle.write(report)
+            write_text_atomic(output, report)
         except OSError as exc:
             fail(f"cannot write {output}: {exc.strerror or exc}")
     else:

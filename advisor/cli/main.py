@@ -84,8 +84,21 @@ def run(argv: Optional[list[str]] = None) -> None:
     warnings.filterwarnings("ignore", message="Failed to initialize NumPy", category=UserWarning)
     command = requested_command(args)
     app = build_app([command] if command else COMMAND_MODULES)
+    from advisor.cli.usage import ClickException, NoArgsIsHelpError, one_line_usage_error
+
     try:
-        app(args=args, standalone_mode=True)
+        # Not standalone: click's usage errors come back here to be printed as one line, not a box of six.
+        code = app(args=args, standalone_mode=False)
+        sys.exit(code if isinstance(code, int) else 0)
+    except NoArgsIsHelpError as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except ClickException as exc:
+        print(one_line_usage_error(exc, command), file=sys.stderr)
+        sys.exit(exc.exit_code if exc.exit_code else 2)
+    except typer.Abort:  # not standalone, click turns Ctrl-C into Abort and leaves it to us
+        print("gpu-advisor: interrupted", file=sys.stderr)
+        sys.exit(130)
     except CliError as exc:
         print(f"gpu-advisor: error: {exc.message}", file=sys.stderr)
         sys.exit(exc.exit_code)

@@ -1,7 +1,5 @@
 """`gpu-advisor memory`: what is free, what the context costs, what fits, and what an OOM message means."""
 
-import sys
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -12,23 +10,27 @@ from advisor.cli.options import FailOn, FailOnOption, FormatOption, NoRedactOpti
 def read_oom_text(value: str) -> str:
     """--explain-oom takes the message itself, a file holding it, or - for stdin."""
     from advisor.cli.errors import CliError
+    from advisor.safe_io import InputRefused, read_capped, read_stdin_capped
 
+    limit = 20 * 2**20  # read capped and never blocking: a FIFO or /dev/zero is refused, not waited on
     if value == "-":
-        return sys.stdin.read()
+        try:
+            return read_stdin_capped(limit).decode("utf-8", errors="replace")
+        except InputRefused as error:
+            raise CliError(f"--explain-oom -: {error}") from None
     if "out of memory" in value.lower():  # the message itself (also too long to be a file name)
         return value
-    path = Path(value)
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        if any(c.isspace() for c in value):  # words, not a file name: the parser judges the message
-            return value
-        raise CliError(f"--explain-oom {value}: no such file (give the message itself in quotes, a file "
-                       "holding it, or - to read it from stdin)") from None
-    except IsADirectoryError:
-        raise CliError(f"--explain-oom {value}: is a directory, expected a file holding the message") from None
-    except OSError as error:
-        raise CliError(f"--explain-oom {value}: cannot read ({error.strerror or error})") from None
+        return read_capped(value, limit).decode("utf-8", errors="replace")
+    except InputRefused as error:
+        if str(error) == "no such file" or "too long" in str(error) or "\0" in value:
+            if any(c.isspace() for c in value):  # words, not a file name: the parser judges the message
+                return value
+            raise CliError(f"--explain-oom {value[:200]}: no such file (give the message itself in quotes, a "
+                           "file holding it, or - to read it from stdin)") from None
+        raise CliError(f"--explain-oom {value[:200]}: {error}") from None
+    except ValueError:  # a NUL byte in the "path"
+        return value
 
 
 def memory(

@@ -43,11 +43,13 @@ def check_output_path(ctx: typer.Context, output: Optional[Path], suffixes: dict
     is not a folder, and its extension names a format (or ``--format`` does). ``-`` is standard output."""
     if output is None or str(output) == "-":
         return output
+    from advisor.safe_io import is_dir
+
     path = Path(output)
-    if path.is_dir():
+    if is_dir(path):
         raise _fail("--output", output, "is a directory; give a file name")
     folder = path.parent
-    if not folder.is_dir():
+    if not is_dir(folder):  # also a name the file system refuses (too long): bad input, not an OSError
         raise _fail("--output", output, f"no such directory {str(folder)!r} (create it first)")
     format_given = any(ctx.params.get(name) is not None for name in format_params)
     if not format_given and path.suffix.lower() not in suffixes:
@@ -75,11 +77,20 @@ def output_option(suffixes: dict[str, str], what: str = "the report") -> Any:
     return typer.Option("--output", "-o", metavar="FILE", help=f"{help_text}{listed}).", callback=check)
 
 
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):  # a name the file system refuses is as missing as an absent one
+        return False
+
+
 def _check_rules_dirs(dirs: Optional[list[Path]]) -> Optional[list[Path]]:
+    from advisor.safe_io import is_dir
+
     for folder in dirs or ():
-        if not folder.exists():
+        if not is_dir(folder) and not _exists(folder):
             raise _fail("--rules-dir", folder, "no such directory")
-        if not folder.is_dir():
+        if not is_dir(folder):
             raise _fail("--rules-dir", folder, "not a directory (give the folder that holds the rule files)")
     return dirs
 

@@ -15,7 +15,7 @@ from advisor.models.report import Report
 def choose_format(requested: Optional[OutputFormat], output: Optional[Path]) -> OutputFormat:
     if requested is not None:
         return requested
-    if output is not None:
+    if output is not None and str(output) != "-":
         suffix = output.suffix.lower()
         if suffix == ".json":
             return OutputFormat.json
@@ -32,25 +32,40 @@ def emit(fmt: Optional[OutputFormat], output: Optional[Path], *, terminal: Calla
     ``terminal`` draws on a rich Console (colour on a TTY, plain text in a file); ``markdown`` and ``json``
     return text, which never passes through rich's wrapping.
     """
+    from advisor.safe_io import is_stdout, write_atomic
+
+    if is_stdout(output):  # `-o -`: standard output, in the format asked for (or the usual default)
+        output = None
     chosen = choose_format(fmt, output)
     try:
         if chosen is OutputFormat.terminal:
             from rich.console import Console
 
             if output is None:
-                terminal(Console())
+                terminal(Console(markup=False, emoji=False))
             else:
-                with output.open("w", encoding="utf-8") as handle:
-                    terminal(Console(file=handle, width=110, no_color=True, force_terminal=False))
+                write_atomic(output, lambda handle: terminal(Console(
+                    file=handle, width=110, no_color=True, force_terminal=False, markup=False, emoji=False)))
             return
         text = json() if chosen is OutputFormat.json else markdown()
         if output is None:
             sys.stdout.write(text)
             sys.stdout.flush()
         else:
-            output.write_text(text, encoding="utf-8")
+            write_atomic(output, lambda handle: handle.write(text))
     except OSError as exc:
         raise CliError(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+def refuse_overwriting_inputs(output: Optional[Path], inputs: list[str]) -> None:
+    """Exit 2 before any work when ``-o`` names one of the command's input files."""
+    from advisor.safe_io import is_stdout, output_clashes
+
+    if output is None or is_stdout(output):
+        return
+    clash = output_clashes(output, inputs)
+    if clash is not None:
+        raise CliError(f"--output {output} is the input file {clash}; refusing to overwrite it")
 
 
 def prepare_renderer(fmt: Optional[OutputFormat], output: Optional[Path]) -> None:

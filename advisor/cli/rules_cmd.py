@@ -21,7 +21,10 @@ def list_rules(rules_dir: RulesDirOption = None) -> None:
     width = max(len(item.rule.id) for item in loaded)
     for item in sorted(loaded, key=lambda i: (i.rule.category, i.rule.id)):
         rule = item.rule
-        typer.echo(f"{rule.id:<{width}}  {rule.category:<7} {rule.severity.value:<6} {rule.confidence.value:<9} {rule.title}")
+        from advisor.report.safe_text import printable  # a --rules-dir title is data: no escape sequences
+
+        typer.echo(f"{rule.id:<{width}}  {rule.category:<7} {rule.severity.value:<6} {rule.confidence.value:<9} "
+                   f"{printable(rule.title)}")
 
 
 @rules_app.command("show")
@@ -41,8 +44,10 @@ def show_rule(rule_id: Annotated[str, typer.Argument(
                            "gpu-advisor lint --list-checks show them)")
         typer.echo(page, nl=False)
         return
+    from advisor.report.safe_text import printable
+
     typer.echo(f"# {found.path}")
-    typer.echo(found.path.read_text(encoding="utf-8"), nl=False)
+    typer.echo(printable(found.path.read_text(encoding="utf-8", errors="replace")), nl=False)
 
 
 @rules_app.command("validate")

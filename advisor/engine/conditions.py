@@ -115,10 +115,9 @@ class Compare(_Node):
         if self.op == "matches":
             if not isinstance(operand, str):
                 raise ValueError(f"matches needs a regular expression string, got {operand!r}")
-            try:
-                re.compile(operand)
-            except re.error as exc:
-                raise ValueError(f"bad regular expression {operand!r}: {exc}") from None
+            from advisor.engine.safe_regex import vet_pattern  # no backtracking bombs: see safe_regex
+
+            vet_pattern(operand)
         if self.op in ("lt", "le", "gt", "ge") and not isinstance(operand, (int, float, FactRef)):
             raise ValueError(f"{self.op} needs a number or a {{fact: ...}} operand, got {operand!r}")
         return self

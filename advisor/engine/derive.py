@@ -190,6 +190,8 @@ def arch_runs_on(arch: str, cc: tuple[int, int]) -> bool:
     if not match:
         return False
     kind, digits, suffix = match.groups()
+    if len(digits) < 2 or len(digits) > 4:  # "sm_9" or "sm_99999" is no architecture: it runs nowhere
+        return False
     built = (int(digits[:-1]), int(digits[-1]))
     if suffix == "a":
         return built == cc

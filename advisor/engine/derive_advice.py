@@ -23,6 +23,7 @@ def build_to_install(ccs: list[kb.CC], driver_cuda: Optional[str], torch_version
         if old:
             return newest_sentence(min(old))  # no driver known: what the oldest GPU's last driver can run
     limit = kb._version_tuple(driver_cuda) if driver_cuda else None
+    limit = limit or None  # a "CUDA Version" with no number in it (a mangled paste) limits nothing known
     prerelease = {str(r) for r in kb._load("torch_builds.yaml").get("prerelease", [])}
     own = kb._release_key(torch_version or "")
     order = sorted(kb._releases(), reverse=True)

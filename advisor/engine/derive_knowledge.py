@@ -117,7 +117,7 @@ def _classify(reason: object) -> Optional[str]:
 def _cuda_major(version: object) -> Optional[int]:
     text = _text(version)
     head = text.split(".", 1)[0] if text else ""
-    return int(head) if head.isdigit() and len(head) <= 3 else None
+    return int(head) if head.isdecimal() and len(head) <= 3 else None
 
 
 def _gpus(facts: Facts) -> list[GpuFacts]:
@@ -280,7 +280,7 @@ def _driver_cuda_in_message(reason: object) -> Optional[str]:
     if not text or "(found version " not in text:
         return None
     number = text.split("(found version ", 1)[1].split(")", 1)[0].strip()
-    if not number.isdigit() or not 4 <= len(number) <= 6:
+    if not number.isdecimal() or not 4 <= len(number) <= 6:
         return None
     value = int(number)
     return f"{value // 1000}.{value % 1000 // 10}"
@@ -389,6 +389,6 @@ def _min_cc_in_message(reason: object) -> Optional[kb.CC]:
 def _arch_cc(arch: str) -> Optional[kb.CC]:
     kind, _, digits = arch.strip().partition("_")
     digits = digits.rstrip("af")
-    if kind not in ("sm", "compute") or not digits.isdigit() or len(digits) < 2:
+    if kind not in ("sm", "compute") or not digits.isdecimal() or len(digits) < 2:
         return None
     return int(digits[:-1]), int(digits[-1])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
@@ -15,6 +14,7 @@ from advisor.engine.derive import DerivedFacts, derive_gpu, derive_machine
 from advisor.engine.paths import FactView
 from advisor.engine.render import render
 from advisor.engine.rule import Rule
+from advisor.engine.safe_regex import search_bounded
 from advisor.models.common import Unavailable, missing
 from advisor.models.findings import Finding, SkippedRule
 from advisor.models.report import Report
@@ -101,7 +101,7 @@ def _apply(op: str, value: Any, operand: Any) -> bool:
     if op == "contains_any":
         return any(item in value for item in operand)
     if op == "matches":
-        return isinstance(value, str) and re.search(operand, value) is not None
+        return isinstance(value, str) and search_bounded(operand, value)
     left, right = Version(str(value)), Version(str(operand))
     return {"version_lt": left < right, "version_le": left <= right, "version_gt": left > right,
             "version_ge": left >= right, "version_eq": left == right}[op]

@@ -13,6 +13,7 @@ from advisor.engine.conditions import iter_paths
 from advisor.engine.paths import UnknownFactPath, check_condition_path, check_example_path, check_path
 from advisor.engine.render import check_spec, placeholder_paths, placeholder_specs
 from advisor.engine.rule import CATEGORIES, Rule
+from advisor.safe_io import is_dir
 
 RULE_SUFFIXES = (".yaml", ".yml")
 #: libyaml's loader when PyYAML was built with it (several times faster), the pure-Python one otherwise.
@@ -43,24 +44,49 @@ def _first_error(exc: ValidationError) -> str:
     return f"{where}: {message}" if where else message
 
 
+#: A rule is a page of YAML; anything larger is not a rule (and is not read: see safe_io).
+MAX_RULE_BYTES = 256 * 1024
+
+
+def _refuse_aliases(text: str) -> None:
+    """YAML anchors and aliases (&a / *a) let 1 KB expand to gigabytes (the "billion laughs"); no rule needs
+    them, so a rule file with any alias is refused. The event stream is read without building anything."""
+    for event in yaml.parse(text, Loader=_SAFE_LOADER):
+        if isinstance(event, yaml.AliasEvent):
+            mark = event.start_mark
+            raise RuleLoadError(f"line {mark.line + 1}: YAML aliases (*name) are not allowed in rule files")
+
+
 def parse_rule(path: Path) -> Rule:
+    from advisor.safe_io import InputRefused, read_capped
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RuleLoadError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        text = read_capped(path, MAX_RULE_BYTES).decode("utf-8")
+    except InputRefused as exc:
+        raise RuleLoadError(f"{path}: {exc}") from None
+    except UnicodeDecodeError:
+        raise RuleLoadError(f"{path}: not UTF-8 text") from None
     try:
+        try:
+            _refuse_aliases(text)
+        except RuleLoadError as exc:
+            raise RuleLoadError(f"{path}: {exc}") from None
         data = yaml.load(text, Loader=_SAFE_LOADER)  # a safe loader: no Python objects from YAML
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise RuleLoadError(f"{path}:{where} bad YAML: {problem}") from None
+    except RecursionError:
+        raise RuleLoadError(f"{path}: YAML nested too deeply") from None
     if not isinstance(data, dict):
         raise RuleLoadError(f"{path}: a rule file holds one mapping (id, title, when, ...), got {type(data).__name__}")
     try:
         rule = Rule.model_validate(data)
     except ValidationError as exc:
         raise RuleLoadError(f"{path}: {_first_error(exc)}") from None
+    except RecursionError:
+        raise RuleLoadError(f"{path}: condition nested too deeply") from None
     _check_references(rule, path)
     return rule
 
@@ -91,7 +117,15 @@ def _check_references(rule: Rule, path: Path) -> None:
 
 
 def rule_files(directory: Path) -> list[Path]:
-    return sorted(p for p in directory.rglob("*") if p.suffix in RULE_SUFFIXES and p.is_file())
+    """Every *.yaml under the folder. os.walk follows no symlinked folder, so a link loop cannot make it endless;
+    a file that is not regular (a FIFO named x.yaml) is refused by ``parse_rule``, never read."""
+    import os
+
+    found = []
+    for folder, subdirs, files in os.walk(directory):
+        subdirs.sort()
+        found += [Path(folder) / name for name in files if Path(name).suffix in RULE_SUFFIXES]
+    return sorted(found)
 
 
 def load_rules(extra_dirs: Iterable[Path] = (), *, include_builtin: bool = True) -> list[LoadedRule]:
@@ -100,7 +134,7 @@ def load_rules(extra_dirs: Iterable[Path] = (), *, include_builtin: bool = True)
     loaded: list[LoadedRule] = []
     seen: dict[str, Path] = {}
     for directory in directories:
-        if not directory.is_dir():
+        if not is_dir(directory):
             raise RuleLoadError(f"{directory}: not a directory of rule files")
         for path in rule_files(directory):
             rule = parse_rule(path)

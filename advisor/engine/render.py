@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from advisor.formatting import UNIT_SPECS, human_value
+from advisor.formatting import MAX_SPEC_NUMBER, UNIT_SPECS, human_value, spec_too_large
 from advisor.models.common import Unavailable
 
 PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([A-Za-z_][\w.\-]*)(?::([^{}]+))?\}")
@@ -25,10 +25,16 @@ def placeholder_specs(template: str) -> list[str]:
 
 
 def check_spec(spec: str) -> None:
-    """Raise ValueError for a format spec that would fail on every number."""
+    """Raise ValueError for a format spec that would fail on every number, or pad/round absurdly."""
     if spec in UNIT_SPECS:
         return
+    _check_spec_size(spec)
     format(1.5, spec)
+
+
+def _check_spec_size(spec: str) -> None:
+    if spec_too_large(spec):
+        raise ValueError(f"format spec {spec[:20]!r} asks for a width or precision over {MAX_SPEC_NUMBER}")
 
 
 def format_value(value: Any, spec: str | None = None) -> str:

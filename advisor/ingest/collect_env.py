@@ -205,7 +205,7 @@ def _driver_facts(raw: RawCollectEnv) -> DriverFacts:
 
 def _is_version(text: str) -> bool:
     parts = text.split(".")
-    return len(parts) >= 2 and all(p.isdigit() and len(p) <= _MAX_DIGITS for p in parts)
+    return len(parts) >= 2 and all(p.isdecimal() and len(p) <= _MAX_DIGITS for p in parts)
 
 
 def _gpu_line(line: str) -> Optional[tuple[int, str]]:
@@ -215,7 +215,7 @@ def _gpu_line(line: str) -> Optional[tuple[int, str]]:
         return None
     index, colon, name = text[4:].partition(":")
     index = index.strip()
-    if not colon or not index.isdigit() or len(index) > 6:
+    if not colon or not index.isdecimal() or len(index) > 6:
         return None
     name = name.split("(UUID:", 1)[0].strip()
     return (int(index), name) if name else None

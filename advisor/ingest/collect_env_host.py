@@ -71,7 +71,7 @@ def _os_and_machine(text: Optional[str]) -> tuple[Optional[str], Optional[str]]:
         if inside in _MACHINES:
             return head.rstrip(), inside
         version = inside.split(" ", 1)[0]
-        if version.count(".") >= 2 and version.replace(".", "").isdigit():
+        if version.count(".") >= 2 and version.replace(".", "").isdecimal():
             return head.rstrip(), None
     return text, None
 

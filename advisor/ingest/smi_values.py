@@ -74,7 +74,7 @@ def _ecc_total(scope: Optional[Node], corrected: bool) -> Fact[int]:
         values = [c.value or "" for c in scope.children if c.key.lower().split(" ", 1)[-1].startswith(word)
                   and c.key.lower().startswith(("sram", "dram", "device memory", "register file"))]
     # A counter is at most 20 digits (a 64-bit value); longer runs are garbage, not a count to convert.
-    counts = [int(v.strip()) for v in values if v.strip().isdigit() and v.strip().isascii() and len(v.strip()) <= 20]
+    counts = [int(v.strip()) for v in values if v.strip().isdecimal() and v.strip().isascii() and len(v.strip()) <= 20]
     if not counts:
         shown = ", ".join(sorted(set(values))) or "nothing"
         return missing(f"nvidia-smi printed {shown} for these ECC counters (ECC unsupported or disabled)")

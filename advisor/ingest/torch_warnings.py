@@ -85,7 +85,7 @@ def read_torch_warning(text: str) -> TorchWarning:
 
 def _is_arch(word: str) -> bool:
     kind, _, digits = word.partition("_")
-    return kind in ("sm", "compute") and 2 <= len(digits) <= 5 and digits[:-1].isdigit() and digits.isalnum()
+    return kind in ("sm", "compute") and 2 <= len(digits) <= 5 and digits[:-1].isdecimal() and digits.isalnum()
 
 
 def _message(line: str, marker: str, lines: list[str], number: int) -> str:
@@ -109,7 +109,7 @@ def _read_sm_form(line: str, found: TorchWarning) -> None:
         if prefix in name:
             name = name.rsplit(prefix, 1)[1]
     digits = line[at + len(_SM_FORM):].split(" ", 1)[0]
-    if name.strip() and digits.isdigit() and 2 <= len(digits) <= 4:
+    if name.strip() and digits.isdecimal() and 2 <= len(digits) <= 4:
         found.capabilities[name.strip().strip("'\"")] = f"{int(digits[:-1])}.{digits[-1]}"
 
 
@@ -127,7 +127,7 @@ def _read_found_form(line: str, found: TorchWarning) -> None:
         return
     cc = after.removeprefix("(CC) ").split(" ", 1)[0].rstrip(".,;")
     major, dot, minor = cc.partition(".")
-    if index.isdigit() and dot and major.isdigit() and minor.isdigit() and len(major) <= 2 and len(minor) <= 2:
+    if index.isdecimal() and dot and major.isdecimal() and minor.isdecimal() and len(major) <= 2 and len(minor) <= 2:
         cc = f"{int(major)}.{int(minor)}"
         found.capabilities.setdefault(name.strip(), cc)
         if len(index) <= 4 and len(found.found_gpus) < 4096:

@@ -48,7 +48,7 @@ def parse_number(text: Optional[str]) -> Optional[float]:
     if match is None:
         return None
     following = (text or "")[match.end():match.end() + 1]
-    if following.isdigit():
+    if following.isdecimal():
         return None  # the run of digits is longer than any real count
     number = float(match.group())
     return number if math.isfinite(number) else None

@@ -74,7 +74,7 @@ def gpu_model(name: str) -> Optional[GpuModel]:
 
 def parse_cc(text: str) -> Optional[CC]:
     major, dot, minor = str(text).strip().partition(".")
-    if not (dot and major.isdigit() and minor.isdigit() and len(major) <= 2 and len(minor) <= 2):
+    if not (dot and major.isdecimal() and minor.isdecimal() and len(major) <= 2 and len(minor) <= 2):
         return None
     return int(major), int(minor)
 
@@ -82,7 +82,7 @@ def parse_cc(text: str) -> Optional[CC]:
 def _version_tuple(text: str) -> tuple[int, ...]:
     parts = []
     for part in str(text).strip().split(".")[:4]:
-        digits = "".join(ch for ch in part[:12] if ch.isdigit()) if part[:1].isdigit() else ""
+        digits = "".join(ch for ch in part[:12] if ch.isdecimal()) if part[:1].isdecimal() else ""
         if not digits:
             break
         parts.append(int(digits))
@@ -180,7 +180,7 @@ def arch_runs_on(arch: str, cc: CC) -> bool:
     kind, _, digits = arch.strip().partition("_")
     suffix = digits[-1] if digits[-1:] in ("a", "f") else ""
     digits = digits[:-1] if suffix else digits
-    if kind not in ("sm", "compute") or not digits.isdigit() or len(digits) < 2:
+    if kind not in ("sm", "compute") or not digits.isdecimal() or len(digits) < 2:
         return False
     built = (int(digits[:-1]), int(digits[-1]))
     if suffix == "a":

@@ -43,13 +43,14 @@ class Machine:
 
 
 def load_machine(path: str) -> Machine:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except OSError as exc:
-        raise BadReport(f"cannot read {path}: {exc.strerror or exc}") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise BadReport(f"{path} is not JSON: {exc}") from None
+    from advisor.safe_io import InputRefused, read_capped
+
+    try:  # capped and never blocking (a FIFO or /dev/zero is refused), nesting and huge numbers refused
+        data = json.loads(read_capped(path, 20 * 2**20).decode("utf-8"))
+    except InputRefused as exc:
+        raise BadReport(f"cannot read {path}: {exc}") from None
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise BadReport(f"{path} is not JSON: {str(exc)[:200]}") from None
     machine = machine_from_report(data)
     if not machine.measured:
         raise BadReport(f"{path} holds no GPU measurements (make a report with them by running `gpu-advisor "

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from advisor.safe_io import InputRefused, read_capped
+
 MAX_SOURCE_BYTES = 2 * 1024 * 1024  # ~50k lines: anything larger is generated code, not a script
 MAX_NOTEBOOK_BYTES = 32 * 1024 * 1024
 _BINARY_SNIFF_BYTES = 8192
@@ -37,7 +39,6 @@ _BINARY_SNIFF_BYTES = 8192
 # Cell magics whose body is still Python (timed or captured); every other cell magic is another language.
 _PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "memit", "mprun"})
 _LINE_MAGIC = re.compile(r"^(\s*)(%{1,2}|!)")
-_ASSIGNED_MAGIC = re.compile(r"^(\s*[\w.\[\], ]+\s*=\s*)([%!].*)$")
 _HELP_LINE = re.compile(r"^\s*(\?{1,2}[\w.]+|[\w.()]+\?{1,2})\s*$")
 _TIMEIT_VALUE_OPTS = frozenset({"-n", "-r", "-p"})
 
@@ -105,12 +106,11 @@ def read_source(path: Path, display: str) -> SourceUnit:
     is_notebook = path.suffix.lower() == ".ipynb"
     limit = MAX_NOTEBOOK_BYTES if is_notebook else MAX_SOURCE_BYTES
     try:
-        size = path.stat().st_size
-        if size > limit:
-            raise SkipFile(f"skipped: {size / 1024 / 1024:.1f} MiB is over the {limit // 1024 // 1024} MiB limit")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SkipFile(f"skipped: cannot read ({exc.strerror or exc})") from None
+        # Regular files only, opened without blocking, and never more than the limit read: a FIFO, a device
+        # such as /dev/zero or a file that grows while read is a note, not a hang.
+        data = read_capped(path, limit)
+    except InputRefused as exc:
+        raise SkipFile(f"skipped: {exc}") from None
     if b"\0" in data[:_BINARY_SNIFF_BYTES]:
         raise SkipFile("skipped: binary file")
     if is_notebook:
@@ -127,6 +127,19 @@ def _decode_python(data: bytes) -> str:
 
 
 def notebook_unit(data: bytes, display: str) -> SourceUnit:
+    """The notebook's code cells as one module. Any shape that is not a notebook (metadata a list, a cell
+    source of numbers, JSON nested a million deep) is a SkipFile for this file, never an error of the run."""
+    try:
+        return _notebook_unit(data, display)
+    except SkipFile:
+        raise
+    except RecursionError:
+        raise SkipFile("skipped: not a notebook (JSON nested too deeply)") from None
+    except (ValueError, TypeError, AttributeError, KeyError, IndexError, MemoryError) as exc:
+        raise SkipFile(f"skipped: not a notebook ({type(exc).__name__}: {str(exc)[:200]})") from None
+
+
+def _notebook_unit(data: bytes, display: str) -> SourceUnit:
     try:
         notebook = json.loads(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -138,7 +151,10 @@ def notebook_unit(data: bytes, display: str) -> SourceUnit:
         raise SkipFile(f"skipped: notebook language is {language}, not Python")
     cells = notebook.get("cells")
     if cells is None:  # nbformat 3 keeps cells under worksheets
-        cells = [cell for sheet in notebook.get("worksheets") or [] for cell in sheet.get("cells") or []]
+        sheets = notebook.get("worksheets")
+        sheets = sheets if isinstance(sheets, list) else []
+        cells = [cell for sheet in sheets if isinstance(sheet, dict)
+                 for cell in (sheet.get("cells") if isinstance(sheet.get("cells"), list) else [])]
     if not isinstance(cells, list):
         raise SkipFile("skipped: not a notebook (no list of cells)")
     out_lines: list[str] = []
@@ -147,8 +163,7 @@ def notebook_unit(data: bytes, display: str) -> SourceUnit:
     for number, cell in enumerate(cells, start=1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
-        source = cell.get("source", cell.get("input", ""))
-        text = "".join(source) if isinstance(source, list) else str(source)
+        text = _cell_text(cell.get("source", cell.get("input", "")))
         first = len(out_lines) + 1
         lines = _neutralise_cell(text.splitlines(), first, magics)
         out_lines.extend(lines or [""])
@@ -157,10 +172,22 @@ def notebook_unit(data: bytes, display: str) -> SourceUnit:
                       cells=spans)
 
 
+def _cell_text(source: object) -> str:
+    """A cell's source: a string or a list of strings; anything else in it is not code (and is dropped)."""
+    if isinstance(source, str):
+        return source
+    if isinstance(source, list):
+        return "".join(part for part in source if isinstance(part, str))
+    return ""
+
+
 def _notebook_language(notebook: dict) -> str:
-    metadata = notebook.get("metadata") or {}
+    metadata = notebook.get("metadata")
+    if not isinstance(metadata, dict):
+        return ""
     for key, field_name in (("kernelspec", "language"), ("language_info", "name")):
-        value = (metadata.get(key) or {}).get(field_name)
+        section = metadata.get(key)
+        value = section.get(field_name) if isinstance(section, dict) else None
         if isinstance(value, str) and value:
             return value.lower()
     return ""
@@ -183,9 +210,9 @@ def _neutralise_cell(lines: list[str], first: int, magics: list[Magic]) -> list[
 def _neutralise_line(line: str, number: int, magics: list[Magic]) -> str:
     match = _LINE_MAGIC.match(line)
     if match is None:
-        assigned = _ASSIGNED_MAGIC.match(line)
+        assigned = _assigned_magic(line)
         if assigned and not line.lstrip().startswith("#"):
-            lhs, rhs = assigned.groups()
+            lhs, rhs = assigned
             magics.append(Magic(rhs[1:].split(" ")[0] if rhs[0] == "%" else "!", rhs, number, len(lhs)))
             return lhs + "None" + " " * max(len(rhs) - 4, 0)
         if _HELP_LINE.match(line):
@@ -204,6 +231,32 @@ def _neutralise_line(line: str, number: int, magics: list[Magic]) -> str:
             prefix_width = len(sigil) + statement_at
             return indent + "if 1:".ljust(prefix_width) + body[statement_at:]
     return indent + "pass"
+
+
+def _is_target_char(char: str) -> bool:
+    return char.isalnum() or char in "_.[], "
+
+
+def _assigned_magic(line: str) -> Optional[tuple[str, str]]:
+    """``x = %magic args`` / ``files = !ls`` split into (everything up to the magic, the magic), else None.
+
+    What the regex ``^(\\s*[\\w.\\[\\], ]+\\s*=\\s*)([%!].*)$`` said, in one pass: that regex backtracked
+    cubically on a long run of spaces (a 4 KB notebook line took minutes).
+    """
+    equals = line.find("=")
+    if equals <= 0:
+        return None
+    head = line[:equals]
+    middle = head.strip()
+    if not all(_is_target_char(char) for char in middle):
+        return None
+    if not middle and " " not in head:  # the target needs one character of its class; a space is one
+        return None
+    rest = line[equals + 1:]
+    rhs = rest.lstrip()
+    if not rhs or rhs[0] not in "%!" or "\n" in rhs or "\r" in rhs:
+        return None
+    return line[: len(line) - len(rhs)], rhs
 
 
 def _timed_statement_offset(body: str) -> Optional[int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 from pydantic import ValidationError
 
@@ -17,16 +18,47 @@ class ReportLoadError(ValueError):
     pass
 
 
+def _refuse_constant(name: str) -> float:
+    # NaN and Infinity are not JSON; our reports never hold them, and every number downstream trusts finiteness.
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400 parses as inf
+        raise ValueError(f"number {text[:40]} is out of range")
+    return value
+
+
+#: No count, size or id in a report comes near 2**64; a larger integer only overflows the float conversions
+#: of the readers (human_bytes of a 400-digit memory size).
+_MAX_INT = 2**64
+
+
+def _sane_int(text: str) -> int:
+    if len(text) > 40:
+        raise ValueError(f"integer of {len(text)} digits is out of range")
+    value = int(text)
+    if abs(value) > _MAX_INT:
+        raise ValueError(f"integer {text[:24]}... is out of range")
+    return value
+
+
 def looks_like_json(text: str) -> bool:
     return text.lstrip().startswith("{")
 
 
 def load_report_json(text: str, source: str = "report") -> Report:
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float,
+                          parse_int=_sane_int)
     except json.JSONDecodeError as exc:
         raise ReportLoadError(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
                               "was the file truncated?") from None
+    except RecursionError:
+        raise ReportLoadError(f"{source}: JSON nested too deeply to be a gpu-advisor report") from None
+    except ValueError as exc:  # an integer past Python's 4300-digit limit, NaN/Infinity
+        raise ReportLoadError(f"{source}: not a gpu-advisor report ({str(exc).split(';')[0]})") from None
     if not isinstance(data, dict) or "schema_version" not in data or "meta" not in data:
         raise ReportLoadError(f"{source}: JSON but not a gpu-advisor report (no schema_version/meta); "
                               "create one with `gpu-advisor diagnose --format json`")
@@ -38,6 +70,8 @@ def load_report_json(text: str, source: str = "report") -> Report:
                               f"({', '.join(map(str, READABLE_SCHEMA_VERSIONS))}); {hint}")
     try:
         return Report.model_validate(data)
+    except RecursionError:
+        raise ReportLoadError(f"{source}: malformed report (nested too deeply)") from None
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(p) for p in error["loc"])

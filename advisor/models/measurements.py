@@ -6,7 +6,7 @@ rule that needs it is skipped with that reason instead of reading a number that 
 
 from typing import Literal, Optional
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from advisor.models.common import NOT_COLLECTED, Fact, StrictModel
 
@@ -113,6 +113,14 @@ class CrossoverResult(Measured):
     search: Literal["bisect", "dense"] = "bisect"
     evaluations: int = 0
     wall_s: float = 0.0
+
+    @model_validator(mode="after")
+    def _ok_has_an_answer(self) -> "CrossoverResult":
+        # Every reader of an ok result prints its size or says "never"/"always": an ok result with none of
+        # the three is a malformed report (bad input), not something to render.
+        if self.status == "ok" and self.crossover_size is None and not (self.gpu_never_wins or self.gpu_always_wins):
+            raise ValueError("a crossover marked ok needs crossover_size, gpu_never_wins or gpu_always_wins")
+        return self
 
 
 class TransferMeasurements(StrictModel):

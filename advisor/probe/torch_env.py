@@ -50,23 +50,40 @@ def parse_parallel_backend(info: str) -> JsonFact:
     return match.group(1).strip() if match else missing("torch.__config__.parallel_info() names no backend")
 
 
+#: The first failure of ``import torch`` in this process. A second attempt re-runs torch/__init__.py over the
+#: submodules the first one left loaded and fails differently ("function '_has_torch_function' already has a
+#: docstring"), hiding the real cause (a missing libcudart, an ABI mismatch): only the first one is reported.
+_FIRST_IMPORT_FAILURE: Optional[BaseException] = None
+
+
+def remember_import_failure(error: BaseException) -> None:
+    """For code that tried ``import torch`` itself first (the probe child): keep the real error."""
+    global _FIRST_IMPORT_FAILURE
+    if _FIRST_IMPORT_FAILURE is None:
+        _FIRST_IMPORT_FAILURE = error
+
+
 def _import_torch() -> tuple[Optional[Any], Optional[dict[str, Any]]]:
     """torch, or the fields that say why it cannot be imported (every other fact then takes that reason)."""
+    if _FIRST_IMPORT_FAILURE is not None:
+        return None, _failure_fields(_FIRST_IMPORT_FAILURE)
     try:
         import torch
 
         return torch, None
-    except ModuleNotFoundError as error:
-        if error.name == "torch":
-            return None, {"installed": False, "import_error": str(error),
-                          "unavailable_because": f"torch is not installed ({error})"}
-        return None, {"installed": True, "import_error": f"{type(error).__name__}: {error}",
-                      "unavailable_because": f"import torch failed: {error}"}
     except BaseException as error:  # noqa: BLE001 - a broken build can raise anything, even SystemExit
         if isinstance(error, KeyboardInterrupt):
             raise
-        return None, {"installed": True, "import_error": f"{type(error).__name__}: {error}",
-                      "unavailable_because": f"import torch failed: {error}"}
+        remember_import_failure(error)
+        return None, _failure_fields(error)
+
+
+def _failure_fields(error: BaseException) -> dict[str, Any]:
+    if isinstance(error, ModuleNotFoundError) and error.name == "torch":
+        return {"installed": False, "import_error": str(error),
+                "unavailable_because": f"torch is not installed ({error})"}
+    return {"installed": True, "import_error": f"{type(error).__name__}: {error}",
+            "unavailable_because": f"import torch failed: {error}"}
 
 
 def failed_facts(*, installed: Any, import_error: str, reason: Any) -> "TorchFacts":

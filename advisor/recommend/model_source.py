@@ -7,11 +7,20 @@ Every way this can go wrong raises ModelSourceError with one line that says what
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
+import signal
 import sys
+import threading
+import time
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Callable, Iterator, Optional, TypeVar
+
+T = TypeVar("T")
+#: After the budget, code stuck where Python cannot interrupt it (a C loop, a blocking syscall that retries)
+#: gets this long before the process ends with one line, rather than hanging past --budget forever.
+HARD_STOP_GRACE_S = 10.0
 
 
 class ModelSourceError(ValueError):
@@ -25,6 +34,8 @@ class LoadedModel:
     #: The demo's natural input (shape without the batch dimension, dtype) when the source knows one.
     default_input_shape: Optional[tuple[int, ...]] = None
     default_input_dtype: Optional[str] = None
+    #: Seconds spent importing the module and building the model: part of --budget.
+    load_s: float = 0.0
 
 
 def describe_error(error: BaseException) -> str:
@@ -32,13 +43,90 @@ def describe_error(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
-def load_model(spec: str) -> LoadedModel:
+class _OutOfTime(BaseException):
+    """Raised in the main thread by the budget's alarm (BaseException: the user's code cannot swallow it with
+    ``except Exception``)."""
+
+
+class _ProcessEndAttempt(BaseException):
+    def __init__(self, how: str) -> None:
+        super().__init__(how)
+        self.how = how
+
+
+@contextlib.contextmanager
+def _guarded(what: str, time_limit_s: Optional[float]) -> Iterator[None]:
+    """Run the user's import or factory under the time limit, and turn an attempt to end the process
+    (os._exit, os.abort) into an error: ending the process with status 0 would look like success.
+
+    The alarm (SIGALRM, main thread only) interrupts Python code at the limit; a watchdog thread ends the
+    process with one line if the code is stuck where no signal reaches it for HARD_STOP_GRACE_S more.
+    """
+    saved_exit, saved_abort = os._exit, os.abort
+
+    def refuse_exit(status: int = 0) -> None:
+        raise _ProcessEndAttempt(f"os._exit({status})")
+
+    def refuse_abort() -> None:
+        raise _ProcessEndAttempt("os.abort()")
+
+    use_alarm = (time_limit_s is not None and hasattr(signal, "setitimer")
+                 and threading.current_thread() is threading.main_thread())
+    previous_handler = None
+    done = threading.Event()
+    if use_alarm:
+        def on_alarm(signum: int, frame: Any) -> None:
+            raise _OutOfTime()
+
+        previous_handler = signal.signal(signal.SIGALRM, on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, max(time_limit_s, 0.001))
+    if time_limit_s is not None:
+        def hard_stop() -> None:
+            if not done.wait(time_limit_s + HARD_STOP_GRACE_S):
+                sys.stderr.write(f"gpu-advisor: error: {what} did not finish within --budget "
+                                 f"({time_limit_s:.0f} s) and could not be interrupted\n")
+                sys.stderr.flush()
+                saved_exit(2)
+
+        threading.Thread(target=hard_stop, name="model-source-watchdog", daemon=True).start()
+    os._exit, os.abort = refuse_exit, refuse_abort  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        os._exit, os.abort = saved_exit, saved_abort  # type: ignore[assignment]
+        done.set()
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous_handler)
+
+
+def _run_guarded(spec: str, what: str, call: Callable[[], T], time_limit_s: Optional[float]) -> T:
+    try:
+        with _guarded(what, time_limit_s):
+            return call()
+    except _OutOfTime:
+        raise ModelSourceError(f"--model {spec!r}: {what} did not finish within --budget ({time_limit_s:.0f} s)") \
+            from None
+    except _ProcessEndAttempt as attempt:
+        raise ModelSourceError(f"--model {spec!r}: {what} tried to end the process ({attempt.how})") from None
+
+
+def load_model(spec: str, time_limit_s: Optional[float] = None) -> LoadedModel:
+    """The model named by ``spec``; importing the user's module and calling its factory get ``time_limit_s``
+    seconds together (``--budget``), and the time they took is ``load_s``."""
+    started = time.monotonic()
+    loaded = _load_model(spec, time_limit_s)
+    loaded.load_s = time.monotonic() - started
+    return loaded
+
+
+def _load_model(spec: str, time_limit_s: Optional[float]) -> LoadedModel:
     spec = spec.strip()
     if not spec:
         raise ModelSourceError("--model is empty; give pkg.module:factory, a demo (mlp, cnn, transformer) or a "
                                "torchvision model name")
     if ":" in spec and not spec.startswith(("demo:", "torchvision:")):
-        return _from_import_path(spec)
+        return _from_import_path(spec, time_limit_s)
     kind, _, name = spec.rpartition(":")
     if kind in ("", "demo") and name in _demo_names():
         return _demo(name)
@@ -106,8 +194,13 @@ def _import_file(spec: str, path: str) -> Any:
     return module
 
 
-def _from_import_path(spec: str) -> LoadedModel:
+def _from_import_path(spec: str, time_limit_s: Optional[float] = None) -> LoadedModel:
     import torch
+
+    deadline = None if time_limit_s is None else time.monotonic() + time_limit_s
+
+    def remaining() -> Optional[float]:
+        return None if deadline is None else max(deadline - time.monotonic(), 0.001)
 
     module_name, _, attr_path = spec.rpartition(":") if _is_file_spec(spec) else spec.partition(":")
     if not module_name or not attr_path:
@@ -116,7 +209,11 @@ def _from_import_path(spec: str) -> LoadedModel:
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
-        module = _import_file(spec, module_name) if _is_file_spec(spec) else importlib.import_module(module_name)
+        module = _run_guarded(spec, f"importing {module_name!r}",
+                              lambda: _import_file(spec, module_name) if _is_file_spec(spec)
+                              else importlib.import_module(module_name), remaining())
+    except ModelSourceError:
+        raise
     except ModuleNotFoundError as error:
         missing = (error.name or "").split(".")[0]
         if error.name and module_name.startswith(error.name):
@@ -125,8 +222,6 @@ def _from_import_path(spec: str) -> LoadedModel:
                                    "path/to/file.py:attribute)") from None
         raise ModelSourceError(f"--model {spec!r}: importing {module_name!r} failed: {describe_error(error)} "
                                f"(install it: pip install {missing})") from None
-    except ModelSourceError:
-        raise
     except BaseException as error:  # noqa: BLE001 -- the user's module may raise anything, even SystemExit
         if isinstance(error, KeyboardInterrupt):
             raise
@@ -142,7 +237,9 @@ def _from_import_path(spec: str) -> LoadedModel:
     if not callable(target):
         raise ModelSourceError(f"--model {spec!r} is a {type(target).__name__}, not a torch.nn.Module or a factory")
     try:
-        model = target()
+        model = _run_guarded(spec, "calling the factory", target, remaining())
+    except ModelSourceError:
+        raise
     except BaseException as error:  # noqa: BLE001
         if isinstance(error, KeyboardInterrupt):
             raise

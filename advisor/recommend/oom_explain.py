@@ -17,11 +17,18 @@ from typing import Optional
 from advisor.formatting import human_bytes
 
 _UNITS = {"bytes": 1, "b": 1, "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
-_SIZE = r"([\d.]+)\s*(bytes|B|KiB|MiB|GiB|TiB)"
+#: A size as torch prints it ("2.00 GiB", "512 bytes"). Bounded and anchored at the start of a number: the old
+#: ``[\d.]+`` re-scanned a long run of digits from every position (quadratic), and took "1.2.3" as a number.
+_SIZE = r"(?<![\d.])(\d{1,15}(?:\.\d{1,6})?)(?![\d.])\s{0,4}(bytes|B|KiB|MiB|GiB|TiB)"
+#: A GPU index or PID: a handful of digits, never a 5000-digit run that int() refuses.
+_ID = r"(\d{1,10})(?!\d)"
 
 
-def _size(number: str, unit: str) -> int:
-    return int(float(number) * _UNITS[unit.lower()])
+def _size(number: str, unit: str) -> Optional[int]:
+    try:
+        return int(float(number) * _UNITS[unit.lower()])
+    except (ValueError, OverflowError):
+        return None
 
 
 def _find(pattern: str, text: str) -> Optional[int]:
@@ -88,7 +95,7 @@ def parse_oom(text: str) -> Optional[OomReading]:
     if not re.search(r"out of memory", text, re.IGNORECASE):
         return None
     reading = OomReading(tried=_find(r"Tried to allocate " + _SIZE, text))
-    gpu = re.search(r"GPU (\d+)", text)
+    gpu = re.search(r"GPU " + _ID, text)
     reading.gpu = int(gpu.group(1)) if gpu else None
     if "total capacity of" in text:
         reading.style = "torch>=2.1"
@@ -98,8 +105,11 @@ def parse_oom(text: str) -> Optional[OomReading]:
         reading.allocated = _find(_SIZE + r" is allocated by PyTorch", text)
         reading.private_pools = _find(_SIZE + r" allocated in private pools", text)
         reading.reserved_unallocated = _find(_SIZE + r" is reserved by PyTorch but unallocated", text)
-        for pid, number, unit in re.findall(r"Process (\d+) has " + _SIZE + r" memory in use", text, re.IGNORECASE):
-            reading.other_processes[int(pid)] = _size(number, unit)
+        for pid, number, unit in re.findall(r"Process " + _ID + r" has " + _SIZE + r" memory in use", text,
+                                            re.IGNORECASE):
+            size = _size(number, unit)
+            if size is not None:
+                reading.other_processes[int(pid)] = size
         _find_self_in_container(reading)
     elif "total capacity" in text:
         reading.style = "torch<2.1"

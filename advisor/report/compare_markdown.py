@@ -15,22 +15,23 @@ from advisor.compare.tables import (
 from advisor.formatting import Section
 from advisor.models.comparison import Comparison
 from advisor.report.markdown import fit_one_comment
+from advisor.report.safe_text import md_code, md_inline
 
 #: Tables longer than this are folded under <details> so the comment stays readable.
 FOLD_ROWS = 12
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ") or " "
+    return md_inline(text) or " "
 
 
 def _table(table: Section, *, fold: bool = False) -> list[str]:
-    title = f"{table.title} ({len(table.rows)})" if table.rows else table.title
+    title = md_inline(f"{table.title} ({len(table.rows)})" if table.rows else table.title)
     body: list[str] = []
     if table.note:
-        body += [f"_{table.note}_", ""]
+        body += [f"_{md_inline(table.note)}_", ""]
     if table.rows:
-        body += ["| " + " | ".join(table.header) + " |", "|" + "---|" * len(table.header),
+        body += ["| " + " | ".join(_cell(name) for name in table.header) + " |", "|" + "---|" * len(table.header),
                  *("| " + " | ".join(_cell(c) for c in row) + " |" for row in table.rows), ""]
     if fold or len(table.rows) > FOLD_ROWS:
         return [f"<details><summary>{title}</summary>", "", *body, "</details>", ""]
@@ -38,9 +39,10 @@ def _table(table: Section, *, fold: bool = False) -> list[str]:
 
 
 def render_compare_markdown(comparison: Comparison) -> str:
-    lines = ["### gpu-advisor compare", "", f"**{regression_headline(comparison)}**", ""]
-    lines += [f"- **{side.label}:** `{side.source}` -- {side_description(side)}" for side in (comparison.a, comparison.b)]
-    lines += ["", summary_line(comparison), "", f"_{evaluation_line(comparison)}_", ""]
+    lines = ["### gpu-advisor compare", "", f"**{md_inline(regression_headline(comparison))}**", ""]
+    lines += [f"- **{md_inline(side.label)}:** {md_code(side.source)} -- {md_inline(side_description(side))}"
+              for side in (comparison.a, comparison.b)]
+    lines += ["", md_inline(summary_line(comparison)), "", f"_{md_inline(evaluation_line(comparison))}_", ""]
     if comparison.regressions:
         lines += [f"**Regressions (threshold {comparison.threshold:.0%})**", ""]
         lines += [f"- {_cell(line)}" for line in comparison.regressions] + [""]
@@ -54,7 +56,7 @@ def render_compare_markdown(comparison: Comparison) -> str:
     ignored = comparison.facts.ignored
     if ignored:
         lines += [f"<details><summary>Left out of the comparison ({len(ignored)} facts)</summary>", ""]
-        lines += [f"- `{path}`: {why}" for path, why in ignored.items()] + ["", "</details>", ""]
+        lines += [f"- {md_code(path)}: {md_inline(why)}" for path, why in ignored.items()] + ["", "</details>", ""]
     redaction = " · ".join(f"{side.label} {'redacted' if side.redacted else 'NOT redacted'}"
                            for side in (comparison.a, comparison.b))
     lines.append(f"<sub>gpu-advisor {__version__} · `compare` · B against baseline A · threshold "

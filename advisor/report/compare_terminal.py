@@ -18,6 +18,7 @@ from advisor.compare.tables import (
 )
 from advisor.formatting import Section
 from advisor.models.comparison import Comparison
+from advisor.report.safe_text import printable_copy
 
 #: Colour by the first word of a cell: verdicts and finding changes read at a glance.
 _CELL_STYLE = {"worse": "bold red", "better": "green", "appeared": "yellow", "disappeared": "green",
@@ -31,11 +32,11 @@ def _style(cell: str) -> str:
 
 
 def _table(table: Section) -> Group:
-    rich_table = RichTable(title=f"{table.title} ({len(table.rows)})" if table.rows else table.title,
+    rich_table = RichTable(title=Text(f"{table.title} ({len(table.rows)})" if table.rows else table.title),
                            title_justify="left", box=None, pad_edge=False, header_style="bold",
                            show_header=bool(table.rows))
     for index, name in enumerate(table.header):
-        rich_table.add_column(name, style="bold" if index == 0 else None, overflow="fold")
+        rich_table.add_column(Text(name), style="bold" if index == 0 else None, overflow="fold")
     for row in table.rows:
         rich_table.add_row(*(Text(cell, style=_style(cell)) for cell in row))
     parts = [rich_table]
@@ -45,6 +46,7 @@ def _table(table: Section) -> Group:
 
 
 def render_compare_terminal(comparison: Comparison, console: Console) -> None:
+    comparison = printable_copy(comparison)  # both reports' strings are data: see report/safe_text.py
     style = "red" if comparison.regressions else "green"
     body = [Text(side_line(comparison.a)), Text(side_line(comparison.b)), Text(""),
             Text(summary_line(comparison)), Text(evaluation_line(comparison), style="dim")]

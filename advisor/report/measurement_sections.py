@@ -57,7 +57,8 @@ def overhead_section(measurements: Measurements) -> Section:
     section = Section("Overheads", header=("What", "Median", "Spread", "How"))
     for detail in measurements.overheads.details:
         value = detail.reason if detail.status != "ok" else (
-            human_seconds(detail.value) if detail.unit == "s" else _num(detail.value, ".1f", detail.unit))
+            human_seconds(detail.value) if detail.unit == "s" and isinstance(detail.value, (int, float))
+            else _num(detail.value, ".1f", detail.unit))  # an ok status with no value: a malformed report
         section.rows.append((detail.name, value, _spread(detail.stats), detail.workload))
     return section
 
@@ -87,7 +88,7 @@ def peak_section(measurements: Measurements) -> Section:
         section.rows.append((f"GPU matmul {dtype}", _num(value, ".1f", "TFLOP/s"), _num(spec, ".1f"), _num(share, ".0%")))
     copy, spec = peaks.device_copy_gbps, peaks.spec_memory_gbps
     if peaks.matmul_tflops:  # a GPU was measured
-        share = copy / spec if isinstance(copy, float) and isinstance(spec, float) else None
+        share = copy / spec if isinstance(copy, float) and isinstance(spec, float) and spec else None
         section.rows.append(("GPU memory (device copy)", _num(copy, ".0f", "GB/s"), _num(spec, ".0f"), _num(share, ".0%")))
     for dtype, value in peaks.cpu_matmul_gflops.items():
         section.rows.append((f"CPU matmul {dtype}", _num(value, ".0f", "GFLOP/s"), "", ""))

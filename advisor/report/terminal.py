@@ -10,6 +10,7 @@ from rich.text import Text
 from advisor.models.findings import Finding
 from advisor.models.report import Report
 from advisor.report.fact_sections import Section
+from advisor.report.safe_text import printable_copy
 from advisor.report.sections import has_facts, report_sections
 from advisor.report.tidy import skipped_by_reason, skipped_summary
 from advisor.report.verdict import verdict
@@ -32,10 +33,10 @@ def _finding_panel(finding: Finding) -> Panel:
 
 
 def _section_table(section: Section) -> Group:
-    table = Table(title=section.title, title_justify="left", show_header=bool(section.header), box=None,
+    table = Table(title=Text(section.title), title_justify="left", show_header=bool(section.header), box=None,
                   pad_edge=False, header_style="bold")
     for index, name in enumerate(section.header or ("", "")):
-        table.add_column(name, style="bold" if index == 0 else None, no_wrap=index == 0, overflow="fold")
+        table.add_column(Text(name), style="bold" if index == 0 else None, no_wrap=index == 0, overflow="fold")
     for row in section.rows:
         table.add_row(*(Text(cell, style="dim" if cell.startswith("unavailable") else "") for cell in row))
     parts = [table]
@@ -47,6 +48,9 @@ def _section_table(section: Section) -> Group:
 
 
 def render_terminal(report: Report, console: Console, *, verbose: bool = False) -> None:
+    """Every string in the report is data: control characters are made visible first, and rich is only ever
+    handed Text objects, so nothing in a paste is read as markup (see report/safe_text.py)."""
+    report = printable_copy(report)
     answer = verdict(report)
     style = {True: "green", False: "red", None: "yellow"}[answer.usable]
     console.print(Panel(Text(answer.because), title=Text(answer.headline, style=f"bold {style}"),
@@ -58,7 +62,7 @@ def render_terminal(report: Report, console: Console, *, verbose: bool = False) 
         console.print(Text("No problems found by the rules that could be evaluated.", style="green"))
     for recommendation in report.recommendations:
         lines = [Text(recommendation.summary, style="bold")] + [Text(f"- {r}") for r in recommendation.reasoning]
-        console.print(Panel(Group(*lines), title=recommendation.title, title_align="left", border_style="blue"))
+        console.print(Panel(Group(*lines), title=Text(recommendation.title), title_align="left", border_style="blue"))
     for section in report_sections(report):
         console.print()
         console.print(_section_table(section))

@@ -31,7 +31,5 @@ with tempfile.TemporaryDirectory() as _scratch:
 @pytest.mark.parametrize("index", range(len(_IDS)), ids=_IDS)
 def test_the_first_ten_minutes(tmp_path, index):
     case = _fast_cases(tmp_path)[index]
-    if case.parser:
-        pytest.xfail("the parser's own usage errors (unknown option, missing argument) are not one line yet")
     outcome = first_minutes.run_case(case, 80)
     assert outcome.problems == [], " ".join(case.args)

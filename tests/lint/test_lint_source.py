@@ -71,10 +71,16 @@ def test_unreadable_file(tmp_path, monkeypatch):
     target = tmp_path / "secret.py"
     target.write_text("x = 1\n")
 
-    def deny(self):
-        raise PermissionError(13, "Permission denied")
+    import advisor.safe_io as safe_io
 
-    monkeypatch.setattr(Path, "read_bytes", deny)
+    real_open = safe_io.os.open
+
+    def deny(path, *args, **kwargs):
+        if str(path) == str(target):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(safe_io.os, "open", deny)
     with pytest.raises(SkipFile, match="Permission denied"):
         read_source(target, "secret.py")
 
