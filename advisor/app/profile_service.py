@@ -13,7 +13,7 @@ import json
 import os
 import shutil
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -22,6 +22,7 @@ from advisor.models.facts import Facts, TorchDevice, TorchFacts
 from advisor.models.findings import Finding, SourceLocation
 from advisor.models.profile import ProfileFacts, ProgramRun
 from advisor.models.report import Report
+from advisor.profile.runner import WindowPlan
 
 #: Where each rule's finding points in the user's code: the profile fact holding the line.
 #: The lint checks that describe the same problem as a profile rule: only those confirm a finding statically.
@@ -47,13 +48,14 @@ class ProfileFailure(AdvisorError):
 @dataclass
 class ProfileRequest:
     command: list[str]
-    warmup_steps: int = 3
-    steps: int = 5
-    baseline_steps: int = 5
-    wait_seconds: float = 15.0
-    seconds: float = 0.5
-    stop_after: bool = True
-    with_stack: bool = True
+    # The recording window's settings, defaulting to the runner's own (WindowPlan says what each means).
+    warmup_steps: int = WindowPlan.warmup_steps
+    steps: int = WindowPlan.steps
+    baseline_steps: int = WindowPlan.baseline_steps
+    wait_seconds: float = WindowPlan.wait_seconds
+    seconds: float = WindowPlan.seconds
+    stop_after: bool = WindowPlan.stop_after
+    with_stack: bool = WindowPlan.with_stack
     timeout_s: Optional[float] = 600.0
     max_overhead: float = 0.25
     quiet_log: Optional[Path] = None
@@ -63,16 +65,14 @@ class ProfileRequest:
 
 
 def profile_program(request: ProfileRequest) -> Report:
-    from advisor.profile.runner import ProgramNotFound, WindowPlan, parse_target, run_program, user_roots
+    from advisor.profile.runner import ProgramNotFound, parse_target, run_program, user_roots
 
     started = time.perf_counter()
     try:
         target = parse_target(request.command)
     except ProgramNotFound as exc:
         raise ProfileFailure(str(exc)) from None
-    plan = WindowPlan(warmup_steps=request.warmup_steps, steps=request.steps, baseline_steps=request.baseline_steps,
-                      wait_seconds=request.wait_seconds, seconds=request.seconds, stop_after=request.stop_after,
-                      with_stack=request.with_stack)
+    plan = WindowPlan(**{setting.name: getattr(request, setting.name) for setting in fields(WindowPlan)})
     try:
         outcome = run_program(target, plan, timeout_s=request.timeout_s, quiet_log=request.quiet_log)
     except ProgramNotFound as exc:

@@ -5,11 +5,11 @@ stored. Rules read them as ``derived.*`` (machine-wide) and ``gpu.*`` (per GPU, 
 Each one is Unavailable, with the reason, when the facts it needs are.
 """
 
-import re
 from typing import Optional, Union
 
 from pydantic import ConfigDict, Field
 
+from advisor import knowledge as kb
 from advisor.engine import derive_knowledge as knowledge
 from advisor.engine import derive_measured as measured
 from advisor.engine.derive_measured import CrossoverSize, Never
@@ -32,7 +32,6 @@ MIN_CUDA_FOR_CC = {
     (7, 5): "10.0", (7, 2): "10.0", (7, 0): "9.0", (6, 1): "8.0", (6, 0): "8.0", (5, 2): "6.5", (5, 0): "6.0",
 }
 
-_ARCH = re.compile(r"^(sm|compute)_(\d+)([af]?)$")
 
 
 #: Derived facts that are text for messages, not values: the loader refuses them in a condition.
@@ -181,23 +180,10 @@ def parse_compute_capability(cc: str) -> tuple[int, int]:
 
 
 def arch_runs_on(arch: str, cc: tuple[int, int]) -> bool:
-    """Whether one entry of torch's arch list can run on a GPU of compute capability ``cc``.
-
-    sm_XY machine code runs on the same major with minor >= Y; sm_XYa only on exactly X.Y; sm_XYf on the
-    same family (major) with minor >= Y; compute_XY PTX is JIT-compiled for any GPU of at least X.Y.
-    """
-    match = _ARCH.match(arch.strip())
-    if not match:
-        return False
-    kind, digits, suffix = match.groups()
-    if len(digits) < 2 or len(digits) > 4:  # "sm_9" or "sm_99999" is no architecture: it runs nowhere
-        return False
-    built = (int(digits[:-1]), int(digits[-1]))
-    if suffix == "a":
-        return built == cc
-    if kind == "compute":
-        return cc >= built
-    return built[0] == cc[0] and cc[1] >= built[1]
+    """Whether one entry of torch's arch list can run on a GPU of compute capability ``cc`` (the knowledge
+    tables' rule, which the advice uses too: sm_XY on the same major with minor >= Y, sm_XYa only on X.Y,
+    compute_XY PTX on any GPU of at least X.Y)."""
+    return kb.arch_runs_on(arch, cc)
 
 
 def _suggested_build(cc: tuple[int, int], min_cuda: Optional[str]) -> str:

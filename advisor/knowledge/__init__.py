@@ -180,7 +180,8 @@ def arch_runs_on(arch: str, cc: CC) -> bool:
     kind, _, digits = arch.strip().partition("_")
     suffix = digits[-1] if digits[-1:] in ("a", "f") else ""
     digits = digits[:-1] if suffix else digits
-    if kind not in ("sm", "compute") or not digits.isdecimal() or len(digits) < 2:
+    # "sm_9" or "sm_99999" is no architecture: it runs nowhere.
+    if kind not in ("sm", "compute") or not digits.isdecimal() or not 2 <= len(digits) <= 4:
         return False
     built = (int(digits[:-1]), int(digits[-1]))
     if suffix == "a":
