@@ -9,7 +9,14 @@ from typing import Any, Callable, Optional
 
 from advisor.models.common import Unavailable
 
-#: Format specs for numbers in prose, besides Python's own (``.1f``, ``,d``): bytes, shares, ratios, durations.
+
+def _counted(noun: str) -> Callable[[float], str]:
+    """A count with its noun, singular for exactly one: "1 GPU", "8 GPUs" (rules never write "GPU(s)")."""
+    return lambda v: f"{v:.0f} {noun}" if v == 1 else f"{v:.0f} {noun}s"
+
+
+#: Format specs for numbers in prose, besides Python's own (``.1f``, ``,d``): bytes, shares, ratios, durations,
+#: counts with their noun.
 UNIT_SPECS: dict[str, Callable[[float], str]] = {
     "gib": lambda v: f"{v / 2**30:.1f} GiB",
     "mib": lambda v: f"{v / 2**20:.0f} MiB",
@@ -17,11 +24,8 @@ UNIT_SPECS: dict[str, Callable[[float], str]] = {
     "x": lambda v: f"{v:.1f}x" if v < 100 else f"{v:.0f}x",
     "us": lambda v: f"{v * 1e6:.1f} us",
     "ms": lambda v: f"{v * 1e3:.2f} ms",
-    # Counts with their noun, plural when it is one: "1 GPU", "8 GPUs" (rules never write "GPU(s)").
-    "gpus": lambda v: f"{v:.0f} GPU" if v == 1 else f"{v:.0f} GPUs",
-    "errors": lambda v: f"{v:.0f} error" if v == 1 else f"{v:.0f} errors",
-    "ranks": lambda v: f"{v:.0f} rank" if v == 1 else f"{v:.0f} ranks",
-    "steps": lambda v: f"{v:.0f} step" if v == 1 else f"{v:.0f} steps",
+    **{spec: _counted(noun) for spec, noun in (("gpus", "GPU"), ("errors", "error"), ("ranks", "rank"),
+                                               ("steps", "step"))},
     "times": lambda v: "once" if v == 1 else f"{v:.1f} times",
 }
 
