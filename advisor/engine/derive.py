@@ -25,17 +25,8 @@ DRIVER_FLOOR_BY_CUDA_MAJOR = {13: "580", 12: "525", 11: "450.80.02"}
 DRIVER_FLOOR_BY_CUDA_RELEASE = {"10.2": "440.33", "10.1": "418.39", "10.0": "410.48", "9.2": "396.26",
                                 "9.1": "390.46", "9.0": "384.81", "8.0": "375.26"}
 
-# First CUDA toolkit that can build for a compute capability (major, minor) -> "X.Y".
-MIN_CUDA_FOR_CC = {
-    (12, 1): "12.9", (12, 0): "12.8", (11, 0): "13.0", (10, 3): "12.9", (10, 0): "12.8",
-    (9, 0): "11.8", (8, 9): "11.8", (8, 7): "11.4", (8, 6): "11.1", (8, 0): "11.0",
-    (7, 5): "10.0", (7, 2): "10.0", (7, 0): "9.0", (6, 1): "8.0", (6, 0): "8.0", (5, 2): "6.5", (5, 0): "6.0",
-}
-
-
-
 #: Derived facts that are text for messages, not values: the loader refuses them in a condition.
-DISPLAY_ONLY = frozenset({"derived.matmul_crossovers", "derived.add_crossovers", "gpu.suggested_torch_build"})
+DISPLAY_ONLY = frozenset({"derived.matmul_crossovers", "derived.add_crossovers"})
 
 
 class DerivedFacts(knowledge.MachineKnowledge):  # + facts from public tables (derive_knowledge.py)
@@ -93,9 +84,6 @@ class GpuDerived(knowledge.GpuKnowledge):  # + facts from public tables (derive_
     sm_arch: Fact[str] = NOT_COLLECTED  # "sm_90"
     #: torch's build holds machine code (or PTX it can JIT) that runs on this GPU.
     torch_arch_supported: Fact[bool] = NOT_COLLECTED
-    min_cuda_for_arch: Fact[Optional[str]] = NOT_COLLECTED
-    #: Which torch build to install for this GPU, in words with the index URL.
-    suggested_torch_build: Fact[str] = NOT_COLLECTED
     other_processes_memory_fraction: Fact[float] = NOT_COLLECTED
     memory_free_fraction: Fact[float] = NOT_COLLECTED
     performance_limiting_reasons: Fact[list[str]] = NOT_COLLECTED
@@ -186,20 +174,6 @@ def arch_runs_on(arch: str, cc: tuple[int, int]) -> bool:
     return kb.arch_runs_on(arch, cc)
 
 
-def _suggested_build(cc: tuple[int, int], min_cuda: Optional[str]) -> str:
-    if cc[0] < 7 or cc in ((7, 0), (7, 2)):
-        # CUDA 13 dropped Maxwell, Pascal and Volta, and PyTorch's cu128 wheels dropped them too.
-        return ("a CUDA 12.6 build, the last PyTorch wheels that ship Maxwell/Pascal/Volta kernels: "
-                "pip install torch --index-url https://download.pytorch.org/whl/cu126")
-    if min_cuda is None:
-        return "a PyTorch build whose arch list includes this GPU (see pytorch.org/get-started)"
-    wheel = {"12.8": "cu128", "12.9": "cu129", "13.0": "cu130"}.get(min_cuda)
-    if wheel:
-        return (f"a build made with CUDA {min_cuda} or newer: "
-                f"pip install torch --index-url https://download.pytorch.org/whl/{wheel}")
-    return f"any current PyTorch CUDA build (CUDA {min_cuda} or newer), e.g. the default pip wheel"
-
-
 def derive_gpu(gpu: GpuFacts, facts: Facts) -> GpuDerived:
     derived = GpuDerived()
     if not is_missing(gpu.compute_capability):
@@ -209,8 +183,6 @@ def derive_gpu(gpu: GpuFacts, facts: Facts) -> GpuDerived:
             cc = None
         if cc is not None:
             derived.sm_arch = f"sm_{cc[0]}{cc[1]}"
-            derived.min_cuda_for_arch = MIN_CUDA_FOR_CC.get(cc)
-            derived.suggested_torch_build = _suggested_build(cc, derived.min_cuda_for_arch)
             arch_list = facts.torch.arch_list
             if is_missing(arch_list):
                 derived.torch_arch_supported = arch_list
