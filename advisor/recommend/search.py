@@ -88,6 +88,9 @@ class BatchSearch:
         self._use_local = True
         #: Steps up left, in tolerances, after a batch the out-of-memory messages pointed at ran (2, then 1).
         self._oom_closing = 0
+        #: A batch the out-of-memory messages pointed at ran: from then on the bracket above it is closed by the
+        #: steps above, not by pointing again (a second pointing lands next to the first and costs a trial).
+        self._oom_pointed_ran = False
         self._refine_proposals = 0
         self._first_error: Optional[Trial] = None
 
@@ -280,7 +283,10 @@ class BatchSearch:
             return self._cap(lo + step)
         middle = (lo + hi) // 2
         from_oom = self._oom_prediction()
-        if from_oom is not None and not last.fits and lo < from_oom < hi - max(1, math.floor(hi * self._down)):
+        if self._oom_closing and last.fits:
+            self._oom_pointed_ran = True
+        if from_oom is not None and not last.fits and not self._oom_pointed_ran \
+                and lo < from_oom < hi - max(1, math.floor(hi * self._down)):
             # The failure said how far off it was: its largest allocation (which grows with the batch) did not fit
             # in what was free. Where the two lines meet is where it will.
             self._oom_closing = 2
