@@ -43,7 +43,7 @@ class SimulatedMeter:
         self.handle.remove()
 
     # -- the meter protocol the driver uses -------------------------------------------------------------------
-    def release(self, *, collect: bool) -> None:
+    def release(self, *, collect: bool, allocated_before: int | None = None) -> None:
         self.releases += 1
 
     def reset_peak(self) -> None:
