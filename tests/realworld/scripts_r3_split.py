@@ -27,9 +27,9 @@ SEED = 36
 WAVE_ENDS = (999,)
 
 
-def wave_of(name: str) -> int:
+def wave_of(name: str, wave_ends: tuple[int, ...] = WAVE_ENDS) -> int:
     number = int(name.split("_", 1)[0])
-    for k, end in enumerate(WAVE_ENDS):
+    for k, end in enumerate(wave_ends):
         if number <= end:
             return k
     raise ValueError(f"{name}: number past the last wave")
@@ -37,6 +37,12 @@ def wave_of(name: str) -> int:
 
 def split_halves(items: dict[str, dict]) -> dict[str, str]:
     """items: {'NNN_slug.py': {'findings': [{'id': ...}, ...], 'clean': bool}} -> {'NNN_slug.py': 'dev'|'heldout'}."""
+    return split_with(items, SEED, WAVE_ENDS)
+
+
+def split_with(items: dict[str, dict], seed: int, wave_ends: tuple[int, ...]) -> dict[str, str]:
+    """The rule of this module's docstring with a given seed and waves, so a later corpus (scripts_r5_split)
+    applies the same rule with its own seed instead of a copy of the code."""
     keys = IDS + ["__clean", "__n"]
 
     def weight(name: str) -> Counter:
@@ -47,16 +53,16 @@ def split_halves(items: dict[str, dict]) -> dict[str, str]:
 
     counts = {"dev": Counter(), "heldout": Counter()}
     halves: dict[str, str] = {}
-    for wave in range(len(WAVE_ENDS)):
-        members = sorted(n for n in items if wave_of(n) == wave)
-        seen = [n for n in items if wave_of(n) <= wave]
+    for wave in range(len(wave_ends)):
+        members = sorted(n for n in items if wave_of(n, wave_ends) == wave)
+        seen = [n for n in items if wave_of(n, wave_ends) <= wave]
         freq = Counter(f["id"] for n in seen for f in items[n]["findings"])
 
         def rarity(name: str, freq: Counter = freq) -> int:
             return min((freq[f["id"]] for f in items[name]["findings"]), default=10**6)
 
         shuffled = list(members)
-        random.Random(SEED + wave).shuffle(shuffled)
+        random.Random(seed + wave).shuffle(shuffled)
         placing = sorted(shuffled, key=rarity)  # stable: the shuffle breaks ties
         for k, name in enumerate(placing):
             c = weight(name)
