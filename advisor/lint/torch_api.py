@@ -24,6 +24,9 @@ FACTORIES = frozenset({
     # legacy constructors, still common in older tutorials
     "Tensor", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "HalfTensor", "ByteTensor", "BoolTensor",
 })
+# Factories that draw from the tensors they are given when given one (torch.bernoulli(p), torch.normal(mean, std)):
+# the draws are made where those tensors are, shaped like them -- a computation on them, not a fill.
+SAMPLING_FACTORIES = frozenset({"bernoulli", "normal"})
 # Factories that launch no kernel on the device: uninitialised memory, or a copy of host data.
 NON_FILLING_FACTORIES = frozenset({"empty", "empty_like", "empty_strided", "tensor", "as_tensor", "asarray",
                                    "from_numpy", "Tensor", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor",

@@ -90,7 +90,7 @@ def run(ctx) -> Iterator[Hit]:
     if not ctx.uses_cuda:
         return
     threshold = ctx.machine.add_crossover or TYPICAL_CROSSOVER
-    if not _makes_tiny_cuda_tensors(ctx, threshold):
+    if not _makes_sized_cuda_tensors(ctx):
         return  # every size the linter knows starts at a factory with a constant shape: none, nothing to do
     reported: set[ast.AST] = set()
     depth = {loop: len(ctx.index.enclosing_loops(loop)) for loop in ctx.index.loops}
@@ -204,13 +204,13 @@ def _captured(ctx, loop: ast.AST) -> bool:
     return False
 
 
-def _makes_tiny_cuda_tensors(ctx, threshold: int) -> bool:
+def _makes_sized_cuda_tensors(ctx) -> bool:
+    """A CUDA tensor made with a size the code spells out: tiny itself, or large with tiny parts (``t[i]``)."""
     for call in ctx.index.calls:
         name = ctx.qual(call.func) or ""
         if name.startswith("torch.") and name.count(".") == 1 and ctx.is_cuda_tensor(call) \
                 or isinstance(call.func, ast.Attribute) and call.func.attr in ("cuda", "to") and ctx.is_cuda_tensor(call):
-            size = ctx.numel(call)
-            if size is not None and size < threshold:
+            if ctx.numel(call) is not None:
                 return True
     return False
 

@@ -11,6 +11,7 @@ functions has the effect of that function's body (its summary).
 from __future__ import annotations
 
 import ast
+import builtins
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -45,6 +46,8 @@ _NOTHING_INSIDE = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef
                              ast.Global, ast.Nonlocal})
 _SPECIAL = frozenset({ast.For, ast.AsyncFor, ast.While, ast.If, ast.IfExp, ast.Assert, ast.Assign, ast.AugAssign})
 _EMITTING = frozenset({ast.Call, ast.BinOp, ast.Compare, ast.UnaryOp, ast.FormattedValue})
+# print(model), str(model), isinstance(model, nn.Module): Python's own functions never run a model handed to them.
+_BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 @dataclass(frozen=True)
@@ -207,7 +210,8 @@ class Effects(FlowView):
                 return SYNC | HOST_READ, None  # wandb.log({"loss": loss})
             last = qualified.rsplit(".", 1)[-1]
             if value & CUDA_TENSOR:
-                if qualified.count(".") == 1 and last in api.FACTORIES:
+                if qualified.count(".") == 1 and last in api.FACTORIES and not (
+                        last in api.SAMPLING_FACTORIES and self._cuda_argument(call)):  # bernoulli(p) computes
                     return (WORK if last in api.NON_FILLING_FACTORIES else WORK | KERNEL), None
                 return WORK | COMPUTE, None
             return (WORK if value & CUDA_MODEL else 0), None
@@ -291,16 +295,26 @@ class Effects(FlowView):
             held = self.flow.scopes.held_function(func, scope)  # step = make_step(model); step(x, y)
             if held is not None:
                 return self.summary(held).bits, held
+        forward = self._forward_of(func)
+        if forward is not None:  # net(x), net an instance of the user's nn.Module: runs net.forward(x)
+            return (WORK | COMPUTE if value & CUDA_TENSOR else 0) | self.summary(forward).bits, forward
         if func.id in api.SYNC_BUILTINS and arguments & CUDA_TENSOR:
             return SYNC | HOST_READ, None
         if value & CUDA_TENSOR or self.kind(func) & CUDA_FN:
             return WORK | COMPUTE, None
-        if found is None and arguments & CUDA_MODEL and not self.qual(func):
+        if found is None and arguments & CUDA_MODEL and not self.qual(func) and func.id not in _BUILTIN_NAMES:
             return WORK | COMPUTE, None  # a snippet's helper handed the CUDA model runs it: warmup(model, x)
         info = self.flow.scopes.functions.get(scope)
         if info is not None and func.id in info.positional + info.keyword_only and arguments & CUDA_TENSOR:
             return WORK | COMPUTE, None  # a function handed in (benchmark(fn, x)), called on CUDA tensors
         return 0, None
+
+    def _forward_of(self, func: ast.AST) -> Optional[FunctionInfo]:
+        kind = self.kind(func)
+        if not kind & INSTANCE_BITS or not kind & (MODEL | CUDA_MODEL):
+            return None
+        found = [c.methods["forward"] for c in self.flow.scopes.classes_of(kind) if c.is_model and "forward" in c.methods]
+        return found[0] if len(found) == 1 else None
 
     # -- the user's functions ----------------------------------------------------------------------
     def summary(self, info: FunctionInfo) -> Summary:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from advisor.lint.flow.shapes import TensorShapes
 from advisor.lint.index import FileIndex
 from advisor.lint.names import Names
 
@@ -28,6 +29,7 @@ SAME_SIZE_METHODS = frozenset({
     "tan", "tan_", "atan", "asin", "acos", "sinh", "cosh", "asinh", "acosh", "atanh", "atan2", "log2", "log10",
     "log1p", "expm1", "erf", "erfc", "exp2", "trunc", "frac", "hypot", "clip", "clip_", "masked_fill",
     "masked_fill_", "nan_to_num", "square_", "exp2_", "logical_not", "logical_and", "logical_or",
+    "bernoulli", "bernoulli_", "normal_", "uniform_", "exponential_", "random_", "poisson",
 })
 # torch.<name>(t, ...) functions that keep the element count of their tensor argument.
 SAME_SIZE_FUNCTIONS = frozenset({
@@ -36,6 +38,7 @@ SAME_SIZE_FUNCTIONS = frozenset({
     "round", "lerp", "addcmul", "addcdiv", "fmod", "remainder", "tan", "atan", "asin", "acos", "sinh", "cosh",
     "asinh", "acosh", "atanh", "atan2", "log2", "log10", "log1p", "expm1", "erf", "erfc", "exp2", "trunc", "frac",
     "hypot", "clip", "nan_to_num", "logical_not", "logical_and", "logical_or", "true_divide",
+    "bernoulli", "normal", "poisson",  # draws shaped like their tensor arguments
 })
 # Reductions (and softmax-like ops along a dimension): at most their operand's elements.
 REDUCING_FUNCTIONS = frozenset({
@@ -66,6 +69,7 @@ class TensorSizes:
         self._in_scope: dict[tuple[str, ast.AST], list[ast.AST]] = {}
         self._functions: Optional[dict[str, ast.FunctionDef]] = None
         self._passed: set[ast.AST] = set()  # arguments that stand for a parameter's values
+        self.shapes = TensorShapes(self)
 
     def numel(self, node: ast.AST, depth: int = 0) -> Optional[int]:
         """Elements of the tensor ``node`` evaluates to, or None when the code does not say."""
@@ -90,11 +94,17 @@ class TensorSizes:
             sides = [self._operand(side, depth) for side in [node.left] + node.comparators]
             return None if None in sides or not any(sides) else max(sides)  # type: ignore[type-var]
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
-            return self.numel(node.value, depth + 1)  # x[i] has at most x's elements
+            shape = self.shapes.shape(node)  # t[i] of a 1-D t: one element
+            return _count(shape) if shape is not None else self.numel(node.value, depth + 1)  # else at most x's
         return None
 
     def _product(self, left: ast.AST, right: ast.AST, depth: int) -> Optional[int]:
-        """An upper bound on the elements of ``left @ right``: (m*k) @ (k*n) gives m*n <= (m*k)*(k*n)."""
+        """The elements of ``left @ right`` when both shapes are spelled out; else an upper bound: (m*k) @ (k*n)
+        gives m*n <= (m*k)*(k*n)."""
+        shapes = [self.shapes.shape(side) for side in (left, right)]
+        if shapes[0] is not None and shapes[1] is not None and 1 <= len(shapes[0]) <= 2 and 1 <= len(shapes[1]) <= 2 \
+                and shapes[0][-1] == shapes[1][0]:
+            return _count(shapes[0][:-1] + shapes[1][1:])
         sides = [self.numel(side, depth + 1) for side in (left, right)]
         return None if None in sides else sides[0] * sides[1]  # type: ignore[operator]
 
@@ -127,6 +137,9 @@ class TensorSizes:
             values = self._values(node.id, self.index.scope_of(node))
             return bool(values) and all(self._is_scalar(v, depth + 1) for v in values)
         return False
+
+    def values_of(self, name: str, scope: ast.AST) -> list[ast.AST]:
+        return self._values(name, scope)
 
     def _values(self, name: str, scope: ast.AST) -> list[ast.AST]:
         """What ``name`` is assigned in ``scope`` (a function's locals; else the module's globals)."""
@@ -327,6 +340,13 @@ class TensorSizes:
                 return left - right  # range(n - 1)
             return left * right if isinstance(node.op, ast.Mult) else left + right
         return None
+
+
+def _count(shape: tuple[int, ...]) -> int:
+    total = 1
+    for dimension in shape:
+        total *= dimension
+    return total
 
 
 def _shape_numel(shape: list[ast.AST], sizes: TensorSizes) -> Optional[int]:

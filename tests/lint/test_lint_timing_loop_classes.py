@@ -1,0 +1,217 @@
+"""Classes of timing (GA101, GA102) and launch-bound loop (GA110) cases that real scripts showed the linter
+missing or misreading, each with variants that must fire and variants that must stay quiet. The programs are
+written for these tests (not copies of corpus files)."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from advisor.lint import lint_text
+from advisor.lint.context import FileContext
+from advisor.lint.source import SourceUnit
+from tests.lint.lint_helpers import lines_of
+
+TIMING = ["GA101", "GA102"]
+
+
+def messages(code: str, check_id: str) -> list[str]:
+    return [f.message for f in lint_text(textwrap.dedent(code).lstrip("\n"), select=[check_id])]
+
+
+# -- Python's builtins never run a model handed to them ---------------------------------------------------
+def test_printing_a_cuda_model_is_no_warm_up():
+    code = """
+        import time
+        import torch
+        from detector import Detector
+        net = Detector()
+        net.to("cuda")
+        {before}
+        x = torch.load("x.pt").cuda()
+        t0 = time.time()
+        y = net(x)
+        torch.cuda.synchronize()
+        print(time.time() - t0)
+    """
+    for before in ("print(net)", "print(type(net), repr(net))", "assert isinstance(net, torch.nn.Module)"):
+        assert lines_of(code.format(before=before), select=["GA102"]) == [(9, "GA102")], before
+    for before in ("warm_up(net, x)", "net(torch.zeros(1, 3, device='cuda'))"):  # these do run it: warm
+        assert lines_of(code.format(before=before), select=["GA102"]) == [], before
+
+
+# -- torch.bernoulli(p) / torch.normal(mean, std) draw where their tensors are, and compute ---------------
+def test_sampling_from_a_cuda_tensor_is_cuda_computation():
+    found = lines_of("""
+        import time
+        import torch
+        probabilities = torch.rand(5000).to("cuda")
+        start = time.time()
+        draws = torch.bernoulli(probabilities)
+        print(time.time() - start)
+        start = time.time()
+        noise = torch.normal(probabilities, 0.1)
+        print(time.time() - start)
+    """, select=TIMING)
+    assert found == [(5, "GA102"), (6, "GA101"), (9, "GA101")]
+
+
+def test_sampling_on_the_cpu_or_as_a_fill_is_not():
+    assert lines_of("""
+        import time
+        import torch
+        probabilities = torch.rand(5000)
+        start = time.time()
+        draws = torch.bernoulli(probabilities)
+        print(time.time() - start)
+    """, select=TIMING) == []
+    assert lines_of("""
+        import time
+        import torch
+        noise = torch.normal(0.0, 1.0, size=(64,), device="cuda")  # a fill on the GPU: a kernel ran, warm
+        probabilities = torch.rand(5000, device="cuda")
+        start = time.time()
+        draws = torch.bernoulli(probabilities)
+        torch.cuda.synchronize()
+        print(time.time() - start)
+    """, select=TIMING) == []
+    assert lines_of("""
+        import torch
+        mask = torch.bernoulli(torch.full((8,), 0.5)).cuda()
+    """, select=["GA104"]) == [(2, "GA104")]  # drawn on the CPU, then copied: still GA104
+
+
+# -- shapes: t[i] of a 1-D tensor is one element; a 32x32 @ 32x1 product is 32 -----------------------------
+def test_one_element_ops_on_elements_of_a_large_tensor_are_launch_bound():
+    (message,) = messages("""
+        import torch
+        values = torch.arange(200_000, dtype=torch.float32, device="cuda")
+        doubled = torch.empty_like(values)
+        for i in range(200_000):
+            doubled[i] = values[i] * 2 + 1
+    """, "GA110")
+    assert "at most 1 element, for 200,000 iterations" in message
+    assert lines_of("""
+        import torch
+        probabilities = torch.rand(3000, device="cuda")
+        for i in range(3000):
+            torch.bernoulli(probabilities[i])
+    """, select=["GA110"]) == [(4, "GA110")]
+
+
+def test_parts_of_a_large_tensor_that_are_not_one_element_stay_quiet():
+    assert lines_of("""
+        import torch
+        rows = torch.rand(100, 100_000, device="cuda")
+        flat = torch.rand(1_000_000, device="cuda")
+        index = torch.randint(0, 1_000_000, (50_000,), device="cuda")
+        for i in range(100):
+            rows[i] = rows[i] * 2          # a row of 100,000 elements
+        for i in range(1000):
+            flat[i:i + 50_000] += 1        # a slice: as large as the code does not say
+        for i in range(1000):
+            picked = flat[index] * 2       # a gather by a tensor of indices
+        for i in range(1000):
+            flat[:] *= 0.5                 # the whole tensor
+    """, select=["GA110"]) == []
+
+
+def test_products_of_small_matrices_are_sized_by_their_shapes():
+    assert lines_of("""
+        import torch
+        W = torch.randn(32, 32, device="cuda")
+        v = torch.randn(32, 1, device="cuda")
+        for _ in range(1000):
+            v = torch.tanh(W @ v)
+    """, select=["GA110"]) == [(5, "GA110")]
+    assert lines_of("""
+        import torch
+        W = torch.randn(1024, 1024, device="cuda")
+        v = torch.randn(1024, 1, device="cuda")
+        for _ in range(1000):
+            v = torch.tanh(W @ v)
+    """, select=["GA110"]) == []
+
+
+def test_shapes_of_spelled_out_tensors():
+    text = textwrap.dedent("""
+        import torch
+        a = torch.zeros(3, 4, device="cuda")
+        b = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        c = a * 2 + torch.ones(4)
+        for i in range(3):
+            row = a[i]
+            one = a[i, 2]
+            column = a[:, 0]
+        d = a.T @ torch.ones(3, 5)
+        x = torch.ones(3)
+        x = x * 0.5 + 1
+        picked = a[torch.tensor([0, 2])]
+        h = torch.ones(8, 1)
+        for _ in range(10):
+            h = torch.tanh(torch.ones(8, 8) @ h)  # square: h keeps its shape
+        g = torch.ones(8, 1)
+        g = torch.ones(16, 8) @ g  # g changes shape: no one shape
+    """).lstrip("\n")
+    ctx = FileContext(SourceUnit("t.py", text), ast.parse(text))
+    shapes = ctx._sizes.shapes
+    by_name = {t.id: node.value for node in ast.walk(ctx.tree) if isinstance(node, ast.Assign)
+               for t in node.targets if isinstance(t, ast.Name)}
+    expected = {"a": (3, 4), "b": (2, 2), "c": (3, 4), "row": (4,), "one": (), "column": (3,), "d": (4, 5),
+                "picked": None}
+    for name, shape in expected.items():
+        assert shapes.shape(by_name[name]) == shape, name
+    for name, shape in (("x", (3,)), ("h", (8, 1)), ("g", None)):  # x = x * 0.5 + 1 keeps its shape
+        assert shapes.shape(ast.Name(id=name, ctx=ast.Load())) == shape, name
+
+
+# -- net(x), net an instance of the user's nn.Module, runs Net.forward(x) ----------------------------------
+FORWARD_TIMED = """
+    import time
+    import torch
+    import torch.nn as nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(16, 16)
+
+        def forward(self, x):
+            t0 = time.time()
+            out = self.fc(x)
+            {sync}
+            print("forward", time.time() - t0)
+            return out
+
+    net = {make}
+    x = torch.load("x.pt").{where}()
+    y = net(x)
+"""
+
+
+def test_a_timed_forward_of_the_users_model_class_is_seen():
+    for make in ("Net().cuda()", "Net().to('cuda').eval()"):
+        found = lines_of(FORWARD_TIMED.format(sync="", make=make, where="cuda"), select=TIMING)
+        assert found == [(12, "GA102"), (14, "GA101")], make
+
+
+def test_a_synchronized_or_cpu_forward_stays_quiet():
+    synchronized = FORWARD_TIMED.format(sync="torch.cuda.synchronize()", make="Net().cuda()", where="cuda")
+    assert lines_of(synchronized, select=["GA101"]) == []
+    assert lines_of(FORWARD_TIMED.format(sync="", make="Net()", where="float"), select=TIMING) == []
+
+
+def test_a_module_global_read_by_a_function_run_at_module_level_is_its_value_not_a_guess():
+    text = textwrap.dedent("""
+        import torch
+        device = "cpu"
+        def make(n):
+            return torch.zeros(n).to(device)
+        t = make(3)
+        def guess(n):
+            return torch.zeros(n).to(DEVICE)  # bound nowhere: by its name, a device
+        u = guess(3)
+    """).lstrip("\n")
+    ctx = FileContext(SourceUnit("t.py", text), ast.parse(text))
+    moves = [c for c in ctx.index.calls if isinstance(c.func, ast.Attribute) and c.func.attr == "to"]
+    assert [ctx.is_cuda_tensor(c) for c in moves] == [False, True]
