@@ -215,3 +215,122 @@ def test_a_module_global_read_by_a_function_run_at_module_level_is_its_value_not
     ctx = FileContext(SourceUnit("t.py", text), ast.parse(text))
     moves = [c for c in ctx.index.calls if isinstance(c.func, ast.Attribute) and c.func.attr == "to"]
     assert [ctx.is_cuda_tensor(c) for c in moves] == [False, True]
+
+
+# -- what the program does with the measured time --------------------------------------------------------
+COLD_LOOP = """
+    import time
+    import numpy as np
+    import torch
+    model = torch.jit.load("model.pt").cuda()
+    x = torch.load("x.pt").cuda()
+    times = []
+    for i in range(100):
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        model(x)
+        torch.cuda.synchronize()
+        elapsed = time.perf_counter() - start
+        {keep}
+    {report}
+"""
+
+
+def test_timings_that_drop_the_cold_runs_need_no_warm_up():
+    for keep, report in (("if i >= 10:\n            times.append(elapsed)", "print(np.mean(times))"),
+                         ("if i > 0 and elapsed < 1.0:\n            times.append(elapsed)", "print(sum(times))"),
+                         ("times.append(elapsed)", "times = times[5:]"),
+                         ("times.append(elapsed)", "print(np.median(times))"),
+                         ("times.append(elapsed)", "print(min(times))")):
+        code = COLD_LOOP.format(keep=keep, report=report)
+        assert lines_of(code, select=["GA102"]) == [], (keep, report)
+
+
+def test_timings_that_keep_the_cold_run_still_need_one():
+    for keep, report in (("times.append(elapsed)", "print(np.mean(times))"),
+                         ("if i % 10 == 0:\n            print(elapsed)", ""),  # i = 0, the cold one, is printed
+                         ("if i >= 0:\n            times.append(elapsed)", "print(sum(times))"),
+                         ("times.append(elapsed)", "print(np.mean(times[-10:]))"),
+                         ("times.append(elapsed)", "print(np.mean(times[0:]))")):
+        code = COLD_LOOP.format(keep=keep, report=report)
+        assert lines_of(code, select=["GA102"]) == [(10, "GA102")], (keep, report)
+
+
+def test_a_job_timed_in_minutes_is_not_a_benchmark():
+    code = """
+        import time
+        import torch
+        model = torch.jit.load("model.pt").cuda()
+        batches = [torch.load(f"{{i}}.pt").cuda() for i in range(1000)]
+        since = time.time()
+        for batch in batches:
+            out = model(batch)
+        {report}
+    """
+    for report in ("elapsed = time.time() - since\nprint(f'done in {elapsed // 60:.0f}m {elapsed % 60:.0f}s')",
+                   "elapsed = time.time() - since\nminutes, seconds = divmod(elapsed, 60)",
+                   "print('hours', (time.time() - since) / 3600)"):
+        assert lines_of(code.format(report=report.replace("\n", "\n        ")), select=TIMING) == [], report
+    report = "elapsed = time.time() - since\n        print(f'{elapsed * 1000:.1f} ms')"
+    assert lines_of(code.format(report=report), select=TIMING) == [(7, "GA102"), (8, "GA101")]
+
+
+# -- a timing decorator times the body of every function it decorates -------------------------------------
+DECORATED = """
+    import functools
+    import time
+    import torch
+
+    def timed(label):
+        def decorate(fn):
+            @functools.wraps(fn)
+            def wrapper(*args, **kwargs):
+                t0 = time.perf_counter()
+                result = fn(*args, **kwargs)
+                print(label, time.perf_counter() - t0)
+                return result
+            return wrapper
+        return decorate
+
+    @timed("bench")
+    def bench():
+        x = torch.load("x.pt").cuda()
+        {body}
+
+    bench()
+"""
+
+
+def test_a_decorator_that_times_its_function_times_the_cuda_work_inside():
+    found = lines_of(DECORATED.format(body="y = x @ x"), select=TIMING)
+    assert found == [(11, "GA101"), (18, "GA102")]  # the clock read in the wrapper; the first CUDA call in bench
+    plain = DECORATED.replace('def timed(label):\n        def decorate(fn):', 'def decorate(fn):\n        if True:')
+    plain = plain.replace('@timed("bench")', "@decorate").replace("print(label,", "print(")
+    assert lines_of(plain.format(body="y = x @ x"), select=TIMING) == [(11, "GA101"), (18, "GA102")]
+
+
+def test_a_decorated_function_that_synchronizes_or_warms_up_is_fine():
+    synchronized = DECORATED.format(body="y = x @ x\n        torch.cuda.synchronize()")
+    assert lines_of(synchronized, select=["GA101"]) == []
+    warm = DECORATED.replace("    bench()", "    torch.ones(1, device='cuda') @ torch.ones(1, device='cuda')\n    bench()")
+    assert lines_of(warm.format(body="y = x @ x\n        torch.cuda.synchronize()"), select=TIMING) == []
+    logged = DECORATED.replace("result = fn(*args, **kwargs)", "logging.info('start')")  # times no call of fn
+    assert lines_of(logged.format(body="y = x @ x"), select=TIMING) == []
+
+
+# -- a model's method fed only text gives text back: it waited for the GPU ---------------------------------
+def test_a_model_method_fed_text_returns_host_data():
+    code = """
+        import time
+        import torch
+        model = torch.hub.load("some/repo", "translator").cuda()
+        model.translate(["warm up"])
+        sentences = ["a long road", "a green tree"] * 4
+        t0 = time.time()
+        {call}
+        print(time.time() - t0)
+    """
+    for call in ("out = model.translate(sentences)", "out = model.translate('one sentence', beam=5)"):
+        assert lines_of(code.format(call=call), select=["GA101"]) == [], call
+    for call in ("out = model.translate(torch.load('tokens.pt').cuda())", "out = model.forward(sentences, mask)"):
+        assert lines_of(code.format(call=call), select=["GA101"]) == [(8, "GA101")], call

@@ -10,9 +10,14 @@ Must match:   b = torch.ones(4, device="cuda"); for _ in range(100000): b += b
               loss_fn = nn.MSELoss(); optimizer = torch.optim.SGD([w, b]) on 1-element w, b: the loss module
               and optimizer.step() are small ops too; sizes from torch.linspace(a, b, 2000) and from numpy
               data split with x_tr, y_tr = x[idx], y[idx]
+              C[i] = A[i] + B[i] for i in range(1_000_000), A = torch.arange(N, device="cuda"): one element of a
+              large 1-D tensor per op (t[i] drops a dimension of a shape the code spells out)
+              y = W.matmul(x) for 100 iterations, W 32x32 and x 32x1 on CUDA (the product has 32 elements)
+              torch.bernoulli(p[i]) in a loop of 2,000 (a draw shaped like its input)
 Must not:     the same loop with a model forward or a large tensor (10,000,000 elements) in its body
               for _ in range(10): b += b   (a few iterations and ops: nothing to win)
               an op on a tensor whose size the code does not say (a model's output, a parameter)
+              rows[i] of a 100x100,000 tensor, flat[i:i + 50_000], flat[index_tensor]: not one element
               tiny tensors on the CPU; a loop over a DataLoader
 """
 

@@ -248,6 +248,8 @@ class Effects(FlowView):
                 return 0, None
             if attr in ("to", "cuda", "cpu", "half", "float", "double", "bfloat16"):
                 return (WORK if value & CUDA_MODEL else 0), None
+            if receiver & CUDA_MODEL and self._text_only(call):  # model.translate(sentences): text comes back,
+                return WORK | COMPUTE | SYNC, None  # so the method waited for the GPU to make it
             if value & CUDA_TENSOR or self._cuda_argument(call) or any(
                     self.kind(k.value) & CUDA_TENSOR for k in call.keywords):
                 return WORK | COMPUTE, None
@@ -308,6 +310,23 @@ class Effects(FlowView):
         if info is not None and func.id in info.positional + info.keyword_only and arguments & CUDA_TENSOR:
             return WORK | COMPUTE, None  # a function handed in (benchmark(fn, x)), called on CUDA tensors
         return 0, None
+
+    def _text_only(self, call: ast.Call, depth: int = 0) -> bool:
+        """Every argument is text (a string, a list of strings, a name bound only to those): no tensor goes in."""
+        arguments = list(call.args) + [k.value for k in call.keywords if not isinstance(k.value, ast.Constant)]
+        return bool(call.args) and all(self._is_text_data(a, depth) for a in arguments)
+
+    def _is_text_data(self, node: ast.AST, depth: int) -> bool:
+        if is_text(node):
+            return True
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return bool(node.elts) and all(self._is_text_data(e, depth) for e in node.elts)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):  # ["a", "b"] * 8
+            return self._is_text_data(node.left, depth) and isinstance(node.right, ast.Constant)
+        if isinstance(node, ast.Name) and depth < 4:
+            values = self.index.assigned_values.get(node.id, [])
+            return bool(values) and all(self._is_text_data(v, depth + 1) for v in values)
+        return False
 
     def _forward_of(self, func: ast.AST) -> Optional[FunctionInfo]:
         kind = self.kind(func)

@@ -38,6 +38,8 @@ class TimedRegion:
     column: Optional[int] = None
     assumed_work: bool = False  # a timeit string names CUDA values
     assumed_sync: bool = False
+    difference: Optional[ast.AST] = None  # `end - start`: where the measured time goes
+    around: Optional[ast.AST] = None  # the def a timing decorator's wrapper times whole (@timeit def f(): ...)
 
     @property
     def last_work(self) -> Optional[Event]:
@@ -83,6 +85,7 @@ class Timings(FlowView):
                     regions.append(region)
         for scope in by_scope:
             regions.extend(self._clock_regions(scope))
+        regions.extend(self._decorated_regions([r for r in regions if r.how == "clock"]))
         regions.extend(self._magic_regions())
         regions.extend(self._event_regions())
         return regions
@@ -153,8 +156,42 @@ class Timings(FlowView):
                 continue
             seen.add((start, close))
             regions.append(TimedRegion("clock", scope, events[close].node, events[start + 1:close],
-                                       open=events[start].node))
+                                       open=events[start].node, difference=node))
         return regions
+
+    def _decorated_regions(self, clock_regions: list[TimedRegion]) -> list[TimedRegion]:
+        """``def timeit(func): def wrapper(*a): start = clock(); func(*a); print(clock() - start)`` and ``@timeit
+        def run(): ...``: the wrapper's clock pair times the body of every function so decorated."""
+        out = []
+        scopes = self.flow.scopes
+        for info in scopes.functions.values():
+            for decorator in info.node.decorator_list:
+                name = decorator.func if isinstance(decorator, ast.Call) else decorator
+                found = scopes.resolve(name.id, info.parent) if isinstance(name, ast.Name) else None
+                if not isinstance(found, FunctionInfo):
+                    continue
+                for region in clock_regions:
+                    if self._times_argument(region, found):
+                        out.append(TimedRegion("clock", info.node, region.close, self.effects.summary(info).events,
+                                               open=region.open, difference=region.difference, around=info.node))
+        return out
+
+    def _times_argument(self, region: TimedRegion, decorator: FunctionInfo) -> bool:
+        """Does the region, in a function nested in ``decorator``, call a parameter of the functions around it?"""
+        wrapper = self.flow.scopes.functions.get(region.scope)
+        if wrapper is None or region.open is None or decorator.node not in self.index.ancestors(region.scope):
+            return False
+        parameters: set[str] = set()
+        for node in self.index.ancestors(region.scope):
+            info = self.flow.scopes.functions.get(node)
+            if info is not None:
+                parameters.update(info.positional + info.keyword_only)
+            if node is decorator.node:
+                break
+        start, end = (region.open.lineno, region.open.col_offset), (region.close.lineno, region.close.col_offset)
+        return any(isinstance(c.func, ast.Name) and start < (c.lineno, c.col_offset) < end
+                   and self.index.scope_of(c) is region.scope
+                   for name in parameters for c in self.index.calls_by_name.get(name, ()))
 
     # -- timeit ------------------------------------------------------------------------------------
     def _timeit_region(self, call: ast.Call) -> Optional[TimedRegion]:
@@ -257,7 +294,8 @@ class Timings(FlowView):
 
     def trains(self, region: TimedRegion) -> bool:
         """Does the region run a loop over a DataLoader (a training run, where start-up is noise)?"""
-        lines = (getattr(region.open, "lineno", 0), getattr(region.close, "end_lineno", 0) or 0)
+        lines = (getattr(region.around or region.open, "lineno", 0),
+                 getattr(region.around or region.close, "end_lineno", 0) or 0)
         for loop in self.index.loops:
             if self.index.scope_of(loop) is not region.scope or not lines[0] <= loop.lineno <= lines[1]:
                 continue
