@@ -62,6 +62,7 @@ PASSTHROUGH_CALLS = frozenset({
     "iter", "next", "list", "tuple", "sorted", "reversed", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm",
     "tqdm.notebook.tqdm", "torch.compile", "copy.deepcopy",
     "torch.autograd.Variable", "torch.autograd.variable.Variable",  # pre-0.4 code: a Variable is its tensor
+    "torch.nn.Parameter", "torch.nn.parameter.Parameter",  # a tensor (not a module): w = nn.Parameter(t)
 })
 
 GRAD_OFF_CONTEXTS = frozenset({

@@ -334,3 +334,54 @@ def test_a_model_method_fed_text_returns_host_data():
         assert lines_of(code.format(call=call), select=["GA101"]) == [], call
     for call in ("out = model.translate(torch.load('tokens.pt').cuda())", "out = model.forward(sentences, mask)"):
         assert lines_of(code.format(call=call), select=["GA101"]) == [(8, "GA101")], call
+
+
+# -- counts the script runs with: command-line defaults, parameter defaults, int(1e5) ----------------------
+OPTIONS = """
+    import argparse
+    import torch
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--steps", type=int, default={steps})
+    parser.add_argument("--dim", type=int, default={dim})
+    args = parser.parse_args()
+    state = torch.zeros(args.dim, device="cuda")
+    for _ in range(args.steps):
+        state = state * 0.9 + 0.1
+"""
+
+
+def test_sizes_and_counts_from_command_line_defaults():
+    assert lines_of(OPTIONS.format(steps=5000, dim=8), select=["GA110"]) == [(9, "GA110")]
+    assert lines_of(OPTIONS.format(steps=5000, dim=10_000_000), select=["GA110"]) == []  # large: not launch-bound
+    assert lines_of(OPTIONS.format(steps=5, dim=8), select=["GA110"]) == []  # a few iterations: nothing to win
+    text = textwrap.dedent(OPTIONS.format(steps=5000, dim=8)).lstrip("\n")
+    ctx = FileContext(SourceUnit("t.py", text), ast.parse(text))
+    steps = next(n for n in ast.walk(ctx.tree) if isinstance(n, ast.Attribute) and n.attr == "steps")
+    assert ctx.int_value(steps) is None  # what checks read: a value the code spells out, options named as such
+
+
+def test_sizes_and_counts_from_parameter_defaults_and_int_of_a_float():
+    code = """
+        import torch
+        def simulate(n=16, steps=int(1e5)):
+            y = torch.zeros(n, device="cuda")
+            for _ in range(steps):
+                y += 1
+        simulate({call})
+    """
+    assert lines_of(code.format(call=""), select=["GA110"]) == [(5, "GA110")]
+    assert lines_of(code.format(call="steps=200"), select=["GA110"]) == [(5, "GA110")]
+    assert lines_of(code.format(call="n=50_000_000"), select=["GA110"]) == []  # a call site passes a large size
+    assert lines_of(code.format(call="**settings"), select=["GA110"]) == []  # what it passes is unknown
+
+
+def test_a_parameter_made_with_nn_parameter_is_a_tensor():
+    code = """
+        import torch
+        import torch.nn as nn
+        w = nn.Parameter(torch.randn({size}, device="cuda"))
+        for _ in range(1000):
+            w.data -= 0.01 * w
+    """
+    assert lines_of(code.format(size=3), select=["GA110"]) == [(5, "GA110")]
+    assert lines_of(code.format(size="4096, 4096"), select=["GA110"]) == []

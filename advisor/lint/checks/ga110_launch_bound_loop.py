@@ -40,7 +40,9 @@ from advisor.lint.model import CheckDoc, CheckInfo, Hit
 DOC = CheckDoc(
     what=('Finds a Python loop of many small ops (elementwise math, reductions, products of tiny matrices, '
           'the backward pass of such a loss) on tiny CUDA tensors: sizes the code spells out, below the size '
-          'where the GPU beats the CPU. A loop whose count the code spells out counts from 100 iterations, or '
+          'where the GPU beats the CPU (one element of a 1-D tensor, t[i], is one element). Counts and sizes '
+          'come from constants, a parameter\'s default, or a command-line option\'s default (args.steps). '
+          'A loop whose count the code spells out counts from 100 iterations, or '
           'below that when its ops times its iterations times the loops around it add up to 1,000 launches; '
           'the ops inside the user\'s own helper functions it calls count too (a parameter is as large as '
           'what the call sites pass); an elementwise loss module (nn.MSELoss, nn.L1Loss, ...) and the step of an '

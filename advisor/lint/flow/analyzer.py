@@ -66,7 +66,7 @@ def analyze(index: FileIndex, names: Names) -> FlowResult:
                       analyzer.cuda_seen > 0, analyzer.readers)
 
 
-def _argparse(index: FileIndex) -> tuple[set[str], dict[str, ast.AST]]:
+def argparse_options(index: FileIndex) -> tuple[set[str], dict[str, ast.AST]]:
     """``parser.add_argument("--device", default="cuda")`` ... ``args = parser.parse_args()``: so that
     ``args.device`` is known to be a CUDA device, as the script's author meant it to be by default."""
     defaults: dict[str, ast.AST] = {}
@@ -102,7 +102,7 @@ class FlowAnalyzer(CallEvaluator):
         self.module_dirty = True
         self.readers: dict[FunctionInfo, set] = {}
         self.active: set[FunctionInfo] = set()  # being analysed on demand (recursion guard)
-        self.parsed_args, self.argparse_defaults = _argparse(index)
+        self.parsed_args, self.argparse_defaults = argparse_options(index)
         tree = index.tree  # names the module assigns: a function reads them once the module's pass has bound them
         self.module_globals = frozenset(name for name, values in index.assigned_values.items()
                                         if any(index.scope_of(v) is tree for v in values))

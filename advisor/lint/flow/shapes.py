@@ -220,6 +220,14 @@ class TensorShapes:
         return result
 
 
+def count(shape: Shape) -> int:
+    """The elements of a tensor of this shape."""
+    total = 1
+    for dimension in shape:
+        total *= dimension
+    return total
+
+
 def _broadcast(shapes: list[Shape]) -> Optional[Shape]:
     rank = max(len(s) for s in shapes)
     out = []

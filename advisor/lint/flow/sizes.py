@@ -10,7 +10,8 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from advisor.lint.flow.shapes import TensorShapes
+from advisor.lint.flow.analyzer import argparse_options
+from advisor.lint.flow.shapes import TensorShapes, count
 from advisor.lint.index import FileIndex
 from advisor.lint.names import Names
 
@@ -70,6 +71,7 @@ class TensorSizes:
         self._functions: Optional[dict[str, ast.FunctionDef]] = None
         self._passed: set[ast.AST] = set()  # arguments that stand for a parameter's values
         self.shapes = TensorShapes(self)
+        self._options: Optional[tuple[set[str], dict[str, ast.AST]]] = None  # argparse: parsed names, defaults
 
     def numel(self, node: ast.AST, depth: int = 0) -> Optional[int]:
         """Elements of the tensor ``node`` evaluates to, or None when the code does not say."""
@@ -95,7 +97,7 @@ class TensorSizes:
             return None if None in sides or not any(sides) else max(sides)  # type: ignore[type-var]
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
             shape = self.shapes.shape(node)  # t[i] of a 1-D t: one element
-            return _count(shape) if shape is not None else self.numel(node.value, depth + 1)  # else at most x's
+            return count(shape) if shape is not None else self.numel(node.value, depth + 1)  # else at most x's
         return None
 
     def _product(self, left: ast.AST, right: ast.AST, depth: int) -> Optional[int]:
@@ -104,7 +106,7 @@ class TensorSizes:
         shapes = [self.shapes.shape(side) for side in (left, right)]
         if shapes[0] is not None and shapes[1] is not None and 1 <= len(shapes[0]) <= 2 and 1 <= len(shapes[1]) <= 2 \
                 and shapes[0][-1] == shapes[1][0]:
-            return _count(shapes[0][:-1] + shapes[1][1:])
+            return count(shapes[0][:-1] + shapes[1][1:])
         sides = [self.numel(side, depth + 1) for side in (left, right)]
         return None if None in sides else sides[0] * sides[1]  # type: ignore[operator]
 
@@ -166,24 +168,34 @@ class TensorSizes:
 
     def _arguments(self, name: str, scope: ast.AST) -> list[ast.AST]:
         """What the call sites pass for parameter ``name`` of a top-level function (``def forward(x)`` called
-        as ``forward(X)``): every call must pass it, by position or keyword; else nothing."""
+        as ``forward(X)``): every call must pass it, by position or keyword, or leave it to its default (which
+        is also what a function nobody in the file calls runs with); else nothing."""
         if not isinstance(scope, ast.FunctionDef) or self._module_functions().get(scope.name) is not scope:
             return []
-        parameters = [a.arg for a in scope.args.posonlyargs + scope.args.args]
-        if name not in parameters and name not in [a.arg for a in scope.args.kwonlyargs]:
+        arguments = scope.args
+        parameters = [a.arg for a in arguments.posonlyargs + arguments.args]
+        defaults = dict(zip(parameters[len(parameters) - len(arguments.defaults):], arguments.defaults, strict=True))
+        defaults.update((a.arg, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d)
+        if name not in parameters and name not in [a.arg for a in arguments.kwonlyargs]:
             return []
         position = parameters.index(name) if name in parameters else None
         found = []
-        for call in self.index.calls_by_name.get(scope.name, ()):
-            if not isinstance(call.func, ast.Name) or any(isinstance(a, ast.Starred) for a in call.args):
+        calls = self.index.calls_by_name.get(scope.name, ())
+        for call in calls:
+            if not isinstance(call.func, ast.Name) or any(isinstance(a, ast.Starred) for a in call.args) \
+                    or any(k.arg is None for k in call.keywords):
                 return []
             keyword = next((k.value for k in call.keywords if k.arg == name), None)
             if keyword is not None:
                 found.append(keyword)
             elif position is not None and position < len(call.args):
                 found.append(call.args[position])
+            elif name in defaults:
+                found.append(defaults[name])
             else:
                 return []
+        if not calls and name in defaults:
+            found.append(defaults[name])
         self._passed.update(found)
         return found
 
@@ -270,6 +282,8 @@ class TensorSizes:
             return None
         if qualified.startswith("numpy."):
             return self._numpy(qualified, call)
+        if qualified in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") and call.args:
+            return self.numel(call.args[0], depth + 1)
         if isinstance(call.func, ast.Name) and not qualified:
             if self.loss_module(call.func):  # loss_fn(z, y): reduces (or keeps) its inputs' elements
                 sizes = [self._operand(a, depth) for a in call.args[:2]]
@@ -318,18 +332,33 @@ class TensorSizes:
             return _literal_numel(call.args[0])
         return None
 
-    def int_value(self, node: ast.AST, depth: int = 0) -> Optional[int]:
-        """A constant int the code spells out: ``4``, ``N`` with ``N = 100_000``, ``2 * N``, ``10 ** 5``."""
+    def int_value(self, node: ast.AST, depth: int = 0, options: bool = True) -> Optional[int]:
+        """A constant int the code spells out: ``4``, ``N`` with ``N = 100_000``, ``2 * N``, ``10 ** 5``,
+        ``int(1e5)``, a parameter's default, and (``options``) ``args.steps`` with ``add_argument("--steps",
+        default=5000)``: what the script runs with when nobody passes another."""
         if depth > _MAX_DEPTH:
             return None
         if isinstance(node, ast.Constant) and type(node.value) is int:
             return node.value
         if isinstance(node, ast.Name):
             values = self._values(node.id, self.index.scope_of(node))
-            ints = {self.int_value(v, depth + 1) for v in values}
+            ints = {self.int_value(v, depth + 1, options) for v in values}
             return ints.pop() if len(ints) == 1 and None not in ints else None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "int" \
+                and len(node.args) == 1:
+            value = node.args[0]
+            if isinstance(value, ast.Constant) and isinstance(value.value, float) and value.value.is_integer():
+                return int(value.value)  # int(1e5)
+            return self.int_value(value, depth + 1, options)
+        if options and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if self._options is None:
+                self._options = argparse_options(self.index)
+            parsed, defaults = self._options
+            default = defaults.get(node.attr) if node.value.id in parsed else None
+            return None if default is None else self.int_value(default, depth + 1, options)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Add, ast.Sub, ast.Pow, ast.FloorDiv)):
-            left, right = self.int_value(node.left, depth + 1), self.int_value(node.right, depth + 1)
+            left = self.int_value(node.left, depth + 1, options)
+            right = self.int_value(node.right, depth + 1, options)
             if left is None or right is None:
                 return None
             if isinstance(node.op, ast.Pow):
@@ -340,13 +369,6 @@ class TensorSizes:
                 return left - right  # range(n - 1)
             return left * right if isinstance(node.op, ast.Mult) else left + right
         return None
-
-
-def _count(shape: tuple[int, ...]) -> int:
-    total = 1
-    for dimension in shape:
-        total *= dimension
-    return total
 
 
 def _shape_numel(shape: list[ast.AST], sizes: TensorSizes) -> Optional[int]:
