@@ -385,3 +385,74 @@ def test_a_parameter_made_with_nn_parameter_is_a_tensor():
     """
     assert lines_of(code.format(size=3), select=["GA110"]) == [(5, "GA110")]
     assert lines_of(code.format(size="4096, 4096"), select=["GA110"]) == []
+
+
+# -- context managers that time their with body; start times kept in attributes --------------------------
+MANAGED = """
+    import time
+    from contextlib import contextmanager
+    import torch
+
+    @contextmanager
+    def timer(name):
+        t0 = time.time()
+        yield
+        print(name, time.time() - t0)
+
+    class Timer:
+        def __enter__(self):
+            self.start = time.perf_counter()
+            return self
+
+        def __exit__(self, *exc):
+            print(time.perf_counter() - self.start)
+
+    x = torch.load("x.pt").cuda()
+    {warm}
+    with {manager}:
+        y = x @ x
+        {sync}
+"""
+
+
+def test_a_timing_context_manager_times_its_with_body():
+    for manager, close in (('timer("matmul")', 9), ("Timer()", 17), ("Timer() as t", 17)):
+        found = lines_of(MANAGED.format(manager=manager, warm="", sync=""), select=TIMING)
+        assert found == [(close, "GA101"), (22, "GA102")], manager
+    held = MANAGED.format(manager="clock", warm="clock = Timer()", sync="")  # an instance made before
+    assert lines_of(held, select=TIMING) == [(17, "GA101"), (22, "GA102")]
+
+
+def test_a_synchronized_or_warm_with_body_is_fine():
+    for manager in ('timer("matmul")', "Timer()"):
+        code = MANAGED.format(manager=manager, warm="x @ x", sync="torch.cuda.synchronize()")
+        assert lines_of(code, select=TIMING) == [], manager
+        plain = MANAGED.replace("@contextmanager\n", "").format(manager=manager, warm="x @ x", sync="")
+        if manager.startswith("timer"):  # no @contextmanager: timer() is a plain generator, not a timing
+            assert lines_of(plain, select=TIMING) == []
+    cpu = MANAGED.replace('x = torch.load("x.pt").cuda()', 'x = torch.load("x.pt")')
+    assert lines_of(cpu.format(manager="Timer()", warm="", sync=""), select=TIMING) == []
+
+
+def test_a_start_time_kept_in_an_attribute_opens_a_region():
+    code = """
+        import time
+        import torch
+
+        class Bench:
+            def __init__(self):
+                self.a = torch.randn(1024, 1024, device="cuda")
+
+            def run(self):
+                self.a @ self.a
+                self.start = time.time()
+                out = self.a @ self.a
+                {sync}
+                self.elapsed = time.time() - self.start
+                if time.time() - self.start > 60:
+                    print("slow")
+
+        Bench().run()
+    """
+    assert lines_of(code.format(sync=""), select=TIMING) == [(13, "GA101")]
+    assert lines_of(code.format(sync="torch.cuda.synchronize()"), select=TIMING) == []

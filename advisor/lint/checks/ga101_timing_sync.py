@@ -6,6 +6,9 @@ Must match:   t0 = time.perf_counter(); y = a @ b; print(time.perf_counter() - t
               a clock pair inside Net.forward, net = Net().cuda(); net(x_gpu)   (the call runs forward)
               def timeit(f): def wrapper(*a): t0 = clock(); r = f(*a); print(clock() - t0) ... and
               @timeit def run(): ... CUDA work ...   (the wrapper's clock pair times run's body)
+              with timer("step"): y = x @ x   (@contextmanager with a clock pair around its yield, or a class
+              whose __enter__ stores self.start = time.time() and whose __exit__ subtracts it)
+              self.start = time.time(); out = self.a @ self.a; self.elapsed = time.time() - self.start
 Must not:     ...; y = a @ b; torch.cuda.synchronize(); t1 = time.perf_counter()
               ...; loss = model(x).sum(); print(loss.item()); elapsed = time.time() - t0  (.item() waits)
               CUDA events with end.synchronize(); torch.utils.benchmark.Timer

@@ -13,6 +13,8 @@ shapes.py    ... and their shapes (t[i] of a 1-D tensor: one element; a 32x32 @ 
 effects.py   what each expression does to the GPU: work, compute, sync, host read, clock
 steps.py     loop bodies that run the training update (backward, optimizer.step), or run once
 loops.py     hot loops, and the host reads on each of their iterations
+regions.py   a timed region: the GPU effects between the reads that measure it
+wrappers.py  timings that wrap what they measure: timing decorators, timing context managers
 timeline.py  timed regions and program order (the first CUDA work)
 
 Checks do not import these analyses: they ask lint/context.py's FileContext, which builds them. They may
