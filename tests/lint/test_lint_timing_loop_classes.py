@@ -456,3 +456,51 @@ def test_a_start_time_kept_in_an_attribute_opens_a_region():
     """
     assert lines_of(code.format(sync=""), select=TIMING) == [(13, "GA101")]
     assert lines_of(code.format(sync="torch.cuda.synchronize()"), select=TIMING) == []
+
+
+# -- small-op loops people write: simulations, power iteration, walking a tensor ---------------------------
+def test_a_particle_step_with_negative_and_computed_constants():
+    code = """
+        import math
+        import torch
+        dt = 0.01
+        pos = torch.zeros({n}, 3, device="cuda")
+        vel = torch.randn({n}, 3, device="cuda")
+        for step in range(10_000):
+            acc = -0.5 * pos + 2 * math.pi * dt
+            vel += dt * acc
+            pos += dt * vel
+    """
+    assert lines_of(code.format(n=10), select=["GA110"]) == [(7, "GA110")]
+    assert lines_of(code.format(n=1_000_000), select=["GA110"]) == []
+
+
+def test_power_iteration_keeps_its_vector_shape():
+    code = """
+        import torch
+        A = torch.rand({n}, {n}, device="cuda")
+        v = torch.rand({n}, device="cuda")
+        for it in range(500):
+            v = A @ v
+            v = v / torch.norm(v)
+    """
+    assert lines_of(code.format(n=64), select=["GA110"]) == [(5, "GA110")]
+    assert lines_of(code.format(n=4096), select=["GA110"]) == []  # a 4096x4096 matvec is real work
+    by_rows = code.format(n=64).replace("v = v / torch.norm(v)", "v = v / v.norm(dim=0)")
+    assert lines_of(by_rows, select=["GA110"]) == []  # a reduction along a dimension: shape not worked out
+
+
+def test_walking_a_tensor_element_by_element():
+    code = """
+        import torch
+        t = torch.arange({shape}, device="cuda", dtype=torch.float32){view}
+        total = torch.zeros(1, device="cuda")
+        for v in t:
+            total += v * v
+    """
+    assert lines_of(code.format(shape=1000, view=""), select=["GA110"]) == [(5, "GA110")]
+    rows = code.format(shape="10_000_000", view=".reshape(100, 100_000)")
+    assert lines_of(rows, select=["GA110"]) == []  # reshape: shape unknown, and rows of 100,000 anyway
+    big_rows = code.replace("torch.arange({shape}, device=\"cuda\", dtype=torch.float32){view}",
+                            "torch.rand(100, 100_000, device=\"cuda\")")
+    assert lines_of(big_rows, select=["GA110"]) == []

@@ -43,6 +43,7 @@ _BINARY_FUNCTIONS = frozenset({"add", "sub", "mul", "div", "pow", "maximum", "mi
                                "bernoulli", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu",
                                "abs", "neg", "square"})
 _MATMUL = frozenset({"matmul", "mm", "mv"})
+_FULL_REDUCTIONS = frozenset({"sum", "mean", "norm", "max", "min", "prod", "std", "var", "amax", "amin", "median"})
 _SAME_ATTRIBUTES = frozenset({"grad", "data"})
 
 
@@ -103,8 +104,8 @@ class TensorShapes:
                 cycle = True
                 continue
             shapes.append(found)  # type: ignore[arg-type]
-        if not shapes:
-            return CYCLE if cycle else None
+        if not shapes or cycle and all(count(shape) == 1 for shape in shapes):
+            return CYCLE if cycle else None  # v / v.norm(): v keeps its shape
         return _broadcast(shapes)
 
     def _call(self, call: ast.Call, depth: int) -> Result:
@@ -123,6 +124,10 @@ class TensorShapes:
                 return self._shape(call.args[0], depth + 1)
             if name in _MATMUL and len(call.args) == 2:
                 return _matmul(self._shape(call.args[0], depth + 1), self._shape(call.args[1], depth + 1))
+            if name in _FULL_REDUCTIONS and len(call.args) == 1 and not call.keywords:
+                return ()  # torch.norm(v), torch.dot(a, b): one number
+            if name == "dot":
+                return ()
             if name in _BINARY_FUNCTIONS and call.args:
                 return self._broadcast([a for a in call.args if not isinstance(a, ast.Starred)], depth)
             return None
@@ -130,6 +135,8 @@ class TensorShapes:
             attr, receiver = call.func.attr, call.func.value
             if attr in _KEEPING_METHODS:
                 return self._shape(receiver, depth + 1)
+            if attr in _FULL_REDUCTIONS and not call.args and not call.keywords:
+                return ()  # v.sum(), v.norm()
             if attr in _BINARY_METHODS and len(call.args) == 1:
                 return self._broadcast([receiver, call.args[0]], depth)
             if attr in _MATMUL and len(call.args) == 1:
@@ -179,6 +186,16 @@ class TensorShapes:
             return self.sizes.int_value(node) is not None
         return False
 
+    def loop_target(self, name: str, scope: ast.AST) -> Optional[Shape]:
+        """``for row in t`` (t of a shape the code spells out): a row of t, the same in every such loop."""
+        found: set[Optional[Shape]] = set()
+        for loop in self.index.loops:
+            if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.target, ast.Name) \
+                    and loop.target.id == name and self.index.scope_of(loop) is scope:
+                iterated = self.shape(loop.iter)
+                found.add(iterated[1:] if iterated else None)
+        return found.pop() if len(found) == 1 else None
+
     def _counters(self) -> set[tuple[str, ast.AST]]:
         """(name, scope) of every ``for i in range(...)`` / ``for i, x in enumerate(...)`` counter."""
         if self._range_targets is None:
@@ -205,6 +222,9 @@ class TensorShapes:
         shapes: set[Shape] = set()
         result: Result = None
         values = self.sizes.values_of(name, scope)
+        if not values:
+            self._by_name[key] = self.loop_target(name, scope)
+            return self._by_name[key]
         for value in values:
             if isinstance(self.index.parents.get(value), ast.AugAssign):
                 continue  # b += x works in place: b keeps its shape

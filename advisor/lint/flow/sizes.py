@@ -11,6 +11,7 @@ import ast
 from typing import Optional
 
 from advisor.lint.flow.analyzer import argparse_options
+from advisor.lint.flow.literal_sizes import literal_numel, numpy_numel, shape_numel
 from advisor.lint.flow.shapes import TensorShapes, count
 from advisor.lint.index import FileIndex
 from advisor.lint.names import Names
@@ -54,12 +55,6 @@ MATMUL_FUNCTIONS = frozenset({"matmul", "mm", "bmm", "mv", "dot", "outer", "inne
 ELEMENTWISE_LOSSES = frozenset({"MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss"})
 # Attributes that are a tensor of the same elements: w.grad, t.data, t.T.
 _SAME_SIZE_ATTRIBUTES = frozenset({"grad", "data", "T", "mT", "H", "mH", "real"})
-# numpy factories whose shape the code spells out, as torch.tensor(np.zeros(n)) sees them.
-_NUMPY_SHAPE_FACTORIES = frozenset({"numpy.zeros", "numpy.ones", "numpy.empty", "numpy.full", "numpy.random.random",
-                                    "numpy.random.random_sample", "numpy.random.sample", "numpy.random.uniform",
-                                    "numpy.random.normal"})
-_NUMPY_DIMS_FACTORIES = frozenset({"numpy.random.rand", "numpy.random.randn"})
-
 
 class TensorSizes:
     def __init__(self, names: Names, index: FileIndex) -> None:
@@ -124,6 +119,10 @@ class TensorSizes:
         """A Python number: 0.5, float(x), loss.item(), math.pi, torch.finfo(t.dtype).eps, a name bound to one."""
         if isinstance(node, ast.Constant):
             return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+        if isinstance(node, ast.UnaryOp) and depth <= _MAX_DEPTH:  # -0.5
+            return self._is_scalar(node.operand, depth + 1)
+        if isinstance(node, ast.BinOp) and depth <= _MAX_DEPTH:  # 2 * math.pi, lr / 10
+            return self._is_scalar(node.left, depth + 1) and self._is_scalar(node.right, depth + 1)
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Name) and func.id in ("float", "int", "len", "round"):
@@ -140,9 +139,6 @@ class TensorSizes:
             return bool(values) and all(self._is_scalar(v, depth + 1) for v in values)
         return False
 
-    def values_of(self, name: str, scope: ast.AST) -> list[ast.AST]:
-        return self._values(name, scope)
-
     def _values(self, name: str, scope: ast.AST) -> list[ast.AST]:
         """What ``name`` is assigned in ``scope`` (a function's locals; else the module's globals)."""
         key = (name, scope)
@@ -155,6 +151,8 @@ class TensorSizes:
                     [v for v in values if self.index.scope_of(v) is self.index.tree]
             self._in_scope[key] = found
         return found
+
+    values_of = _values  # what shapes.py reads
 
     def _module_functions(self) -> dict[str, ast.FunctionDef]:
         """The module's top-level defs by name (a name defined once, and not also assigned)."""
@@ -216,8 +214,13 @@ class TensorSizes:
         if key in self._by_name:
             return self._by_name[key]
         self._by_name[key] = 0  # in progress: a cycle (x = torch.where(m, y, x)) adds nothing of its own
+        values = self._values(name, scope)
+        if not values:  # `for v in t`: a row of t
+            shape = self.shapes.loop_target(name, scope)
+            self._by_name[key] = None if shape is None else count(shape)
+            return self._by_name[key]
         sizes = [self._operand(value, depth) if value in self._passed else self._assigned(value, name, depth)
-                 for value in self._values(name, scope)]  # a number passed for a parameter broadcasts
+                 for value in values]  # a number passed for a parameter broadcasts
         positive = [size for size in sizes if size is not None and size > 0]
         result = max(positive) if positive and None not in sizes else None
         self._by_name[key] = result
@@ -252,12 +255,12 @@ class TensorSizes:
             if name in _SHAPE_FACTORIES:
                 size = next((k.value for k in call.keywords if k.arg == "size"), None)
                 shape = [size] if size is not None else (call.args[:1] if name == "full" else call.args)
-                return _shape_numel(shape, self)
+                return shape_numel(shape, self)
             if name in _DATA_FACTORIES and call.args:
                 data = call.args[0]
                 if isinstance(data, (ast.Call, ast.Name)):  # torch.tensor(np.zeros(n)), torch.tensor(array)
                     return self.numel(data, depth + 1)
-                return _literal_numel(data)
+                return literal_numel(data)
             if name == "from_numpy" and call.args:
                 return self.numel(call.args[0], depth + 1)
             if name in MATMUL_FUNCTIONS and len(call.args) == 2:
@@ -281,7 +284,7 @@ class TensorSizes:
                 return None if None in sizes or not any(sizes) else max(sizes)
             return None
         if qualified.startswith("numpy."):
-            return self._numpy(qualified, call)
+            return numpy_numel(qualified, call, self)
         if qualified in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") and call.args:
             return self.numel(call.args[0], depth + 1)
         if isinstance(call.func, ast.Name) and not qualified:
@@ -315,22 +318,6 @@ class TensorSizes:
                 or not isinstance(values[0].args[0], (ast.List, ast.Tuple)):
             return None
         return list(values[0].args[0].elts)
-
-    def _numpy(self, qualified: str, call: ast.Call) -> Optional[int]:
-        """np.zeros(n), np.random.random((7, n)), np.random.rand(7, n), np.arange(n): what torch.tensor gets."""
-        if qualified in _NUMPY_SHAPE_FACTORIES:
-            size = next((k.value for k in call.keywords if k.arg in ("shape", "size")), None)
-            if size is None and qualified.startswith("numpy.random.") and qualified.endswith(("uniform", "normal")):
-                return None  # their positional arguments are bounds, not a shape
-            shape = size if size is not None else (call.args[0] if call.args else None)
-            return 1 if shape is None else _shape_numel([shape], self)
-        if qualified in _NUMPY_DIMS_FACTORIES:
-            return _shape_numel(list(call.args), self)
-        if qualified == "numpy.arange" and len(call.args) == 1:
-            return self.int_value(call.args[0])
-        if qualified in ("numpy.array", "numpy.asarray") and call.args:
-            return _literal_numel(call.args[0])
-        return None
 
     def int_value(self, node: ast.AST, depth: int = 0, options: bool = True) -> Optional[int]:
         """A constant int the code spells out: ``4``, ``N`` with ``N = 100_000``, ``2 * N``, ``10 ** 5``,
@@ -369,30 +356,3 @@ class TensorSizes:
                 return left - right  # range(n - 1)
             return left * right if isinstance(node.op, ast.Mult) else left + right
         return None
-
-
-def _shape_numel(shape: list[ast.AST], sizes: TensorSizes) -> Optional[int]:
-    if len(shape) == 1 and isinstance(shape[0], (ast.Tuple, ast.List)):
-        shape = shape[0].elts
-    if not shape:
-        return 1
-    total = 1
-    for dimension in shape:
-        value = sizes.int_value(dimension)
-        if value is None or value < 0:
-            return None
-        total *= value
-    return total
-
-
-def _literal_numel(node: ast.AST, nested: bool = False) -> Optional[int]:
-    """Elements of ``torch.tensor([...])``'s data: numbers count one; so do names and expressions inside a
-    list (``[reward, 1.0 - done]``: scalars, in practice)."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool)):
-        return 1
-    if isinstance(node, (ast.List, ast.Tuple)):
-        counts = [_literal_numel(element, nested=True) for element in node.elts]
-        return None if None in counts else sum(counts)  # type: ignore[arg-type]
-    if nested and isinstance(node, (ast.Name, ast.Attribute, ast.BinOp, ast.UnaryOp)):
-        return 1
-    return None
