@@ -47,15 +47,14 @@ def _counters(loop: Optional[ast.AST]) -> set[str]:
 
 def _uses(ctx, difference: ast.AST, loop: Optional[ast.AST]) -> list[ast.AST]:
     """Where the measurement goes: the difference itself, or the loads of the name it is assigned to (``t = end -
-    start``) in the rest of the loop (or the function)."""
+    start``) after it, in the same function (and inside ``loop``, when given)."""
     parent = ctx.index.parents.get(difference)
     if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
         return [difference]
-    name = parent.targets[0].id
-    within = loop if loop is not None else ctx.scope_of(difference)
-    after = (parent.lineno, parent.col_offset)
-    return [node for node in ast.walk(within) if isinstance(node, ast.Name) and node.id == name
-            and isinstance(node.ctx, ast.Load) and (node.lineno, node.col_offset) > after]
+    scope, after = ctx.scope_of(parent), (parent.lineno, parent.col_offset)
+    return [node for node in ctx.index.names_by_id.get(parent.targets[0].id, ())
+            if isinstance(node.ctx, ast.Load) and (node.lineno, node.col_offset) > after
+            and ctx.scope_of(node) is scope and (loop is None or loop in ctx.enclosing_loops(node))]
 
 
 def _only_tested(ctx, use: ast.AST) -> bool:
@@ -106,16 +105,19 @@ def _list_drops_cold(ctx, use: ast.AST) -> bool:
     if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append"
             and isinstance(call.func.value, ast.Name)):
         return False
-    name, scope = call.func.value.id, ctx.scope_of(call)
-    for node in ast.walk(scope):
-        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name \
-                and isinstance(node.slice, ast.Slice) and node.slice.lower is not None and node.slice.upper is None:
-            lower = node.slice.lower
+    scope = ctx.scope_of(call)
+    for name in ctx.index.names_by_id.get(call.func.value.id, ()):
+        parent = ctx.index.parents.get(name)
+        if ctx.scope_of(name) is not scope:
+            continue
+        if isinstance(parent, ast.Subscript) and parent.value is name and isinstance(parent.slice, ast.Slice) \
+                and parent.slice.lower is not None and parent.slice.upper is None:
+            lower = parent.slice.lower
             if not (isinstance(lower, ast.Constant) and lower.value in (0, None)) \
                     and not isinstance(lower, ast.UnaryOp):  # times[-10:] keeps the last ten: cold ones may stay
                 return True
-        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name) \
-                and node.args[0].id == name and _function_name(node.func) in _ROBUST_REDUCTIONS:
+        if isinstance(parent, ast.Call) and parent.args[:1] == [name] \
+                and _function_name(parent.func) in _ROBUST_REDUCTIONS:
             return True
     return False
 
