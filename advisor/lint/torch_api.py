@@ -88,6 +88,11 @@ NON_TENSOR_METHODS = frozenset({
     "is_contiguous", "get_device", "storage_offset", "is_floating_point", "is_complex", "backward",
     "register_hook", "retain_grad", "untyped_storage", "record_stream", "dim_order",
 })
+# Tensor methods that return a view of the same memory: no kernel runs (reshape, flatten, contiguous may copy).
+VIEW_METHODS = frozenset({
+    "view", "view_as", "squeeze", "unsqueeze", "t", "permute", "transpose", "expand", "expand_as", "narrow",
+    "select", "unflatten", "movedim", "unbind", "split", "chunk", "detach", "requires_grad_",
+})
 TENSOR_META_ATTRS = frozenset({
     "shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "layout", "is_leaf", "names",
     "is_sparse", "is_quantized", "itemsize", "nbytes", "grad_fn",

@@ -504,3 +504,39 @@ def test_walking_a_tensor_element_by_element():
     big_rows = code.replace("torch.arange({shape}, device=\"cuda\", dtype=torch.float32){view}",
                             "torch.rand(100, 100_000, device=\"cuda\")")
     assert lines_of(big_rows, select=["GA110"]) == []
+
+
+# -- where findings point, and what they call the first computation ---------------------------------------
+def test_multi_line_statements_are_reported_at_the_offending_call():
+    code = """
+        import time
+        import torch
+        x = torch.load("x.pt").cuda()
+        start = time.time()
+        y = torch.matmul(
+            x,
+            x.t().relu())
+        print("took",
+              time.time() - start)
+        b = torch.ones(4, device="cuda")
+        for _ in range(100000):
+            b = (b
+                 + 1)
+    """
+    found = lint_text(textwrap.dedent(code).lstrip("\n"), select=["GA101", "GA102", "GA110"])
+    assert [(f.line, f.check_id) for f in found] == [(7, "GA102"), (9, "GA101"), (12, "GA110")]
+    first = next(f for f in found if f.check_id == "GA102")
+    assert "first CUDA computation, x.t().relu() (line 7)" in first.message  # x.t() is a view: no kernel
+
+
+def test_views_launch_nothing():
+    code = """
+        import time
+        import torch
+        x = torch.load("x.pt").cuda()
+        start = time.time()
+        y = x.unsqueeze(0).transpose(0, 1).detach()
+        print(time.time() - start)
+    """
+    assert lines_of(code, select=TIMING) == []
+    assert lines_of(code.replace(".detach()", ".detach() * 2"), select=TIMING) == [(5, "GA102"), (6, "GA101")]

@@ -240,8 +240,8 @@ class Effects(FlowView):
         if receiver & CUDA_TENSOR:
             if attr in api.HOST_SYNC_METHODS or (attr == "to" and value & CPU_TENSOR and not value & CUDA_TENSOR):
                 return SYNC | HOST_READ, None
-            if attr in api.NON_TENSOR_METHODS and attr != "backward" or attr == "cuda":
-                return 0, None
+            if attr in api.NON_TENSOR_METHODS and attr != "backward" or attr == "cuda" or attr in api.VIEW_METHODS:
+                return 0, None  # (a view: x.t(), x.unsqueeze(0) launch nothing)
             return WORK | COMPUTE, None
         if receiver & (CUDA_MODEL | MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR):
             if attr in api.MODEL_QUIET_METHODS:
