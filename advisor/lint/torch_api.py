@@ -88,6 +88,17 @@ NON_TENSOR_METHODS = frozenset({
     "is_contiguous", "get_device", "storage_offset", "is_floating_point", "is_complex", "backward",
     "register_hook", "retain_grad", "untyped_storage", "record_stream", "dim_order",
 })
+# torch.nn.functional's elementwise functions (the output has the input's shape) and its losses (a reduction of
+# their two inputs): as small as what they are given.
+FUNCTIONAL_ELEMENTWISE = frozenset({
+    "relu", "relu6", "sigmoid", "tanh", "softplus", "gelu", "elu", "selu", "celu", "leaky_relu", "silu", "mish",
+    "hardtanh", "hardsigmoid", "hardswish", "softmax", "log_softmax", "softsign", "logsigmoid", "dropout",
+    "normalize", "threshold",
+})
+FUNCTIONAL_LOSSES = frozenset({
+    "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+    "cross_entropy", "nll_loss", "kl_div",
+})
 # Tensor methods that return a view of the same memory: no kernel runs (reshape, flatten, contiguous may copy).
 VIEW_METHODS = frozenset({
     "view", "view_as", "squeeze", "unsqueeze", "t", "permute", "transpose", "expand", "expand_as", "narrow",

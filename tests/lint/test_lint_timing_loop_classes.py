@@ -540,3 +540,28 @@ def test_views_launch_nothing():
     """
     assert lines_of(code, select=TIMING) == []
     assert lines_of(code.replace(".detach()", ".detach() * 2"), select=TIMING) == [(5, "GA102"), (6, "GA101")]
+
+
+def test_a_hand_written_tiny_network_with_functional_ops():
+    code = """
+        import torch
+        import torch.nn.functional as F
+        x = torch.randn({batch}, 2, device="cuda")
+        y = (x.sum(dim=1, keepdim=True) > 0).float()
+        W1 = torch.randn(2, {hidden}, device="cuda", requires_grad=True)
+        b1 = torch.zeros({hidden}, device="cuda", requires_grad=True)
+        W2 = torch.randn({hidden}, 1, device="cuda", requires_grad=True)
+        for step in range(2000):
+            h = F.relu(x @ W1 + b1)
+            out = torch.sigmoid(h @ W2)
+            loss = F.binary_cross_entropy(out, y)
+            loss.backward()
+            with torch.no_grad():
+                for p in (W1, b1, W2):
+                    p -= 0.1 * p.grad
+                    p.grad.zero_()
+    """
+    assert lines_of(code.format(batch=64, hidden=16), select=["GA110"]) == [(9, "GA110")]
+    assert lines_of(code.format(batch=4096, hidden=1024), select=["GA110"]) == []
+    convolved = code.format(batch=64, hidden=16).replace("F.relu(x @ W1 + b1)", "F.conv1d(x, W1)")
+    assert lines_of(convolved, select=["GA110"]) == []  # not an elementwise op or a product: not known small

@@ -14,6 +14,8 @@ Must match:   b = torch.ones(4, device="cuda"); for _ in range(100000): b += b
               large 1-D tensor per op (t[i] drops a dimension of a shape the code spells out)
               y = W.matmul(x) for 100 iterations, W 32x32 and x 32x1 on CUDA (the product has 32 elements)
               torch.bernoulli(p[i]) in a loop of 2,000 (a draw shaped like its input)
+              h = F.relu(x @ W1 + b1); loss = F.binary_cross_entropy(torch.sigmoid(h @ W2), y) on a 64x2 input,
+              with `for p in (W1, b1, W2): p -= lr * p.grad` (torch.nn.functional's elementwise ops and losses)
 Must not:     the same loop with a model forward or a large tensor (10,000,000 elements) in its body
               for _ in range(10): b += b   (a few iterations and ops: nothing to win)
               an op on a tensor whose size the code does not say (a model's output, a parameter)
@@ -36,6 +38,7 @@ from advisor.lint.flow.sizes import (
     SAME_SIZE_METHODS,
 )
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
+from advisor.lint.torch_api import FUNCTIONAL_ELEMENTWISE, FUNCTIONAL_LOSSES
 
 DOC = CheckDoc(
     what=('Finds a Python loop of many small ops (elementwise math, reductions, products of tiny matrices, '
@@ -276,5 +279,7 @@ def _is_small_op(ctx, call: ast.Call) -> bool:
     name = ctx.qual(call.func) or ""
     if name.startswith("torch.") and name.count(".") == 1:
         return name[6:] in SMALL_FUNCTIONS
+    if name.startswith("torch.nn.functional."):  # F.relu(h), F.mse_loss(out, y)
+        return name[20:] in FUNCTIONAL_ELEMENTWISE or name[20:] in FUNCTIONAL_LOSSES
     return isinstance(call.func, ast.Attribute) and not name and call.func.attr in SMALL_METHODS \
         and bool(ctx.kind(call.func.value) & CUDA_TENSOR)

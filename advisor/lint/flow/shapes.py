@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from typing import Optional, Protocol, Union
 
+from advisor.lint import torch_api as api
 from advisor.lint.index import FileIndex
 from advisor.lint.names import Names
 
@@ -131,6 +132,9 @@ class TensorShapes:
             if name in _BINARY_FUNCTIONS and call.args:
                 return self._broadcast([a for a in call.args if not isinstance(a, ast.Starred)], depth)
             return None
+        if qualified.startswith("torch.nn.functional.") and call.args \
+                and qualified.rsplit(".", 1)[-1] in api.FUNCTIONAL_ELEMENTWISE:
+            return self._shape(call.args[0], depth + 1)  # F.relu(x): x's shape
         if isinstance(call.func, ast.Attribute) and not qualified:
             attr, receiver = call.func.attr, call.func.value
             if attr in _KEEPING_METHODS:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from advisor.lint import torch_api as api
 from advisor.lint.flow.analyzer import argparse_options
 from advisor.lint.flow.literal_sizes import literal_numel, numpy_numel, shape_numel
 from advisor.lint.flow.shapes import TensorShapes, count
@@ -215,9 +216,9 @@ class TensorSizes:
             return self._by_name[key]
         self._by_name[key] = 0  # in progress: a cycle (x = torch.where(m, y, x)) adds nothing of its own
         values = self._values(name, scope)
-        if not values:  # `for v in t`: a row of t
-            shape = self.shapes.loop_target(name, scope)
-            self._by_name[key] = None if shape is None else count(shape)
+        if all(isinstance(self.parents.get(v), ast.AugAssign) for v in values):
+            # bound by a for loop only (then updated in place): `for v in t`, a row of t; `for p in (w, b)`
+            self._by_name[key] = self._loop_target(name, scope, depth)
             return self._by_name[key]
         sizes = [self._operand(value, depth) if value in self._passed else self._assigned(value, name, depth)
                  for value in values]  # a number passed for a parameter broadcasts
@@ -225,6 +226,18 @@ class TensorSizes:
         result = max(positive) if positive and None not in sizes else None
         self._by_name[key] = result
         return result
+
+    def _loop_target(self, name: str, scope: ast.AST, depth: int) -> Optional[int]:
+        sizes: list[Optional[int]] = []
+        for loop in self.index.loops:
+            if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.target, ast.Name) \
+                    and loop.target.id == name and self.index.scope_of(loop) is scope:
+                if isinstance(loop.iter, (ast.Tuple, ast.List)) and loop.iter.elts:
+                    sizes.extend(self.numel(element, depth + 1) for element in loop.iter.elts)
+                else:
+                    shape = self.shapes.shape(loop.iter)
+                    sizes.append(count(shape[1:]) if shape else None)
+        return max(sizes) if sizes and None not in sizes else None  # type: ignore[type-var]
 
     def _assigned(self, value: ast.AST, name: str, depth: int) -> Optional[int]:
         """The size a name gets from one assignment; 0 when it keeps its own (``b = b * 0.9 + 0.1``, ``b += 1``)."""
@@ -285,6 +298,13 @@ class TensorSizes:
             return None
         if qualified.startswith("numpy."):
             return numpy_numel(qualified, call, self)
+        if qualified.startswith("torch.nn.functional.") and call.args:  # F.relu(x), F.mse_loss(a, b)
+            last = qualified.rsplit(".", 1)[-1]
+            if last in api.FUNCTIONAL_ELEMENTWISE:
+                return self.numel(call.args[0], depth + 1)
+            if last in api.FUNCTIONAL_LOSSES:
+                sizes = [self._operand(a, depth) for a in call.args[:2]]
+                return None if None in sizes or not any(sizes) else max(sizes)  # type: ignore[type-var]
         if qualified in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") and call.args:
             return self.numel(call.args[0], depth + 1)
         if isinstance(call.func, ast.Name) and not qualified:
