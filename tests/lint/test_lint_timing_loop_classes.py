@@ -330,9 +330,11 @@ def test_a_model_method_fed_text_returns_host_data():
         {call}
         print(time.time() - t0)
     """
-    for call in ("out = model.translate(sentences)", "out = model.translate('one sentence', beam=5)"):
+    for call in ("out = model.translate(sentences)", "out = model.translate('one sentence', beam=5)",
+                 "out = model.encode(sentences, batch_size=len(sentences))"):
         assert lines_of(code.format(call=call), select=["GA101"]) == [], call
-    for call in ("out = model.translate(torch.load('tokens.pt').cuda())", "out = model.forward(sentences, mask)"):
+    for call in ("out = model.translate(torch.load('tokens.pt').cuda())", "out = model.forward(sentences, mask)",
+                 "out = model.translate(sentences, prefix=torch.load('p.pt').cuda())"):
         assert lines_of(code.format(call=call), select=["GA101"]) == [(8, "GA101")], call
 
 

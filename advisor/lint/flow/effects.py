@@ -311,10 +311,11 @@ class Effects(FlowView):
             return WORK | COMPUTE, None  # a function handed in (benchmark(fn, x)), called on CUDA tensors
         return 0, None
 
-    def _text_only(self, call: ast.Call, depth: int = 0) -> bool:
-        """Every argument is text (a string, a list of strings, a name bound only to those): no tensor goes in."""
-        arguments = list(call.args) + [k.value for k in call.keywords if not isinstance(k.value, ast.Constant)]
-        return bool(call.args) and all(self._is_text_data(a, depth) for a in arguments)
+    def _text_only(self, call: ast.Call) -> bool:
+        """The data handed in is text (strings, lists of strings, names bound only to those), and no keyword
+        hands in a tensor (beam=5, batch_size=bs are settings)."""
+        return bool(call.args) and all(self._is_text_data(a, 0) for a in call.args) \
+            and not any(self.kind(k.value) & (CUDA_TENSOR | CPU_TENSOR) for k in call.keywords)
 
     def _is_text_data(self, node: ast.AST, depth: int) -> bool:
         if is_text(node):
