@@ -152,13 +152,15 @@ def test_shapes_of_spelled_out_tensors():
             h = torch.tanh(torch.ones(8, 8) @ h)  # square: h keeps its shape
         g = torch.ones(8, 1)
         g = torch.ones(16, 8) @ g  # g changes shape: no one shape
+        e = torch.arange(5)
+        f = torch.arange(0, 10, 3)
     """).lstrip("\n")
     ctx = FileContext(SourceUnit("t.py", text), ast.parse(text))
     shapes = ctx._sizes.shapes
     by_name = {t.id: node.value for node in ast.walk(ctx.tree) if isinstance(node, ast.Assign)
                for t in node.targets if isinstance(t, ast.Name)}
     expected = {"a": (3, 4), "b": (2, 2), "c": (3, 4), "row": (4,), "one": (), "column": (3,), "d": (4, 5),
-                "picked": None}
+                "picked": None, "e": (5,), "f": None}
     for name, shape in expected.items():
         assert shapes.shape(by_name[name]) == shape, name
     for name, shape in (("x", (3,)), ("h", (8, 1)), ("g", None)):  # x = x * 0.5 + 1 keeps its shape

@@ -116,9 +116,9 @@ class TensorShapes:
             if name in _SHAPE_FACTORIES:
                 size = next((k.value for k in call.keywords if k.arg == "size"), None)
                 return self._spelled([size] if size is not None else (call.args[:1] if name == "full" else call.args))
-            if name in ("arange", "linspace", "logspace"):
-                count = self.sizes.numel(call)
-                return (count,) if count is not None else None
+            if name in ("arange", "linspace", "logspace") and not (name == "arange" and len(call.args) > 2):
+                elements = self.sizes.numel(call)  # (arange with a step: sizes.py's count is only a bound)
+                return (elements,) if elements is not None else None
             if name in _DATA_FACTORIES and call.args:
                 return _literal_shape(call.args[0])
             if name in _LIKE_FACTORIES and call.args:
