@@ -569,3 +569,23 @@ def test_a_hand_written_tiny_network_with_functional_ops():
     assert lines_of(code.format(batch=4096, hidden=1024), select=["GA110"]) == []
     convolved = code.format(batch=64, hidden=16).replace("F.relu(x @ W1 + b1)", "F.conv1d(x, W1)")
     assert lines_of(convolved, select=["GA110"]) == []  # not an elementwise op or a product: not known small
+
+
+def test_element_by_element_stores_into_a_cuda_tensor_are_launches():
+    code = """
+        import torch
+        N = 100_000
+        out = torch.zeros({size}, device="cuda")
+        hist = torch.zeros(10, device="cuda")
+        for i in range(N):
+            out[{index}] = i * 2
+        for i in range(N):
+            hist[i % 10] += 1
+    """
+    assert lines_of(code.format(size="N", index="i"), select=["GA110"]) == [(6, "GA110"), (8, "GA110")]
+    (message, _) = messages(code.format(size="N", index="i"), "GA110")
+    assert "1 small CUDA op per iteration (out[i] = i * 2) on a tensor of at most 1 element" in message
+    quiet = code.format(size="N, 100_000", index="i").replace("hist[i % 10] += 1", "pass")
+    assert lines_of(quiet, select=["GA110"]) == []  # a row of 100,000 elements per store
+    on_cpu = code.format(size="N", index="i").replace(', device="cuda"', "")
+    assert lines_of(on_cpu, select=["GA110"]) == []

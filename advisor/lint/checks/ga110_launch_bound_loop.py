@@ -11,7 +11,8 @@ Must match:   b = torch.ones(4, device="cuda"); for _ in range(100000): b += b
               and optimizer.step() are small ops too; sizes from torch.linspace(a, b, 2000) and from numpy
               data split with x_tr, y_tr = x[idx], y[idx]
               C[i] = A[i] + B[i] for i in range(1_000_000), A = torch.arange(N, device="cuda"): one element of a
-              large 1-D tensor per op (t[i] drops a dimension of a shape the code spells out)
+              large 1-D tensor per op (t[i] drops a dimension of a shape the code spells out); the store into
+              C[i] is an op too, also alone: out[i] = i * 2, hist[i % 10] += 1
               y = W.matmul(x) for 100 iterations, W 32x32 and x 32x1 on CUDA (the product has 32 elements)
               torch.bernoulli(p[i]) in a loop of 2,000 (a draw shaped like its input)
               h = F.relu(x @ W1 + b1); loss = F.binary_cross_entropy(torch.sigmoid(h @ W2), y) on a 64x2 input,
@@ -108,11 +109,13 @@ def run(ctx) -> Iterator[Hit]:
         if ctx.is_sweep(loop) or ctx.iterates_loader(loop) or _captured(ctx, loop):
             continue
         compute = [e for e in ctx.iteration_events(loop) if e.bits & COMPUTE]
-        if not compute or compute[0].node in reported:
+        stores = _stores(ctx, loop)
+        if not compute and not stores or (compute[0].node if compute else stores[0]) in reported:
             continue
         ops = _ops(ctx, compute, 0)
         if ops is None:
             continue
+        ops += stores
         iterations = ctx.loop_iterations(loop)
         repeats = _repeats(ctx, loop)
         if iterations is not None and iterations < _MIN_ITERATIONS \
@@ -121,9 +124,24 @@ def run(ctx) -> Iterator[Hit]:
         sizes = [_elements(ctx, node) for node in ops]
         if None in sizes or max(sizes) >= threshold:  # type: ignore[type-var]
             continue
-        reported.update(e.node for e in compute)
-        yield _hit(ctx, loop, compute[0].node, len(ops), max(sizes), iterations,  # type: ignore[type-var]
-                   repeats)
+        reported.update([e.node for e in compute] + stores)
+        first = compute[0].node if compute else stores[0]  # the loop's own line (not inside a helper it calls)
+        yield _hit(ctx, loop, first, len(ops), max(sizes), iterations, repeats)  # type: ignore[type-var]
+
+
+def _stores(ctx, loop: ast.AST) -> list[ast.AST]:
+    """``out[i] = v`` / ``acc[j] += 1`` into a CUDA tensor in the loop's body: a copy or a fill kernel each, even
+    when no op on tensors is written (``v`` a Python number)."""
+    found, stack = [], list(loop.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AugAssign) \
+            else []
+        found.extend(t for t in targets if isinstance(t, ast.Subscript) and ctx.kind(t.value) & CUDA_TENSOR)
+        stack.extend(ast.iter_child_nodes(node))
+    return sorted(found, key=lambda t: (t.lineno, t.col_offset))
 
 
 def _ops(ctx, compute: list, depth: int) -> Optional[list[ast.AST]]:
@@ -229,6 +247,8 @@ def _elements(ctx, node: ast.AST) -> Optional[int]:
     """Elements of the largest tensor an op touches or makes, when the code says (None otherwise): every
     operand must be a Python number or a tensor of known size -- an operand the linter cannot size (a
     model's output, a parameter) may be large, so the op is not known to be small."""
+    if isinstance(node, ast.Subscript):  # a store into part of a CUDA tensor
+        return ctx.numel(node)
     if isinstance(node, ast.AugAssign):
         target = ctx.numel(node.target) if ctx.kind(node.target) & CUDA_TENSOR else None
         if target is not None:

@@ -87,7 +87,7 @@ class TensorShapes:
         if isinstance(node, ast.Attribute) and node.attr == "T":
             inner = self._shape(node.value, depth + 1)
             return inner[::-1] if isinstance(inner, tuple) else inner
-        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+        if isinstance(node, ast.Subscript):
             return self._subscript(node, depth)
         return None
 

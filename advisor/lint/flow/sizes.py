@@ -91,7 +91,7 @@ class TensorSizes:
         if isinstance(node, ast.Compare):  # a mask: as many elements as the operands broadcast to
             sides = [self._operand(side, depth) for side in [node.left] + node.comparators]
             return None if None in sides or not any(sides) else max(sides)  # type: ignore[type-var]
-        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+        if isinstance(node, ast.Subscript):  # read, or written to (out[i] = v)
             shape = self.shapes.shape(node)  # t[i] of a 1-D t: one element
             return count(shape) if shape is not None else self.numel(node.value, depth + 1)  # else at most x's
         return None
