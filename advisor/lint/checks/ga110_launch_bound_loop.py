@@ -104,12 +104,13 @@ def run(ctx) -> Iterator[Hit]:
     if not _makes_sized_cuda_tensors(ctx):
         return  # every size the linter knows starts at a factory with a constant shape: none, nothing to do
     reported: set[ast.AST] = set()
+    stores_in = _stores(ctx)
     depth = {loop: len(ctx.index.enclosing_loops(loop)) for loop in ctx.index.loops}
     for loop in sorted(ctx.index.loops, key=lambda loop: -depth[loop]):  # innermost first
         if ctx.is_sweep(loop) or ctx.iterates_loader(loop) or _captured(ctx, loop):
             continue
         compute = [e for e in ctx.iteration_events(loop) if e.bits & COMPUTE]
-        stores = _stores(ctx, loop)
+        stores = stores_in.get(loop, [])
         if not compute and not stores or (compute[0].node if compute else stores[0]) in reported:
             continue
         ops = _ops(ctx, compute, 0)
@@ -129,19 +130,19 @@ def run(ctx) -> Iterator[Hit]:
         yield _hit(ctx, loop, first, len(ops), max(sizes), iterations, repeats)  # type: ignore[type-var]
 
 
-def _stores(ctx, loop: ast.AST) -> list[ast.AST]:
-    """``out[i] = v`` / ``acc[j] += 1`` into a CUDA tensor in the loop's body: a copy or a fill kernel each, even
-    when no op on tensors is written (``v`` a Python number)."""
-    found, stack = [], list(loop.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AugAssign) \
-            else []
-        found.extend(t for t in targets if isinstance(t, ast.Subscript) and ctx.kind(t.value) & CUDA_TENSOR)
-        stack.extend(ast.iter_child_nodes(node))
-    return sorted(found, key=lambda t: (t.lineno, t.col_offset))
+def _stores(ctx) -> dict[ast.AST, list[ast.AST]]:
+    """``out[i] = v`` / ``acc[j] += 1`` into a CUDA tensor, by the loops around them: a copy or a fill kernel each,
+    even when no op on tensors is written (``v`` a Python number). One pass over the file's assignments."""
+    found: dict[ast.AST, list[ast.AST]] = {}
+    for node in ctx.index.assigns:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            if isinstance(target, ast.Subscript) and ctx.kind(target.value) & CUDA_TENSOR:
+                for loop in ctx.enclosing_loops(target):
+                    found.setdefault(loop, []).append(target)
+    for stores in found.values():
+        stores.sort(key=lambda t: (t.lineno, t.col_offset))
+    return found
 
 
 def _ops(ctx, compute: list, depth: int) -> Optional[list[ast.AST]]:
