@@ -81,7 +81,8 @@ class FileContext:
         return self._sizes.optimized_tensors(optimizer)
 
     def int_value(self, node: ast.AST) -> Optional[int]:
-        return self._sizes.int_value(node)
+        """A constant int the code spells out (not the default of a command-line option: checks name those)."""
+        return self._sizes.int_value(node, options=False)
 
     # -- the user's functions -------------------------------------------------------------------------
     def scope_of(self, node: ast.AST) -> ScopeNode:

@@ -7,6 +7,7 @@ of what keeps the linter well under a second.
 from __future__ import annotations
 
 import ast
+from functools import cached_property
 from typing import Iterator, Optional, Union
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
@@ -137,6 +138,16 @@ class FileIndex:
         self.parameters = frozenset(_parameter_names(self.functions))
         self.bound_names.update(f.name for f in self.functions)
         self.bound_names.update(c.name for c in self.classes)
+
+    @cached_property
+    def names_by_id(self) -> dict[str, list[ast.Name]]:
+        """Every plain name in the file (read or written), by identifier, in no particular order: built on first
+        use from the parent map, so a question about one name never walks the tree."""
+        found: dict[str, list[ast.Name]] = {}
+        for node in self.parents:
+            if node.__class__ is ast.Name:
+                found.setdefault(node.id, []).append(node)  # type: ignore[attr-defined]
+        return found
 
     def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
         parent = self.parents.get(node)

@@ -24,6 +24,9 @@ FACTORIES = frozenset({
     # legacy constructors, still common in older tutorials
     "Tensor", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "HalfTensor", "ByteTensor", "BoolTensor",
 })
+# Factories that draw from the tensors they are given when given one (torch.bernoulli(p), torch.normal(mean, std)):
+# the draws are made where those tensors are, shaped like them -- a computation on them, not a fill.
+SAMPLING_FACTORIES = frozenset({"bernoulli", "normal"})
 # Factories that launch no kernel on the device: uninitialised memory, or a copy of host data.
 NON_FILLING_FACTORIES = frozenset({"empty", "empty_like", "empty_strided", "tensor", "as_tensor", "asarray",
                                    "from_numpy", "Tensor", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor",
@@ -59,6 +62,7 @@ PASSTHROUGH_CALLS = frozenset({
     "iter", "next", "list", "tuple", "sorted", "reversed", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm",
     "tqdm.notebook.tqdm", "torch.compile", "copy.deepcopy",
     "torch.autograd.Variable", "torch.autograd.variable.Variable",  # pre-0.4 code: a Variable is its tensor
+    "torch.nn.Parameter", "torch.nn.parameter.Parameter",  # a tensor (not a module): w = nn.Parameter(t)
 })
 
 GRAD_OFF_CONTEXTS = frozenset({
@@ -83,6 +87,22 @@ NON_TENSOR_METHODS = frozenset({
     "item", "tolist", "size", "dim", "numel", "nelement", "element_size", "data_ptr", "stride",
     "is_contiguous", "get_device", "storage_offset", "is_floating_point", "is_complex", "backward",
     "register_hook", "retain_grad", "untyped_storage", "record_stream", "dim_order",
+})
+# torch.nn.functional's elementwise functions (the output has the input's shape) and its losses (a reduction of
+# their two inputs): as small as what they are given.
+FUNCTIONAL_ELEMENTWISE = frozenset({
+    "relu", "relu6", "sigmoid", "tanh", "softplus", "gelu", "elu", "selu", "celu", "leaky_relu", "silu", "mish",
+    "hardtanh", "hardsigmoid", "hardswish", "softmax", "log_softmax", "softsign", "logsigmoid", "dropout",
+    "normalize", "threshold",
+})
+FUNCTIONAL_LOSSES = frozenset({
+    "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+    "cross_entropy", "nll_loss", "kl_div",
+})
+# Tensor methods that return a view of the same memory: no kernel runs (reshape, flatten, contiguous may copy).
+VIEW_METHODS = frozenset({
+    "view", "view_as", "squeeze", "unsqueeze", "t", "permute", "transpose", "expand", "expand_as", "narrow",
+    "select", "unflatten", "movedim", "unbind", "split", "chunk", "detach", "requires_grad_",
 })
 TENSOR_META_ATTRS = frozenset({
     "shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "layout", "is_leaf", "names",

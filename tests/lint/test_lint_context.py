@@ -21,15 +21,19 @@ def call_named(ctx: FileContext, text: str) -> ast.Call:
 def test_values_aliases_and_sizes():
     ctx = context("""
         import torch
+        import numpy as np
         mm = torch.mm
         a = torch.ones(4, 4, device="cuda")
         b = mm(a, a)
         c = torch.zeros(3)
         N = 10 ** 5
+        v = torch.tensor(np.zeros(4), device="cuda")
+        d = torch.matmul(a, v)
     """)
     assert ctx.qual(call_named(ctx, "mm(a, a)").func) == "torch.mm"
     assert ctx.is_cuda(call_named(ctx, "mm(a, a)")) and not ctx.is_cuda(call_named(ctx, "torch.zeros(3)"))
-    assert ctx.numel(call_named(ctx, "mm(a, a)")) == 256  # a bound for a product: (4*4) x (4*4)
+    assert ctx.numel(call_named(ctx, "mm(a, a)")) == 16  # both shapes spelled out: (4, 4) @ (4, 4) is (4, 4)
+    assert ctx.numel(call_named(ctx, "torch.matmul(a, v)")) == 64  # v's shape unknown: a bound, (4*4) x 4
     assert ctx.numel(call_named(ctx, "torch.ones(4, 4, device='cuda')")) == 16
     assert ctx.int_value(ast.Name(id="N", ctx=ast.Load())) == 100_000
     assert ctx.uses_cuda

@@ -2,11 +2,20 @@
 
 Must match:   t0 = time.perf_counter(); y = a @ b; print(time.perf_counter() - t0)   (a on CUDA)
               %timeit model(x)   (notebook, model on CUDA)
+              t0 = time.time(); b = torch.bernoulli(p_gpu); end = time.time()   (draws from a CUDA tensor compute)
+              a clock pair inside Net.forward, net = Net().cuda(); net(x_gpu)   (the call runs forward)
+              def timeit(f): def wrapper(*a): t0 = clock(); r = f(*a); print(clock() - t0) ... and
+              @timeit def run(): ... CUDA work ...   (the wrapper's clock pair times run's body)
+              with timer("step"): y = x @ x   (@contextmanager with a clock pair around its yield, or a class
+              whose __enter__ stores self.start = time.time() and whose __exit__ subtracts it)
+              self.start = time.time(); out = self.a @ self.a; self.elapsed = time.time() - self.start
 Must not:     ...; y = a @ b; torch.cuda.synchronize(); t1 = time.perf_counter()
               ...; loss = model(x).sum(); print(loss.item()); elapsed = time.time() - t0  (.item() waits)
               CUDA events with end.synchronize(); torch.utils.benchmark.Timer
               progress and epoch times around a DataLoader loop, or any loop that steps the optimizer on every
               iteration (what is still queued when the clock is read is a small part of an epoch)
+              a job timed in minutes (elapsed // 60, divmod(elapsed, 60), elapsed / 3600)
+              out = model.translate(sentences): a model's method fed only text returns text, so it waited
 """
 
 from __future__ import annotations
@@ -14,6 +23,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from advisor.lint.checks.common import short, where
+from advisor.lint.checks.measured_time import reports_minutes
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -80,8 +90,8 @@ def measured_cost(machine) -> Optional[str]:
 
 def run(ctx) -> Iterator[Hit]:
     for region in ctx.timed_regions():
-        if not region.has_work or region.synchronized or ctx.region_trains(region):
-            continue
+        if not region.has_work or region.synchronized or ctx.region_trains(region) or reports_minutes(ctx, region):
+            continue  # (a job timed in minutes: the kernels still queued at the end are noise)
         last = region.last_work
         work = f"{short(last.node)} ({where(ctx, last.node)})" if last is not None else "CUDA work"
         evidence = {"timing": region.how, "last_gpu_work": short(last.node) if last else None}

@@ -11,12 +11,17 @@ Must match:   x = torch.load("x.pt").cuda(); t0 = time.perf_counter(); y = x @ x
               t1 = time.time(); dt = t1 - t0; t0 = t1      (a set-up method computes nothing: no warm-up)
               start = time.perf_counter(); preds = predict(model, val_loader); ...   (an evaluation pass over
               a DataLoader, no backward: timed for throughput, it measures the model)
+              @timeit def run(): model.cuda(); model(x) ...   (a decorator whose wrapper times the call of
+              the function it wraps: the region is run's body; reported at its first CUDA call)
+              net = Detector(); net.to("cuda"); print(net); t0 = ...; net(x)   (print() does not run a model)
 Must not:     the same with `for _ in range(3): x @ x` (a warm-up) before t0; a computation or a filling
               factory (torch.randn(..., device="cuda")) before t0, also torch.jit.trace(model, x) or
               torch.onnx.export(model, x, ...) on CUDA (they run the model); timeit / %timeit (repeated by design); a
               timed training run over a DataLoader (backward or an optimizer step in the loop or what it
               calls: start-up is noise next to an epoch); the snippet case with
-              model(x) run before t0, or with no synchronize() closing the region.
+              model(x) run before t0, or with no synchronize() closing the region; a clock pair read on every
+              iteration of a counted loop whose cold times are dropped (`if i >= warmup: times.append(t)`,
+              times[1:], or a median / minimum of them); a job timed in minutes (elapsed // 60).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
+from advisor.lint.checks.measured_time import drops_cold_runs, reports_minutes
 from advisor.lint.flow import CUDA_MODEL, HOST_READ, MODEL, SYNC, WORK
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import last_identifier
@@ -37,7 +43,10 @@ DOC = CheckDoc(
           'made elsewhere) but the region ends with torch.cuda.synchronize(). Tracing or exporting a model on '
           'CUDA inputs before the clock (torch.jit.trace, torch.onnx.export) runs it, so it counts as a warm-up. '
           'A timed training run over a DataLoader is left alone (start-up is noise next to an epoch); a timed '
-          'evaluation pass over one (no backward) measures the model, and counts.'),
+          'evaluation pass over one (no backward) measures the model, and counts. A timing decorator\'s clock '
+          'pair (around the call of the function it wraps) times the body of each function it decorates. Timings '
+          'repeated in a loop that drop their first, cold runs (`if i >= warmup: times.append(t)`, `times[1:]`, '
+          'a median or a minimum of them), and jobs timed in minutes (`elapsed // 60`), are left alone.'),
     why=('The first CUDA work of a process creates the CUDA context, loads kernels and sets up cuBLAS/cuDNN '
          '(and may autotune): one-time costs of tenths of a second that land inside the measurement and can '
          'be 100x the time of the operation itself.'),
@@ -82,8 +91,9 @@ INFO = CheckInfo(
 
 def run(ctx) -> Iterator[Hit]:
     for region in ctx.timed_regions():
-        if region.repeated or ctx.region_trains(region):
-            continue
+        if region.repeated or ctx.region_trains(region) or drops_cold_runs(ctx, region) \
+                or reports_minutes(ctx, region):
+            continue  # the cold run never reaches the number reported, or is noise next to it
         if not region.has_work:
             hit = _unseen_work(ctx, region)
             if hit is not None:

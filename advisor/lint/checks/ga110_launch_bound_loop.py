@@ -10,9 +10,17 @@ Must match:   b = torch.ones(4, device="cuda"); for _ in range(100000): b += b
               loss_fn = nn.MSELoss(); optimizer = torch.optim.SGD([w, b]) on 1-element w, b: the loss module
               and optimizer.step() are small ops too; sizes from torch.linspace(a, b, 2000) and from numpy
               data split with x_tr, y_tr = x[idx], y[idx]
+              C[i] = A[i] + B[i] for i in range(1_000_000), A = torch.arange(N, device="cuda"): one element of a
+              large 1-D tensor per op (t[i] drops a dimension of a shape the code spells out); the store into
+              C[i] is an op too, also alone: out[i] = i * 2, hist[i % 10] += 1
+              y = W.matmul(x) for 100 iterations, W 32x32 and x 32x1 on CUDA (the product has 32 elements)
+              torch.bernoulli(p[i]) in a loop of 2,000 (a draw shaped like its input)
+              h = F.relu(x @ W1 + b1); loss = F.binary_cross_entropy(torch.sigmoid(h @ W2), y) on a 64x2 input,
+              with `for p in (W1, b1, W2): p -= lr * p.grad` (torch.nn.functional's elementwise ops and losses)
 Must not:     the same loop with a model forward or a large tensor (10,000,000 elements) in its body
               for _ in range(10): b += b   (a few iterations and ops: nothing to win)
               an op on a tensor whose size the code does not say (a model's output, a parameter)
+              rows[i] of a 100x100,000 tensor, flat[i:i + 50_000], flat[index_tensor]: not one element
               tiny tensors on the CPU; a loop over a DataLoader
 """
 
@@ -31,11 +39,14 @@ from advisor.lint.flow.sizes import (
     SAME_SIZE_METHODS,
 )
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
+from advisor.lint.torch_api import FUNCTIONAL_ELEMENTWISE, FUNCTIONAL_LOSSES
 
 DOC = CheckDoc(
     what=('Finds a Python loop of many small ops (elementwise math, reductions, products of tiny matrices, '
           'the backward pass of such a loss) on tiny CUDA tensors: sizes the code spells out, below the size '
-          'where the GPU beats the CPU. A loop whose count the code spells out counts from 100 iterations, or '
+          'where the GPU beats the CPU (one element of a 1-D tensor, t[i], is one element). Counts and sizes '
+          'come from constants, a parameter\'s default, or a command-line option\'s default (args.steps). '
+          'A loop whose count the code spells out counts from 100 iterations, or '
           'below that when its ops times its iterations times the loops around it add up to 1,000 launches; '
           'the ops inside the user\'s own helper functions it calls count too (a parameter is as large as '
           'what the call sites pass); an elementwise loss module (nn.MSELoss, nn.L1Loss, ...) and the step of an '
@@ -90,19 +101,22 @@ def run(ctx) -> Iterator[Hit]:
     if not ctx.uses_cuda:
         return
     threshold = ctx.machine.add_crossover or TYPICAL_CROSSOVER
-    if not _makes_tiny_cuda_tensors(ctx, threshold):
+    if not _makes_sized_cuda_tensors(ctx):
         return  # every size the linter knows starts at a factory with a constant shape: none, nothing to do
     reported: set[ast.AST] = set()
+    stores_in = _stores(ctx)
     depth = {loop: len(ctx.index.enclosing_loops(loop)) for loop in ctx.index.loops}
     for loop in sorted(ctx.index.loops, key=lambda loop: -depth[loop]):  # innermost first
         if ctx.is_sweep(loop) or ctx.iterates_loader(loop) or _captured(ctx, loop):
             continue
         compute = [e for e in ctx.iteration_events(loop) if e.bits & COMPUTE]
-        if not compute or compute[0].node in reported:
+        stores = stores_in.get(loop, [])
+        if not compute and not stores or (compute[0].node if compute else stores[0]) in reported:
             continue
         ops = _ops(ctx, compute, 0)
         if ops is None:
             continue
+        ops += stores
         iterations = ctx.loop_iterations(loop)
         repeats = _repeats(ctx, loop)
         if iterations is not None and iterations < _MIN_ITERATIONS \
@@ -111,9 +125,24 @@ def run(ctx) -> Iterator[Hit]:
         sizes = [_elements(ctx, node) for node in ops]
         if None in sizes or max(sizes) >= threshold:  # type: ignore[type-var]
             continue
-        reported.update(e.node for e in compute)
-        yield _hit(ctx, loop, compute[0].node, len(ops), max(sizes), iterations,  # type: ignore[type-var]
-                   repeats)
+        reported.update([e.node for e in compute] + stores)
+        first = compute[0].node if compute else stores[0]  # the loop's own line (not inside a helper it calls)
+        yield _hit(ctx, loop, first, len(ops), max(sizes), iterations, repeats)  # type: ignore[type-var]
+
+
+def _stores(ctx) -> dict[ast.AST, list[ast.AST]]:
+    """``out[i] = v`` / ``acc[j] += 1`` into a CUDA tensor, by the loops around them: a copy or a fill kernel each,
+    even when no op on tensors is written (``v`` a Python number). One pass over the file's assignments."""
+    found: dict[ast.AST, list[ast.AST]] = {}
+    for node in ctx.index.assigns:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            if isinstance(target, ast.Subscript) and ctx.kind(target.value) & CUDA_TENSOR:
+                for loop in ctx.enclosing_loops(target):
+                    found.setdefault(loop, []).append(target)
+    for stores in found.values():
+        stores.sort(key=lambda t: (t.lineno, t.col_offset))
+    return found
 
 
 def _ops(ctx, compute: list, depth: int) -> Optional[list[ast.AST]]:
@@ -204,13 +233,13 @@ def _captured(ctx, loop: ast.AST) -> bool:
     return False
 
 
-def _makes_tiny_cuda_tensors(ctx, threshold: int) -> bool:
+def _makes_sized_cuda_tensors(ctx) -> bool:
+    """A CUDA tensor made with a size the code spells out: tiny itself, or large with tiny parts (``t[i]``)."""
     for call in ctx.index.calls:
         name = ctx.qual(call.func) or ""
         if name.startswith("torch.") and name.count(".") == 1 and ctx.is_cuda_tensor(call) \
                 or isinstance(call.func, ast.Attribute) and call.func.attr in ("cuda", "to") and ctx.is_cuda_tensor(call):
-            size = ctx.numel(call)
-            if size is not None and size < threshold:
+            if ctx.numel(call) is not None:
                 return True
     return False
 
@@ -219,6 +248,8 @@ def _elements(ctx, node: ast.AST) -> Optional[int]:
     """Elements of the largest tensor an op touches or makes, when the code says (None otherwise): every
     operand must be a Python number or a tensor of known size -- an operand the linter cannot size (a
     model's output, a parameter) may be large, so the op is not known to be small."""
+    if isinstance(node, ast.Subscript):  # a store into part of a CUDA tensor
+        return ctx.numel(node)
     if isinstance(node, ast.AugAssign):
         target = ctx.numel(node.target) if ctx.kind(node.target) & CUDA_TENSOR else None
         if target is not None:
@@ -269,5 +300,7 @@ def _is_small_op(ctx, call: ast.Call) -> bool:
     name = ctx.qual(call.func) or ""
     if name.startswith("torch.") and name.count(".") == 1:
         return name[6:] in SMALL_FUNCTIONS
+    if name.startswith("torch.nn.functional."):  # F.relu(h), F.mse_loss(out, y)
+        return name[20:] in FUNCTIONAL_ELEMENTWISE or name[20:] in FUNCTIONAL_LOSSES
     return isinstance(call.func, ast.Attribute) and not name and call.func.attr in SMALL_METHODS \
         and bool(ctx.kind(call.func.value) & CUDA_TENSOR)

@@ -8,10 +8,14 @@ calls.py     ... and each call: torch, numpy, models, the user's own functions
 conditions.py  tests that ask where the program runs (if device.type == 'cuda':)
 analyzer.py  the pass itself (statements, worklist over functions): FlowResult
 view.py      what the later analyses read: index, names, FlowResult
-sizes.py     element counts of tensors whose shape the code spells out
+literal_sizes.py  element counts written out: shape arguments, literal data, numpy factories
+shapes.py    shapes of tensors the code spells out (t[i] of a 1-D tensor: one element; 32x32 @ 32x1: 32)
+sizes.py     element counts of tensors whose shape the code spells out (exact, or a bound)
 effects.py   what each expression does to the GPU: work, compute, sync, host read, clock
 steps.py     loop bodies that run the training update (backward, optimizer.step), or run once
 loops.py     hot loops, and the host reads on each of their iterations
+regions.py   a timed region: the GPU effects between the reads that measure it
+wrappers.py  timings that wrap what they measure: timing decorators, timing context managers
 timeline.py  timed regions and program order (the first CUDA work)
 
 Checks do not import these analyses: they ask lint/context.py's FileContext, which builds them. They may

@@ -25,6 +25,7 @@ from advisor.lint.flow.kinds import (
     CUDA_TENSOR,
     F64,
     FRESH,
+    INSTANCE_BITS,
     MODEL,
     MODEL_BITS,
     NUMPY,
@@ -65,7 +66,7 @@ def analyze(index: FileIndex, names: Names) -> FlowResult:
                       analyzer.cuda_seen > 0, analyzer.readers)
 
 
-def _argparse(index: FileIndex) -> tuple[set[str], dict[str, ast.AST]]:
+def argparse_options(index: FileIndex) -> tuple[set[str], dict[str, ast.AST]]:
     """``parser.add_argument("--device", default="cuda")`` ... ``args = parser.parse_args()``: so that
     ``args.device`` is known to be a CUDA device, as the script's author meant it to be by default."""
     defaults: dict[str, ast.AST] = {}
@@ -101,7 +102,10 @@ class FlowAnalyzer(CallEvaluator):
         self.module_dirty = True
         self.readers: dict[FunctionInfo, set] = {}
         self.active: set[FunctionInfo] = set()  # being analysed on demand (recursion guard)
-        self.parsed_args, self.argparse_defaults = _argparse(index)
+        self.parsed_args, self.argparse_defaults = argparse_options(index)
+        tree = index.tree  # names the module assigns: a function reads them once the module's pass has bound them
+        self.module_globals = frozenset(name for name, values in index.assigned_values.items()
+                                        if any(index.scope_of(v) is tree for v in values))
         self.init_handlers()
         self._stmt_handlers = {
             ast.Assign: self._assign, ast.AugAssign: self._augassign, ast.AnnAssign: self._annassign,
@@ -230,6 +234,22 @@ class FlowAnalyzer(CallEvaluator):
             return False
         info.param_kinds[name] = old | kind
         return True
+
+    def run_forward(self, held: int, call: ast.Call, pos: list[int], kw: dict) -> int:
+        """`net(x)` with `net = Net()` of the user's nn.Module class runs Net.forward on x: its parameters learn
+        what the call passes (a clock read inside forward then times CUDA work)."""
+        out = 0
+        if held & INSTANCE_BITS and held & MODEL_BITS:
+            for info in self.scopes.classes_of(held):
+                forward = info.methods.get("forward") if info.is_model else None
+                if forward is not None:
+                    out |= self.call_function(forward, call, pos, kw, skip_self=True)
+        return out
+
+    def _name(self, node: ast.Name) -> int:
+        if node.id in self.module_globals and self.scope is not self.index.tree and self.lookup(node.id) is None:
+            return 0  # run on demand before the module's first pass bound this global: not yet known
+        return super()._name(node)
 
     def instantiate(self, info: ClassInfo, call: ast.Call, pos: list[int], kw: dict) -> int:
         init = info.methods.get("__init__")

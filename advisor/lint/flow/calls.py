@@ -52,9 +52,7 @@ _MODEL_DTYPE_METHODS = frozenset({"double", "float", "half", "bfloat16"})
 
 def _all(pos: list[int], kw: Kw) -> int:
     out = 0
-    for kind in pos:
-        out |= kind
-    for kind in kw.values():
+    for kind in list(pos) + list(kw.values()):
         out |= kind
     return out
 
@@ -159,8 +157,8 @@ class CallEvaluator(ExprEvaluator):
             out = CUDA_TENSOR if device & CUDA_DEVICE else (CPU_TENSOR | FRESH if device & CPU_DEVICE else 0)
         elif name in _COPYING_FACTORIES and pos and pos[0] & CUDA_TENSOR and not pos[0] & CONTAINER:
             out = CUDA_TENSOR  # torch.tensor(x) of a CUDA tensor copies it on its device
-        elif name.endswith("_like") and pos:
-            out = pos[0] & (CUDA_TENSOR | CPU_TENSOR)
+        elif pos and (name.endswith("_like") or name in api.SAMPLING_FACTORIES and pos[0] & (CUDA_TENSOR | CPU_TENSOR)):
+            out = pos[0] & (CUDA_TENSOR | CPU_TENSOR)  # zeros_like(x), bernoulli(p): made where x, p are
             out |= FRESH if out == CPU_TENSOR else 0
         elif self.default_cuda:
             out = CUDA_TENSOR
@@ -200,7 +198,7 @@ class CallEvaluator(ExprEvaluator):
         if held:  # `self.model(x)`: an attribute holding a model, not a method
             self.values[func] = self.values.get(func, 0) | held
             pos, kw = self.eval_args(node)
-            return self.call_value(held, pos, kw)
+            return self.call_value(held, pos, kw) | self.run_forward(held, node, pos, kw)
         attr = func.attr
         receiver_node = func.value
         receiver = self.ev(receiver_node, keep_fresh=attr in _MOVE_RECEIVER_METHODS)
@@ -216,7 +214,8 @@ class CallEvaluator(ExprEvaluator):
                 for method in methods:
                     out |= self.call_function(method, node, pos, kw, skip_self=True)
                 return out
-        return self.method_result(receiver & ~INSTANCE_BITS, attr, node, pos, kw)
+        out = self.method_result(receiver & ~INSTANCE_BITS, attr, node, pos, kw)  # Net().cuda(): still a Net
+        return out | (receiver & INSTANCE_BITS if attr in api.MODEL_SELF_METHODS and _is_module(out) else 0)
 
     def method_result(self, receiver: int, attr: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
         receiver_node = node.func.value if isinstance(node.func, ast.Attribute) else node.func
@@ -355,7 +354,7 @@ class CallEvaluator(ExprEvaluator):
             function = self.scopes.held_function(node.func, self.scope)
             if function is not None:
                 return self.call_function(function, node, pos, kw, skip_self=False)
-        out = self.call_value(held, pos, kw)
+        out = self.call_value(held, pos, kw) | self.run_forward(held, node, pos, kw)
         if not out and not held and _all(pos, kw) & CUDA_TENSOR and (api.MODEL_NAME_HINT.search(name)
                                                                   or name in self.index.parameter_owners):
             return CUDA_TENSOR  # a name like a model (or one whose .parameters() are taken), fed CUDA tensors

@@ -11,6 +11,7 @@ functions has the effect of that function's body (its summary).
 from __future__ import annotations
 
 import ast
+import builtins
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -45,6 +46,8 @@ _NOTHING_INSIDE = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef
                              ast.Global, ast.Nonlocal})
 _SPECIAL = frozenset({ast.For, ast.AsyncFor, ast.While, ast.If, ast.IfExp, ast.Assert, ast.Assign, ast.AugAssign})
 _EMITTING = frozenset({ast.Call, ast.BinOp, ast.Compare, ast.UnaryOp, ast.FormattedValue})
+# print(model), str(model), isinstance(model, nn.Module): Python's own functions never run a model handed to them.
+_BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 @dataclass(frozen=True)
@@ -207,7 +210,8 @@ class Effects(FlowView):
                 return SYNC | HOST_READ, None  # wandb.log({"loss": loss})
             last = qualified.rsplit(".", 1)[-1]
             if value & CUDA_TENSOR:
-                if qualified.count(".") == 1 and last in api.FACTORIES:
+                if qualified.count(".") == 1 and last in api.FACTORIES and not (
+                        last in api.SAMPLING_FACTORIES and self._cuda_argument(call)):  # bernoulli(p) computes
                     return (WORK if last in api.NON_FILLING_FACTORIES else WORK | KERNEL), None
                 return WORK | COMPUTE, None
             return (WORK if value & CUDA_MODEL else 0), None
@@ -236,14 +240,16 @@ class Effects(FlowView):
         if receiver & CUDA_TENSOR:
             if attr in api.HOST_SYNC_METHODS or (attr == "to" and value & CPU_TENSOR and not value & CUDA_TENSOR):
                 return SYNC | HOST_READ, None
-            if attr in api.NON_TENSOR_METHODS and attr != "backward" or attr == "cuda":
-                return 0, None
+            if attr in api.NON_TENSOR_METHODS and attr != "backward" or attr == "cuda" or attr in api.VIEW_METHODS:
+                return 0, None  # (a view: x.t(), x.unsqueeze(0) launch nothing)
             return WORK | COMPUTE, None
         if receiver & (CUDA_MODEL | MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR):
             if attr in api.MODEL_QUIET_METHODS:
                 return 0, None
             if attr in ("to", "cuda", "cpu", "half", "float", "double", "bfloat16"):
                 return (WORK if value & CUDA_MODEL else 0), None
+            if receiver & CUDA_MODEL and self._text_only(call):  # model.translate(sentences): text comes back,
+                return WORK | COMPUTE | SYNC, None  # so the method waited for the GPU to make it
             if value & CUDA_TENSOR or self._cuda_argument(call) or any(
                     self.kind(k.value) & CUDA_TENSOR for k in call.keywords):
                 return WORK | COMPUTE, None
@@ -291,16 +297,44 @@ class Effects(FlowView):
             held = self.flow.scopes.held_function(func, scope)  # step = make_step(model); step(x, y)
             if held is not None:
                 return self.summary(held).bits, held
+        forward = self._forward_of(func)
+        if forward is not None:  # net(x), net an instance of the user's nn.Module: runs net.forward(x)
+            return (WORK | COMPUTE if value & CUDA_TENSOR else 0) | self.summary(forward).bits, forward
         if func.id in api.SYNC_BUILTINS and arguments & CUDA_TENSOR:
             return SYNC | HOST_READ, None
         if value & CUDA_TENSOR or self.kind(func) & CUDA_FN:
             return WORK | COMPUTE, None
-        if found is None and arguments & CUDA_MODEL and not self.qual(func):
+        if found is None and arguments & CUDA_MODEL and not self.qual(func) and func.id not in _BUILTIN_NAMES:
             return WORK | COMPUTE, None  # a snippet's helper handed the CUDA model runs it: warmup(model, x)
         info = self.flow.scopes.functions.get(scope)
         if info is not None and func.id in info.positional + info.keyword_only and arguments & CUDA_TENSOR:
             return WORK | COMPUTE, None  # a function handed in (benchmark(fn, x)), called on CUDA tensors
         return 0, None
+
+    def _text_only(self, call: ast.Call) -> bool:
+        """The data handed in is text (strings, lists of strings, names bound only to those), and no keyword
+        hands in a tensor (beam=5, batch_size=bs are settings)."""
+        return bool(call.args) and all(self._is_text_data(a, 0) for a in call.args) \
+            and not any(self.kind(k.value) & (CUDA_TENSOR | CPU_TENSOR) for k in call.keywords)
+
+    def _is_text_data(self, node: ast.AST, depth: int) -> bool:
+        if is_text(node):
+            return True
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return bool(node.elts) and all(self._is_text_data(e, depth) for e in node.elts)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):  # ["a", "b"] * 8
+            return self._is_text_data(node.left, depth) and isinstance(node.right, ast.Constant)
+        if isinstance(node, ast.Name) and depth < 4:
+            values = self.index.assigned_values.get(node.id, [])
+            return bool(values) and all(self._is_text_data(v, depth + 1) for v in values)
+        return False
+
+    def _forward_of(self, func: ast.AST) -> Optional[FunctionInfo]:
+        kind = self.kind(func)
+        if not kind & INSTANCE_BITS or not kind & (MODEL | CUDA_MODEL):
+            return None
+        found = [c.methods["forward"] for c in self.flow.scopes.classes_of(kind) if c.is_model and "forward" in c.methods]
+        return found[0] if len(found) == 1 else None
 
     # -- the user's functions ----------------------------------------------------------------------
     def summary(self, info: FunctionInfo) -> Summary:

@@ -10,6 +10,10 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from advisor.lint import torch_api as api
+from advisor.lint.flow.analyzer import argparse_options
+from advisor.lint.flow.literal_sizes import literal_numel, numpy_numel, shape_numel
+from advisor.lint.flow.shapes import TensorShapes, count
 from advisor.lint.index import FileIndex
 from advisor.lint.names import Names
 
@@ -28,6 +32,7 @@ SAME_SIZE_METHODS = frozenset({
     "tan", "tan_", "atan", "asin", "acos", "sinh", "cosh", "asinh", "acosh", "atanh", "atan2", "log2", "log10",
     "log1p", "expm1", "erf", "erfc", "exp2", "trunc", "frac", "hypot", "clip", "clip_", "masked_fill",
     "masked_fill_", "nan_to_num", "square_", "exp2_", "logical_not", "logical_and", "logical_or",
+    "bernoulli", "bernoulli_", "normal_", "uniform_", "exponential_", "random_", "poisson",
 })
 # torch.<name>(t, ...) functions that keep the element count of their tensor argument.
 SAME_SIZE_FUNCTIONS = frozenset({
@@ -36,6 +41,7 @@ SAME_SIZE_FUNCTIONS = frozenset({
     "round", "lerp", "addcmul", "addcdiv", "fmod", "remainder", "tan", "atan", "asin", "acos", "sinh", "cosh",
     "asinh", "acosh", "atanh", "atan2", "log2", "log10", "log1p", "expm1", "erf", "erfc", "exp2", "trunc", "frac",
     "hypot", "clip", "nan_to_num", "logical_not", "logical_and", "logical_or", "true_divide",
+    "bernoulli", "normal", "poisson",  # draws shaped like their tensor arguments
 })
 # Reductions (and softmax-like ops along a dimension): at most their operand's elements.
 REDUCING_FUNCTIONS = frozenset({
@@ -50,12 +56,6 @@ MATMUL_FUNCTIONS = frozenset({"matmul", "mm", "bmm", "mv", "dot", "outer", "inne
 ELEMENTWISE_LOSSES = frozenset({"MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss"})
 # Attributes that are a tensor of the same elements: w.grad, t.data, t.T.
 _SAME_SIZE_ATTRIBUTES = frozenset({"grad", "data", "T", "mT", "H", "mH", "real"})
-# numpy factories whose shape the code spells out, as torch.tensor(np.zeros(n)) sees them.
-_NUMPY_SHAPE_FACTORIES = frozenset({"numpy.zeros", "numpy.ones", "numpy.empty", "numpy.full", "numpy.random.random",
-                                    "numpy.random.random_sample", "numpy.random.sample", "numpy.random.uniform",
-                                    "numpy.random.normal"})
-_NUMPY_DIMS_FACTORIES = frozenset({"numpy.random.rand", "numpy.random.randn"})
-
 
 class TensorSizes:
     def __init__(self, names: Names, index: FileIndex) -> None:
@@ -66,6 +66,8 @@ class TensorSizes:
         self._in_scope: dict[tuple[str, ast.AST], list[ast.AST]] = {}
         self._functions: Optional[dict[str, ast.FunctionDef]] = None
         self._passed: set[ast.AST] = set()  # arguments that stand for a parameter's values
+        self.shapes = TensorShapes(self)
+        self._options: Optional[tuple[set[str], dict[str, ast.AST]]] = None  # argparse: parsed names, defaults
 
     def numel(self, node: ast.AST, depth: int = 0) -> Optional[int]:
         """Elements of the tensor ``node`` evaluates to, or None when the code does not say."""
@@ -89,12 +91,18 @@ class TensorSizes:
         if isinstance(node, ast.Compare):  # a mask: as many elements as the operands broadcast to
             sides = [self._operand(side, depth) for side in [node.left] + node.comparators]
             return None if None in sides or not any(sides) else max(sides)  # type: ignore[type-var]
-        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
-            return self.numel(node.value, depth + 1)  # x[i] has at most x's elements
+        if isinstance(node, ast.Subscript):  # read, or written to (out[i] = v)
+            shape = self.shapes.shape(node)  # t[i] of a 1-D t: one element
+            return count(shape) if shape is not None else self.numel(node.value, depth + 1)  # else at most x's
         return None
 
     def _product(self, left: ast.AST, right: ast.AST, depth: int) -> Optional[int]:
-        """An upper bound on the elements of ``left @ right``: (m*k) @ (k*n) gives m*n <= (m*k)*(k*n)."""
+        """The elements of ``left @ right`` when both shapes are spelled out; else an upper bound: (m*k) @ (k*n)
+        gives m*n <= (m*k)*(k*n)."""
+        shapes = [self.shapes.shape(side) for side in (left, right)]
+        if shapes[0] is not None and shapes[1] is not None and 1 <= len(shapes[0]) <= 2 and 1 <= len(shapes[1]) <= 2 \
+                and shapes[0][-1] == shapes[1][0]:
+            return count(shapes[0][:-1] + shapes[1][1:])
         sides = [self.numel(side, depth + 1) for side in (left, right)]
         return None if None in sides else sides[0] * sides[1]  # type: ignore[operator]
 
@@ -112,6 +120,10 @@ class TensorSizes:
         """A Python number: 0.5, float(x), loss.item(), math.pi, torch.finfo(t.dtype).eps, a name bound to one."""
         if isinstance(node, ast.Constant):
             return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+        if isinstance(node, ast.UnaryOp) and depth <= _MAX_DEPTH:  # -0.5
+            return self._is_scalar(node.operand, depth + 1)
+        if isinstance(node, ast.BinOp) and depth <= _MAX_DEPTH:  # 2 * math.pi, lr / 10
+            return self._is_scalar(node.left, depth + 1) and self._is_scalar(node.right, depth + 1)
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Name) and func.id in ("float", "int", "len", "round"):
@@ -141,6 +153,8 @@ class TensorSizes:
             self._in_scope[key] = found
         return found
 
+    values_of = _values  # what shapes.py reads
+
     def _module_functions(self) -> dict[str, ast.FunctionDef]:
         """The module's top-level defs by name (a name defined once, and not also assigned)."""
         if self._functions is None:
@@ -153,24 +167,34 @@ class TensorSizes:
 
     def _arguments(self, name: str, scope: ast.AST) -> list[ast.AST]:
         """What the call sites pass for parameter ``name`` of a top-level function (``def forward(x)`` called
-        as ``forward(X)``): every call must pass it, by position or keyword; else nothing."""
+        as ``forward(X)``): every call must pass it, by position or keyword, or leave it to its default (which
+        is also what a function nobody in the file calls runs with); else nothing."""
         if not isinstance(scope, ast.FunctionDef) or self._module_functions().get(scope.name) is not scope:
             return []
-        parameters = [a.arg for a in scope.args.posonlyargs + scope.args.args]
-        if name not in parameters and name not in [a.arg for a in scope.args.kwonlyargs]:
+        arguments = scope.args
+        parameters = [a.arg for a in arguments.posonlyargs + arguments.args]
+        defaults = dict(zip(parameters[len(parameters) - len(arguments.defaults):], arguments.defaults, strict=True))
+        defaults.update((a.arg, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d)
+        if name not in parameters and name not in [a.arg for a in arguments.kwonlyargs]:
             return []
         position = parameters.index(name) if name in parameters else None
         found = []
-        for call in self.index.calls_by_name.get(scope.name, ()):
-            if not isinstance(call.func, ast.Name) or any(isinstance(a, ast.Starred) for a in call.args):
+        calls = self.index.calls_by_name.get(scope.name, ())
+        for call in calls:
+            if not isinstance(call.func, ast.Name) or any(isinstance(a, ast.Starred) for a in call.args) \
+                    or any(k.arg is None for k in call.keywords):
                 return []
             keyword = next((k.value for k in call.keywords if k.arg == name), None)
             if keyword is not None:
                 found.append(keyword)
             elif position is not None and position < len(call.args):
                 found.append(call.args[position])
+            elif name in defaults:
+                found.append(defaults[name])
             else:
                 return []
+        if not calls and name in defaults:
+            found.append(defaults[name])
         self._passed.update(found)
         return found
 
@@ -191,12 +215,29 @@ class TensorSizes:
         if key in self._by_name:
             return self._by_name[key]
         self._by_name[key] = 0  # in progress: a cycle (x = torch.where(m, y, x)) adds nothing of its own
+        values = self._values(name, scope)
+        if all(isinstance(self.parents.get(v), ast.AugAssign) for v in values):
+            # bound by a for loop only (then updated in place): `for v in t`, a row of t; `for p in (w, b)`
+            self._by_name[key] = self._loop_target(name, scope, depth)
+            return self._by_name[key]
         sizes = [self._operand(value, depth) if value in self._passed else self._assigned(value, name, depth)
-                 for value in self._values(name, scope)]  # a number passed for a parameter broadcasts
+                 for value in values]  # a number passed for a parameter broadcasts
         positive = [size for size in sizes if size is not None and size > 0]
         result = max(positive) if positive and None not in sizes else None
         self._by_name[key] = result
         return result
+
+    def _loop_target(self, name: str, scope: ast.AST, depth: int) -> Optional[int]:
+        sizes: list[Optional[int]] = []
+        for loop in self.index.loops:
+            if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.target, ast.Name) \
+                    and loop.target.id == name and self.index.scope_of(loop) is scope:
+                if isinstance(loop.iter, (ast.Tuple, ast.List)) and loop.iter.elts:
+                    sizes.extend(self.numel(element, depth + 1) for element in loop.iter.elts)
+                else:
+                    shape = self.shapes.shape(loop.iter)
+                    sizes.append(count(shape[1:]) if shape else None)
+        return max(sizes) if sizes and None not in sizes else None  # type: ignore[type-var]
 
     def _assigned(self, value: ast.AST, name: str, depth: int) -> Optional[int]:
         """The size a name gets from one assignment; 0 when it keeps its own (``b = b * 0.9 + 0.1``, ``b += 1``)."""
@@ -227,12 +268,12 @@ class TensorSizes:
             if name in _SHAPE_FACTORIES:
                 size = next((k.value for k in call.keywords if k.arg == "size"), None)
                 shape = [size] if size is not None else (call.args[:1] if name == "full" else call.args)
-                return _shape_numel(shape, self)
+                return shape_numel(shape, self)
             if name in _DATA_FACTORIES and call.args:
                 data = call.args[0]
                 if isinstance(data, (ast.Call, ast.Name)):  # torch.tensor(np.zeros(n)), torch.tensor(array)
                     return self.numel(data, depth + 1)
-                return _literal_numel(data)
+                return literal_numel(data)
             if name == "from_numpy" and call.args:
                 return self.numel(call.args[0], depth + 1)
             if name in MATMUL_FUNCTIONS and len(call.args) == 2:
@@ -256,7 +297,16 @@ class TensorSizes:
                 return None if None in sizes or not any(sizes) else max(sizes)
             return None
         if qualified.startswith("numpy."):
-            return self._numpy(qualified, call)
+            return numpy_numel(qualified, call, self)
+        if qualified.startswith("torch.nn.functional.") and call.args:  # F.relu(x), F.mse_loss(a, b)
+            last = qualified.rsplit(".", 1)[-1]
+            if last in api.FUNCTIONAL_ELEMENTWISE:
+                return self.numel(call.args[0], depth + 1)
+            if last in api.FUNCTIONAL_LOSSES:
+                sizes = [self._operand(a, depth) for a in call.args[:2]]
+                return None if None in sizes or not any(sizes) else max(sizes)  # type: ignore[type-var]
+        if qualified in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") and call.args:
+            return self.numel(call.args[0], depth + 1)
         if isinstance(call.func, ast.Name) and not qualified:
             if self.loss_module(call.func):  # loss_fn(z, y): reduces (or keeps) its inputs' elements
                 sizes = [self._operand(a, depth) for a in call.args[:2]]
@@ -289,34 +339,33 @@ class TensorSizes:
             return None
         return list(values[0].args[0].elts)
 
-    def _numpy(self, qualified: str, call: ast.Call) -> Optional[int]:
-        """np.zeros(n), np.random.random((7, n)), np.random.rand(7, n), np.arange(n): what torch.tensor gets."""
-        if qualified in _NUMPY_SHAPE_FACTORIES:
-            size = next((k.value for k in call.keywords if k.arg in ("shape", "size")), None)
-            if size is None and qualified.startswith("numpy.random.") and qualified.endswith(("uniform", "normal")):
-                return None  # their positional arguments are bounds, not a shape
-            shape = size if size is not None else (call.args[0] if call.args else None)
-            return 1 if shape is None else _shape_numel([shape], self)
-        if qualified in _NUMPY_DIMS_FACTORIES:
-            return _shape_numel(list(call.args), self)
-        if qualified == "numpy.arange" and len(call.args) == 1:
-            return self.int_value(call.args[0])
-        if qualified in ("numpy.array", "numpy.asarray") and call.args:
-            return _literal_numel(call.args[0])
-        return None
-
-    def int_value(self, node: ast.AST, depth: int = 0) -> Optional[int]:
-        """A constant int the code spells out: ``4``, ``N`` with ``N = 100_000``, ``2 * N``, ``10 ** 5``."""
+    def int_value(self, node: ast.AST, depth: int = 0, options: bool = True) -> Optional[int]:
+        """A constant int the code spells out: ``4``, ``N`` with ``N = 100_000``, ``2 * N``, ``10 ** 5``,
+        ``int(1e5)``, a parameter's default, and (``options``) ``args.steps`` with ``add_argument("--steps",
+        default=5000)``: what the script runs with when nobody passes another."""
         if depth > _MAX_DEPTH:
             return None
         if isinstance(node, ast.Constant) and type(node.value) is int:
             return node.value
         if isinstance(node, ast.Name):
             values = self._values(node.id, self.index.scope_of(node))
-            ints = {self.int_value(v, depth + 1) for v in values}
+            ints = {self.int_value(v, depth + 1, options) for v in values}
             return ints.pop() if len(ints) == 1 and None not in ints else None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "int" \
+                and len(node.args) == 1:
+            value = node.args[0]
+            if isinstance(value, ast.Constant) and isinstance(value.value, float) and value.value.is_integer():
+                return int(value.value)  # int(1e5)
+            return self.int_value(value, depth + 1, options)
+        if options and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if self._options is None:
+                self._options = argparse_options(self.index)
+            parsed, defaults = self._options
+            default = defaults.get(node.attr) if node.value.id in parsed else None
+            return None if default is None else self.int_value(default, depth + 1, options)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Add, ast.Sub, ast.Pow, ast.FloorDiv)):
-            left, right = self.int_value(node.left, depth + 1), self.int_value(node.right, depth + 1)
+            left = self.int_value(node.left, depth + 1, options)
+            right = self.int_value(node.right, depth + 1, options)
             if left is None or right is None:
                 return None
             if isinstance(node.op, ast.Pow):
@@ -327,30 +376,3 @@ class TensorSizes:
                 return left - right  # range(n - 1)
             return left * right if isinstance(node.op, ast.Mult) else left + right
         return None
-
-
-def _shape_numel(shape: list[ast.AST], sizes: TensorSizes) -> Optional[int]:
-    if len(shape) == 1 and isinstance(shape[0], (ast.Tuple, ast.List)):
-        shape = shape[0].elts
-    if not shape:
-        return 1
-    total = 1
-    for dimension in shape:
-        value = sizes.int_value(dimension)
-        if value is None or value < 0:
-            return None
-        total *= value
-    return total
-
-
-def _literal_numel(node: ast.AST, nested: bool = False) -> Optional[int]:
-    """Elements of ``torch.tensor([...])``'s data: numbers count one; so do names and expressions inside a
-    list (``[reward, 1.0 - done]``: scalars, in practice)."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool)):
-        return 1
-    if isinstance(node, (ast.List, ast.Tuple)):
-        counts = [_literal_numel(element, nested=True) for element in node.elts]
-        return None if None in counts else sum(counts)  # type: ignore[arg-type]
-    if nested and isinstance(node, (ast.Name, ast.Attribute, ast.BinOp, ast.UnaryOp)):
-        return 1
-    return None

@@ -1,7 +1,8 @@
 """Timed regions: where the user reads a host clock around GPU work, and what happened in between.
 
 A region is opened and closed by two clock reads paired the way people write them -- ``time.time() -
-start`` or ``end - start`` -- in the same function; or it is one ``timeit.timeit(stmt)`` call; or, in a
+start`` or ``end - start``, also ``self.start`` -- in the same function; or a decorator or a context manager
+reads them around what it wraps (wrappers.py); or it is one ``timeit.timeit(stmt)`` call; or, in a
 notebook, a ``%time``/``%timeit`` line or a ``%%time``/``%%timeit`` cell. A clock difference that is
 only compared (``if time.time() - last_log > 30:``) throttles logging and times nothing.
 
@@ -12,52 +13,22 @@ user's functions; a function nobody in the file calls (run by a CLI framework, s
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.flow.effects import CLOCK, COMPUTE, SYNC, WORK, Effects, Event
+from advisor.lint.flow.effects import CLOCK, COMPUTE, Effects, Event
 from advisor.lint.flow.kinds import CUDA_ANY, CUDA_DEVICE
 from advisor.lint.flow.loops import LoopAnalysis
+from advisor.lint.flow.regions import TimedRegion
 from advisor.lint.flow.scopes import FunctionInfo
 from advisor.lint.flow.view import FlowView
+from advisor.lint.flow.wrappers import WrappedTimings
+from advisor.lint.names import dotted
+
+__all__ = ["TimedRegion", "Timings"]
 
 _MAX_CALL_DEPTH = 8
-
-
-@dataclass
-class TimedRegion:
-    how: str  # "clock" | "timeit" | "events" | "%time" | "%timeit" | "%%time" | "%%timeit"
-    scope: ast.AST
-    close: ast.AST  # where a finding about the closing read points
-    events: list[Event] = field(default_factory=list)
-    open: Optional[ast.AST] = None  # where a finding about the start points
-    repeated: bool = False  # timeit runs the statement many times: the first call is amortised
-    line: Optional[int] = None  # magics have no node of their own
-    column: Optional[int] = None
-    assumed_work: bool = False  # a timeit string names CUDA values
-    assumed_sync: bool = False
-
-    @property
-    def last_work(self) -> Optional[Event]:
-        return next((e for e in reversed(self.events) if e.bits & WORK and not e.bits & SYNC), None)
-
-    @property
-    def has_work(self) -> bool:
-        return self.assumed_work or any(e.bits & WORK for e in self.events)
-
-    @property
-    def synchronized(self) -> bool:
-        if self.assumed_sync:
-            return True
-        last_work = last_sync = -1
-        for position, event in enumerate(self.events):
-            if event.bits & WORK:
-                last_work = position
-            if event.bits & SYNC:
-                last_sync = position
-        return last_sync >= last_work if last_work >= 0 else not self.assumed_work
 
 
 class Timings(FlowView):
@@ -83,6 +54,7 @@ class Timings(FlowView):
                     regions.append(region)
         for scope in by_scope:
             regions.extend(self._clock_regions(scope))
+        regions.extend(WrappedTimings(self, self.effects).regions([r for r in regions if r.how == "clock"]))
         regions.extend(self._magic_regions())
         regions.extend(self._event_regions())
         return regions
@@ -138,22 +110,23 @@ class Timings(FlowView):
                            key=lambda n: (n.lineno, n.col_offset)):
             if isinstance(self.index.parents.get(node), ast.Compare):
                 continue  # `if time.time() - last > 30:` throttles, it does not measure
-            if not isinstance(node.right, ast.Name):
+            opened, ended = dotted(node.right), dotted(node.left)  # start / self.start, end / self.end
+            if opened is None:
                 continue
             where = (node.lineno, node.col_offset)
             if id(node.left) in position:
                 close = position[id(node.left)]
-                start = latest(node.right.id, (node.left.lineno, node.left.col_offset))
-            elif isinstance(node.left, ast.Name):
-                close = latest(node.left.id, where)
-                start = latest(node.right.id, where) if close is not None else None
+                start = latest(opened, (node.left.lineno, node.left.col_offset))
+            elif ended is not None:
+                close = latest(ended, where)
+                start = latest(opened, where) if close is not None else None
             else:
                 continue
             if close is None or start is None or start >= close or (start, close) in seen:
                 continue
             seen.add((start, close))
             regions.append(TimedRegion("clock", scope, events[close].node, events[start + 1:close],
-                                       open=events[start].node))
+                                       open=events[start].node, difference=node))
         return regions
 
     # -- timeit ------------------------------------------------------------------------------------
@@ -257,7 +230,8 @@ class Timings(FlowView):
 
     def trains(self, region: TimedRegion) -> bool:
         """Does the region run a loop over a DataLoader (a training run, where start-up is noise)?"""
-        lines = (getattr(region.open, "lineno", 0), getattr(region.close, "end_lineno", 0) or 0)
+        lines = (getattr(region.around or region.open, "lineno", 0),
+                 getattr(region.around or region.close, "end_lineno", 0) or 0)
         for loop in self.index.loops:
             if self.index.scope_of(loop) is not region.scope or not lines[0] <= loop.lineno <= lines[1]:
                 continue
@@ -335,10 +309,11 @@ def _counted(loop: ast.AST) -> bool:
 
 
 def _assigned_name(parent: Optional[ast.AST]) -> Optional[str]:
-    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-        return parent.targets[0].id
-    if isinstance(parent, ast.AnnAssign) and isinstance(parent.target, ast.Name):
-        return parent.target.id
+    """``start = time.time()`` / ``self.start = time.time()``: the name or dotted name the read is stored in."""
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
+        return dotted(parent.targets[0])
+    if isinstance(parent, ast.AnnAssign):
+        return dotted(parent.target)
     return None
 
 

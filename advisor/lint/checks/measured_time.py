@@ -1,0 +1,135 @@
+"""What a program does with the time a clock pair measured (``end - start``): shared by GA101 and GA102.
+
+- It drops the cold runs: the pair is read on every iteration of a counted loop, and the first iterations'
+  times are thrown away (``if i >= warmup: times.append(t)``, ``times = times[1:]``) or reduced to a median
+  or a minimum, which a cold outlier cannot move. Start-up then never reaches the number reported.
+- It reports minutes: ``elapsed // 60``, ``divmod(elapsed, 60)``, ``elapsed / 3600``: the duration of a job
+  (training, a pass over a dataset), next to which start-up and the last queued kernels are noise.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+_ROBUST_REDUCTIONS = frozenset({"median", "nanmedian", "min", "amin", "nanmin"})
+_TIME_UNITS = frozenset({60, 3600})  # 60.0 and 3600.0 too: equal numbers hash alike
+
+
+def drops_cold_runs(ctx, region) -> bool:
+    difference = region.difference
+    if difference is None or region.open is None:
+        return False
+    loop = next((loop for loop in ctx.enclosing_loops(difference) if loop in ctx.enclosing_loops(region.open)), None)
+    counters = _counters(loop)
+    if not counters:
+        return False
+    uses = [use for use in _uses(ctx, difference, loop) if not _only_tested(ctx, use)]
+    return bool(uses) and all(_guarded(ctx, use, loop, counters) or _list_drops_cold(ctx, use) for use in uses)
+
+
+def reports_minutes(ctx, region) -> bool:
+    difference = region.difference
+    if difference is None:
+        return False
+    return any(_in_minutes(ctx, use) for use in _uses(ctx, difference, None))
+
+
+def _counters(loop: Optional[ast.AST]) -> set[str]:
+    """``for i in range(n)`` / ``for i, batch in enumerate(...)`` / ``for i in tqdm(range(n))``: i."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)):
+        return set()
+    target = loop.target
+    if isinstance(target, ast.Tuple) and target.elts:
+        target = target.elts[0]
+    return {target.id} if isinstance(target, ast.Name) else set()
+
+
+def _uses(ctx, difference: ast.AST, loop: Optional[ast.AST]) -> list[ast.AST]:
+    """Where the measurement goes: the difference itself, or the loads of the name it is assigned to (``t = end -
+    start``) after it, in the same function (and inside ``loop``, when given)."""
+    parent = ctx.index.parents.get(difference)
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+        return [difference]
+    scope, after = ctx.scope_of(parent), (parent.lineno, parent.col_offset)
+    return [node for node in ctx.index.names_by_id.get(parent.targets[0].id, ())
+            if isinstance(node.ctx, ast.Load) and (node.lineno, node.col_offset) > after
+            and ctx.scope_of(node) is scope and (loop is None or loop in ctx.enclosing_loops(node))]
+
+
+def _only_tested(ctx, use: ast.AST) -> bool:
+    """``if elapsed < 1.0:``: the time decides a branch; it is reported only where the branch uses it."""
+    child = use
+    for parent in ctx.index.ancestors(use):
+        if isinstance(parent, (ast.If, ast.While)):
+            return child is parent.test
+        if isinstance(parent, ast.stmt):
+            return False
+        child = parent
+    return False
+
+
+def _guarded(ctx, use: ast.AST, loop: ast.AST, counters: set[str]) -> bool:
+    """Inside ``if i >= warmup:`` / ``if i > 0:`` (the body): the first iterations never get there."""
+    child = use
+    for parent in ctx.index.ancestors(use):
+        if parent is loop:
+            return False
+        if isinstance(parent, ast.If) and child in parent.body and _skips_first(parent.test, counters):
+            return True
+        child = parent
+    return False
+
+
+def _skips_first(test: ast.AST, counters: set[str]) -> bool:
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return any(_skips_first(value, counters) for value in test.values)
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        return False
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if isinstance(right, ast.Name) and right.id in counters:  # warmup < i
+        left, right = right, left
+        op = {ast.Lt: ast.Gt(), ast.LtE: ast.GtE()}.get(type(op), op)
+    if not (isinstance(left, ast.Name) and left.id in counters):
+        return False
+    if isinstance(op, (ast.Gt, ast.NotEq)):
+        return not (isinstance(right, ast.Constant) and isinstance(right.value, int) and right.value < 0)
+    if isinstance(op, ast.GtE):
+        return not (isinstance(right, ast.Constant) and isinstance(right.value, int) and right.value <= 0)
+    return False
+
+
+def _list_drops_cold(ctx, use: ast.AST) -> bool:
+    """``times.append(t)`` where the program later keeps ``times[k:]`` (k > 0), or takes its median or minimum."""
+    call = ctx.index.parents.get(use)
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append"
+            and isinstance(call.func.value, ast.Name)):
+        return False
+    scope = ctx.scope_of(call)
+    for name in ctx.index.names_by_id.get(call.func.value.id, ()):
+        parent = ctx.index.parents.get(name)
+        if ctx.scope_of(name) is not scope:
+            continue
+        if isinstance(parent, ast.Subscript) and parent.value is name and isinstance(parent.slice, ast.Slice) \
+                and parent.slice.lower is not None and parent.slice.upper is None:
+            lower = parent.slice.lower
+            if not (isinstance(lower, ast.Constant) and lower.value in (0, None)) \
+                    and not isinstance(lower, ast.UnaryOp):  # times[-10:] keeps the last ten: cold ones may stay
+                return True
+        if isinstance(parent, ast.Call) and parent.args[:1] == [name] \
+                and _function_name(parent.func) in _ROBUST_REDUCTIONS:
+            return True
+    return False
+
+
+def _function_name(func: ast.AST) -> str:
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+
+def _in_minutes(ctx, use: ast.AST) -> bool:
+    parent = ctx.index.parents.get(use)
+    if isinstance(parent, ast.BinOp) and parent.left is use and isinstance(parent.op, (ast.FloorDiv, ast.Div, ast.Mod)):
+        return isinstance(parent.right, ast.Constant) and parent.right.value in _TIME_UNITS
+    if isinstance(parent, ast.Call) and _function_name(parent.func) == "divmod" and parent.args[:1] == [use]:
+        return len(parent.args) == 2 and isinstance(parent.args[1], ast.Constant) and parent.args[1].value in _TIME_UNITS
+    return False

@@ -1,0 +1,46 @@
+"""A timed region: the GPU effects between the two host clock reads (or the timeit call, the magic, the CUDA
+events) that measure it. Built by timeline.py (and wrappers.py), read by the timing checks."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Optional
+
+from advisor.lint.flow.effects import SYNC, WORK, Event
+
+
+@dataclass
+class TimedRegion:
+    how: str  # "clock" | "timeit" | "events" | "%time" | "%timeit" | "%%time" | "%%timeit"
+    scope: ast.AST
+    close: ast.AST  # where a finding about the closing read points
+    events: list[Event] = field(default_factory=list)
+    open: Optional[ast.AST] = None  # where a finding about the start points
+    repeated: bool = False  # timeit runs the statement many times: the first call is amortised
+    line: Optional[int] = None  # magics have no node of their own
+    column: Optional[int] = None
+    assumed_work: bool = False  # a timeit string names CUDA values
+    assumed_sync: bool = False
+    difference: Optional[ast.AST] = None  # `end - start`: where the measured time goes
+    around: Optional[ast.AST] = None  # what a decorator or a context manager times whole: the def, the with
+
+    @property
+    def last_work(self) -> Optional[Event]:
+        return next((e for e in reversed(self.events) if e.bits & WORK and not e.bits & SYNC), None)
+
+    @property
+    def has_work(self) -> bool:
+        return self.assumed_work or any(e.bits & WORK for e in self.events)
+
+    @property
+    def synchronized(self) -> bool:
+        if self.assumed_sync:
+            return True
+        last_work = last_sync = -1
+        for position, event in enumerate(self.events):
+            if event.bits & WORK:
+                last_work = position
+            if event.bits & SYNC:
+                last_sync = position
+        return last_sync >= last_work if last_work >= 0 else not self.assumed_work
