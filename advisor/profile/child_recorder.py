@@ -28,6 +28,7 @@ from _gpu_advisor_child_support import (  # noqa: E402
     _phase,
     _pinned_trial,
     _tf32_would_help,
+    _trace_done,
     _write_json,
     failure_text,
 )
@@ -197,6 +198,7 @@ class Recorder:
         _phase("profiler-stopped")
         self.profiler.export_chrome_trace(os.path.join(self.out_dir, "trace.json"))
         _phase("trace-exported")
+        _trace_done(self.config)
         self.trace_written = True
         self.phase = "done"
         self.write_window()

@@ -34,6 +34,19 @@ def _phase(name):
     PHASES.append((name, round(time.monotonic(), 6)))
 
 
+def _trace_done(config):
+    """trace.json is complete: the parent may start reading it while this process finishes (its exit can take
+    seconds). An empty file named by the parent (advisor/profile/early_read.py); without it the parent reads
+    the trace after the exit, so a failure to write it changes nothing else."""
+    path = config.get("trace_done")
+    if path:
+        try:
+            with open(path, "w", encoding="utf-8"):
+                pass
+        except OSError:
+            pass
+
+
 def _intervals(marks):
     return [round(marks[i + 1] - marks[i], 6) for i in range(len(marks) - 1)]
 

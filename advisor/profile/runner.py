@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from advisor.profile.early_read import TRACE_DONE, EarlyRead
+
 BOOTSTRAP = Path(__file__).resolve().parent / "bootstrap.py"
 #: How long a program gets to finish after SIGINT (its own cleanup, a checkpoint) before it is killed.
 INTERRUPT_GRACE_S = 10.0
@@ -99,13 +101,15 @@ def user_roots(target: Target) -> list[str]:
 
 
 def run_program(target: Target, plan: WindowPlan, *, timeout_s: Optional[float],
-                quiet_log: Optional[Path] = None) -> RunOutcome:
+                quiet_log: Optional[Path] = None, early: Optional[EarlyRead] = None) -> RunOutcome:
+    """Run the program under the bootstrap until it exits (or is stopped); ``early``'s tasks start on the trace
+    as soon as the child marks it final, while this waits for the child as it would without them."""
     workdir = Path(tempfile.mkdtemp(prefix="gpu-advisor-profile-"))
     config = {"out_dir": str(workdir), "user_roots": user_roots(target),
               "target": {"kind": target.kind, "name": target.name, "args": target.args},
               "warmup_steps": plan.warmup_steps, "steps": plan.steps, "baseline_steps": plan.baseline_steps,
               "wait_seconds": plan.wait_seconds, "seconds": plan.seconds, "stop_after": plan.stop_after,
-              "with_stack": plan.with_stack}
+              "with_stack": plan.with_stack, "trace_done": str(workdir / TRACE_DONE)}
     config_path = workdir / "config.json"
     config_path.write_text(json.dumps(config), encoding="utf-8")
     # The bootstrap runs by file path, with the user's environment untouched: putting gpu-advisor's own
@@ -122,6 +126,8 @@ def run_program(target: Target, plan: WindowPlan, *, timeout_s: Optional[float],
         if sink:
             sink.close()
         raise ProgramNotFound(f"{target.interpreter}: cannot start ({exc.strerror or exc})") from None
+    if early is not None:
+        early.watch(workdir / TRACE_DONE, workdir / "trace.json")
     try:
         try:
             process.wait(timeout=timeout_s)
@@ -133,6 +139,8 @@ def run_program(target: Target, plan: WindowPlan, *, timeout_s: Optional[float],
             _stop(process, signal.SIGINT, grace_s=INTERRUPT_GRACE_S)
     finally:
         _kill_group(process)
+        if early is not None:
+            early.child_gone()
         if sink:
             sink.close()
     outcome.wall_s = time.perf_counter() - started
