@@ -22,6 +22,8 @@ from typing import Any, Optional
 from advisor.profile.early_read import TRACE_DONE, EarlyRead
 
 BOOTSTRAP = Path(__file__).resolve().parent / "bootstrap.py"
+#: The child's marks of its own exit, written by bootstrap.py (EXIT_MARKS there) after status.json.
+EXIT_MARKS = "exit_marks.jsonl"
 #: How long a program gets to finish after SIGINT (its own cleanup, a checkpoint) before it is killed.
 INTERRUPT_GRACE_S = 10.0
 
@@ -148,6 +150,7 @@ def run_program(target: Target, plan: WindowPlan, *, timeout_s: Optional[float],
     outcome.status = _read_json(workdir / "status.json") or {"outcome": "killed", "exit_code": process.returncode}
     outcome.status.setdefault("exit_code", process.returncode)
     outcome.phases += [(str(name), float(at)) for name, at in outcome.status.pop("phases", None) or []] + [exited]
+    outcome.phases += _exit_marks(workdir / EXIT_MARKS)
     outcome.window = _read_json(workdir / "window.json")
     trace = workdir / "trace.json"
     outcome.trace_path = trace if trace.is_file() else None
@@ -181,6 +184,23 @@ def _kill_group(process: subprocess.Popen) -> None:
         process.wait(timeout=5)
     except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
         pass
+
+
+def _exit_marks(path: Path) -> list[tuple[str, float]]:
+    """The child's marks of its own exit (bootstrap.py): where between status.json and the process's end its
+    exit time goes. A line cut short by a kill is left out."""
+    marks = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    for line in lines:
+        try:
+            name, at = json.loads(line)
+            marks.append((str(name), float(at)))
+        except (ValueError, TypeError):
+            continue
+    return marks
 
 
 def _read_json(path: Path) -> Optional[dict[str, Any]]:
