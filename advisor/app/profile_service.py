@@ -104,8 +104,10 @@ def profile_program(request: ProfileRequest) -> Report:
         profile = _summarise(outcome.trace_path, outcome.window, run, user_roots(target), request.max_overhead,
                              phases=outcome.phases, early=early.task(TRACE_READ))
     finally:
-        early.wait_all()
-        outcome.cleanup()
+        try:
+            early.wait_all()  # nothing may still read or write in the work folder when it is removed
+        finally:
+            outcome.cleanup()
     _measure_pinning(profile, outcome.window or {})
     outcome.phases.append(("pinning-measured", time.monotonic()))
     profile.run.wall_s = round(time.perf_counter() - started, 2)
