@@ -39,6 +39,8 @@ class Recorder:
         self.config = config
         self.out_dir = config["out_dir"]
         self.user_roots = [os.path.realpath(r) for r in config["user_roots"]]
+        self.user_file_cache = {}
+        self.sampling = False
         self.phase = "warmup"  # warmup -> baseline -> profiler-warmup -> recording -> done
         self.steps_seen = 0
         self.baseline_started = None
@@ -74,6 +76,13 @@ class Recorder:
 
     # -- where in the user's code ----------------------------------------------------------------------
     def is_user_file(self, filename):
+        """Cached per name: the sampler asks for each frame of the stack every 2 ms of CPU (realpath is slow)."""
+        known = self.user_file_cache.get(filename)
+        if known is None:
+            known = self.user_file_cache[filename] = self._is_user_file(filename)
+        return known
+
+    def _is_user_file(self, filename):
         path = os.path.realpath(filename)
         if "site-packages" in path or "dist-packages" in path or path.startswith(sys.prefix + os.sep + "lib"):
             return False
@@ -345,10 +354,17 @@ class Recorder:
         self.module_depth = max(self.module_depth - 1, 0)
 
     def on_sample(self, signum, frame):
-        frame = self.user_frame(frame)
-        if frame is not None:
-            key = f"{frame.f_code.co_filename}:{frame.f_lineno}:{frame.f_code.co_name}"
-            self.host_samples[key] = self.host_samples.get(key, 0) + 1
+        # A SIGPROF arriving while the last sample is noted is dropped: nested ones piled up into a RecursionError.
+        if self.sampling:
+            return
+        self.sampling = True
+        try:
+            frame = self.user_frame(frame)
+            if frame is not None:
+                key = f"{frame.f_code.co_filename}:{frame.f_lineno}:{frame.f_code.co_name}"
+                self.host_samples[key] = self.host_samples.get(key, 0) + 1
+        finally:
+            self.sampling = False
 
     # -- syncs and data loading, with the user's line -------------------------------------------------------
     def on_warning(self, message, category, filename, lineno, file=None, line=None):
