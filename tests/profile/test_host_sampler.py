@@ -59,3 +59,28 @@ def test_a_file_is_resolved_once(recorder_class, tmp_path: Path, monkeypatch) ->
     assert [recorder.is_user_file(mine), recorder.is_user_file(theirs)] == [True, False]
     assert [recorder.is_user_file(mine), recorder.is_user_file(theirs)] == [True, False]
     assert resolved == [mine, theirs]
+
+
+def test_a_sample_makes_no_call_per_frame_of_the_stack(recorder_class, tmp_path: Path) -> None:
+    """The profiler's Python tracer records every call the sampler makes: on a stack of known files a sample is
+    two calls (on_sample, user_frame), however deep the stack, not a few per frame (once 90% of a compiled program's trace)."""
+    recorder = recorder_class({"out_dir": str(tmp_path), "user_roots": [str(tmp_path)]})  # no user frame: a full walk
+
+    def deep(n):
+        return deep(n - 1) if n else sys._getframe()
+
+    stack = deep(30)
+    recorder.on_sample(None, stack)  # each file name resolved once
+    calls = []
+
+    def note(frame, event, arg):
+        if event == "call" or (event == "c_call" and arg is not sys.setprofile):
+            calls.append(event)
+
+    sys.setprofile(note)
+    try:
+        recorder.on_sample(None, stack)
+    finally:
+        sys.setprofile(None)
+    assert calls == ["call", "call"]  # on_sample and user_frame themselves
+    assert recorder.host_samples == {}
