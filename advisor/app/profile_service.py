@@ -15,13 +15,14 @@ import shutil
 import time
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from advisor.app.errors import EXIT_BAD_INPUT, EXIT_FAILURE, AdvisorError
 from advisor.models.facts import Facts, TorchDevice, TorchFacts
 from advisor.models.findings import Finding, SourceLocation
 from advisor.models.profile import ProfileFacts, ProgramRun
 from advisor.models.report import Report
+from advisor.profile.early_read import EarlyRead, EarlyTask
 from advisor.profile.runner import WindowPlan
 
 #: Where each rule's finding points in the user's code: the profile fact holding the line.
@@ -74,8 +75,9 @@ def profile_program(request: ProfileRequest) -> Report:
     except ProgramNotFound as exc:
         raise ProfileFailure(str(exc)) from None
     plan = WindowPlan(**{setting.name: getattr(request, setting.name) for setting in fields(WindowPlan)})
+    early = _early_read(request)
     try:
-        outcome = run_program(target, plan, timeout_s=request.timeout_s, quiet_log=request.quiet_log)
+        outcome = run_program(target, plan, timeout_s=request.timeout_s, quiet_log=request.quiet_log, early=early)
     except ProgramNotFound as exc:
         raise ProfileFailure(str(exc)) from None
     try:
@@ -96,23 +98,43 @@ def profile_program(request: ProfileRequest) -> Report:
             raise ProfileFailure(_nothing_recorded(run, outcome.timed_out, request.timeout_s))
         if request.trace_out is not None:
             _keep_trace(outcome.trace_path, request.trace_out, {
-                "run": run.model_dump(mode="json"), "window": outcome.window, "user_roots": user_roots(target)})
+                "run": run.model_dump(mode="json"), "window": outcome.window, "user_roots": user_roots(target)},
+                compressed=early.task(TRACE_COMPRESSED))
             outcome.phases.append(("trace-kept", time.monotonic()))
         profile = _summarise(outcome.trace_path, outcome.window, run, user_roots(target), request.max_overhead,
-                             phases=outcome.phases)
+                             phases=outcome.phases, early=early.task(TRACE_READ))
     finally:
-        outcome.cleanup()
+        try:
+            early.wait_all()  # nothing may still read or write in the work folder when it is removed
+        finally:
+            outcome.cleanup()
     _measure_pinning(profile, outcome.window or {})
     outcome.phases.append(("pinning-measured", time.monotonic()))
     profile.run.wall_s = round(time.perf_counter() - started, 2)
     report = build_profile_report(profile, request.rules_dirs, wall_s=profile.run.wall_s)
     outcome.phases.append(("report-built", time.monotonic()))
-    profile.run.phases_s = phase_durations(outcome.phases)
+    profile.run.phases_s = phase_durations(outcome.phases + early.marks())
     return report
 
 
+#: The parent's work on the trace that starts while the program exits (early_read.py): names of its phases.
+TRACE_READ, TRACE_COMPRESSED = "trace-read", "trace-compressed"
+
+
+def _early_read(request: ProfileRequest) -> EarlyRead:
+    from advisor.profile.trace_events import load_trace
+
+    tasks: dict[str, Callable[[Path], Any]] = {TRACE_READ: load_trace}
+    if request.trace_out is not None:
+        tasks[TRACE_COMPRESSED] = _compress_beside
+    return EarlyRead(tasks)
+
+
 def phase_durations(phases: list[tuple[str, float]]) -> dict[str, float]:
-    """(name, time) marks -> {name: seconds since the mark before}: each phase named by how it ended."""
+    """(name, time) marks -> {name: seconds since the mark before}: each phase named by how it ended. The marks
+    are put in time order first: the parent's reading of the trace ends while the program is still exiting, so
+    the phases stay a timeline whose durations add up to the run's wall time."""
+    phases = sorted(phases, key=lambda mark: mark[1])
     durations: dict[str, float] = {}
     for (_, before), (name, at) in zip(phases, phases[1:], strict=False):
         durations[name] = round(durations.get(name, 0.0) + max(at - before, 0.0), 4)
@@ -139,16 +161,19 @@ def _nothing_recorded(run: ProgramRun, timed_out: bool, timeout_s: Optional[floa
 
 
 def _summarise(trace_path: Path, window: dict, run: ProgramRun, roots: list[str], max_overhead: float,
-               phases: Optional[list[tuple[str, float]]] = None) -> ProfileFacts:
+               phases: Optional[list[tuple[str, float]]] = None, early: Optional[EarlyTask] = None) -> ProfileFacts:
+    """``early``: the trace already being read while the program exited (its result, or its error, is the
+    same as reading it here)."""
     from advisor.profile.summarise import summarise
     from advisor.profile.trace_events import load_trace
 
     phases = phases if phases is not None else []
     try:
-        trace = load_trace(trace_path)
+        trace = early.result() if early is not None else load_trace(trace_path)
     except (OSError, ValueError, EOFError) as exc:
         raise ProfileFailure(f"the trace could not be read ({exc})", bad_input=False) from None
-    phases.append(("trace-read", time.monotonic()))
+    if early is None:  # the early task marks its own end
+        phases.append((TRACE_READ, time.monotonic()))
     profile = summarise(trace, window, run, roots, overhead_limit=max_overhead)
     phases.append(("summarised", time.monotonic()))
     wall = window.get("wall_window") or {}
@@ -202,16 +227,42 @@ TRACE_NAME = "gpu_advisor.pt.trace.json.gz"
 RUN_NAME = "gpu_advisor_run.json"
 
 
-def _keep_trace(trace: Path, directory: Path, run_info: dict) -> None:
+def _keep_trace(trace: Path, directory: Path, run_info: dict, compressed: Optional[EarlyTask] = None) -> None:
     """The raw trace, gzip-compressed, named so TensorBoard's profiler plugin and Perfetto both open it; beside
-    it what the bootstrap noted, so the trace can be summarised again later (``report_from_kept_trace``)."""
+    it what the bootstrap noted, so the trace can be summarised again later (``report_from_kept_trace``).
+    ``compressed``: the copy made in the work folder while the program exited, moved here; nothing is written
+    to ``directory`` before the run is known to have a trace to keep."""
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        with open(trace, "rb") as source, gzip.open(directory / TRACE_NAME, "wb", compresslevel=6) as sink:
-            shutil.copyfileobj(source, sink)
+        packed = _early_copy(compressed)
+        if packed is not None:
+            shutil.move(str(packed), str(directory / TRACE_NAME))
+        else:
+            _compress(trace, directory / TRACE_NAME)
         (directory / RUN_NAME).write_text(json.dumps(run_info), encoding="utf-8")
     except OSError as exc:
         raise ProfileFailure(f"cannot write the trace to {directory}: {exc.strerror or exc}") from None
+
+
+def _early_copy(compressed: Optional[EarlyTask]) -> Optional[Path]:
+    if compressed is None:
+        return None
+    try:
+        return compressed.result()
+    except OSError:  # the work folder could not take it: compressed again into the directory asked for
+        return None
+
+
+def _compress_beside(trace: Path) -> Path:
+    """The gzip copy, in the work folder beside the trace, under the name it will be kept by."""
+    return _compress(trace, trace.with_name(TRACE_NAME))
+
+
+def _compress(trace: Path, packed: Path) -> Path:
+    # Large chunks: zlib lets go of the GIL while it compresses each, so this overlaps the parse of the trace.
+    with open(trace, "rb") as source, gzip.open(packed, "wb", compresslevel=6) as sink:
+        shutil.copyfileobj(source, sink, 1 << 20)
+    return packed
 
 
 def report_from_kept_trace(directory: Path, *, max_overhead: float = 0.25, user_roots: Optional[list[str]] = None) -> Report:

@@ -13,6 +13,7 @@ starts and stops on the main thread). Everything the parent needs is written to 
 ``window.json`` (step times, sync sites, data-loader sites, memory, settings) and ``status.json``.
 """
 
+import atexit
 import importlib.util
 import json
 import os
@@ -24,6 +25,7 @@ import traceback
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+EXIT_MARKS = "exit_marks.jsonl"  # read by runner.py (its name there too)
 
 
 def _load_sibling(name):
@@ -99,6 +101,8 @@ def main():
         sys.path.pop(0)
     with open(sys.argv[1], encoding="utf-8") as handle:
         config = json.load(handle)
+    exit_marks = os.path.join(config["out_dir"], EXIT_MARKS)
+    atexit.register(_support._exit_mark, exit_marks, "atexit-done")  # runs after every handler registered later
     status = {"outcome": "finished", "exit_code": 0, "error": None}
     recorder = Recorder(config)
     target = config["target"]
@@ -134,6 +138,7 @@ def main():
         _support._phase("child-exit")
         status["phases"] = _support.PHASES
         _write_json(os.path.join(config["out_dir"], "status.json"), status)
+        atexit.register(_support._exit_mark, exit_marks, "threads-joined")  # runs before every other handler
     return status["exit_code"]
 
 

@@ -34,6 +34,32 @@ def _phase(name):
     PHASES.append((name, round(time.monotonic(), 6)))
 
 
+def _trace_done(config):
+    """trace.json is complete: the parent may start reading it while this process finishes (its exit can take
+    seconds). An empty file named by the parent (advisor/profile/early_read.py); without it the parent reads
+    the trace after the exit, so a failure to write it changes nothing else."""
+    path = config.get("trace_done")
+    if path:
+        try:
+            with open(path, "w", encoding="utf-8"):
+                pass
+        except OSError:
+            pass
+
+
+def _exit_mark(path, name):
+    """A mark of the program's exit, after status.json (already written) could hold it: appended to a file the
+    parent reads once the process is gone. Registered with atexit twice: the last registered runs first, once
+    the interpreter has joined the program's threads; the first registered runs last, after every atexit
+    handler (the program's own, torch's, inductor's worker pool). What follows it is the interpreter's teardown
+    (its final garbage collections, C++ destructors, the CUDA context)."""
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps([name, round(time.monotonic(), 6)]) + "\n")
+    except OSError:
+        pass
+
+
 def _intervals(marks):
     return [round(marks[i + 1] - marks[i], 6) for i in range(len(marks) - 1)]
 

@@ -19,7 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from advisor.profile.early_read import TRACE_DONE, EarlyRead
+
 BOOTSTRAP = Path(__file__).resolve().parent / "bootstrap.py"
+#: The child's marks of its own exit, written by bootstrap.py (EXIT_MARKS there) after status.json.
+EXIT_MARKS = "exit_marks.jsonl"
 #: How long a program gets to finish after SIGINT (its own cleanup, a checkpoint) before it is killed.
 INTERRUPT_GRACE_S = 10.0
 
@@ -99,13 +103,15 @@ def user_roots(target: Target) -> list[str]:
 
 
 def run_program(target: Target, plan: WindowPlan, *, timeout_s: Optional[float],
-                quiet_log: Optional[Path] = None) -> RunOutcome:
+                quiet_log: Optional[Path] = None, early: Optional[EarlyRead] = None) -> RunOutcome:
+    """Run the program under the bootstrap until it exits (or is stopped); ``early``'s tasks start on the trace
+    as soon as the child marks it final, while this waits for the child as it would without them."""
     workdir = Path(tempfile.mkdtemp(prefix="gpu-advisor-profile-"))
     config = {"out_dir": str(workdir), "user_roots": user_roots(target),
               "target": {"kind": target.kind, "name": target.name, "args": target.args},
               "warmup_steps": plan.warmup_steps, "steps": plan.steps, "baseline_steps": plan.baseline_steps,
               "wait_seconds": plan.wait_seconds, "seconds": plan.seconds, "stop_after": plan.stop_after,
-              "with_stack": plan.with_stack}
+              "with_stack": plan.with_stack, "trace_done": str(workdir / TRACE_DONE)}
     config_path = workdir / "config.json"
     config_path.write_text(json.dumps(config), encoding="utf-8")
     # The bootstrap runs by file path, with the user's environment untouched: putting gpu-advisor's own
@@ -122,6 +128,8 @@ def run_program(target: Target, plan: WindowPlan, *, timeout_s: Optional[float],
         if sink:
             sink.close()
         raise ProgramNotFound(f"{target.interpreter}: cannot start ({exc.strerror or exc})") from None
+    if early is not None:
+        early.watch(workdir / TRACE_DONE, workdir / "trace.json")
     try:
         try:
             process.wait(timeout=timeout_s)
@@ -133,6 +141,8 @@ def run_program(target: Target, plan: WindowPlan, *, timeout_s: Optional[float],
             _stop(process, signal.SIGINT, grace_s=INTERRUPT_GRACE_S)
     finally:
         _kill_group(process)
+        if early is not None:
+            early.child_gone()
         if sink:
             sink.close()
     outcome.wall_s = time.perf_counter() - started
@@ -140,6 +150,7 @@ def run_program(target: Target, plan: WindowPlan, *, timeout_s: Optional[float],
     outcome.status = _read_json(workdir / "status.json") or {"outcome": "killed", "exit_code": process.returncode}
     outcome.status.setdefault("exit_code", process.returncode)
     outcome.phases += [(str(name), float(at)) for name, at in outcome.status.pop("phases", None) or []] + [exited]
+    outcome.phases += _exit_marks(workdir / EXIT_MARKS)
     outcome.window = _read_json(workdir / "window.json")
     trace = workdir / "trace.json"
     outcome.trace_path = trace if trace.is_file() else None
@@ -173,6 +184,23 @@ def _kill_group(process: subprocess.Popen) -> None:
         process.wait(timeout=5)
     except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
         pass
+
+
+def _exit_marks(path: Path) -> list[tuple[str, float]]:
+    """The child's marks of its own exit (bootstrap.py): where between status.json and the process's end its
+    exit time goes. A line cut short by a kill is left out."""
+    marks = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    for line in lines:
+        try:
+            name, at = json.loads(line)
+            marks.append((str(name), float(at)))
+        except (ValueError, TypeError):
+            continue
+    return marks
 
 
 def _read_json(path: Path) -> Optional[dict[str, Any]]:
