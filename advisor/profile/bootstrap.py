@@ -42,6 +42,7 @@ _support = _load_sibling("child_support")
 _support._phase("bootstrap")
 StopProgram, _write_json = _support.StopProgram, _support._write_json
 _load_sibling("child_cudnn")
+_load_sibling("child_sites")
 Recorder = _load_sibling("child_recorder").Recorder
 
 

@@ -1,4 +1,5 @@
-"""The bootstrap's host sampler (SIGPROF every 2 ms of CPU, child_recorder.Recorder.on_sample), loaded by file path
+"""The bootstrap's host sampler (SIGPROF every 2 ms of CPU, child_sites.SiteRecorder.on_sample, which the recorder
+inherits), loaded by file path
 as the program's interpreter loads it: a sample arriving while the last one is still being noted is dropped, not
 nested (nested handlers once piled up into a RecursionError inside a compiled program), and a file's place
 (the user's or not) is resolved once."""
@@ -18,7 +19,7 @@ PROFILE = Path(__file__).resolve().parents[2] / "advisor" / "profile"
 @pytest.fixture()
 def recorder_class():
     loaded = []
-    for name in ("child_support", "child_cudnn", "child_recorder"):  # the bootstrap's order and private names
+    for name in ("child_support", "child_cudnn", "child_sites", "child_recorder"):  # the bootstrap's order and names
         spec = importlib.util.spec_from_file_location(f"_gpu_advisor_{name}", PROFILE / f"{name}.py")
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module
