@@ -13,7 +13,7 @@ for name in ${ONLY:-small_ops_loop sync_every_step sync_every_step_fixed dataloa
   program=$name
   case $name in
     small_ops_loop) opts="--wait-seconds 3 --seconds 0.5"; args="30"; plain="3.5";;
-    compiled_step) opts="--warmup-steps 10"; args="300"; plain="22";;
+    compiled_step) opts="--warmup-steps 10 --wait-seconds 60"; args="300"; plain="22";;
     compiled_step_graph) program=compiled_step; opts="--wait-seconds 4 --seconds 0.3"; args="100000 graph"; plain="";;
     sync_every_step) opts=""; args="400"; plain="15";;
     sync_every_step_fixed) opts=""; args="400"; plain="15";;
