@@ -161,9 +161,11 @@ def ranks_section(profile: ProfileFacts) -> Section:
                     + (f" ({rank.node})" if rank.node else ""))
     skew = profile.rank_skew
     if skew.synchronised and skew.straggler_rank is not None:
-        section.note = (f"Every rank ran collectives every step, so the step times agree; the rank that waits least "
-                        f"in them is the one the others wait for: rank {skew.straggler_rank}, the others "
-                        f"{_ms(skew.extra_wait_ms)} longer per step ({_pct(skew.extra_wait_fraction)} of the step).")
+        steps = f" in {skew.straggler_steps} of {skew.steps_compared} steps" if skew.steps_compared else ""
+        section.note = (f"Every rank ran collectives every step, which ties their step times together; a straggler "
+                        f"shows as the rank that waits least in them. Least here: rank {skew.straggler_rank}{steps}, "
+                        f"the others waiting {_ms(skew.extra_wait_ms)} longer per step "
+                        f"({_pct(skew.extra_wait_fraction)} of the step).")
     return section
 
 
