@@ -206,7 +206,8 @@ class RankProfile(StrictModel):
 
 
 class RankSkew(StrictModel):
-    """Step time across ranks: the slowest against the median of the other ranks that reported."""
+    """Step time across ranks: the slowest against the median of the other ranks that reported; and, when the
+    ranks ran collectives every step (their step times then agree), the rank waiting least in them."""
 
     world_size: int = 1
     reported: int = 1
