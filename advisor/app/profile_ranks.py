@@ -23,7 +23,7 @@ from typing import Any, Optional
 
 from advisor.distributed.board import Board
 from advisor.distributed.launch import LaunchInfo, NotLaunched, launch_info
-from advisor.models.common import is_missing
+from advisor.models.common import is_missing, missing
 from advisor.models.profile import ProfileFacts, RankProfile, RankSkew
 
 #: Test hook only: "RANK:kill" makes that rank's gpu-advisor kill itself (SIGKILL) before it posts, for real.
@@ -57,10 +57,17 @@ def open_board(info: LaunchInfo, timeout_s: float) -> Board:
 def rank_summary(rank: int, profile: Optional[ProfileFacts], error: Optional[str], node: str = "") -> RankProfile:
     if profile is None:
         return RankProfile(rank=rank, status="failed", reason=error or "no summary", node=node)
+    collectives = profile.collectives
     return RankProfile(rank=rank, status="ok", node=node, step_ms=profile.step_ms,
                        gpu_busy_fraction=profile.gpu_busy_fraction, steps_recorded=profile.steps_recorded,
                        sync_ms_per_step=profile.sync.blocked_ms_per_step,
-                       data_ms_per_step=profile.data.wait_ms_per_step)
+                       data_ms_per_step=profile.data.wait_ms_per_step,
+                       collective_backend=collectives.backend,
+                       collective_calls_per_step=collectives.calls_per_step,
+                       collective_ms_per_step=collectives.ms_per_step,
+                       collective_wait_ms_per_step=collectives.wait_ms_per_step,
+                       collective_wait_ms_steps=collectives.wait_ms_steps,
+                       work_ms_per_step=collectives.work_ms_per_step if collectives.backend else profile.step_ms)
 
 
 class LauncherStopped(KeyboardInterrupt):
@@ -135,7 +142,43 @@ def skew(ranks: list[RankProfile]) -> RankSkew:
         result.slowest_rank, result.slowest_step_ms = slowest_rank, round(float(slowest_ms), 3)
         result.median_step_ms = round(float(median_ms), 3)
         result.ratio = round(float(slowest_ms) / float(median_ms), 3) if median_ms > 0 else 1.0
+    _straggler(result, [r for r in ranks if r.status == "ok" and not is_missing(r.step_ms)])
     return result
+
+
+def _straggler(result: RankSkew, ranks: list[RankProfile]) -> None:
+    """Ranks tied together by a collective every step: the one that waits least in them is the one the others
+    wait for. What it costs them is their extra wait: in each recorded step the median of the others' wait less
+    the straggler's, and the median of that over the steps (one stalled step does not make a straggler). Noise
+    moves the least-waiting rank from step to step; a straggler waits least in every step."""
+    if len(ranks) < 2 or any(r.collective_calls_per_step < 1 for r in ranks):
+        return
+    result.synchronised = True
+    straggler = min(ranks, key=lambda r: (r.collective_wait_ms_per_step, r.rank))
+    others = [r for r in ranks if r.rank != straggler.rank]
+    step_ms = statistics.median(float(r.step_ms) for r in ranks)  # type: ignore[arg-type]
+    result.straggler_rank, result.collective_backend = straggler.rank, straggler.collective_backend
+    result.straggler_wait_ms = round(straggler.collective_wait_ms_per_step, 3)
+    result.others_wait_ms = round(statistics.median(r.collective_wait_ms_per_step for r in others), 3)
+    compared = min(len(r.collective_wait_ms_steps) for r in ranks)
+    if compared:
+        own = straggler.collective_wait_ms_steps
+        extras = [statistics.median(r.collective_wait_ms_steps[i] for r in others) - own[i] for i in range(compared)]
+        result.steps_compared = compared
+        result.straggler_steps = sum(all(own[i] <= r.collective_wait_ms_steps[i] for r in others)
+                                     for i in range(compared))
+        result.straggler_step_fraction = round(result.straggler_steps / compared, 3)
+        extra = max(statistics.median(extras), 0.0)
+    else:  # summaries without per-step waits: the averages alone
+        extra = max(float(result.others_wait_ms) - float(result.straggler_wait_ms), 0.0)
+        result.straggler_step_fraction = missing("the ranks' summaries hold no per-step collective wait")
+    result.extra_wait_ms = round(extra, 3)
+    result.extra_wait_fraction = round(extra / step_ms, 4) if step_ms > 0 else 0.0
+    works = [float(r.work_ms_per_step) for r in others if not is_missing(r.work_ms_per_step)]
+    if not is_missing(straggler.work_ms_per_step):
+        result.straggler_work_ms = round(float(straggler.work_ms_per_step), 3)  # type: ignore[arg-type]
+    if works:
+        result.others_work_ms = round(statistics.median(works), 3)
 
 
 def with_ranks(profile: ProfileFacts, ranks: list[RankProfile]) -> ProfileFacts:

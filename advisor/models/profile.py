@@ -168,6 +168,21 @@ class CpuWorkStats(StrictModel):
     site: str = ""
 
 
+class CollectiveStats(StrictModel):
+    """Collectives (all-reduce, broadcast, ...) in the window, per step: NCCL kernels on a GPU, gloo's on the CPU.
+    ``wait`` is the part with none of the rank's own compute beside it: in a synchronous job, mostly waiting for
+    the other ranks; ``work`` is the rest of the step."""
+
+    backend: str = ""  # "nccl" / "gloo" / "" (no collective in the window)
+    calls_per_step: float = 0.0
+    ms_per_step: float = 0.0
+    wait_ms_per_step: float = 0.0
+    wait_fraction: float = 0.0  # of the step
+    work_ms_per_step: float = 0.0  # step - wait
+    wait_ms_steps: list[float] = Field(default_factory=list)  # each recorded step's wait, in the step that launched it
+    names: list[str] = Field(default_factory=list)  # "AllReduce", "gloo:all_reduce", ...
+
+
 class RankProfile(StrictModel):
     """One rank of a torchrun job, as rank 0 gathered it (its own summary, or why there is none)."""
 
@@ -180,10 +195,19 @@ class RankProfile(StrictModel):
     steps_recorded: int = 0
     sync_ms_per_step: float = 0.0
     data_ms_per_step: float = 0.0
+    #: From the rank's own trace (CollectiveStats): collectives per step, their time, the part spent waiting
+    #: with no compute of its own beside it, and the rest of the step (its own work).
+    collective_backend: str = ""
+    collective_calls_per_step: float = 0.0
+    collective_ms_per_step: float = 0.0
+    collective_wait_ms_per_step: float = 0.0
+    collective_wait_ms_steps: list[float] = Field(default_factory=list)
+    work_ms_per_step: Fact[float] = NOT_COLLECTED
 
 
 class RankSkew(StrictModel):
-    """Step time across ranks: the slowest against the median of the other ranks that reported."""
+    """Step time across ranks: the slowest against the median of the other ranks that reported; and, when the
+    ranks ran collectives every step (their step times then agree), the rank waiting least in them."""
 
     world_size: int = 1
     reported: int = 1
@@ -193,6 +217,21 @@ class RankSkew(StrictModel):
     ratio: Fact[float] = NOT_COLLECTED  # slowest / the others' median (1.0 = no skew)
     missing: int = 0  # ranks that failed or never reported
     missing_text: str = ""  # "rank 1 (failed: ...)", for the message
+    #: Every rank that reported ran collectives every step: their steps are tied together, so step times agree
+    #: and the straggler shows in the collective wait instead (the rank that waits least).
+    synchronised: bool = False
+    straggler_rank: Optional[int] = None
+    straggler_wait_ms: Fact[float] = NOT_COLLECTED  # its collective wait per step
+    others_wait_ms: Fact[float] = NOT_COLLECTED  # the median of the other ranks' wait per step
+    #: others - straggler: what the straggler costs them per step (the median over the recorded steps)
+    extra_wait_ms: Fact[float] = NOT_COLLECTED
+    extra_wait_fraction: Fact[float] = NOT_COLLECTED  # of the median step
+    steps_compared: int = 0  # recorded steps every rank has a wait for
+    straggler_steps: int = 0  # of those, the steps in which the straggler waited least
+    straggler_step_fraction: Fact[float] = NOT_COLLECTED
+    straggler_work_ms: Fact[float] = NOT_COLLECTED  # its step minus its wait
+    others_work_ms: Fact[float] = NOT_COLLECTED
+    collective_backend: str = ""
 
 
 class ProfileFacts(StrictModel):
@@ -229,6 +268,7 @@ class ProfileFacts(StrictModel):
     matmul: MatmulStats = Field(default_factory=MatmulStats)
     memory: MemoryStats = Field(default_factory=MemoryStats)
     cpu_work: CpuWorkStats = Field(default_factory=CpuWorkStats)
+    collectives: CollectiveStats = Field(default_factory=CollectiveStats)
     host_site: str = ""  # the user's line where the host spent most time in the window (sampled)
     steps: list[StepTime] = Field(default_factory=list)
     top_cpu_ops: list[OpTime] = Field(default_factory=list)

@@ -22,6 +22,7 @@ from advisor.models.profile import (
     SyncStats,
 )
 from advisor.profile.attribution import FrameIndex, UserFiles, parse_site_key
+from advisor.profile.collectives import collective_stats
 from advisor.profile.kernel_stats import COMPILED_REGIONS, compiled_regions, kernel_stats
 from advisor.profile.op_stats import cpu_work, matmul_stats, memory_stats, top_cpu_ops, top_gpu_ops
 from advisor.profile.sites import Sites
@@ -127,6 +128,7 @@ def summarise(trace: Trace, window: dict[str, Any], run: ProgramRun, user_roots:
     facts.memory = memory_stats(window)
     if cuda:
         facts.cpu_work = cpu_work(cpu_ops, runtime, data_spans, frames, sites, steps, step_ms)
+    facts.collectives = collective_stats(trace, windows, step_ms)
     _floors(facts)
     facts.host_site = sites.top("host-time")[0]
     facts.sites = sites.rows()

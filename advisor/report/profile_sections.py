@@ -82,6 +82,12 @@ def step_section(profile: ProfileFacts) -> Section:
         section.add("GPU memory peak reserved / allocated / capacity",
                     f"{human_bytes(memory.peak_reserved_bytes)} / {human_bytes(memory.peak_allocated_bytes)} / "
                     f"{human_bytes(memory.capacity_bytes)} ({_pct(memory.peak_reserved_fraction)})")
+    collectives = profile.collectives
+    if collectives.backend:
+        section.add("Collectives", f"{collectives.calls_per_step:g} per step ({collectives.backend}: "
+                                   f"{', '.join(collectives.names)}), {_ms(collectives.ms_per_step)}, of which "
+                                   f"{_ms(collectives.wait_ms_per_step)} with no compute beside them "
+                                   f"({_pct(collectives.wait_fraction)} of the step)")
     if profile.cuda_available:
         section.add("Compute left on the CPU", f"{_ms(profile.cpu_work.ms_per_step)} ({_pct(profile.cpu_work.step_fraction)})")
     section.note = " ".join(profile.notes)
@@ -146,9 +152,20 @@ def ranks_section(profile: ProfileFacts) -> Section:
             section.add(f"rank {rank.rank}", f"{rank.status}: {rank.reason}")
             continue
         busy = f", GPU busy {_pct(rank.gpu_busy_fraction)}" if isinstance(rank.gpu_busy_fraction, float) else ""
+        waits = (f", in collectives {rank.collective_ms_per_step:.2f} ms of which waiting "
+                 f"{rank.collective_wait_ms_per_step:.2f} ms, own work {_ms(rank.work_ms_per_step)}"
+                 if rank.collective_backend else "")
         section.add(f"rank {rank.rank}", f"step {_ms(rank.step_ms)} over {rank.steps_recorded} steps{busy}, "
                                          f"host syncs {rank.sync_ms_per_step:.2f} ms, data wait "
-                                         f"{rank.data_ms_per_step:.2f} ms per step" + (f" ({rank.node})" if rank.node else ""))
+                                         f"{rank.data_ms_per_step:.2f} ms{waits} per step"
+                    + (f" ({rank.node})" if rank.node else ""))
+    skew = profile.rank_skew
+    if skew.synchronised and skew.straggler_rank is not None:
+        steps = f" in {skew.straggler_steps} of {skew.steps_compared} steps" if skew.steps_compared else ""
+        section.note = (f"Every rank ran collectives every step, which ties their step times together; a straggler "
+                        f"shows as the rank that waits least in them. Least here: rank {skew.straggler_rank}{steps}, "
+                        f"the others waiting {_ms(skew.extra_wait_ms)} longer per step "
+                        f"({_pct(skew.extra_wait_fraction)} of the step).")
     return section
 
 
