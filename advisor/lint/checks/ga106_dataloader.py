@@ -94,6 +94,8 @@ def run(ctx) -> Iterator[Hit]:
             problems.append(f"num_workers={short(workers)}, which is 0")
         elif _option_default(ctx, workers, defaults) == 0:
             problems.append(f"num_workers={short(workers)}, whose default is 0")
+        elif _loop_values(ctx, workers) == {0}:
+            problems.append(f"num_workers={short(workers)}, which the loop around it only ever sets to 0")
         pin = _argument(call, "pin_memory", _PIN_MEMORY_POSITION)
         if pin is None or (isinstance(pin, ast.Constant) and not pin.value):
             problems.append("no pin_memory=True")
@@ -149,3 +151,28 @@ def _option_default(ctx, value: ast.AST, defaults: dict[str, ast.AST]):
     if isinstance(default, ast.Constant) and isinstance(default.value, bool):
         return default.value
     return ctx.int_value(default)
+
+
+def _loop_values(ctx, value: ast.AST) -> Optional[set[int]]:
+    """``for num_workers in range(1): DataLoader(..., num_workers=num_workers)``: the values an enclosing for-loop
+    gives the name, when its iterable spells them out (``range(n)`` with a known n, a literal list), else None."""
+    if not isinstance(value, ast.Name):
+        return None
+    for loop in ctx.enclosing_loops(value):
+        if not isinstance(loop, (ast.For, ast.AsyncFor)):
+            continue
+        if not (isinstance(loop.target, ast.Name) and loop.target.id == value.id):
+            if value.id in ctx.assigned_in(loop):
+                return None  # rebound inside a loop around it: what reaches the call is not the loop's
+            continue
+        iterable = loop.iter
+        if isinstance(iterable, ast.Call) and ctx.qual(iterable.func) in (None, "range") \
+                and isinstance(iterable.func, ast.Name) and iterable.func.id == "range" and len(iterable.args) == 1:
+            count = ctx.int_value(iterable.args[0])
+            return set(range(count)) if count is not None and count <= 64 else None
+        if isinstance(iterable, (ast.List, ast.Tuple)):
+            values = {element.value for element in iterable.elts if isinstance(element, ast.Constant)}
+            return values if len(values) == len(iterable.elts) else None
+        return None
+    return None
+

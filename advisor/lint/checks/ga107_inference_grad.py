@@ -156,6 +156,8 @@ def _model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
     arguments = 0
     for argument in call.args:
         arguments |= ctx.kind(argument)
+    for keyword in call.keywords:  # model(input_ids=ids, attention_mask=mask): the inputs by name
+        arguments |= ctx.kind(keyword.value)
     if callee & (MODEL | CUDA_MODEL) and not callee & (CUDA_TENSOR | CPU_TENSOR):
         return func if callee & CUDA_MODEL or arguments & CUDA_TENSOR else None
     if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD \

@@ -14,6 +14,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
+from advisor.lint import torch_api as api
 from advisor.lint.flow.calls import CallEvaluator
 from advisor.lint.flow.conditions import cuda_condition
 from advisor.lint.flow.env import Environment
@@ -21,6 +22,7 @@ from advisor.lint.flow.exprs import name_hint
 from advisor.lint.flow.kinds import (
     CONTAINER,
     CPU_TENSOR,
+    CUDA_DEVICE,
     CUDA_MODEL,
     CUDA_TENSOR,
     F64,
@@ -256,8 +258,20 @@ class FlowAnalyzer(CallEvaluator):
             self.bind_target(node.targets[0], shape)
             return
         kind = self.ev(value)
+        if not kind and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id in api.DEVICE_NAME_HINT and self._chosen_elsewhere(value):
+            kind = CUDA_DEVICE  # device = get_device() / settings.DEVICE: a device chosen elsewhere, can be CUDA
         for target in node.targets:
             self.bind_target(target, kind)
+
+    def _chosen_elsewhere(self, value: ast.AST) -> bool:
+        """A value the file does not spell out (a config entry, a helper's result), as opposed to a literal
+        (None, "mps") or torch's own constructor of a device the pass does not model (torch.device("mps"))."""
+        if isinstance(value, (ast.Constant, ast.JoinedStr)):
+            return False
+        if isinstance(value, ast.Call):
+            return not (self.names.qual(value.func) or "").startswith("torch.")
+        return isinstance(value, (ast.Name, ast.Attribute, ast.Subscript))
 
     def _augassign(self, node: ast.AugAssign) -> None:
         key = dotted(node.target)

@@ -11,7 +11,7 @@ import sys
 from typing import Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.flow.exprs import ExprEvaluator, dtype_kind, has_float_literal, looks_like_model
+from advisor.lint.flow.exprs import ExprEvaluator, dtype_kind, has_float_literal, is_device_key, looks_like_model
 from advisor.lint.flow.kinds import (
     CONTAINER,
     CPU_DEVICE,
@@ -274,6 +274,8 @@ class CallEvaluator(ExprEvaluator):
                 target = dtype_kind(node.args[0], pos[0]) if node.args else kw.get("dtype", 0)
                 return NUMPY | (F64 if target & DTYPE_F64 else 0)
             return 0 if attr in ("tolist", "item") else receiver & (NUMPY | F64)
+        if not receiver and attr == "get" and node.args and is_device_key(node.args[0]):
+            return CUDA_DEVICE | (pos[1] if len(pos) > 1 else 0)  # config.get("device", "cpu"): may be CUDA
         if not receiver and _all(pos, kw) & CUDA_TENSOR and (api.MODEL_NAME_HINT.search(attr)
                                                             or api.COMPUTE_METHOD_HINT.match(attr)):
             # `self.dmodel(x)` (a wrapped model stored in __init__), `self._extract_features(imgs)` of a class

@@ -172,9 +172,9 @@ class ExprEvaluator:
                     # forward_fn = self.forward_torch: the computation (a subclass's, for an abstract one)
                     return CUDA_FN  # of an object that keeps its tensors on the GPU
             base &= ~INSTANCE_BITS
-        if attr == "device":
-            if not base and isinstance(node.value, ast.Name) and node.value.id in api.DEVICE_HOLDER_HINT:
-                return CUDA_DEVICE  # args.device / cfg.device handed in from elsewhere
+        if attr in api.DEVICE_NAME_HINT:
+            if not base:
+                return CUDA_DEVICE  # args.device / run_context.device: a device configured elsewhere, can be CUDA
             return (CUDA_DEVICE if base & (CUDA_TENSOR | CUDA_MODEL) else 0) | \
                 (CPU_DEVICE if base & CPU_TENSOR else 0)
         if attr in api.TENSOR_META_ATTRS:
@@ -189,6 +189,8 @@ class ExprEvaluator:
         self.ev(node.slice)
         if not isinstance(node.ctx, ast.Load):
             return 0
+        if not base & (TENSOR_BITS | NUMPY) and is_device_key(node.slice):
+            return CUDA_DEVICE  # cfg['device']: a device a configuration file names, can be CUDA
         return base & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL)
 
     def _binop(self, node: ast.BinOp) -> int:
@@ -366,6 +368,11 @@ def name_hint(name: str) -> int:
     if name in api.DEVICE_NAME_HINT:
         return CUDA_DEVICE
     return CUDA_TENSOR if api.CUDA_TENSOR_NAME_HINT.match(name) else 0
+
+
+def is_device_key(node: Optional[ast.AST]) -> bool:
+    """``'device'`` in ``cfg['device']`` / ``config.get('device')``: the key a configuration names its device by."""
+    return isinstance(node, ast.Constant) and node.value in api.DEVICE_NAME_HINT
 
 
 def is_text(node: ast.AST) -> bool:
