@@ -48,6 +48,8 @@ _NOT_ON_CUDA = frozenset(sys.stdlib_module_names) | {
 _COPYING_FACTORIES = frozenset({"tensor", "as_tensor", "asarray"})
 _MOVE_RECEIVER_METHODS = frozenset({"to", "cuda", "double", "float", "half", "bfloat16", "pin_memory"})
 _MODEL_DTYPE_METHODS = frozenset({"double", "float", "half", "bfloat16"})
+# Tensor methods that read its shape or type, not its values: the tensor is still "just made" after them.
+_SHAPE_METHODS = frozenset({"size", "dim", "numel", "nelement", "element_size", "is_floating_point", "is_complex"})
 
 
 def _all(pos: list[int], kw: Kw) -> int:
@@ -71,8 +73,13 @@ class CallEvaluator(ExprEvaluator):
     def _call(self, node: ast.Call) -> int:
         func = node.func
         qualified = self.names.qual(func)
+        if qualified is not None and isinstance(func, ast.Name) and self.lookup(func.id):
+            return self._name_call(node, func.id)  # `from model import model; model = model.cuda(); model(x)`
         if qualified is not None:
-            pos, kw = self.eval_args(node)
+            if isinstance(func, ast.Attribute) and func.attr in api.MODEL_SELF_METHODS \
+                    and qualified.split(".", 1)[0] not in _NOT_ON_CUDA | {"torch"} and looks_like_model(func.value):
+                return self._method_call(node, func)  # `from model import model; model.cuda()`: a module moved
+            pos, kw = self.eval_args(node, keep_first_fresh=qualified.startswith("torch.") and qualified.endswith("_like"))
             return self._library_call(qualified, node, pos, kw)
         if isinstance(func, ast.Attribute):
             return self._method_call(node, func)
@@ -203,7 +210,7 @@ class CallEvaluator(ExprEvaluator):
             return self.call_value(held, pos, kw)
         attr = func.attr
         receiver_node = func.value
-        receiver = self.ev(receiver_node, keep_fresh=attr in _MOVE_RECEIVER_METHODS)
+        receiver = self.ev(receiver_node, keep_fresh=attr in _MOVE_RECEIVER_METHODS or attr in _SHAPE_METHODS)
         pos, kw = self.eval_args(node)
         if isinstance(receiver_node, ast.Name) and receiver_node.id == "self":
             method = self.scopes.method_of(self.scope, attr)

@@ -155,8 +155,8 @@ class ExprEvaluator:
         held = self.lookup(key) if key is not None else None
         if held is not None:
             return held
-        base = self.ev(node.value)
         attr = node.attr
+        base = self.ev(node.value, keep_fresh=attr in api.TENSOR_META_ATTRS)  # x.shape reads no values
         if not base and isinstance(node.value, ast.Name) and node.value.id in self.parsed_args:
             default = self.argparse_defaults.get(attr)  # args.device: what --device defaults to
             return self.ev(default) if default is not None else 0
@@ -352,8 +352,10 @@ class ExprEvaluator:
                     self.bind(key, held | added | CONTAINER)  # (not t[i] = v: a tensor keeps its device)
 
     # -- calls --------------------------------------------------------------------------------------
-    def eval_args(self, call: ast.Call) -> tuple[list[int], dict[Optional[str], int]]:
-        pos = [self.ev(arg) for arg in call.args]
+    def eval_args(self, call: ast.Call, keep_first_fresh: bool = False) -> tuple[list[int], dict[Optional[str], int]]:
+        """``keep_first_fresh``: the call reads only the first argument's shape (torch.ones_like(x)), so a tensor
+        just made stays "just made" (a copy of it to the GPU is still one GA104 can avoid)."""
+        pos = [self.ev(arg, keep_fresh=keep_first_fresh and index == 0) for index, arg in enumerate(call.args)]
         kw: dict[Optional[str], int] = {}
         for keyword in call.keywords:
             kw[keyword.arg] = kw.get(keyword.arg, 0) | self.ev(keyword.value)
