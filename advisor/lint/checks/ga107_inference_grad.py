@@ -159,10 +159,15 @@ def _model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
     for keyword in call.keywords:  # model(input_ids=ids, attention_mask=mask): the inputs by name
         arguments |= ctx.kind(keyword.value)
     if callee & (MODEL | CUDA_MODEL) and not callee & (CUDA_TENSOR | CPU_TENSOR):
-        return func if callee & CUDA_MODEL or arguments & CUDA_TENSOR else None
+        if callee & CUDA_MODEL or arguments & CUDA_TENSOR:
+            return func
+        return func if _unknown_eval_model(ctx, func, callee, arguments) else None
     if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD \
-            and not (arguments & (CUDA_TENSOR | CPU_TENSOR) == 0 and any(_record_literal(a) for a in call.args)):
-        # model.checkpoint({...}, f"epoch{n}"): a method handed a dict or a path, no tensor, is not a forward
+            and not (arguments & (CUDA_TENSOR | CPU_TENSOR) == 0 and (any(_record_literal(a) for a in call.args)
+                                                                   or _text_only(ctx, call))):
+        # model.checkpoint({...}, f"epoch{n}"): a method handed a dict or a path, no tensor, is not a forward;
+        # model.translate(sentences) / model.encode(["a", "b"]): a library's text API, which tokenizes and
+        # runs its own forward under no_grad (fairseq's translate, sentence-transformers' encode)
         receiver = ctx.kind(func.value)
         if receiver & (MODEL | CUDA_MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR) \
                 and ctx.kind(call) & CUDA_TENSOR:
@@ -172,6 +177,38 @@ def _model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
             and not ctx.callees(call) and ctx.qual(func) is None:
         return func
     return None
+
+
+def _unknown_eval_model(ctx, func: ast.AST, callee: int, arguments: int) -> bool:
+    """``def evaluate(model, x): model.eval(); return model(x)`` in a file that puts its work on CUDA: a model
+    handed in, switched to eval mode, fed inputs of unknown device. Where it runs is unknown; the file's other
+    functions move their models to the GPU, so this one is read the same way (never when the inputs are
+    known to be on the CPU)."""
+    if not callee & EVAL or arguments & CPU_TENSOR or not ctx.uses_cuda or not isinstance(func, ast.Name):
+        return False
+    info = ctx.function_of(func)
+    return info is not None and func.id in info.positional + info.keyword_only
+
+
+def _text_only(ctx, call: ast.Call) -> bool:
+    """Every positional argument is text: a string, a list of strings (``["a b", "c"] * 8``), or a name the
+    file binds only to such values."""
+    return bool(call.args) and all(_is_text(ctx, argument, 0) for argument in call.args)
+
+
+def _is_text(ctx, node: ast.AST, depth: int) -> bool:
+    if isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        return True
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return bool(node.elts) and all(_is_text(ctx, element, depth) for element in node.elts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Add)):
+        sides = [side for side in (node.left, node.right) if not isinstance(side, ast.Constant)
+                 or isinstance(side.value, str)]
+        return bool(sides) and all(_is_text(ctx, side, depth) for side in sides)
+    if isinstance(node, ast.Name) and depth < 3:
+        values = ctx.index.assigned_values.get(node.id, [])
+        return bool(values) and all(_is_text(ctx, value, depth + 1) for value in values)
+    return False
 
 
 def _record_literal(node: ast.AST) -> bool:

@@ -3,6 +3,7 @@
 kinds.py     abstract values as bit flags (CUDA_TENSOR, MODEL, F64, ...)
 scopes.py    the user's functions and classes, what a name calls, per-function summaries
 env.py       the environment with cheap branching (a trail of writes, no copies)
+literals.py  what an expression says by its syntax alone (a literal, a name's hint, a config key)
 exprs.py     what kind of value each expression produces
 calls.py     ... and each call: torch, numpy, models, the user's own functions
 conditions.py  tests that ask where the program runs (if device.type == 'cuda':)

@@ -18,7 +18,6 @@ from advisor.lint import torch_api as api
 from advisor.lint.flow.calls import CallEvaluator
 from advisor.lint.flow.conditions import cuda_condition
 from advisor.lint.flow.env import Environment
-from advisor.lint.flow.exprs import name_hint
 from advisor.lint.flow.kinds import (
     CONTAINER,
     CPU_TENSOR,
@@ -32,6 +31,7 @@ from advisor.lint.flow.kinds import (
     NUMPY,
     TENSOR_BITS,
 )
+from advisor.lint.flow.literals import name_hint
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
 from advisor.lint.index import FileIndex
 from advisor.lint.names import Names, dotted

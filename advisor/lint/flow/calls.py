@@ -11,7 +11,7 @@ import sys
 from typing import Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.flow.exprs import ExprEvaluator, dtype_kind, has_float_literal, is_device_key, looks_like_model
+from advisor.lint.flow.exprs import ExprEvaluator
 from advisor.lint.flow.kinds import (
     CONTAINER,
     CPU_DEVICE,
@@ -36,6 +36,7 @@ from advisor.lint.flow.kinds import (
     NUMPY,
     TENSOR_BITS,
 )
+from advisor.lint.flow.literals import dtype_kind, has_float_literal, is_device_key, looks_like_model, makes_new_data
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.names import dotted
 
@@ -172,7 +173,7 @@ class CallEvaluator(ExprEvaluator):
         elif self.default_cuda:
             out = CUDA_TENSOR
         else:
-            out = CPU_TENSOR | (FRESH if _makes_new_data(name, node, pos[0] if pos else 0) else 0)
+            out = CPU_TENSOR | (FRESH if makes_new_data(name, node, pos[0] if pos else 0) else 0)
         if name == "DoubleTensor":
             out |= F64
         if "dtype" in kw:  # dtype=float is torch.float64, as in numpy
@@ -381,28 +382,6 @@ class CallEvaluator(ExprEvaluator):
         if out:
             out |= callee & F64
         return out
-
-
-def _makes_new_data(name: str, call: ast.Call, first_kind: int) -> bool:
-    """Does this factory make new values on the CPU (torch.randn(n), torch.tensor([1.0, 2.0]), torch.tensor of
-    a Python list, torch.FloatTensor(64, 3)) -- or wrap data that exists already (torch.from_numpy(a),
-    torch.tensor(numpy_array), torch.FloatTensor(observation)), where the copy to the GPU is the point?"""
-    if name in api.WRAPPING_FACTORIES:
-        return False
-    if name != "tensor" and name not in api.LEGACY_CONSTRUCTORS:
-        return True
-    if not call.args:
-        return True
-    first = call.args[0]
-    if isinstance(first, (ast.List, ast.Tuple, ast.ListComp, ast.Constant)):
-        return True  # a literal, or sizes
-    if name == "tensor":
-        return not first_kind & (NUMPY | CPU_TENSOR | CUDA_TENSOR)  # a list of Python numbers, unless known data
-    if len(call.args) > 1:
-        return True  # FloatTensor(n, m): sizes
-    if isinstance(first, ast.Attribute) and first.attr == "shape":
-        return True  # torch.Tensor(x.shape)
-    return isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) and first.func.attr == "size"
 
 
 def _is_false(node: ast.AST) -> bool:

@@ -16,7 +16,6 @@ from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.analyzer import FlowResult
-from advisor.lint.flow.exprs import is_text
 from advisor.lint.flow.kinds import (
     CONTAINER,
     CPU_TENSOR,
@@ -28,6 +27,7 @@ from advisor.lint.flow.kinds import (
     INSTANCE_BITS,
     MODEL,
 )
+from advisor.lint.flow.literals import is_text
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.flow.view import FlowView
 from advisor.lint.index import FileIndex, children

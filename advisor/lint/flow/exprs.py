@@ -31,9 +31,10 @@ from advisor.lint.flow.kinds import (
     NUMPY,
     TENSOR_BITS,
 )
+from advisor.lint.flow.literals import is_device_key, is_text, name_hint
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
 from advisor.lint.index import children
-from advisor.lint.names import Names, dotted, last_identifier
+from advisor.lint.names import Names, dotted
 
 Shape = Union[int, tuple]  # the kind of each item when unpacking: (0, CPU_TENSOR) for enumerate(loader)
 
@@ -45,16 +46,6 @@ def union(shape: Shape) -> int:
             out |= union(item)
         return out
     return shape
-
-
-def has_float_literal(node: ast.AST) -> bool:
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, float)
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return any(has_float_literal(e) for e in node.elts)
-    if isinstance(node, ast.UnaryOp):
-        return has_float_literal(node.operand)
-    return False
 
 
 class ExprEvaluator:
@@ -363,38 +354,6 @@ class ExprEvaluator:
 
     def _call(self, node: ast.Call) -> int:
         raise NotImplementedError  # calls.CallEvaluator knows the APIs
-
-
-def name_hint(name: str) -> int:
-    """What a name nothing in the file binds (or a parameter no call site fills) holds, by its name."""
-    if name in api.DEVICE_NAME_HINT:
-        return CUDA_DEVICE
-    return CUDA_TENSOR if api.CUDA_TENSOR_NAME_HINT.match(name) else 0
-
-
-def is_device_key(node: Optional[ast.AST]) -> bool:
-    """``'device'`` in ``cfg['device']`` / ``config.get('device')``: the key a configuration names its device by."""
-    return isinstance(node, ast.Constant) and node.value in api.DEVICE_NAME_HINT
-
-
-def is_text(node: ast.AST) -> bool:
-    return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
-
-
-def dtype_kind(node: Optional[ast.AST], kind: int) -> int:
-    """A dtype argument's kind; the builtin ``float`` as a numpy dtype is float64."""
-    if isinstance(node, ast.Name) and node.id == "float":
-        return DTYPE | DTYPE_F64
-    return kind
-
-
-def looks_like_model(node: ast.AST) -> bool:
-    """Nothing is known about ``node``: is it a model by how it is made or named?"""
-    if isinstance(node, ast.Call):
-        name = last_identifier(node.func)
-        if name[:1].isupper() and not api.NOT_A_MODEL.search(name):
-            return True
-    return bool(api.MODEL_NAME_HINT.search(last_identifier(node)))
 
 
 # Handlers by method name, bound per instance (see ``init_handlers``) so subclasses add calls.

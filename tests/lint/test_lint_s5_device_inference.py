@@ -1,0 +1,206 @@
+"""Where values live, session 5 (issue 12, classes behind corpus 4's misses): written for these tests, not
+copied from the corpus.
+
+- A device the file does not spell out -- a configuration's entry (``cfg['device']``, ``config.get('device')``,
+  ``run_context.device``) or ``device = helper()`` -- can be CUDA: moves to it are moves to the GPU. A literal
+  or torch's own constructor of another device (``torch.device("mps")``) is not.
+- A model an imported class makes (``model = Generator(cfg)``) moved on every epoch is a model move (GA105).
+- ``num_workers`` a loop around the DataLoader only ever sets to 0 (``for num_workers in range(1)``) is 0.
+- A forward whose inputs are keywords (``model(input_ids=..., attention_mask=...)``) is a forward.
+- ``from model import model; model = model.cuda()``: an imported object named like a model, moved, is a model.
+- Reading only a tensor's shape (``torch.ones_like(x)``, ``x.shape``, ``x.size()``) leaves it "just made":
+  copying it afterwards is still a CPU-made tensor copied (GA104).
+- A model's method handed only text (``model.translate(sentences)``) is a library's text API, not a forward.
+- ``def evaluate(model, x): model.eval(); return model(x)`` in a file whose other code runs on CUDA is
+  inference on the GPU (the model's device is unknown; the file's is not).
+"""
+
+from __future__ import annotations
+
+import pytest
+from lint_helpers import lines_of
+
+
+def _ids(code: str, check: str) -> list[int]:
+    return [line for line, found in lines_of(code, select=[check])]
+
+
+_CONFIG_LOOP = """
+import torch
+from torch.utils.data import DataLoader
+def train(cfg, model, dataset):
+    device = {device}
+    loader = DataLoader(dataset, batch_size=32)
+    model.to(device)
+    for x, y in loader:
+        loss = model(x.to(device), y.to(device))
+        loss.backward()
+"""
+
+
+@pytest.mark.parametrize("device", ["cfg['device']", "cfg.get('device', 'cuda')", "cfg.device",
+                                    "pick_device(cfg)", "settings.DEVICE"])
+def test_a_configured_device_can_be_cuda(device):
+    assert _ids(_CONFIG_LOOP.format(device=device), "GA106") == [5]
+
+
+@pytest.mark.parametrize("device", ["'cpu'", "torch.device('mps')", "'mps'"])
+def test_a_device_spelled_out_as_another_is_not(device):
+    assert _ids(_CONFIG_LOOP.format(device=device), "GA106") == []
+
+
+def test_an_attribute_named_device_of_an_unknown_object():
+    code = """
+    import torch
+    def step(ctx, model, batch):
+        for micro in range(8):
+            x = batch[micro].to(ctx.device)
+            loss = model(x)
+            print(loss)
+            loss.backward()
+    """
+    assert _ids(code, "GA103") == [6]
+
+
+_EPOCHS = """
+import torch
+from models import Generator
+def train(cfg, loader):
+    device = cfg['device']
+    model = Generator(cfg)
+    for epoch in range(10):
+        {body}
+        for x in loader:
+            model(x.to(device)).mean().backward()
+"""
+
+
+def test_imported_class_model_moved_every_epoch():
+    assert _ids(_EPOCHS.format(body="model.to(device).train()"), "GA105") == [7]
+
+
+def test_a_new_imported_model_every_epoch_is_not_the_same_move():
+    assert _ids(_EPOCHS.format(body="model = Generator(cfg).to(device)"), "GA105") == []
+
+
+_WORKERS = """
+import torch
+from torch.utils.data import DataLoader
+for num_workers in {values}:
+    loader = DataLoader(data, batch_size=16, num_workers=num_workers, pin_memory=True)
+    for x in loader:
+        x = x.cuda(non_blocking=True)
+"""
+
+
+@pytest.mark.parametrize("values,fires", [("range(1)", True), ("[0]", True), ("range(4)", False),
+                                          ("[2, 4, 8]", False), ("worker_counts", False)])
+def test_num_workers_from_the_loop_around_the_loader(values, fires):
+    assert bool(_ids(_WORKERS.format(values=values), "GA106")) is fires
+
+
+_KEYWORD_FORWARD = """
+import torch
+def predict(model, loader, device):
+    model.eval()
+    out = []
+    {guard}for batch in loader:
+    {indent}    logits = model(input_ids=batch['ids'].to(device), attention_mask=batch['mask'].to(device))
+    {indent}    out.extend(torch.sigmoid(logits).cpu().tolist())
+    return out
+"""
+
+
+def test_forward_with_keyword_inputs_after_eval():
+    assert _ids(_KEYWORD_FORWARD.format(guard="", indent=""), "GA107") == [6]
+
+
+def test_forward_with_keyword_inputs_under_no_grad():
+    code = _KEYWORD_FORWARD.format(guard="with torch.no_grad():\n        ", indent="    ")
+    assert _ids(code, "GA107") == []
+
+
+_IMPORTED_MODEL = """
+import torch
+from model import model
+x = load_image(path).cuda()
+model = model.cuda()
+model.eval()
+{guard}output = model(x)
+print(output.argmax(1))
+"""
+
+
+def test_an_imported_model_object_moved_and_run_after_eval():
+    assert _ids(_IMPORTED_MODEL.format(guard=""), "GA107") == [6]
+
+
+def test_an_imported_model_object_run_under_inference_mode():
+    code = _IMPORTED_MODEL.format(guard="with torch.inference_mode():\n    ")
+    assert _ids(code, "GA107") == []
+
+
+@pytest.mark.parametrize("between", ["y = torch.ones_like(x, device=device)", "n = x.shape[0]",
+                                     "n = x.size(0)", "print(x.dtype)"])
+def test_shape_reads_leave_a_tensor_just_made(between):
+    code = f"""
+    import torch
+    device = torch.device("cuda")
+    x = torch.rand(2, 3)
+    {between}
+    x = x.to(device)
+    """
+    assert _ids(code, "GA104") == [3]
+
+
+@pytest.mark.parametrize("between", ["y = x * 2", "print(x)", "x[0] = 1.0"])
+def test_value_reads_make_the_cpu_copy_needed(between):
+    code = f"""
+    import torch
+    device = torch.device("cuda")
+    x = torch.rand(2, 3)
+    {between}
+    x = x.to(device)
+    """
+    assert _ids(code, "GA104") == []
+
+
+_TEXT_API = """
+import torch
+model = torch.hub.load("some/repo", "translator")
+model.cuda()
+sentences = ["a dusty road", "a green cherry"] * 8
+for i in range(100):
+    result = model.{call}
+"""
+
+
+def test_a_text_api_of_a_model_is_not_a_forward():
+    assert _ids(_TEXT_API.format(call="translate(sentences, verbose=False)"), "GA107") == []
+    assert _ids(_TEXT_API.format(call="encode(['one sentence', f'item {i}'])"), "GA107") == []
+
+
+def test_a_model_method_fed_tensors_is_a_forward():
+    assert _ids(_TEXT_API.format(call="encode(torch.randn(8, 16).cuda())"), "GA107") == [6]
+
+
+_UTILS = """
+import torch
+def train(model, loader):
+    model.to({device})
+    for x in loader:
+        model(x.to({device})).sum().backward()
+
+def evaluate(model, x):
+    model.eval()
+    return model({x})
+"""
+
+
+def test_an_eval_helper_in_a_file_that_trains_on_cuda():
+    assert _ids(_UTILS.format(device="'cuda'", x="x"), "GA107") == [9]
+
+
+@pytest.mark.parametrize("device,x", [("'cpu'", "x"), ("'cuda'", "torch.randn(4, 8)")])
+def test_an_eval_helper_on_the_cpu_or_in_a_cpu_file(device, x):
+    assert _ids(_UTILS.format(device=device, x=x), "GA107") == []
