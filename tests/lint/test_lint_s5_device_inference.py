@@ -204,3 +204,115 @@ def test_an_eval_helper_in_a_file_that_trains_on_cuda():
 @pytest.mark.parametrize("device,x", [("'cpu'", "x"), ("'cuda'", "torch.randn(4, 8)")])
 def test_an_eval_helper_on_the_cpu_or_in_a_cpu_file(device, x):
     assert _ids(_UTILS.format(device=device, x=x), "GA107") == []
+
+
+# -- GA103: values the loop reads, and which loop is the loop of steps ------------------------------------------
+
+_LOSS_PARAMETER = """
+def train(model, loader, {loss}, optimizer, device):
+    for x, y in loader:
+        optimizer.zero_grad()
+        out = model(x.to(device))
+        value = {loss}(out, y.to(device))
+        value.backward()
+        print(value)
+        optimizer.step()
+"""
+
+
+@pytest.mark.parametrize("loss", ["loss", "loss_fn", "criterion", "objective"])
+def test_a_loss_handed_in_returns_a_cuda_tensor(loss):
+    assert _ids(_LOSS_PARAMETER.format(loss=loss), "GA103") == [7]
+
+
+def test_a_callable_handed_in_not_named_like_a_loss_stays_unknown():
+    assert _ids(_LOSS_PARAMETER.format(loss="transform"), "GA103") == []
+
+
+_DEVICE_HELPER = """
+import torch
+from .utils import {helper}
+def step(model, batches, ctx, n):
+    total = 0.0
+    for micro in range(n):
+        x, y = {helper}(batches, ctx.device)
+        loss = model(x, labels=y).loss / n
+        total += loss.item()
+        loss.backward()
+    return total
+"""
+
+
+@pytest.mark.parametrize("helper", ["get_next_xy", "get_batch", "to_device"])
+def test_a_helper_handed_a_device_returns_data_on_it(helper):
+    assert _ids(_DEVICE_HELPER.format(helper=helper), "GA103") == [8]
+
+
+def test_a_class_handed_a_device_is_not_data():
+    code = _DEVICE_HELPER.format(helper="Batcher").replace("x, y = Batcher(batches, ctx.device)",
+                                                          "x, y = Batcher(batches, ctx.device)\n        x = x[0]")
+    assert _ids(code, "GA103") == []
+
+
+_PER_ELEMENT = """
+import numpy as np
+import torch
+def accuracy(model, loader, device, hits):
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        loss = model(x).mean()
+        loss.backward()
+        pred = model(x).argmax(1)
+        correct = {wrap}(pred.eq(y))
+        for j in range(len(y)):
+            hits[y[j]] += correct[j].item()
+"""
+
+
+@pytest.mark.parametrize("wrap", ["np.squeeze", ""])
+def test_per_element_reads_in_the_batch_loop(wrap):
+    assert _ids(_PER_ELEMENT.format(wrap=wrap), "GA103") == [11]
+
+
+def test_per_element_reads_of_host_values_are_no_sync():
+    code = _PER_ELEMENT.format(wrap="np.squeeze").replace("(pred.eq(y))", "(np.ones(len(weights)))")
+    assert _ids(code, "GA103") == []
+
+
+_COMPONENTS = """
+import torch
+class Simulation:
+    def __init__(self):
+        self.forces = []
+    def setup(self, n):
+        self.state = torch.zeros(n, 3, device="cuda")
+        self.forces.append(Gravity(self.state))
+        self.forces.append(Damping(self.state))
+    def update(self):
+        total = torch.zeros_like(self.state)
+        for force in {forces}:
+            total += force.apply()
+        self.state += total * 0.01
+        print(self.state[0])
+sim = Simulation()
+sim.setup(100)
+for t in range(1000):
+    sim.update()
+"""
+
+
+def test_a_walk_over_registered_components_is_part_of_the_step():
+    assert _ids(_COMPONENTS.format(forces="self.forces"), "GA103") == [14]
+
+
+def test_a_list_filled_in_a_loop_is_a_loop_of_steps():
+    code = _COMPONENTS.format(forces="self.forces").replace(
+        "        self.forces.append(Gravity(self.state))\n",
+        "        for k in range(n):\n            self.forces.append(Gravity(self.state[k]))\n")
+    assert _ids(code, "GA103") == []
+
+
+def test_a_per_element_walk_does_not_make_the_batch_loop_per_epoch():
+    code = _PER_ELEMENT.format(wrap="").replace("        loss.backward()\n",
+                                                "        loss.backward()\n        running = loss.item()\n")
+    assert _ids(code, "GA103") == [8, 12]

@@ -7,6 +7,7 @@ The rules follow PyTorch: a factory's tensor lives where ``device=`` says (or th
 from __future__ import annotations
 
 import ast
+import builtins
 import sys
 from typing import Optional
 
@@ -36,12 +37,20 @@ from advisor.lint.flow.kinds import (
     NUMPY,
     TENSOR_BITS,
 )
-from advisor.lint.flow.literals import dtype_kind, has_float_literal, is_device_key, looks_like_model, makes_new_data
+from advisor.lint.flow.literals import (
+    dtype_kind,
+    is_device_key,
+    looks_like_model,
+    makes_new_data,
+    placed_on,
+)
+from advisor.lint.flow.numpy_kinds import numpy_result
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.names import dotted
 
 Kw = dict[Optional[str], int]
 _MATH_BUILTINS = frozenset({"sum", "min", "max", "abs"})
+_BUILTINS = frozenset(dir(builtins))
 # Libraries that take arrays or log values but do not compute on CUDA tensors (they need host data).
 _NOT_ON_CUDA = frozenset(sys.stdlib_module_names) | {
     "numpy", "wandb", "mlflow", "tqdm", "matplotlib", "sklearn", "scipy", "pandas", "PIL", "cv2", "seaborn",
@@ -126,7 +135,7 @@ class CallEvaluator(ExprEvaluator):
         if name in api.PASSTHROUGH_CALLS:
             return pos[0] if pos else 0
         if name.startswith("numpy."):
-            return self._numpy_call(name, node, pos, kw)
+            return numpy_result(name, node, pos, kw)
         if last == "from_pretrained":
             if api.NOT_A_MODEL.search(name):
                 return 0
@@ -159,6 +168,8 @@ class CallEvaluator(ExprEvaluator):
             return out
         if name.split(".", 1)[0] not in _NOT_ON_CUDA and _all(pos, kw) & CUDA_TENSOR:
             return CUDA_TENSOR  # a library built on torch (torchdiffeq.odeint, kornia, ...) fed CUDA tensors
+        if name.split(".", 1)[0] not in _NOT_ON_CUDA:
+            return placed_on(last, pos, kw)
         return 0
 
     def _factory(self, name: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
@@ -181,25 +192,6 @@ class CallEvaluator(ExprEvaluator):
         elif pos and (name in api.WRAPPING_FACTORIES or name == "tensor" or name.endswith("_like")):
             out |= pos[0] & F64
         return out
-
-    def _numpy_call(self, name: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
-        if name in api.NUMPY_RNG_CONSTRUCTORS:
-            return NP_RNG
-        if name in api.NUMPY_F64_FACTORIES:
-            return NUMPY | F64
-        dtype_node = _keyword(node, "dtype")
-        dtype = dtype_kind(dtype_node, kw.get("dtype", 0)) if dtype_node is not None else None
-        if name in api.NUMPY_DEFAULT_F64:
-            if dtype is None and len(node.args) > 1 and name in ("numpy.zeros", "numpy.ones", "numpy.empty"):
-                dtype = dtype_kind(node.args[1], pos[1])
-            return NUMPY | (F64 if dtype is None or dtype & DTYPE_F64 else 0)
-        if name in ("numpy.array", "numpy.asarray", "numpy.arange", "numpy.full"):
-            if dtype is not None:
-                return NUMPY | (F64 if dtype & DTYPE_F64 else 0)
-            floats = any(has_float_literal(arg) for arg in node.args) or _all(pos, {}) & F64
-            return NUMPY | (F64 if floats else 0)
-        every = _all(pos, kw)
-        return NUMPY | (every & F64) if every & NUMPY else 0
 
     # -- methods ----------------------------------------------------------------------------------
     def _method_call(self, node: ast.Call, func: ast.Attribute) -> int:
@@ -284,7 +276,7 @@ class CallEvaluator(ExprEvaluator):
             return 0 if attr in ("tolist", "item") else receiver & (NUMPY | F64)
         if not receiver and attr == "get" and node.args and is_device_key(node.args[0]):
             return CUDA_DEVICE | (pos[1] if len(pos) > 1 else 0)  # config.get("device", "cpu"): may be CUDA
-        if not receiver and _all(pos, kw) & CUDA_TENSOR and (api.MODEL_NAME_HINT.search(attr)
+        if not receiver and _all(pos, kw) & CUDA_TENSOR and (api.COMPUTES_ON_ITS_INPUTS.search(attr)
                                                             or api.COMPUTE_METHOD_HINT.match(attr)):
             # `self.dmodel(x)` (a wrapped model stored in __init__), `self._extract_features(imgs)` of a class
             # the file does not show: a model run on CUDA tensors returns CUDA tensors
@@ -356,17 +348,21 @@ class CallEvaluator(ExprEvaluator):
                 return self.instantiate(found, node, pos, kw)
             if name == "Variable" and node.args and name not in self.index.bound_names:
                 return pos[0]  # pre-0.4 code quoted without its imports: torch.autograd.Variable is its tensor
-            if api.MODEL_NAME_HINT.search(name) and _all(pos, kw) & CUDA_TENSOR:
-                return CUDA_TENSOR  # an unknown callable named like a model, fed CUDA tensors
+            if api.COMPUTES_ON_ITS_INPUTS.search(name) and _all(pos, kw) & CUDA_TENSOR:
+                return CUDA_TENSOR  # an unknown callable named like a model or a loss, fed CUDA tensors
             if name[:1].isupper() and api.FREE_MODEL_NAME.match(name) and not _all(pos, kw) & (CUDA_TENSOR | CPU_TENSOR):
                 return MODEL  # `Net()` of a star import: the class is made, not a snippet's model run
+            if name not in _BUILTINS:
+                placed = placed_on(name, pos, kw)
+                if placed:
+                    return placed
             return self.call_value(self._name(node.func), pos, kw)  # a snippet's model (exprs._name)
         if not held & ~CUDA_FN:  # a name bound to one of the user's functions: step = make_step(model)
             function = self.scopes.held_function(node.func, self.scope)
             if function is not None:
                 return self.call_function(function, node, pos, kw, skip_self=False)
         out = self.call_value(held, pos, kw)
-        if not out and not held and _all(pos, kw) & CUDA_TENSOR and (api.MODEL_NAME_HINT.search(name)
+        if not out and not held and _all(pos, kw) & CUDA_TENSOR and (api.COMPUTES_ON_ITS_INPUTS.search(name)
                                                                   or name in self.index.parameter_owners):
             return CUDA_TENSOR  # a name like a model (or one whose .parameters() are taken), fed CUDA tensors
         return out

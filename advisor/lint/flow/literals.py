@@ -9,7 +9,17 @@ import ast
 from typing import Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.flow.kinds import CPU_TENSOR, CUDA_DEVICE, CUDA_TENSOR, DTYPE, DTYPE_F64, NUMPY
+from advisor.lint.flow.kinds import (
+    CPU_TENSOR,
+    CUDA_DEVICE,
+    CUDA_MODEL,
+    CUDA_TENSOR,
+    DTYPE,
+    DTYPE_F64,
+    MODEL_BITS,
+    NUMPY,
+    TENSOR_BITS,
+)
 from advisor.lint.names import last_identifier
 
 
@@ -75,3 +85,15 @@ def makes_new_data(name: str, call: ast.Call, first_kind: int) -> bool:
     if isinstance(first, ast.Attribute) and first.attr == "shape":
         return True  # torch.Tensor(x.shape)
     return isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) and first.func.attr == "size"
+
+
+def placed_on(name: str, pos: list[int], kw: dict) -> int:
+    """A function the file does not show, handed a CUDA device and no tensor (``get_batch("train", device)``,
+    ``load_data(path, device=device)``): what it returns is on that device -- a model when it is named like
+    one (``build_model(cfg, device)``), tensors otherwise. A class (``Trainer(model, device)``) is left alone."""
+    every = 0
+    for kind in list(pos) + list(kw.values()):
+        every |= kind
+    if not every & CUDA_DEVICE or every & (TENSOR_BITS | MODEL_BITS) or name[:1].isupper():
+        return 0
+    return CUDA_MODEL if api.MODEL_NAME_HINT.search(name) else CUDA_TENSOR
