@@ -152,10 +152,16 @@ MODEL_NAME_HINT = re.compile(
 # A callable the file does not define, named like a model or a loss (`loss(logits, y)` with `loss` a parameter,
 # `self.criterion(out, y)`): fed CUDA tensors, it returns a CUDA tensor.
 COMPUTES_ON_ITS_INPUTS = re.compile(MODEL_NAME_HINT.pattern + r"|loss|objective", re.IGNORECASE)
+# A helper, by its name, that fetches or places data (or builds a model) on the device it is handed.
+DATA_ON_DEVICE_HINT = re.compile(r"^_*(get|load|fetch|next|sample|prepare|make|build|create|init|move|send|read)"
+                                 r"|batch|to_device|to_cuda|to_gpu|model", re.IGNORECASE)
 # What an unknown name most likely holds, by its name alone (a parameter nobody in the file passes, a name a
 # star import brings): `device` is the accelerator when there is one; `x_gpu` / `cuda_tensor` are CUDA tensors.
 DEVICE_NAME_HINT = frozenset({"device", "DEVICE", "cuda_device", "gpu_device", "torch_device"})
-DEVICE_HOLDER_HINT = frozenset({"args", "opt", "opts", "config", "cfg", "hparams", "params", "conf", "options"})
+# Objects that hold a configured device (`args.device`, `run_context.device`, `trainer.device`), as opposed to a
+# tensor whose device is wherever it is (`idx.device` of a forward's input: unknown, not a guess of CUDA).
+DEVICE_HOLDER = re.compile(r"^(args|opts?)$|conf|cfg|setting|param|option|context|ctx|state|trainer|runner|"
+                           r"accelerator|fabric|engine|env|setup|hp$", re.IGNORECASE)
 CUDA_TENSOR_NAME_HINT = re.compile(
     r"^(?!(use|no|is|has|enable|disable|num|n|with|on|run|cpu|allow|force)_)[A-Za-z]\w*_(cuda|gpu)$"
     r"|^(cuda|gpu)_(tensor|tensors|array|data|input|inputs|x|y|batch)$")

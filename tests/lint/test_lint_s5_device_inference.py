@@ -316,3 +316,86 @@ def test_a_per_element_walk_does_not_make_the_batch_loop_per_epoch():
     code = _PER_ELEMENT.format(wrap="").replace("        loss.backward()\n",
                                                 "        loss.backward()\n        running = loss.item()\n")
     assert _ids(code, "GA103") == [8, 12]
+
+
+# -- where the guesses stop (each found by linting public repositories the corpora do not hold) -----------------
+
+def test_a_tensors_own_device_is_not_a_guess_of_cuda():
+    code = """
+    import torch
+    class GPT(torch.nn.Module):
+        def forward(self, idx):
+            device = idx.device
+            pos = torch.arange(0, idx.size(1), device=device)
+            x = self.wte(idx) + self.wpe(pos)
+            for block in self.blocks:
+                x = block(x)
+            return x
+    def evaluate(model, x):
+        for block in model.blocks:
+            x = block(x.to(x.device))
+        return x
+    """
+    assert _ids(code, "GA107") == []
+
+
+@pytest.mark.parametrize("fallback,fires", [("'cpu'", False), ("'cuda'", True)])
+def test_an_environment_device_falls_back_to_what_the_author_wrote(fallback, fires):
+    code = f"""
+    import os
+    import torch
+    torch_device = os.environ.get('TORCH_DEVICE', {fallback})
+    x = torch.randn(10, 5).to(torch_device)
+    """
+    assert bool(_ids(code, "GA104")) is fires
+
+
+def test_a_helper_handed_a_device_says_nothing_when_its_name_does_not():
+    code = """
+    import torch
+    from mylib import compute_metrics
+    device = torch.device("cuda")
+    for epoch in range(10):
+        metrics = compute_metrics("preds.txt", device)
+        print(metrics)
+    """
+    assert _ids(code, "GA103") == []
+
+
+_TEACHER = """
+import torch
+from timm import create_model
+class Teacher(torch.nn.Module):
+    def __init__(self, name, device):
+        super().__init__()
+        model = create_model(name, device=device)
+        model.eval()
+        self.model = model
+    def {method}(self, x):
+        return self.model(x)
+"""
+
+
+@pytest.mark.parametrize("method", ["forward", "_forward_features", "validation_step"])
+def test_a_modules_forward_runs_in_its_callers_grad_mode(method):
+    assert _ids(_TEACHER.format(method=method), "GA107") == []
+
+
+def test_a_service_method_of_a_module_is_still_inference():
+    assert _ids(_TEACHER.format(method="predict"), "GA107") == [10]
+
+
+@pytest.mark.parametrize("decorator,fires", [("@smart_inference_mode()", False), ("@utils.no_grad()", False),
+                                             ("@functools.lru_cache()", True)])
+def test_a_projects_own_no_grad_wrapper(decorator, fires):
+    code = f"""
+    import functools
+    import torch
+    from utils import smart_inference_mode
+    {decorator}
+    def run(model, loader, device):
+        model.eval()
+        for im in loader:
+            out = model(im.to(device))
+    """
+    assert bool(_ids(code, "GA107")) is fires

@@ -79,6 +79,8 @@ _CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "Module", "Da
                          "DistributedDataParallel"})
 _TRAINING_CALLS = frozenset({"backward", "manual_backward", "zero_grad", "clip_grad_norm_", "clip_grad_value_"})
 _OPTIMIZER = re.compile(r"opt|sched|scaler", re.IGNORECASE)
+_GRAD_OFF_WRAPPER = re.compile(r"no_?grad|inference_mode", re.IGNORECASE)
+_CALLER_DECIDES = re.compile(r"^_*forward|^(validation|test|predict)_step$")
 
 
 def run(ctx) -> Iterator[Hit]:
@@ -98,6 +100,8 @@ def run(ctx) -> Iterator[Hit]:
         key = (loops[0] if loops else scope, short(model))
         if key in reported or any(line < call.lineno for line in global_off) or _grad_off(ctx, call, 0):
             continue
+        if _grad_mode_of_caller(ctx, call):
+            continue  # a module's forward (a Lightning eval hook) runs in the grad mode its caller chose
         if _single_layer(ctx, model) or _LOSS.search(last_identifier(model)):
             continue  # nn.Conv2d(...) timed on its own: an operator benchmark; a loss: not a model's inference
         if frozen is None:
@@ -133,6 +137,16 @@ def run(ctx) -> Iterator[Hit]:
         yield Hit(f"{short(call)} runs the model on every iteration of the loop at {where(ctx, loops[0])} with "
                   "autograd on and no backward pass (no torch.no_grad() or torch.inference_mode() around it)",
                   node=call)
+
+
+def _grad_mode_of_caller(ctx, call: ast.Call) -> bool:
+    """Inside ``forward`` (or a ``_forward_*`` helper) of the user's nn.Module: whoever calls the module picks
+    autograd's mode (a distillation teacher is called under no_grad by the training step). Lightning runs its
+    evaluation hooks under no_grad itself."""
+    info = ctx.function_of(call)
+    if info is None or info.class_info is None or not info.class_info.is_model:
+        return False
+    return bool(_CALLER_DECIDES.match(info.name))
 
 
 def _fed_a_graph(ctx, call: ast.Call, scope: ast.AST, frozen: frozenset[str], cache: dict) -> bool:
@@ -320,8 +334,8 @@ def _calls(ctx, call: ast.Call, info: FunctionInfo) -> bool:
 def _is_grad_off(ctx, node: ast.AST) -> bool:
     target = node.func if isinstance(node, ast.Call) else node
     name = ctx.qual(target)
-    if name in api.GRAD_OFF_CONTEXTS:
-        return True
+    if name in api.GRAD_OFF_CONTEXTS or _GRAD_OFF_WRAPPER.search(last_identifier(target)):
+        return True  # also a project's own wrapper of them (yolov5's @smart_inference_mode(), utils.no_grad())
     return name in api.GRAD_SWITCHES and isinstance(node, ast.Call) and bool(node.args) \
         and isinstance(node.args[0], ast.Constant) and node.args[0].value is False
 

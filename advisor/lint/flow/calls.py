@@ -142,8 +142,8 @@ class CallEvaluator(ExprEvaluator):
             device_map = _keyword(node, "device_map")  # "auto" / "cuda" / {"": 0} all place it on GPUs
             placed = isinstance(device_map, (ast.Constant, ast.Dict)) and getattr(device_map, "value", 1) is not None
             return CUDA_MODEL if placed else MODEL
-        if name.startswith(api.MODEL_CONSTRUCTOR_PREFIXES):
-            return MODEL
+        if name.startswith(api.MODEL_CONSTRUCTOR_PREFIXES):  # timm.create_model(name, device="cuda") places it
+            return CUDA_MODEL if kw.get("device", 0) & CUDA_DEVICE else MODEL
         if name in api.SCRIPTED_MODEL_LOADERS:
             placed = (pos[1] if len(pos) > 1 else kw.get("map_location", 0)) & CUDA_DEVICE
             return CUDA_MODEL if placed else MODEL

@@ -34,7 +34,7 @@ from advisor.lint.flow.kinds import (
 from advisor.lint.flow.literals import is_device_key, is_text, name_hint
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
 from advisor.lint.index import children
-from advisor.lint.names import Names, dotted
+from advisor.lint.names import Names, dotted, last_identifier
 
 Shape = Union[int, tuple]  # the kind of each item when unpacking: (0, CPU_TENSOR) for enumerate(loader)
 
@@ -164,7 +164,7 @@ class ExprEvaluator:
                     return CUDA_FN  # of an object that keeps its tensors on the GPU
             base &= ~INSTANCE_BITS
         if attr in api.DEVICE_NAME_HINT:
-            if not base:
+            if not base and api.DEVICE_HOLDER.search(last_identifier(node.value)):
                 return CUDA_DEVICE  # args.device / run_context.device: a device configured elsewhere, can be CUDA
             return (CUDA_DEVICE if base & (CUDA_TENSOR | CUDA_MODEL) else 0) | \
                 (CPU_DEVICE if base & CPU_TENSOR else 0)

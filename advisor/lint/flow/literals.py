@@ -88,12 +88,14 @@ def makes_new_data(name: str, call: ast.Call, first_kind: int) -> bool:
 
 
 def placed_on(name: str, pos: list[int], kw: dict) -> int:
-    """A function the file does not show, handed a CUDA device and no tensor (``get_batch("train", device)``,
-    ``load_data(path, device=device)``): what it returns is on that device -- a model when it is named like
+    """A function the file does not show, named for fetching or placing data or a model, handed a CUDA device
+    and no tensor (``get_batch("train", device)``, ``load_data(path, device=device)``): what it returns is on
+    that device (``compute_metrics(path, device)`` says nothing of what it returns) -- a model when it is named like
     one (``build_model(cfg, device)``), tensors otherwise. A class (``Trainer(model, device)``) is left alone."""
     every = 0
     for kind in list(pos) + list(kw.values()):
         every |= kind
-    if not every & CUDA_DEVICE or every & (TENSOR_BITS | MODEL_BITS) or name[:1].isupper():
+    if not every & CUDA_DEVICE or every & (TENSOR_BITS | MODEL_BITS) or name[:1].isupper() \
+            or not api.DATA_ON_DEVICE_HINT.search(name):
         return 0
     return CUDA_MODEL if api.MODEL_NAME_HINT.search(name) else CUDA_TENSOR
