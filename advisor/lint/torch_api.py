@@ -155,6 +155,8 @@ COMPUTES_ON_ITS_INPUTS = re.compile(MODEL_NAME_HINT.pattern + r"|loss|objective"
 # A helper, by its name, that fetches or places data (or builds a model) on the device it is handed.
 DATA_ON_DEVICE_HINT = re.compile(r"^_*(get|load|fetch|next|sample|prepare|make|build|create|init|move|send|read)"
                                  r"|batch|to_device|to_cuda|to_gpu|model", re.IGNORECASE)
+# ... but not the objects that make data later (create_loader(dataset, device=device) returns a loader).
+NOT_DATA_HINT = re.compile(r"loader|iter|dataset|sampler|optim|sched|scaler|logger|writer", re.IGNORECASE)
 # What an unknown name most likely holds, by its name alone (a parameter nobody in the file passes, a name a
 # star import brings): `device` is the accelerator when there is one; `x_gpu` / `cuda_tensor` are CUDA tensors.
 DEVICE_NAME_HINT = frozenset({"device", "DEVICE", "cuda_device", "gpu_device", "torch_device"})

@@ -399,3 +399,55 @@ def test_a_projects_own_no_grad_wrapper(decorator, fires):
             out = model(im.to(device))
     """
     assert bool(_ids(code, "GA107")) is fires
+
+
+_PLACED_BEFORE_TIMING = """
+import time
+import torch
+from data import get_batch
+device = torch.device("cuda")
+model = torch.nn.Linear(64, 64).to(device)
+x = get_batch("train", device)
+start = time.perf_counter()
+y = model(x)
+torch.cuda.synchronize()
+print(time.perf_counter() - start)
+"""
+
+
+def test_data_placed_by_a_helper_is_no_computation_before_a_timed_forward():
+    assert _ids(_PLACED_BEFORE_TIMING, "GA102") == [8]
+
+
+def test_a_forward_before_the_clock_is_a_warm_up():
+    code = _PLACED_BEFORE_TIMING.replace('x = get_batch("train", device)\n', 'x = get_batch("train", device)\nmodel(x)\n')
+    assert _ids(code, "GA102") == []
+
+
+@pytest.mark.parametrize("helper", ["create_loader", "build_dataset", "make_optimizer"])
+def test_makers_of_loaders_datasets_and_optimizers_return_no_data(helper):
+    code = f"""
+    import torch
+    from lib import {helper}
+    device = torch.device("cuda")
+    model = torch.nn.Linear(8, 8).to(device)
+    thing = {helper}("x", device=device)
+    for i in range(100):
+        model(torch.randn(4, 8, device=device)).sum().backward()
+        print(thing)
+    """
+    assert _ids(code, "GA103") == []
+
+
+def test_a_batch_fetched_onto_the_device_is_data():
+    code = """
+    import torch
+    from lib import fetch_batch
+    device = torch.device("cuda")
+    model = torch.nn.Linear(8, 8).to(device)
+    for i in range(100):
+        x = fetch_batch("x", device=device)
+        model(x).sum().backward()
+        print(x)
+    """
+    assert _ids(code, "GA103") == [8]

@@ -96,6 +96,6 @@ def placed_on(name: str, pos: list[int], kw: dict) -> int:
     for kind in list(pos) + list(kw.values()):
         every |= kind
     if not every & CUDA_DEVICE or every & (TENSOR_BITS | MODEL_BITS) or name[:1].isupper() \
-            or not api.DATA_ON_DEVICE_HINT.search(name):
+            or not api.DATA_ON_DEVICE_HINT.search(name) or api.NOT_DATA_HINT.search(name):
         return 0
     return CUDA_MODEL if api.MODEL_NAME_HINT.search(name) else CUDA_TENSOR
