@@ -451,3 +451,33 @@ def test_a_batch_fetched_onto_the_device_is_data():
         print(x)
     """
     assert _ids(code, "GA103") == [8]
+
+
+# -- GA107: a forward whose output is detached records a graph nobody uses --------------------------------------
+
+_TARGET_NET = """
+import torch
+policy = Net().cuda()
+target = Net().cuda()
+opt = torch.optim.Adam(policy.parameters())
+for s, a, r, s2 in replay:
+    s, s2 = s.cuda(), s2.cuda()
+    {line}
+    loss = ((policy(s).gather(1, a) - (r + 0.99 * nxt)) ** 2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+@pytest.mark.parametrize("line", ["nxt = target(s2).max(1)[0].detach()", "nxt = target(s2).detach()",
+                                  "q2 = target(s2)\n    nxt = q2.detach().max(1)[0]"])
+def test_a_detached_target_in_a_training_loop(line):
+    assert _ids(_TARGET_NET.format(line=line), "GA107") == [7]
+
+
+@pytest.mark.parametrize("line", ["nxt = target(s2).max(1)[0]",
+                                  "with torch.no_grad():\n        nxt = target(s2).max(1)[0]",
+                                  "q2 = target(s2)\n    nxt = q2.detach().max(1)[0] + q2.mean()"])
+def test_a_target_whose_graph_is_used_or_not_recorded(line):
+    assert _ids(_TARGET_NET.format(line=line), "GA107") == []

@@ -26,7 +26,8 @@ from typing import Iterator, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.checks import grad_state
 from advisor.lint.checks.common import short, where
-from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVAL, MODEL, FunctionInfo
+from advisor.lint.checks.forwards import model_of
+from advisor.lint.flow import CUDA_WORKER, EVAL, FunctionInfo
 from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import last_identifier
@@ -74,7 +75,6 @@ INFO = CheckInfo(
 )
 _MAX_CALLER_DEPTH = 4
 _LOSS = re.compile(r"criterion|loss", re.IGNORECASE)
-_NOT_A_FORWARD = api.MODEL_QUIET_METHODS | api.MODEL_SELF_METHODS | {"parameters", "named_parameters", "apply"}
 _CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "Module", "DataParallel",
                          "DistributedDataParallel"})
 _TRAINING_CALLS = frozenset({"backward", "manual_backward", "zero_grad", "clip_grad_norm_", "clip_grad_value_"})
@@ -92,7 +92,7 @@ def run(ctx) -> Iterator[Hit]:
     timed: Optional[dict[ast.AST, int]] = None  # call -> the line its clock starts at
     module_names: Optional[dict[str, list[ast.Name]]] = None
     for call in ctx.index.calls:
-        model = _model_of(ctx, call)
+        model = model_of(ctx, call)
         if model is None:
             continue
         scope = ctx.index.scope_of(call)
@@ -108,6 +108,11 @@ def run(ctx) -> Iterator[Hit]:
             frozen = grad_state.frozen_models(ctx.index)
         if grad_state.is_frozen(model, frozen) and not _fed_a_graph(ctx, call, scope, frozen, carrying):
             continue  # no parameter requires grad and neither does the input: nothing is recorded
+        if grad_state.output_detached(ctx.index, call):
+            reported.add(key)  # a teacher's logits, a DQN target: the graph is recorded and thrown away
+            yield Hit(f"{short(call)} records an autograd graph that is never used: its output is detached "
+                      "(run it under torch.no_grad())", node=call)
+            continue
         if ctx.kind(model) & EVAL:
             once = not loops and isinstance(scope, ast.Module) and not ctx.unit.is_notebook
             clock = None
@@ -153,80 +158,13 @@ def _fed_a_graph(ctx, call: ast.Call, scope: ast.AST, frozen: frozenset[str], ca
     """A frozen model still records when its input carries a graph: the output of a model that records (a
     generator's samples fed back into a frozen vocoder), or a tensor made with requires_grad=True."""
     def records(other: ast.Call) -> bool:
-        model = _model_of(ctx, other) if other is not call else None
+        model = model_of(ctx, other) if other is not call else None
         return model is not None and not grad_state.is_frozen(model, frozen)
     names = cache.get(scope)
     if names is None:
         names = cache[scope] = grad_state.graph_carrying_names(ctx.index, scope, records)
     return any(grad_state.carries_graph(argument, names, records)
                for argument in list(call.args) + [keyword.value for keyword in call.keywords])
-
-
-def _model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
-    """The model a call runs on CUDA: ``model(x)``, ``model.forward(x)`` / ``net.act(state)`` (a method that
-    returns CUDA tensors), or an unknown callable named like a model and fed CUDA tensors."""
-    func = call.func
-    callee = ctx.kind(func)
-    arguments = 0
-    for argument in call.args:
-        arguments |= ctx.kind(argument)
-    for keyword in call.keywords:  # model(input_ids=ids, attention_mask=mask): the inputs by name
-        arguments |= ctx.kind(keyword.value)
-    if callee & (MODEL | CUDA_MODEL) and not callee & (CUDA_TENSOR | CPU_TENSOR):
-        if callee & CUDA_MODEL or arguments & CUDA_TENSOR:
-            return func
-        return func if _unknown_eval_model(ctx, func, callee, arguments) else None
-    if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD \
-            and not (arguments & (CUDA_TENSOR | CPU_TENSOR) == 0 and (any(_record_literal(a) for a in call.args)
-                                                                   or _text_only(ctx, call))):
-        # model.checkpoint({...}, f"epoch{n}"): a method handed a dict or a path, no tensor, is not a forward;
-        # model.translate(sentences) / model.encode(["a", "b"]): a library's text API, which tokenizes and
-        # runs its own forward under no_grad (fairseq's translate, sentence-transformers' encode)
-        receiver = ctx.kind(func.value)
-        if receiver & (MODEL | CUDA_MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR) \
-                and ctx.kind(call) & CUDA_TENSOR:
-            return func.value
-    if not callee and ctx.kind(call) & CUDA_TENSOR and arguments & CUDA_TENSOR \
-            and isinstance(func, (ast.Name, ast.Attribute)) and api.MODEL_NAME_HINT.search(last_identifier(func)) \
-            and not ctx.callees(call) and ctx.qual(func) is None:
-        return func
-    return None
-
-
-def _unknown_eval_model(ctx, func: ast.AST, callee: int, arguments: int) -> bool:
-    """``def evaluate(model, x): model.eval(); return model(x)`` in a file that puts its work on CUDA: a model
-    handed in, switched to eval mode, fed inputs of unknown device. Where it runs is unknown; the file's other
-    functions move their models to the GPU, so this one is read the same way (never when the inputs are
-    known to be on the CPU)."""
-    if not callee & EVAL or arguments & CPU_TENSOR or not ctx.uses_cuda or not isinstance(func, ast.Name):
-        return False
-    info = ctx.function_of(func)
-    return info is not None and func.id in info.positional + info.keyword_only
-
-
-def _text_only(ctx, call: ast.Call) -> bool:
-    """Every positional argument is text: a string, a list of strings (``["a b", "c"] * 8``), or a name the
-    file binds only to such values."""
-    return bool(call.args) and all(_is_text(ctx, argument, 0) for argument in call.args)
-
-
-def _is_text(ctx, node: ast.AST, depth: int) -> bool:
-    if isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str)):
-        return True
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return bool(node.elts) and all(_is_text(ctx, element, depth) for element in node.elts)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Add)):
-        sides = [side for side in (node.left, node.right) if not isinstance(side, ast.Constant)
-                 or isinstance(side.value, str)]
-        return bool(sides) and all(_is_text(ctx, side, depth) for side in sides)
-    if isinstance(node, ast.Name) and depth < 3:
-        values = ctx.index.assigned_values.get(node.id, [])
-        return bool(values) and all(_is_text(ctx, value, depth + 1) for value in values)
-    return False
-
-
-def _record_literal(node: ast.AST) -> bool:
-    return isinstance(node, (ast.Dict, ast.JoinedStr)) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
 
 
 def _timed_calls(ctx) -> dict[ast.AST, int]:

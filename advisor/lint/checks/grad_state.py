@@ -168,3 +168,43 @@ def _text(node: ast.AST) -> str:
         return ast.unparse(node)
     except Exception:  # a hand-made node: a name nothing else will match
         return f"<{id(node)}>"
+
+
+# Tensor methods and subscripts that keep the graph on the way to a .detach(): `target_net(s).max(1)[0].detach()`.
+_KEEPS_GRAPH = frozenset({"max", "min", "mean", "sum", "squeeze", "unsqueeze", "view", "reshape", "gather", "float",
+                          "softmax", "log_softmax", "sigmoid", "clone", "contiguous", "flatten", "t", "permute"})
+
+
+def output_detached(index, call: ast.Call) -> bool:
+    """Is the forward's output cut from the graph before anything uses it: ``teacher(x).detach()``,
+    ``target_net(s2).max(1)[0].detach()``, or ``out = model(x)`` whose every later read in the function is
+    ``out.detach()``? Then the graph autograd records is never used (a distillation teacher, a DQN target)."""
+    node: ast.AST = call
+    parent = index.parents.get(node)
+    while True:
+        if isinstance(parent, ast.Subscript) and parent.value is node:
+            node, parent = parent, index.parents.get(parent)
+        elif isinstance(parent, ast.Attribute) and parent.value is node:
+            method_call = index.parents.get(parent)
+            if not isinstance(method_call, ast.Call) or method_call.func is not parent:
+                return False
+            if parent.attr in ("detach", "detach_"):
+                return True
+            if parent.attr not in _KEEPS_GRAPH:
+                return False
+            node, parent = method_call, index.parents.get(method_call)
+        else:
+            break
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+        return False
+    name = parent.targets[0].id
+    scope = index.scope_of(call)
+    reads = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+             and n.lineno > parent.lineno and index.scope_of(n) is scope]
+    return bool(reads) and all(_detached_at(index, read) for read in reads)
+
+
+def _detached_at(index, read: ast.Name) -> bool:
+    attribute = index.parents.get(read)
+    return isinstance(attribute, ast.Attribute) and attribute.attr in ("detach", "detach_") \
+        and isinstance(index.parents.get(attribute), ast.Call)
