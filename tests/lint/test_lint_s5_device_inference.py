@@ -481,3 +481,14 @@ def test_a_detached_target_in_a_training_loop(line):
                                   "q2 = target(s2)\n    nxt = q2.detach().max(1)[0] + q2.mean()"])
 def test_a_target_whose_graph_is_used_or_not_recorded(line):
     assert _ids(_TARGET_NET.format(line=line), "GA107") == []
+
+
+@pytest.mark.parametrize("made,fires", [("torch.Tensor(0.0)", False), ("torch.FloatTensor(1.5, 2.0)", False),
+                                        ("torch.tensor(0.0)", True), ("torch.Tensor(3, 4)", True)])
+def test_a_legacy_constructor_handed_a_float_raises_and_makes_nothing(made, fires):
+    code = f"""
+    import torch
+    device = torch.device("cuda")
+    x = {made}.to(device)
+    """
+    assert bool(_ids(code, "GA104")) is fires

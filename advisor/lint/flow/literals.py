@@ -75,6 +75,9 @@ def makes_new_data(name: str, call: ast.Call, first_kind: int) -> bool:
         return True
     if not call.args:
         return True
+    if name in api.LEGACY_CONSTRUCTORS and any(isinstance(a, ast.Constant) and isinstance(a.value, float)
+                                               for a in call.args):
+        return False  # torch.Tensor(0.0) raises TypeError (sizes are ints, data a sequence): nothing is made
     first = call.args[0]
     if isinstance(first, (ast.List, ast.Tuple, ast.ListComp, ast.Constant)):
         return True  # a literal, or sizes
