@@ -492,3 +492,22 @@ def test_a_legacy_constructor_handed_a_float_raises_and_makes_nothing(made, fire
     x = {made}.to(device)
     """
     assert bool(_ids(code, "GA104")) is fires
+
+
+_LAYER_BENCH = """
+import torch
+model_ref = torch.nn.Linear(256, 256).to("cuda")
+model_ref.eval()
+x = torch.randn(64, 256, device="cuda")
+def ref_forward():
+    return model_ref(x)
+{use}
+"""
+
+
+def test_a_single_layer_handed_to_a_benchmark_harness_is_an_operator_benchmark():
+    assert _ids(_LAYER_BENCH.format(use="benchmark(ref_forward)"), "GA107") == []
+
+
+def test_a_single_layer_named_a_model_and_run_for_its_output_is_inference():
+    assert _ids(_LAYER_BENCH.format(use="out = ref_forward()\nprint(out)"), "GA107") == [6]

@@ -102,7 +102,7 @@ def run(ctx) -> Iterator[Hit]:
             continue
         if _grad_mode_of_caller(ctx, call):
             continue  # a module's forward (a Lightning eval hook) runs in the grad mode its caller chose
-        if _single_layer(ctx, model) or _LOSS.search(last_identifier(model)):
+        if _single_layer(ctx, model, lambda call=call: _handed_to_a_runner(ctx, call)) or _LOSS.search(last_identifier(model)):
             continue  # nn.Conv2d(...) timed on its own: an operator benchmark; a loss: not a model's inference
         if frozen is None:
             frozen = grad_state.frozen_models(ctx.index)
@@ -186,9 +186,10 @@ def _speed_test(ctx, model: ast.AST, clock_start: Optional[int]) -> bool:
     return all(line < clock_start for line in made)
 
 
-def _single_layer(ctx, model: ast.AST) -> bool:
-    """A name bound only to one torch.nn layer (tpconv = nn.ConvTranspose1d(...).cuda()), not named a model."""
-    if not isinstance(model, ast.Name) or api.MODEL_NAME_HINT.search(model.id):
+def _single_layer(ctx, model: ast.AST, benchmarked=lambda: False) -> bool:
+    """A name bound only to one torch.nn layer (tpconv = nn.ConvTranspose1d(...).cuda()), not named a model --
+    whatever its name when the forward is an operator benchmark (a function handed to benchmark(fn))."""
+    if not isinstance(model, ast.Name) or (api.MODEL_NAME_HINT.search(model.id) and not benchmarked()):
         return False
     values = ctx.index.assigned_values.get(model.id, [])
     if not values:
@@ -203,6 +204,16 @@ def _single_layer(ctx, model: ast.AST) -> bool:
         if name.endswith("Loss"):
             return True  # nn.CrossEntropyLoss(): no parameters to record a graph for
     return True
+
+
+def _handed_to_a_runner(ctx, call: ast.Call) -> bool:
+    """The forward is the body of a function the file hands to another call (``benchmark(ref_forward)``,
+    ``timeit.timeit(run)``): a callable measured or run by a harness, not a prediction."""
+    info = ctx.function_of(call)
+    if info is None:
+        return False
+    return any(isinstance(argument, ast.Name) and argument.id == info.name
+               for other in ctx.index.calls if other.args for argument in other.args)
 
 
 def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST], depth: int,
