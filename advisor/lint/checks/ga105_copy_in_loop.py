@@ -8,6 +8,7 @@ Must match:   weights = torch.from_numpy(w)  ...  for x in loader: y = model(x) 
               while True: rgb = np.ascontiguousarray(rgba[..., :3]); torch.from_numpy(rgb).cuda()  (rgba constant)
               for step in range(n): scale = torch.tensor([0.5, 2.0]).cuda()
               for epoch in range(n): inputs = torch.from_numpy(x_train).float().to(device)   (converted on the way)
+              model = Generator(cfg) (an imported class); for epoch in range(n): model.to(device).train()
 Must not:     for x, y in loader: x = x.to(device)     (new data each iteration: the copy is the point)
               for step in range(n): c = torch.tensor(np.zeros(n)); c.cuda()   (a fill made in the loop: GA104)
               weights = weights.to(device) before the loop; x = x.to(device) where x changes per iteration

@@ -4,12 +4,14 @@ Must match:   DataLoader(train_set, batch_size=64, shuffle=True)        (in a fi
               DataLoader(ds, batch_size=64, num_workers=0, pin_memory=True)
               DataLoader(ds, num_workers=args.num_workers, pin_memory=True)
                   with parser.add_argument("--num_workers", default=0, type=int) in the file
+              for num_workers in range(1): DataLoader(ds, num_workers=num_workers, pin_memory=True)
+              device = cfg['device']; DataLoader(ds, batch_size=b); ... x.to(device)   (a configured device)
 Must not:     DataLoader(ds, batch_size=64, num_workers=4, pin_memory=True)
               DataLoader(ds, num_workers=args.workers, ...) with --workers defaulting to 4, or not declared here
               DataLoader(ds, **loader_kwargs)   (cannot see the options)
               DataLoader(TensorDataset(x_cuda, y_cuda), ...)   (data already on the GPU: pinning fails)
               any DataLoader in a file that never puts a tensor or a model on CUDA (naming a CUDA device
-              that nothing is moved to does not count)
+              that nothing is moved to does not count); for num_workers in [2, 4, 8]: DataLoader(...)
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@ Must match:   model.eval(); for x in loader: preds.append(model(x.to(device)))
               net = torch.jit.load(path).cuda() / torch.jit.trace(model, x); for ...: net(x)  (TorchScript)
               class Server: __init__: self.model = Net().to("cuda").eval(); predict: return self.model(x)
               a frozen vocoder fed a generator's samples (its input carries a graph: it records too)
+              model(input_ids=ids.to(device), attention_mask=mask.to(device)) after model.eval()  (keywords)
+              def evaluate(model, x): model.eval(); return model(x)   in a file whose work is on CUDA
+              nxt = target_net(s2).max(1)[0].detach()  in a training loop  (the graph is never used)
 Must not:     the same under `with torch.no_grad():` / `with torch.inference_mode():`, or in a function
               decorated with @torch.no_grad(), or one only ever called under no_grad; a loop (or a function it
               calls) that runs backward / an optimizer step; a frozen model (requires_grad_(False), or
@@ -16,6 +19,10 @@ Must not:     the same under `with torch.no_grad():` / `with torch.inference_mod
               included: the recording is noise there), or an untimed one whose outputs are dropped or rebound
               before any read (a warm-up). One untimed forward after model.eval() at the top level whose
               outputs are read (a smoke test, a demo) is reported: they keep the graph's activations alive.
+              Also quiet: a project's own no_grad wrapper (@smart_inference_mode()); inside an nn.Module's
+              forward (or a Lightning evaluation hook), where the caller picks the grad mode; a single layer
+              named model_ref whose forward is handed to benchmark(fn); a model method handed only text
+              (model.translate(sentences): a library's text API runs its own forward under no_grad).
 """
 from __future__ import annotations
 
