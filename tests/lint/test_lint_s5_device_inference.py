@@ -511,3 +511,15 @@ def test_a_single_layer_handed_to_a_benchmark_harness_is_an_operator_benchmark()
 
 def test_a_single_layer_named_a_model_and_run_for_its_output_is_inference():
     assert _ids(_LAYER_BENCH.format(use="out = ref_forward()\nprint(out)"), "GA107") == [6]
+
+
+@pytest.mark.parametrize("holder,fires", [("args", True), ("hparams", True), ("run_context", True),
+                                          ("trainer", True), ("state", False), ("param", False), ("x", False)])
+def test_only_holders_of_settings_have_a_configured_device(holder, fires):
+    code = f"""
+    import torch
+    def act({holder}):
+        z = torch.zeros(4).to({holder}.device)
+        return z
+    """
+    assert bool(_ids(code, "GA104")) is fires
