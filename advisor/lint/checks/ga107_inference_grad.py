@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
@@ -98,6 +99,12 @@ def run(ctx) -> Iterator[Hit]:
     training: dict[ast.AST, bool] = {}  # per function, and per outermost loop
     timed: Optional[dict[ast.AST, int]] = None  # call -> the line its clock starts at
     module_names: Optional[dict[str, list[ast.Name]]] = None
+    reads: dict[ast.AST, dict] = {}
+
+    def reads_in(scope: ast.AST) -> dict:  # per function, built when a forward's output is assigned there
+        if scope not in reads:
+            reads[scope] = grad_state.scope_reads(scope)
+        return reads[scope]
     for call in ctx.index.calls:
         model = model_of(ctx, call)
         if model is None:
@@ -115,7 +122,7 @@ def run(ctx) -> Iterator[Hit]:
             frozen = grad_state.frozen_models(ctx.index)
         if grad_state.is_frozen(model, frozen) and not _fed_a_graph(ctx, call, scope, frozen, carrying):
             continue  # no parameter requires grad and neither does the input: nothing is recorded
-        if grad_state.output_detached(ctx.index, call):
+        if grad_state.output_detached(ctx.index, call, reads_in):
             reported.add(key)  # a teacher's logits, a DQN target: the graph is recorded and thrown away
             yield Hit(f"{short(call)} records an autograd graph that is never used: its output is detached "
                       "(run it under torch.no_grad())", node=call)
@@ -196,11 +203,12 @@ def _speed_test(ctx, model: ast.AST, clock_start: Optional[int]) -> bool:
 def _single_layer(ctx, model: ast.AST, benchmarked=lambda: False) -> bool:
     """A name bound only to one torch.nn layer (tpconv = nn.ConvTranspose1d(...).cuda()), not named a model --
     whatever its name when the forward is an operator benchmark (a function handed to benchmark(fn))."""
-    if not isinstance(model, ast.Name) or (api.MODEL_NAME_HINT.search(model.id) and not benchmarked()):
+    if not isinstance(model, ast.Name):
         return False
     values = ctx.index.assigned_values.get(model.id, [])
     if not values:
         return False
+    named_a_model = bool(api.MODEL_NAME_HINT.search(model.id))
     for value in values:
         while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                 and value.func.attr in api.MODEL_SELF_METHODS:
@@ -208,19 +216,22 @@ def _single_layer(ctx, model: ast.AST, benchmarked=lambda: False) -> bool:
         name = ctx.qual(value.func) if isinstance(value, ast.Call) else None
         if not name or not name.startswith("torch.nn.") or name.rsplit(".", 1)[-1] in _CONTAINERS:
             return False
-        if name.endswith("Loss"):
+        if name.endswith("Loss") and not named_a_model:
             return True  # nn.CrossEntropyLoss(): no parameters to record a graph for
-    return True
+    return not named_a_model or benchmarked()
 
 
 def _handed_to_a_runner(ctx, call: ast.Call) -> bool:
     """The forward is the body of a function the file hands to another call (``benchmark(ref_forward)``,
     ``timeit.timeit(run)``): a callable measured or run by a harness, not a prediction."""
     info = ctx.function_of(call)
-    if info is None:
-        return False
-    return any(isinstance(argument, ast.Name) and argument.id == info.name
-               for other in ctx.index.calls if other.args for argument in other.args)
+    return info is not None and info.name in _names_handed_on(ctx.index)
+
+
+@lru_cache(maxsize=4)
+def _names_handed_on(index) -> frozenset[str]:
+    """The bare names the file passes as positional arguments (``benchmark(fn)``), once per file."""
+    return frozenset(argument.id for call in index.calls for argument in call.args if isinstance(argument, ast.Name))
 
 
 def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST], depth: int,

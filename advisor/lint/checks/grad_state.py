@@ -175,10 +175,11 @@ _KEEPS_GRAPH = frozenset({"max", "min", "mean", "sum", "squeeze", "unsqueeze", "
                           "softmax", "log_softmax", "sigmoid", "clone", "contiguous", "flatten", "t", "permute"})
 
 
-def output_detached(index, call: ast.Call) -> bool:
+def output_detached(index, call: ast.Call, names_of: Callable[[ast.AST], dict]) -> bool:
     """Is the forward's output cut from the graph before anything uses it: ``teacher(x).detach()``,
     ``target_net(s2).max(1)[0].detach()``, or ``out = model(x)`` whose every later read in the function is
-    ``out.detach()``? Then the graph autograd records is never used (a distillation teacher, a DQN target)."""
+    ``out.detach()``? Then the graph autograd records is never used (a distillation teacher, a DQN target).
+    ``names_of(scope)``: the reads in a function (or the module) by name, see ``scope_reads``."""
     node: ast.AST = call
     parent = index.parents.get(node)
     while True:
@@ -197,11 +198,25 @@ def output_detached(index, call: ast.Call) -> bool:
             break
     if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
         return False
-    name = parent.targets[0].id
-    scope = index.scope_of(call)
-    reads = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
-             and n.lineno > parent.lineno and index.scope_of(n) is scope]
+    reads = [n for n in names_of(index.scope_of(call)).get(parent.targets[0].id, ()) if n.lineno > parent.lineno]
     return bool(reads) and all(_detached_at(index, read) for read in reads)
+
+
+def scope_reads(scope: ast.AST) -> dict[str, list[ast.Name]]:
+    """The names a function's (or the module's) own statements read, nested defs and lambdas aside."""
+    found: dict[str, list[ast.Name]] = {}
+    stack = [node for node in scope.body if not isinstance(node, _NESTED)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                found.setdefault(node.id, []).append(node)
+        elif not isinstance(node, _NESTED):
+            stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
 def _detached_at(index, read: ast.Name) -> bool:
