@@ -65,7 +65,7 @@ class FileContext:
     def shows_cuda(self) -> bool:
         """Does the code name CUDA, a device or a GPU-only API anywhere (or move a value with .to())? A file
         that does not is CPU code: checks of GPU costs stay silent on it."""
-        return shows_cuda(self.tree)
+        return shows_cuda(self.unit.text)
 
     @property
     def module_env(self) -> dict[str, int]:
