@@ -29,15 +29,14 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
         if callee & CUDA_MODEL or arguments & CUDA_TENSOR:
             return func
         return func if _unknown_eval_model(ctx, func, callee, arguments) else None
-    if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD \
-            and not (arguments & (CUDA_TENSOR | CPU_TENSOR) == 0 and (any(_record_literal(a) for a in call.args)
-                                                                   or _text_only(ctx, call))):
-        # model.checkpoint({...}, f"epoch{n}"): a method handed a dict or a path, no tensor, is not a forward;
-        # model.translate(sentences) / model.encode(["a", "b"]): a library's text API, which tokenizes and
-        # runs its own forward under no_grad (fairseq's translate, sentence-transformers' encode)
+    if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD:
         receiver = ctx.kind(func.value)
         if receiver & (MODEL | CUDA_MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR) \
-                and ctx.kind(call) & CUDA_TENSOR:
+                and ctx.kind(call) & CUDA_TENSOR and not (arguments & (CUDA_TENSOR | CPU_TENSOR) == 0 and (
+                    any(_record_literal(a) for a in call.args) or _text_only(ctx, call))):
+            # model.checkpoint({...}, f"epoch{n}"): a method handed a dict or a path, no tensor, is not a forward;
+            # model.translate(sentences) / model.encode(["a", "b"]): a library's text API, which tokenizes and
+            # runs its own forward under no_grad (fairseq's translate, sentence-transformers' encode)
             return func.value
     if not callee and ctx.kind(call) & CUDA_TENSOR and arguments & CUDA_TENSOR \
             and isinstance(func, (ast.Name, ast.Attribute)) and api.MODEL_NAME_HINT.search(last_identifier(func)) \

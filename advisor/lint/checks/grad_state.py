@@ -18,6 +18,8 @@ from __future__ import annotations
 import ast
 from typing import Callable, Optional
 
+from advisor.lint.index import children
+
 _LEAVES_GRAPH = frozenset({"detach", "detach_", "item", "tolist", "numpy", "argmax", "argmin", "argsort", "size",
                            "dim", "numel", "nonzero", "data"})
 _PARAMETER_LISTS = frozenset({"parameters", "named_parameters"})
@@ -206,13 +208,14 @@ def scope_reads(scope: ast.AST) -> dict[str, list[ast.Name]]:
     """The names a function's (or the module's) own statements read, nested defs and lambdas aside."""
     found: dict[str, list[ast.Name]] = {}
     stack = [node for node in scope.body if not isinstance(node, _NESTED)]
+    name, load = ast.Name, ast.Load
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Load):
+        if node.__class__ is name:
+            if node.ctx.__class__ is load:
                 found.setdefault(node.id, []).append(node)
         elif not isinstance(node, _NESTED):
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(children(node))  # the index's child walk: no ctx/operator singletons
     return found
 
 
