@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import ast
 import re
-from functools import lru_cache
 from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
@@ -88,6 +87,8 @@ _CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "Module", "Da
 _TRAINING_CALLS = frozenset({"backward", "manual_backward", "zero_grad", "clip_grad_norm_", "clip_grad_value_"})
 _OPTIMIZER = re.compile(r"opt|sched|scaler", re.IGNORECASE)
 _GRAD_OFF_WRAPPER = re.compile(r"no_?grad|inference_mode", re.IGNORECASE)
+_HARNESSES = ("timeit", "repeat", "Timer", "do_bench", "bench", "run_benchmark", "measure", "time_it", "timed",
+              "profile", "run")
 _CALLER_DECIDES = re.compile(r"^_*forward|^(validation|test|predict)_step$")
 
 
@@ -225,13 +226,15 @@ def _handed_to_a_runner(ctx, call: ast.Call) -> bool:
     """The forward is the body of a function the file hands to another call (``benchmark(ref_forward)``,
     ``timeit.timeit(run)``): a callable measured or run by a harness, not a prediction."""
     info = ctx.function_of(call)
-    return info is not None and info.name in _names_handed_on(ctx.index)
+    if info is None:
+        return False
+    return any(isinstance(argument, ast.Name) and argument.id == info.name
+               for other in ctx.index.calls_by_name.get("benchmark", []) + _harness_calls(ctx) for argument in other.args)
 
 
-@lru_cache(maxsize=4)
-def _names_handed_on(index) -> frozenset[str]:
-    """The bare names the file passes as positional arguments (``benchmark(fn)``), once per file."""
-    return frozenset(argument.id for call in index.calls for argument in call.args if isinstance(argument, ast.Name))
+def _harness_calls(ctx) -> list[ast.Call]:
+    """Calls that take a function to run: benchmark(fn), timeit.timeit(fn), do_bench(fn), profile(fn) ..."""
+    return [call for name in _HARNESSES for call in ctx.index.calls_by_name.get(name, ())]
 
 
 def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST], depth: int,
