@@ -13,6 +13,7 @@ import ast
 from functools import cached_property
 from typing import Optional
 
+from advisor.lint.cuda_signs import shows_cuda
 from advisor.lint.flow.analyzer import analyze
 from advisor.lint.flow.effects import COMPUTE, KERNEL, WORK, Effects, Event
 from advisor.lint.flow.kinds import CUDA_MODEL, CUDA_TENSOR, INSTANCE_BITS
@@ -59,6 +60,12 @@ class FileContext:
     def uses_cuda(self) -> bool:
         """Does anything in the file hold a CUDA device, tensor or model?"""
         return self._flow.uses_cuda
+
+    @cached_property
+    def shows_cuda(self) -> bool:
+        """Does the code name CUDA, a device or a GPU-only API anywhere (or move a value with .to())? A file
+        that does not is CPU code: checks of GPU costs stay silent on it."""
+        return shows_cuda(self.unit.text)
 
     @property
     def module_env(self) -> dict[str, int]:

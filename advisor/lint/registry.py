@@ -20,6 +20,11 @@ SYNTAX_ERROR = CheckInfo(
         good="import torch\nfor i in range(3):\n    print(i)\n"))
 
 
+# Checks whose finding is a cost paid on the GPU. A file with no sign of CUDA at all (cuda_signs.py) is CPU code:
+# they stay silent on it (the convention of issue 12; the timing checks and GA108/GA109 decide for themselves).
+GPU_COST_CHECKS = frozenset({"GA103", "GA104", "GA105", "GA106", "GA107", "GA110"})
+
+
 class UnknownCheck(ValueError):
     """--select/--ignore named a check that does not exist: bad usage."""
 

@@ -8,7 +8,7 @@ from advisor.lint.context import FileContext
 from advisor.lint.discover import discover
 from advisor.lint.machine import Machine
 from advisor.lint.model import CheckInfo, Hit, LintFinding, LintRun, Note
-from advisor.lint.registry import SYNTAX_ERROR, all_checks, selected_ids
+from advisor.lint.registry import GPU_COST_CHECKS, SYNTAX_ERROR, all_checks, selected_ids
 from advisor.lint.source import SkipFile, SourceUnit, notebook_unit, parse_unit, read_source
 from advisor.lint.suppress import find_suppressions, is_suppressed
 
@@ -65,7 +65,7 @@ def lint_unit(unit: SourceUnit, ids: set[str],
         notes.append(Note(unit.path, f"skipped: internal error in the analysis ({type(exc).__name__}: {exc})"))
         return [finding for finding, _ in findings], notes
     for check in all_checks():
-        if check.INFO.id not in ids:
+        if check.INFO.id not in ids or (check.INFO.id in GPU_COST_CHECKS and not ctx.shows_cuda):
             continue
         try:
             hits = list(check.run(ctx))

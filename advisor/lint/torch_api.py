@@ -141,6 +141,10 @@ NUMPY_DEFAULT_F64 = frozenset({
     "numpy.zeros", "numpy.ones", "numpy.empty", "numpy.linspace", "numpy.eye", "numpy.identity",
     "numpy.loadtxt", "numpy.genfromtxt", "numpy.logspace",
 })
+# numpy functions that call the method of the same name on an object that has one (numpy's _wrapfunc): handed
+# a torch tensor, np.squeeze(t) is t.squeeze(), a tensor on t's device (no copy to the host).
+NUMPY_METHOD_DISPATCH = frozenset(f"numpy.{name}" for name in (
+    "squeeze", "transpose", "reshape", "swapaxes", "argmax", "argmin", "argsort", "nonzero", "repeat", "take"))
 NUMPY_RNG_CONSTRUCTORS = frozenset({"numpy.random.default_rng", "numpy.random.RandomState",
                                     "numpy.random.Generator"})
 RNG_F64_METHODS = frozenset({"random", "standard_normal", "normal", "uniform", "exponential", "rand", "randn",
@@ -165,10 +169,21 @@ MODEL_NAME_HINT = re.compile(
     r"model|net|encoder|decoder|module|layer|backbone|head|classifier|criterion|loss_?f|policy|actor|"
     r"critic|generator|discriminator|unet|vae|transformer|bert|gpt|resnet|vit|mlp|cnn|rnn|lstm|gru",
     re.IGNORECASE)
+# A callable the file does not define, named like a model or a loss (`loss(logits, y)` with `loss` a parameter,
+# `self.criterion(out, y)`): fed CUDA tensors, it returns a CUDA tensor.
+COMPUTES_ON_ITS_INPUTS = re.compile(MODEL_NAME_HINT.pattern + r"|loss|objective", re.IGNORECASE)
+# A helper, by its name, that fetches or places data (or builds a model) on the device it is handed.
+DATA_ON_DEVICE_HINT = re.compile(r"^_*(get|load|fetch|next|sample|prepare|make|build|create|init|move|send|read)"
+                                 r"|batch|to_device|to_cuda|to_gpu|model", re.IGNORECASE)
+# ... but not the objects that make data later (create_loader(dataset, device=device) returns a loader).
+NOT_DATA_HINT = re.compile(r"loader|iter|dataset|sampler|optim|sched|scaler|logger|writer", re.IGNORECASE)
 # What an unknown name most likely holds, by its name alone (a parameter nobody in the file passes, a name a
 # star import brings): `device` is the accelerator when there is one; `x_gpu` / `cuda_tensor` are CUDA tensors.
 DEVICE_NAME_HINT = frozenset({"device", "DEVICE", "cuda_device", "gpu_device", "torch_device"})
-DEVICE_HOLDER_HINT = frozenset({"args", "opt", "opts", "config", "cfg", "hparams", "params", "conf", "options"})
+# Objects that hold a configured device (`args.device`, `run_context.device`, `trainer.device`), as opposed to a
+# tensor whose device is wherever it is (`idx.device` of a forward's input: unknown, not a guess of CUDA).
+DEVICE_HOLDER = re.compile(r"^(args|opts?|h?params|hps?)$|conf|cfg|setting|option|context|ctx|trainer|runner|"
+                           r"accelerator|fabric|engine|env|setup", re.IGNORECASE)
 CUDA_TENSOR_NAME_HINT = re.compile(
     r"^(?!(use|no|is|has|enable|disable|num|n|with|on|run|cpu|allow|force)_)[A-Za-z]\w*_(cuda|gpu)$"
     r"|^(cuda|gpu)_(tensor|tensors|array|data|input|inputs|x|y|batch)$")

@@ -8,6 +8,9 @@ an issue, without its imports, reads every metric with ``.item()`` under ``if RA
   file) is the quoted program's model, on the accelerator like a snippet's unbound ``device``. A model the
   file makes on the CPU, or a parameter of a function nobody calls with a CUDA model, is not.
 - A file with neither ``torch`` nor ``cuda`` in it is still read when it runs autograd (``loss.backward()``).
+- Since session 5 (the project's labelling convention): a snippet with no sign of CUDA at all -- no ``cuda``, no
+  ``device``, no ``.to(...)``, no GPU-only API -- is CPU code, and its free ``model`` is no CUDA model there: the
+  quoted loop of 214 fires only once it moves its batch (``data.to(device)``) or names the GPU somewhere.
 """
 
 from __future__ import annotations
@@ -16,10 +19,10 @@ import pytest
 from lint_helpers import lines_of
 
 FIRES = [
-    ("the quoted loop: rank 0 reads every metric every step", """
+    ("the quoted loop, its batch moved to the device: rank 0 reads every metric every step", """
 model.train()
 for data in train_loader:
-    loss, metrics = model(data)
+    loss, metrics = model(data.to(device))
     loss.backward()
     if RANK == 0:
         metrics = {k: v.item() for k, v in metrics.items()}
@@ -36,9 +39,9 @@ for x in batches:
     if dist.get_rank() == 0:
         print(loss.item())
 """, [10]),
-    ("args.local_rank == 0 in a snippet's loop over a free net", """
+    ("args.local_rank == 0 in a snippet's loop over a free net on the GPU", """
 for x, y in loader:
-    out = net(x)
+    out = net(x.cuda(non_blocking=True))
     loss = criterion(out, y)
     optimizer.zero_grad()
     loss.backward()
@@ -49,6 +52,24 @@ for x, y in loader:
 ]
 
 QUIET = [
+    ("the quoted loop with no sign of CUDA anywhere: CPU code by convention", """
+model.train()
+for data in train_loader:
+    loss, metrics = model(data)
+    loss.backward()
+    if RANK == 0:
+        metrics = {k: v.item() for k, v in metrics.items()}
+""", []),
+    ("args.local_rank == 0 in a snippet's loop over a free net, nothing on a device", """
+for x, y in loader:
+    out = net(x)
+    loss = criterion(out, y)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    if args.local_rank == 0:
+        print(f"loss {loss:.4f}")
+""", []),
     ("the main process logs every 100 steps only", """
 model.train()
 for step, data in enumerate(train_loader):

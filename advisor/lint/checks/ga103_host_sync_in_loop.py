@@ -8,10 +8,15 @@ Must match:   for x, y in loader: loss = step(x, y); running += loss.item()
               step = make_step(model); for x in data: step(x)   where the nested step returns loss.item()
               for batch in batches: (for item in batch: encode(item)); loss.backward(); opt.step(); loss.item()
               for data in loader: ...; if RANK == 0: print(loss.item())   (the main process reads every step)
+              def train(model, loader, loss, opt, device): ...; value = loss(out, y); print(value)  (a loss handed in)
+              for micro in range(n): x, y = get_batch(split, ctx.device); ...; total += loss.item()
+              for x, y in loader: ...; for j in range(len(y)): hits[y[j]] += correct[j].item()  (per element)
+              for t in range(n): sim.update()  where update walks self.forces (a few registered parts) and prints
 Must not:     ...; total += loss.detach()  then  total.item() after the loop
               if step % 100 == 0: print(loss.item())      (some iterations only)
               for epoch in range(n): train_one_epoch(); print(val_loss.item())   (once per epoch)
               for x, y in loader: ...; print(loss.item()); break                 (runs once: a smoke test)
+              the same loop in a file with no sign of CUDA at all (CPU code by the project's convention)
 """
 
 from __future__ import annotations

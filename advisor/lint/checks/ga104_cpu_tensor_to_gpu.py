@@ -7,11 +7,13 @@ Must match:   x = torch.randn(64, 128).to("cuda");  w = torch.zeros(10).cuda()
               Variable(torch.rand(256, 256).type(torch.FloatTensor)).cuda()   (pre-0.4 wrappers and casts)
               torch.randn(n, n).type(torch.float).cuda();  a = torch.zeros(n, n) + 2.0; a = a.cuda()
               x = torch.ones(3, 3); y = torch.ones_like(x, device=d); x = x.cuda()   (only its shape was read)
+              x = torch.rand(2, 3); y = torch.ones_like(x, device=d); n = x.shape[0]; x = x.to(d)   (the same)
 Must not:     torch.randn(64, 128, device="cuda");  batch.to(device) for batches from a DataLoader
               torch.from_numpy(a).to(device)  (the data exists already: the copy is the point)
               torch.tensor(np.random.random(n)).cuda()   (numpy's random numbers are the data)
               a = torch.randn(n); ref = a @ a; a_gpu = a.cuda()   (the CPU copy is used too)
               z = torch.zeros(n); z[0] = 1; z_gpu = z.cuda()   (filled in before the copy)
+              torch.Tensor(0.0).to(device)   (raises TypeError: nothing is made)
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ Must match:   weights = torch.from_numpy(w)  ...  for x in loader: y = model(x) 
               while True: rgb = np.ascontiguousarray(rgba[..., :3]); torch.from_numpy(rgb).cuda()  (rgba constant)
               for step in range(n): scale = torch.tensor([0.5, 2.0]).cuda()
               for epoch in range(n): inputs = torch.from_numpy(x_train).float().to(device)   (converted on the way)
+              model = Generator(cfg) (an imported class); for epoch in range(n): model.to(device).train()
 Must not:     for x, y in loader: x = x.to(device)     (new data each iteration: the copy is the point)
               for step in range(n): c = torch.tensor(np.zeros(n)); c.cuda()   (a fill made in the loop: GA104)
               weights = weights.to(device) before the loop; x = x.to(device) where x changes per iteration
@@ -102,7 +103,7 @@ def run(ctx) -> Iterator[Hit]:
             loop = loops[0]
             if ctx.is_sweep(loop):
                 continue
-            is_module = before & (MODEL | CUDA_MODEL) and not before & (CUDA_TENSOR | CPU_TENSOR)
+            is_module = _is_module(before) or (not before and _is_module(ctx.kind(call)))
             if is_module and key is not None and _same_model(ctx, key, loop):  # not a new model each time
                 yield Hit(f"{short(call)} moves the model on every iteration of the loop at {where(ctx, loop)}",
                           node=call, severity="low", evidence={"loop_line": line_of(ctx, loop)})
@@ -122,7 +123,7 @@ def run(ctx) -> Iterator[Hit]:
         if info is None or key is None:
             continue
         if "." not in key and key in _locals(info):
-            moving_model = before & (MODEL | CUDA_MODEL) and not before & (CUDA_TENSOR | CPU_TENSOR)
+            moving_model = _is_module(before) or (not before and _is_module(ctx.kind(call)))
             loop = _same_model_passed_in_loop(ctx, info, key) if moving_model else None
             if loop is not None:
                 yield Hit(f"{short(call)} moves the model `{key}` on every call of {info.name}(), which runs in the "
@@ -225,6 +226,12 @@ def _same_model_passed_in_loop(ctx, info: FunctionInfo, parameter: str) -> Optio
                 and _same_model(ctx, passed.id, loops[0]):
             return loops[0]
     return None
+
+
+def _is_module(kind: int) -> bool:
+    """A module, and no tensor on any path: of the receiver, or -- when nothing is known of the receiver (a model
+    an imported class made) -- of what the move returns (the pass reads `model.to(device)` as a module's move)."""
+    return bool(kind & (MODEL | CUDA_MODEL)) and not kind & (CUDA_TENSOR | CPU_TENSOR)
 
 
 def _target_names(target: ast.AST) -> set[str]:

@@ -4,12 +4,14 @@ Must match:   DataLoader(train_set, batch_size=64, shuffle=True)        (in a fi
               DataLoader(ds, batch_size=64, num_workers=0, pin_memory=True)
               DataLoader(ds, num_workers=args.num_workers, pin_memory=True)
                   with parser.add_argument("--num_workers", default=0, type=int) in the file
+              for num_workers in range(1): DataLoader(ds, num_workers=num_workers, pin_memory=True)
+              device = cfg['device']; DataLoader(ds, batch_size=b); ... x.to(device)   (a configured device)
 Must not:     DataLoader(ds, batch_size=64, num_workers=4, pin_memory=True)
               DataLoader(ds, num_workers=args.workers, ...) with --workers defaulting to 4, or not declared here
               DataLoader(ds, **loader_kwargs)   (cannot see the options)
               DataLoader(TensorDataset(x_cuda, y_cuda), ...)   (data already on the GPU: pinning fails)
               any DataLoader in a file that never puts a tensor or a model on CUDA (naming a CUDA device
-              that nothing is moved to does not count)
+              that nothing is moved to does not count); for num_workers in [2, 4, 8]: DataLoader(...)
 """
 
 from __future__ import annotations
@@ -94,6 +96,8 @@ def run(ctx) -> Iterator[Hit]:
             problems.append(f"num_workers={short(workers)}, which is 0")
         elif _option_default(ctx, workers, defaults) == 0:
             problems.append(f"num_workers={short(workers)}, whose default is 0")
+        elif _loop_values(ctx, workers) == {0}:
+            problems.append(f"num_workers={short(workers)}, which the loop around it only ever sets to 0")
         pin = _argument(call, "pin_memory", _PIN_MEMORY_POSITION)
         if pin is None or (isinstance(pin, ast.Constant) and not pin.value):
             problems.append("no pin_memory=True")
@@ -149,3 +153,28 @@ def _option_default(ctx, value: ast.AST, defaults: dict[str, ast.AST]):
     if isinstance(default, ast.Constant) and isinstance(default.value, bool):
         return default.value
     return ctx.int_value(default)
+
+
+def _loop_values(ctx, value: ast.AST) -> Optional[set[int]]:
+    """``for num_workers in range(1): DataLoader(..., num_workers=num_workers)``: the values an enclosing for-loop
+    gives the name, when its iterable spells them out (``range(n)`` with a known n, a literal list), else None."""
+    if not isinstance(value, ast.Name):
+        return None
+    for loop in ctx.enclosing_loops(value):
+        if not isinstance(loop, (ast.For, ast.AsyncFor)):
+            continue
+        if not (isinstance(loop.target, ast.Name) and loop.target.id == value.id):
+            if value.id in ctx.assigned_in(loop):
+                return None  # rebound inside a loop around it: what reaches the call is not the loop's
+            continue
+        iterable = loop.iter
+        if isinstance(iterable, ast.Call) and ctx.qual(iterable.func) in (None, "range") \
+                and isinstance(iterable.func, ast.Name) and iterable.func.id == "range" and len(iterable.args) == 1:
+            count = ctx.int_value(iterable.args[0])
+            return set(range(count)) if count is not None and count <= 64 else None
+        if isinstance(iterable, (ast.List, ast.Tuple)):
+            values = {element.value for element in iterable.elts if isinstance(element, ast.Constant)}
+            return values if len(values) == len(iterable.elts) else None
+        return None
+    return None
+

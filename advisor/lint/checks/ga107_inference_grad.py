@@ -7,6 +7,9 @@ Must match:   model.eval(); for x in loader: preds.append(model(x.to(device)))
               net = torch.jit.load(path).cuda() / torch.jit.trace(model, x); for ...: net(x)  (TorchScript)
               class Server: __init__: self.model = Net().to("cuda").eval(); predict: return self.model(x)
               a frozen vocoder fed a generator's samples (its input carries a graph: it records too)
+              model(input_ids=ids.to(device), attention_mask=mask.to(device)) after model.eval()  (keywords)
+              def evaluate(model, x): model.eval(); return model(x)   in a file whose work is on CUDA
+              nxt = target_net(s2).max(1)[0].detach()  in a training loop  (the graph is never used)
 Must not:     the same under `with torch.no_grad():` / `with torch.inference_mode():`, or in a function
               decorated with @torch.no_grad(), or one only ever called under no_grad; a loop (or a function it
               calls) that runs backward / an optimizer step; a frozen model (requires_grad_(False), or
@@ -16,6 +19,10 @@ Must not:     the same under `with torch.no_grad():` / `with torch.inference_mod
               included: the recording is noise there), or an untimed one whose outputs are dropped or rebound
               before any read (a warm-up). One untimed forward after model.eval() at the top level whose
               outputs are read (a smoke test, a demo) is reported: they keep the graph's activations alive.
+              Also quiet: a project's own no_grad wrapper (@smart_inference_mode()); inside an nn.Module's
+              forward (or a Lightning evaluation hook), where the caller picks the grad mode; a single layer
+              named model_ref whose forward is handed to benchmark(fn); a model method handed only text
+              (model.translate(sentences): a library's text API runs its own forward under no_grad).
 """
 from __future__ import annotations
 
@@ -26,7 +33,8 @@ from typing import Iterator, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.checks import grad_state
 from advisor.lint.checks.common import short, where
-from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, CUDA_WORKER, EVAL, MODEL, FunctionInfo
+from advisor.lint.checks.forwards import model_of
+from advisor.lint.flow import CUDA_WORKER, EVAL, FunctionInfo
 from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import last_identifier
@@ -74,11 +82,14 @@ INFO = CheckInfo(
 )
 _MAX_CALLER_DEPTH = 4
 _LOSS = re.compile(r"criterion|loss", re.IGNORECASE)
-_NOT_A_FORWARD = api.MODEL_QUIET_METHODS | api.MODEL_SELF_METHODS | {"parameters", "named_parameters", "apply"}
 _CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "Module", "DataParallel",
                          "DistributedDataParallel"})
 _TRAINING_CALLS = frozenset({"backward", "manual_backward", "zero_grad", "clip_grad_norm_", "clip_grad_value_"})
 _OPTIMIZER = re.compile(r"opt|sched|scaler", re.IGNORECASE)
+_GRAD_OFF_WRAPPER = re.compile(r"no_?grad|inference_mode", re.IGNORECASE)
+_HARNESSES = ("timeit", "repeat", "Timer", "do_bench", "bench", "run_benchmark", "measure", "time_it", "timed",
+              "profile", "run")
+_CALLER_DECIDES = re.compile(r"^_*forward|^(validation|test|predict)_step$")
 
 
 def run(ctx) -> Iterator[Hit]:
@@ -89,8 +100,14 @@ def run(ctx) -> Iterator[Hit]:
     training: dict[ast.AST, bool] = {}  # per function, and per outermost loop
     timed: Optional[dict[ast.AST, int]] = None  # call -> the line its clock starts at
     module_names: Optional[dict[str, list[ast.Name]]] = None
+    reads: dict[ast.AST, dict] = {}
+
+    def reads_in(scope: ast.AST) -> dict:  # per function, built when a forward's output is assigned there
+        if scope not in reads:
+            reads[scope] = grad_state.scope_reads(scope)
+        return reads[scope]
     for call in ctx.index.calls:
-        model = _model_of(ctx, call)
+        model = model_of(ctx, call)
         if model is None:
             continue
         scope = ctx.index.scope_of(call)
@@ -98,12 +115,19 @@ def run(ctx) -> Iterator[Hit]:
         key = (loops[0] if loops else scope, short(model))
         if key in reported or any(line < call.lineno for line in global_off) or _grad_off(ctx, call, 0):
             continue
-        if _single_layer(ctx, model) or _LOSS.search(last_identifier(model)):
+        if _grad_mode_of_caller(ctx, call):
+            continue  # a module's forward (a Lightning eval hook) runs in the grad mode its caller chose
+        if _single_layer(ctx, model, lambda call=call: _handed_to_a_runner(ctx, call)) or _LOSS.search(last_identifier(model)):
             continue  # nn.Conv2d(...) timed on its own: an operator benchmark; a loss: not a model's inference
         if frozen is None:
             frozen = grad_state.frozen_models(ctx.index)
         if grad_state.is_frozen(model, frozen) and not _fed_a_graph(ctx, call, scope, frozen, carrying):
             continue  # no parameter requires grad and neither does the input: nothing is recorded
+        if grad_state.output_detached(ctx.index, call, reads_in):
+            reported.add(key)  # a teacher's logits, a DQN target: the graph is recorded and thrown away
+            yield Hit(f"{short(call)} records an autograd graph that is never used: its output is detached "
+                      "(run it under torch.no_grad())", node=call)
+            continue
         if ctx.kind(model) & EVAL:
             once = not loops and isinstance(scope, ast.Module) and not ctx.unit.is_notebook
             clock = None
@@ -135,45 +159,27 @@ def run(ctx) -> Iterator[Hit]:
                   node=call)
 
 
+def _grad_mode_of_caller(ctx, call: ast.Call) -> bool:
+    """Inside ``forward`` (or a ``_forward_*`` helper) of the user's nn.Module: whoever calls the module picks
+    autograd's mode (a distillation teacher is called under no_grad by the training step). Lightning runs its
+    evaluation hooks under no_grad itself."""
+    info = ctx.function_of(call)
+    if info is None or info.class_info is None or not info.class_info.is_model:
+        return False
+    return bool(_CALLER_DECIDES.match(info.name))
+
+
 def _fed_a_graph(ctx, call: ast.Call, scope: ast.AST, frozen: frozenset[str], cache: dict) -> bool:
     """A frozen model still records when its input carries a graph: the output of a model that records (a
     generator's samples fed back into a frozen vocoder), or a tensor made with requires_grad=True."""
     def records(other: ast.Call) -> bool:
-        model = _model_of(ctx, other) if other is not call else None
+        model = model_of(ctx, other) if other is not call else None
         return model is not None and not grad_state.is_frozen(model, frozen)
     names = cache.get(scope)
     if names is None:
         names = cache[scope] = grad_state.graph_carrying_names(ctx.index, scope, records)
     return any(grad_state.carries_graph(argument, names, records)
                for argument in list(call.args) + [keyword.value for keyword in call.keywords])
-
-
-def _model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
-    """The model a call runs on CUDA: ``model(x)``, ``model.forward(x)`` / ``net.act(state)`` (a method that
-    returns CUDA tensors), or an unknown callable named like a model and fed CUDA tensors."""
-    func = call.func
-    callee = ctx.kind(func)
-    arguments = 0
-    for argument in call.args:
-        arguments |= ctx.kind(argument)
-    if callee & (MODEL | CUDA_MODEL) and not callee & (CUDA_TENSOR | CPU_TENSOR):
-        return func if callee & CUDA_MODEL or arguments & CUDA_TENSOR else None
-    if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD \
-            and not (arguments & (CUDA_TENSOR | CPU_TENSOR) == 0 and any(_record_literal(a) for a in call.args)):
-        # model.checkpoint({...}, f"epoch{n}"): a method handed a dict or a path, no tensor, is not a forward
-        receiver = ctx.kind(func.value)
-        if receiver & (MODEL | CUDA_MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR) \
-                and ctx.kind(call) & CUDA_TENSOR:
-            return func.value
-    if not callee and ctx.kind(call) & CUDA_TENSOR and arguments & CUDA_TENSOR \
-            and isinstance(func, (ast.Name, ast.Attribute)) and api.MODEL_NAME_HINT.search(last_identifier(func)) \
-            and not ctx.callees(call) and ctx.qual(func) is None:
-        return func
-    return None
-
-
-def _record_literal(node: ast.AST) -> bool:
-    return isinstance(node, (ast.Dict, ast.JoinedStr)) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
 
 
 def _timed_calls(ctx) -> dict[ast.AST, int]:
@@ -195,13 +201,15 @@ def _speed_test(ctx, model: ast.AST, clock_start: Optional[int]) -> bool:
     return all(line < clock_start for line in made)
 
 
-def _single_layer(ctx, model: ast.AST) -> bool:
-    """A name bound only to one torch.nn layer (tpconv = nn.ConvTranspose1d(...).cuda()), not named a model."""
-    if not isinstance(model, ast.Name) or api.MODEL_NAME_HINT.search(model.id):
+def _single_layer(ctx, model: ast.AST, benchmarked=lambda: False) -> bool:
+    """A name bound only to one torch.nn layer (tpconv = nn.ConvTranspose1d(...).cuda()), not named a model --
+    whatever its name when the forward is an operator benchmark (a function handed to benchmark(fn))."""
+    if not isinstance(model, ast.Name):
         return False
     values = ctx.index.assigned_values.get(model.id, [])
     if not values:
         return False
+    named_a_model = bool(api.MODEL_NAME_HINT.search(model.id))
     for value in values:
         while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                 and value.func.attr in api.MODEL_SELF_METHODS:
@@ -209,9 +217,24 @@ def _single_layer(ctx, model: ast.AST) -> bool:
         name = ctx.qual(value.func) if isinstance(value, ast.Call) else None
         if not name or not name.startswith("torch.nn.") or name.rsplit(".", 1)[-1] in _CONTAINERS:
             return False
-        if name.endswith("Loss"):
+        if name.endswith("Loss") and not named_a_model:
             return True  # nn.CrossEntropyLoss(): no parameters to record a graph for
-    return True
+    return not named_a_model or benchmarked()
+
+
+def _handed_to_a_runner(ctx, call: ast.Call) -> bool:
+    """The forward is the body of a function the file hands to another call (``benchmark(ref_forward)``,
+    ``timeit.timeit(run)``): a callable measured or run by a harness, not a prediction."""
+    info = ctx.function_of(call)
+    if info is None:
+        return False
+    return any(isinstance(argument, ast.Name) and argument.id == info.name
+               for other in ctx.index.calls_by_name.get("benchmark", []) + _harness_calls(ctx) for argument in other.args)
+
+
+def _harness_calls(ctx) -> list[ast.Call]:
+    """Calls that take a function to run: benchmark(fn), timeit.timeit(fn), do_bench(fn), profile(fn) ..."""
+    return [call for name in _HARNESSES for call in ctx.index.calls_by_name.get(name, ())]
 
 
 def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST], depth: int,
@@ -281,8 +304,8 @@ def _calls(ctx, call: ast.Call, info: FunctionInfo) -> bool:
 def _is_grad_off(ctx, node: ast.AST) -> bool:
     target = node.func if isinstance(node, ast.Call) else node
     name = ctx.qual(target)
-    if name in api.GRAD_OFF_CONTEXTS:
-        return True
+    if name in api.GRAD_OFF_CONTEXTS or _GRAD_OFF_WRAPPER.search(last_identifier(target)):
+        return True  # also a project's own wrapper of them (yolov5's @smart_inference_mode(), utils.no_grad())
     return name in api.GRAD_SWITCHES and isinstance(node, ast.Call) and bool(node.args) \
         and isinstance(node.args[0], ast.Constant) and node.args[0].value is False
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 import ast
 from typing import Callable, Optional
 
+from advisor.lint.index import children
+
 _LEAVES_GRAPH = frozenset({"detach", "detach_", "item", "tolist", "numpy", "argmax", "argmin", "argsort", "size",
                            "dim", "numel", "nonzero", "data"})
 _PARAMETER_LISTS = frozenset({"parameters", "named_parameters"})
@@ -168,3 +170,59 @@ def _text(node: ast.AST) -> str:
         return ast.unparse(node)
     except Exception:  # a hand-made node: a name nothing else will match
         return f"<{id(node)}>"
+
+
+# Tensor methods and subscripts that keep the graph on the way to a .detach(): `target_net(s).max(1)[0].detach()`.
+_KEEPS_GRAPH = frozenset({"max", "min", "mean", "sum", "squeeze", "unsqueeze", "view", "reshape", "gather", "float",
+                          "softmax", "log_softmax", "sigmoid", "clone", "contiguous", "flatten", "t", "permute"})
+
+
+def output_detached(index, call: ast.Call, names_of: Callable[[ast.AST], dict]) -> bool:
+    """Is the forward's output cut from the graph before anything uses it: ``teacher(x).detach()``,
+    ``target_net(s2).max(1)[0].detach()``, or ``out = model(x)`` whose every later read in the function is
+    ``out.detach()``? Then the graph autograd records is never used (a distillation teacher, a DQN target).
+    ``names_of(scope)``: the reads in a function (or the module) by name, see ``scope_reads``."""
+    node: ast.AST = call
+    parent = index.parents.get(node)
+    while True:
+        if isinstance(parent, ast.Subscript) and parent.value is node:
+            node, parent = parent, index.parents.get(parent)
+        elif isinstance(parent, ast.Attribute) and parent.value is node:
+            method_call = index.parents.get(parent)
+            if not isinstance(method_call, ast.Call) or method_call.func is not parent:
+                return False
+            if parent.attr in ("detach", "detach_"):
+                return True
+            if parent.attr not in _KEEPS_GRAPH:
+                return False
+            node, parent = method_call, index.parents.get(method_call)
+        else:
+            break
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+        return False
+    reads = [n for n in names_of(index.scope_of(call)).get(parent.targets[0].id, ()) if n.lineno > parent.lineno]
+    return bool(reads) and all(_detached_at(index, read) for read in reads)
+
+
+def scope_reads(scope: ast.AST) -> dict[str, list[ast.Name]]:
+    """The names a function's (or the module's) own statements read, nested defs and lambdas aside."""
+    found: dict[str, list[ast.Name]] = {}
+    stack = [node for node in scope.body if not isinstance(node, _NESTED)]
+    name, load = ast.Name, ast.Load
+    while stack:
+        node = stack.pop()
+        if node.__class__ is name:
+            if node.ctx.__class__ is load:
+                found.setdefault(node.id, []).append(node)
+        elif not isinstance(node, _NESTED):
+            stack.extend(children(node))  # the index's child walk: no ctx/operator singletons
+    return found
+
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _detached_at(index, read: ast.Name) -> bool:
+    attribute = index.parents.get(read)
+    return isinstance(attribute, ast.Attribute) and attribute.attr in ("detach", "detach_") \
+        and isinstance(index.parents.get(attribute), ast.Call)

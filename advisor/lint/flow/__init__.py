@@ -3,7 +3,9 @@
 kinds.py     abstract values as bit flags (CUDA_TENSOR, MODEL, F64, ...)
 scopes.py    the user's functions and classes, what a name calls, per-function summaries
 env.py       the environment with cheap branching (a trail of writes, no copies)
+literals.py  what an expression says by its syntax alone (a literal, a name's hint, a config key)
 exprs.py     what kind of value each expression produces
+numpy_kinds.py  what numpy's functions return
 calls.py     ... and each call: torch, numpy, models, the user's own functions
 conditions.py  tests that ask where the program runs (if device.type == 'cuda':)
 analyzer.py  the pass itself (statements, worklist over functions): FlowResult
@@ -12,6 +14,7 @@ literal_sizes.py  element counts written out: shape arguments, literal data, num
 shapes.py    shapes of tensors the code spells out (t[i] of a 1-D tensor: one element; 32x32 @ 32x1: 32)
 sizes.py     element counts of tensors whose shape the code spells out (exact, or a bound)
 effects.py   what each expression does to the GPU: work, compute, sync, host read, clock
+walks.py     loops over the parts of one step (parameters, a few registered components)
 steps.py     loop bodies that run the training update (backward, optimizer.step), or run once
 loops.py     hot loops, and the host reads on each of their iterations
 regions.py   a timed region: the GPU effects between the reads that measure it

@@ -14,15 +14,17 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
+from advisor.lint import torch_api as api
 from advisor.lint.flow.calls import CallEvaluator
 from advisor.lint.flow.conditions import cuda_condition
 from advisor.lint.flow.env import Environment
-from advisor.lint.flow.exprs import name_hint
 from advisor.lint.flow.kinds import (
     CONTAINER,
     CPU_TENSOR,
+    CUDA_DEVICE,
     CUDA_MODEL,
     CUDA_TENSOR,
+    DEVICE_BITS,
     F64,
     FRESH,
     INSTANCE_BITS,
@@ -31,6 +33,7 @@ from advisor.lint.flow.kinds import (
     NUMPY,
     TENSOR_BITS,
 )
+from advisor.lint.flow.literals import name_hint
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
 from advisor.lint.index import FileIndex
 from advisor.lint.names import Names, dotted
@@ -276,8 +279,28 @@ class FlowAnalyzer(CallEvaluator):
             self.bind_target(node.targets[0], shape)
             return
         kind = self.ev(value)
+        if not kind and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id in api.DEVICE_NAME_HINT and self._chosen_elsewhere(value):
+            # device = get_device() / cfg["device"]: a device chosen elsewhere, can be CUDA -- unless the call
+            # names its fallback (os.environ.get("DEVICE", "cpu")): then that is the device the author meant
+            kind = self._fallback_device(value) or CUDA_DEVICE
         for target in node.targets:
             self.bind_target(target, kind)
+
+    def _chosen_elsewhere(self, value: ast.AST) -> bool:
+        """A value the file does not spell out (a config entry, a helper's result), as opposed to a literal
+        (None, "mps"), torch's own constructor of a device the pass does not model (torch.device("mps")), or a
+        tensor's own device (``device = idx.device``: wherever the input is; exprs.py reads configured ones)."""
+        if isinstance(value, ast.Call):
+            return not (self.names.qual(value.func) or "").startswith("torch.")
+        return isinstance(value, (ast.Name, ast.Subscript))
+
+    def _fallback_device(self, value: ast.AST) -> int:
+        arguments = list(value.args) + [k.value for k in value.keywords] if isinstance(value, ast.Call) else []
+        found = 0
+        for argument in arguments:
+            found |= self.values.get(argument, 0) & DEVICE_BITS
+        return found
 
     def _augassign(self, node: ast.AugAssign) -> None:
         key = dotted(node.target)

@@ -7,11 +7,12 @@ The rules follow PyTorch: a factory's tensor lives where ``device=`` says (or th
 from __future__ import annotations
 
 import ast
+import builtins
 import sys
 from typing import Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.flow.exprs import ExprEvaluator, dtype_kind, has_float_literal, looks_like_model
+from advisor.lint.flow.exprs import ExprEvaluator
 from advisor.lint.flow.kinds import (
     CONTAINER,
     CPU_DEVICE,
@@ -36,11 +37,20 @@ from advisor.lint.flow.kinds import (
     NUMPY,
     TENSOR_BITS,
 )
+from advisor.lint.flow.literals import (
+    dtype_kind,
+    is_device_key,
+    looks_like_model,
+    makes_new_data,
+    placed_on,
+)
+from advisor.lint.flow.numpy_kinds import numpy_result
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.names import dotted
 
 Kw = dict[Optional[str], int]
 _MATH_BUILTINS = frozenset({"sum", "min", "max", "abs"})
+_BUILTINS = frozenset(dir(builtins))
 # Libraries that take arrays or log values but do not compute on CUDA tensors (they need host data).
 _NOT_ON_CUDA = frozenset(sys.stdlib_module_names) | {
     "numpy", "wandb", "mlflow", "tqdm", "matplotlib", "sklearn", "scipy", "pandas", "PIL", "cv2", "seaborn",
@@ -48,6 +58,8 @@ _NOT_ON_CUDA = frozenset(sys.stdlib_module_names) | {
 _COPYING_FACTORIES = frozenset({"tensor", "as_tensor", "asarray"})
 _MOVE_RECEIVER_METHODS = frozenset({"to", "cuda", "double", "float", "half", "bfloat16", "pin_memory"})
 _MODEL_DTYPE_METHODS = frozenset({"double", "float", "half", "bfloat16"})
+# Tensor methods that read its shape or type, not its values: the tensor is still "just made" after them.
+_SHAPE_METHODS = frozenset({"size", "dim", "numel", "nelement", "element_size", "is_floating_point", "is_complex"})
 
 
 def _all(pos: list[int], kw: Kw) -> int:
@@ -69,8 +81,13 @@ class CallEvaluator(ExprEvaluator):
     def _call(self, node: ast.Call) -> int:
         func = node.func
         qualified = self.names.qual(func)
+        if qualified is not None and isinstance(func, ast.Name) and self.lookup(func.id):
+            return self._name_call(node, func.id)  # `from model import model; model = model.cuda(); model(x)`
         if qualified is not None:
-            pos, kw = self.eval_args(node)
+            if isinstance(func, ast.Attribute) and func.attr in api.MODEL_SELF_METHODS \
+                    and qualified.split(".", 1)[0] not in _NOT_ON_CUDA | {"torch"} and looks_like_model(func.value):
+                return self._method_call(node, func)  # `from model import model; model.cuda()`: a module moved
+            pos, kw = self.eval_args(node, keep_first_fresh=qualified.startswith("torch.") and qualified.endswith("_like"))
             return self._library_call(qualified, node, pos, kw)
         if isinstance(func, ast.Attribute):
             return self._method_call(node, func)
@@ -116,15 +133,15 @@ class CallEvaluator(ExprEvaluator):
         if name in api.PASSTHROUGH_CALLS:
             return pos[0] if pos else 0
         if name.startswith("numpy."):
-            return self._numpy_call(name, node, pos, kw)
+            return numpy_result(name, node, pos, kw)
         if last == "from_pretrained":
             if api.NOT_A_MODEL.search(name):
                 return 0
             device_map = _keyword(node, "device_map")  # "auto" / "cuda" / {"": 0} all place it on GPUs
             placed = isinstance(device_map, (ast.Constant, ast.Dict)) and getattr(device_map, "value", 1) is not None
             return CUDA_MODEL if placed else MODEL
-        if name.startswith(api.MODEL_CONSTRUCTOR_PREFIXES):
-            return MODEL
+        if name.startswith(api.MODEL_CONSTRUCTOR_PREFIXES):  # timm.create_model(name, device="cuda") places it
+            return CUDA_MODEL if kw.get("device", 0) & CUDA_DEVICE else MODEL
         if name in api.SCRIPTED_MODEL_LOADERS:
             placed = (pos[1] if len(pos) > 1 else kw.get("map_location", 0)) & CUDA_DEVICE
             return CUDA_MODEL if placed else MODEL
@@ -149,6 +166,8 @@ class CallEvaluator(ExprEvaluator):
             return out
         if name.split(".", 1)[0] not in _NOT_ON_CUDA and _all(pos, kw) & CUDA_TENSOR:
             return CUDA_TENSOR  # a library built on torch (torchdiffeq.odeint, kornia, ...) fed CUDA tensors
+        if name.split(".", 1)[0] not in _NOT_ON_CUDA:
+            return placed_on(last, pos, kw)
         return 0
 
     def _factory(self, name: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
@@ -163,7 +182,7 @@ class CallEvaluator(ExprEvaluator):
         elif self.default_cuda:
             out = CUDA_TENSOR
         else:
-            out = CPU_TENSOR | (FRESH if _makes_new_data(name, node, pos[0] if pos else 0) else 0)
+            out = CPU_TENSOR | (FRESH if makes_new_data(name, node, pos[0] if pos else 0) else 0)
         if name == "DoubleTensor":
             out |= F64
         if "dtype" in kw:  # dtype=float is torch.float64, as in numpy
@@ -171,25 +190,6 @@ class CallEvaluator(ExprEvaluator):
         elif pos and (name in api.WRAPPING_FACTORIES or name == "tensor" or name.endswith("_like")):
             out |= pos[0] & F64
         return out
-
-    def _numpy_call(self, name: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
-        if name in api.NUMPY_RNG_CONSTRUCTORS:
-            return NP_RNG
-        if name in api.NUMPY_F64_FACTORIES:
-            return NUMPY | F64
-        dtype_node = _keyword(node, "dtype")
-        dtype = dtype_kind(dtype_node, kw.get("dtype", 0)) if dtype_node is not None else None
-        if name in api.NUMPY_DEFAULT_F64:
-            if dtype is None and len(node.args) > 1 and name in ("numpy.zeros", "numpy.ones", "numpy.empty"):
-                dtype = dtype_kind(node.args[1], pos[1])
-            return NUMPY | (F64 if dtype is None or dtype & DTYPE_F64 else 0)
-        if name in ("numpy.array", "numpy.asarray", "numpy.arange", "numpy.full"):
-            if dtype is not None:
-                return NUMPY | (F64 if dtype & DTYPE_F64 else 0)
-            floats = any(has_float_literal(arg) for arg in node.args) or _all(pos, {}) & F64
-            return NUMPY | (F64 if floats else 0)
-        every = _all(pos, kw)
-        return NUMPY | (every & F64) if every & NUMPY else 0
 
     # -- methods ----------------------------------------------------------------------------------
     def _method_call(self, node: ast.Call, func: ast.Attribute) -> int:
@@ -201,7 +201,7 @@ class CallEvaluator(ExprEvaluator):
             return self.call_value(held, pos, kw) | self.run_forward(held, node, pos, kw)
         attr = func.attr
         receiver_node = func.value
-        receiver = self.ev(receiver_node, keep_fresh=attr in _MOVE_RECEIVER_METHODS)
+        receiver = self.ev(receiver_node, keep_fresh=attr in _MOVE_RECEIVER_METHODS or attr in _SHAPE_METHODS)
         pos, kw = self.eval_args(node)
         if isinstance(receiver_node, ast.Name) and receiver_node.id == "self":
             method = self.scopes.method_of(self.scope, attr)
@@ -273,7 +273,9 @@ class CallEvaluator(ExprEvaluator):
                 target = dtype_kind(node.args[0], pos[0]) if node.args else kw.get("dtype", 0)
                 return NUMPY | (F64 if target & DTYPE_F64 else 0)
             return 0 if attr in ("tolist", "item") else receiver & (NUMPY | F64)
-        if not receiver and _all(pos, kw) & CUDA_TENSOR and (api.MODEL_NAME_HINT.search(attr)
+        if not receiver and attr == "get" and node.args and is_device_key(node.args[0]):
+            return CUDA_DEVICE | (pos[1] if len(pos) > 1 else 0)  # config.get("device", "cpu"): may be CUDA
+        if not receiver and _all(pos, kw) & CUDA_TENSOR and (api.COMPUTES_ON_ITS_INPUTS.search(attr)
                                                             or api.COMPUTE_METHOD_HINT.match(attr)):
             # `self.dmodel(x)` (a wrapped model stored in __init__), `self._extract_features(imgs)` of a class
             # the file does not show: a model run on CUDA tensors returns CUDA tensors
@@ -345,17 +347,21 @@ class CallEvaluator(ExprEvaluator):
                 return self.instantiate(found, node, pos, kw)
             if name == "Variable" and node.args and name not in self.index.bound_names:
                 return pos[0]  # pre-0.4 code quoted without its imports: torch.autograd.Variable is its tensor
-            if api.MODEL_NAME_HINT.search(name) and _all(pos, kw) & CUDA_TENSOR:
-                return CUDA_TENSOR  # an unknown callable named like a model, fed CUDA tensors
+            if api.COMPUTES_ON_ITS_INPUTS.search(name) and _all(pos, kw) & CUDA_TENSOR:
+                return CUDA_TENSOR  # an unknown callable named like a model or a loss, fed CUDA tensors
             if name[:1].isupper() and api.FREE_MODEL_NAME.match(name) and not _all(pos, kw) & (CUDA_TENSOR | CPU_TENSOR):
                 return MODEL  # `Net()` of a star import: the class is made, not a snippet's model run
+            if name not in _BUILTINS:
+                placed = placed_on(name, pos, kw)
+                if placed:
+                    return placed
             return self.call_value(self._name(node.func), pos, kw)  # a snippet's model (exprs._name)
         if not held & ~CUDA_FN:  # a name bound to one of the user's functions: step = make_step(model)
             function = self.scopes.held_function(node.func, self.scope)
             if function is not None:
                 return self.call_function(function, node, pos, kw, skip_self=False)
         out = self.call_value(held, pos, kw) | self.run_forward(held, node, pos, kw)
-        if not out and not held and _all(pos, kw) & CUDA_TENSOR and (api.MODEL_NAME_HINT.search(name)
+        if not out and not held and _all(pos, kw) & CUDA_TENSOR and (api.COMPUTES_ON_ITS_INPUTS.search(name)
                                                                   or name in self.index.parameter_owners):
             return CUDA_TENSOR  # a name like a model (or one whose .parameters() are taken), fed CUDA tensors
         return out
@@ -371,28 +377,6 @@ class CallEvaluator(ExprEvaluator):
         if out:
             out |= callee & F64
         return out
-
-
-def _makes_new_data(name: str, call: ast.Call, first_kind: int) -> bool:
-    """Does this factory make new values on the CPU (torch.randn(n), torch.tensor([1.0, 2.0]), torch.tensor of
-    a Python list, torch.FloatTensor(64, 3)) -- or wrap data that exists already (torch.from_numpy(a),
-    torch.tensor(numpy_array), torch.FloatTensor(observation)), where the copy to the GPU is the point?"""
-    if name in api.WRAPPING_FACTORIES:
-        return False
-    if name != "tensor" and name not in api.LEGACY_CONSTRUCTORS:
-        return True
-    if not call.args:
-        return True
-    first = call.args[0]
-    if isinstance(first, (ast.List, ast.Tuple, ast.ListComp, ast.Constant)):
-        return True  # a literal, or sizes
-    if name == "tensor":
-        return not first_kind & (NUMPY | CPU_TENSOR | CUDA_TENSOR)  # a list of Python numbers, unless known data
-    if len(call.args) > 1:
-        return True  # FloatTensor(n, m): sizes
-    if isinstance(first, ast.Attribute) and first.attr == "shape":
-        return True  # torch.Tensor(x.shape)
-    return isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) and first.func.attr == "size"
 
 
 def _is_false(node: ast.AST) -> bool:

@@ -17,10 +17,10 @@ from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.analyzer import FlowResult
-from advisor.lint.flow.exprs import is_text
 from advisor.lint.flow.kinds import (
     CONTAINER,
     CPU_TENSOR,
+    CUDA_DEVICE,
     CUDA_FN,
     CUDA_MODEL,
     CUDA_TENSOR,
@@ -29,6 +29,7 @@ from advisor.lint.flow.kinds import (
     INSTANCE_BITS,
     MODEL,
 )
+from advisor.lint.flow.literals import is_text
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.flow.view import FlowView
 from advisor.lint.index import FileIndex, children
@@ -213,6 +214,8 @@ class Effects(FlowView):
                 if qualified.count(".") == 1 and last in api.FACTORIES and not (
                         last in api.SAMPLING_FACTORIES and self._cuda_argument(call)):  # bernoulli(p) computes
                     return (WORK if last in api.NON_FILLING_FACTORIES else WORK | KERNEL), None
+                if not qualified.startswith("torch.") and self._placed_data(call):
+                    return WORK, None  # get_batch(split, device): data placed on the device, nothing computed
                 return WORK | COMPUTE, None
             return (WORK if value & CUDA_MODEL else 0), None
         if isinstance(func, ast.Attribute):
@@ -220,6 +223,13 @@ class Effects(FlowView):
         if isinstance(func, ast.Name):
             return self._name_effect(call, func, value)
         return (WORK | COMPUTE if value & CUDA_TENSOR else 0), None
+
+    def _placed_data(self, call: ast.Call) -> bool:
+        """Handed a CUDA device and no CUDA tensor or model: what comes back was put there, not computed."""
+        every = 0
+        for argument in list(call.args) + [k.value for k in call.keywords]:
+            every |= self.kind(argument)
+        return bool(every & CUDA_DEVICE) and not every & (CUDA_TENSOR | CUDA_MODEL)
 
     def _logs_cuda(self, call: ast.Call) -> bool:
         """A logger is handed a CUDA tensor, or a dict or list holding one."""
@@ -302,6 +312,9 @@ class Effects(FlowView):
             return (WORK | COMPUTE if value & CUDA_TENSOR else 0) | self.summary(forward).bits, forward
         if func.id in api.SYNC_BUILTINS and arguments & CUDA_TENSOR:
             return SYNC | HOST_READ, None
+        if value & CUDA_TENSOR and not found and arguments & CUDA_DEVICE \
+                and not arguments & (CUDA_TENSOR | CUDA_MODEL) and not self.kind(func) & (CUDA_FN | CUDA_MODEL | MODEL):
+            return WORK, None  # a helper the file does not show, handed only a device: data placed there
         if value & CUDA_TENSOR or self.kind(func) & CUDA_FN:
             return WORK | COMPUTE, None
         if found is None and arguments & CUDA_MODEL and not self.qual(func) and func.id not in _BUILTIN_NAMES:

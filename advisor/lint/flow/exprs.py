@@ -31,6 +31,7 @@ from advisor.lint.flow.kinds import (
     NUMPY,
     TENSOR_BITS,
 )
+from advisor.lint.flow.literals import is_device_key, is_text, name_hint
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
 from advisor.lint.index import children
 from advisor.lint.names import Names, dotted, last_identifier
@@ -45,16 +46,6 @@ def union(shape: Shape) -> int:
             out |= union(item)
         return out
     return shape
-
-
-def has_float_literal(node: ast.AST) -> bool:
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, float)
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return any(has_float_literal(e) for e in node.elts)
-    if isinstance(node, ast.UnaryOp):
-        return has_float_literal(node.operand)
-    return False
 
 
 class ExprEvaluator:
@@ -155,8 +146,8 @@ class ExprEvaluator:
         held = self.lookup(key) if key is not None else None
         if held is not None:
             return held
-        base = self.ev(node.value)
         attr = node.attr
+        base = self.ev(node.value, keep_fresh=attr in api.TENSOR_META_ATTRS)  # x.shape reads no values
         if not base and isinstance(node.value, ast.Name) and node.value.id in self.parsed_args:
             default = self.argparse_defaults.get(attr)  # args.device: what --device defaults to
             return self.ev(default) if default is not None else 0
@@ -172,9 +163,9 @@ class ExprEvaluator:
                     # forward_fn = self.forward_torch: the computation (a subclass's, for an abstract one)
                     return CUDA_FN  # of an object that keeps its tensors on the GPU
             base &= ~INSTANCE_BITS
-        if attr == "device":
-            if not base and isinstance(node.value, ast.Name) and node.value.id in api.DEVICE_HOLDER_HINT:
-                return CUDA_DEVICE  # args.device / cfg.device handed in from elsewhere
+        if attr in api.DEVICE_NAME_HINT:
+            if not base and api.DEVICE_HOLDER.search(last_identifier(node.value)):
+                return CUDA_DEVICE  # args.device / run_context.device: a device configured elsewhere, can be CUDA
             return (CUDA_DEVICE if base & (CUDA_TENSOR | CUDA_MODEL) else 0) | \
                 (CPU_DEVICE if base & CPU_TENSOR else 0)
         if attr in api.TENSOR_META_ATTRS:
@@ -189,6 +180,8 @@ class ExprEvaluator:
         self.ev(node.slice)
         if not isinstance(node.ctx, ast.Load):
             return 0
+        if not base & (TENSOR_BITS | NUMPY) and is_device_key(node.slice):
+            return CUDA_DEVICE  # cfg['device']: a device a configuration file names, can be CUDA
         return base & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL)
 
     def _binop(self, node: ast.BinOp) -> int:
@@ -350,8 +343,10 @@ class ExprEvaluator:
                     self.bind(key, held | added | CONTAINER)  # (not t[i] = v: a tensor keeps its device)
 
     # -- calls --------------------------------------------------------------------------------------
-    def eval_args(self, call: ast.Call) -> tuple[list[int], dict[Optional[str], int]]:
-        pos = [self.ev(arg) for arg in call.args]
+    def eval_args(self, call: ast.Call, keep_first_fresh: bool = False) -> tuple[list[int], dict[Optional[str], int]]:
+        """``keep_first_fresh``: the call reads only the first argument's shape (torch.ones_like(x)), so a tensor
+        just made stays "just made" (a copy of it to the GPU is still one GA104 can avoid)."""
+        pos = [self.ev(arg, keep_fresh=keep_first_fresh and index == 0) for index, arg in enumerate(call.args)]
         kw: dict[Optional[str], int] = {}
         for keyword in call.keywords:
             kw[keyword.arg] = kw.get(keyword.arg, 0) | self.ev(keyword.value)
@@ -359,33 +354,6 @@ class ExprEvaluator:
 
     def _call(self, node: ast.Call) -> int:
         raise NotImplementedError  # calls.CallEvaluator knows the APIs
-
-
-def name_hint(name: str) -> int:
-    """What a name nothing in the file binds (or a parameter no call site fills) holds, by its name."""
-    if name in api.DEVICE_NAME_HINT:
-        return CUDA_DEVICE
-    return CUDA_TENSOR if api.CUDA_TENSOR_NAME_HINT.match(name) else 0
-
-
-def is_text(node: ast.AST) -> bool:
-    return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
-
-
-def dtype_kind(node: Optional[ast.AST], kind: int) -> int:
-    """A dtype argument's kind; the builtin ``float`` as a numpy dtype is float64."""
-    if isinstance(node, ast.Name) and node.id == "float":
-        return DTYPE | DTYPE_F64
-    return kind
-
-
-def looks_like_model(node: ast.AST) -> bool:
-    """Nothing is known about ``node``: is it a model by how it is made or named?"""
-    if isinstance(node, ast.Call):
-        name = last_identifier(node.func)
-        if name[:1].isupper() and not api.NOT_A_MODEL.search(name):
-            return True
-    return bool(api.MODEL_NAME_HINT.search(last_identifier(node)))
 
 
 # Handlers by method name, bound per instance (see ``init_handlers``) so subclasses add calls.

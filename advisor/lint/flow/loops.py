@@ -6,8 +6,8 @@ loop is not, so one ``.item()`` per epoch stays quiet. A loop over a DataLoader 
 hot: one iteration per batch is a step, even when it calls a helper with a loop of its own. A loop over
 a literal list (``for n in [256, 1024, 4096]``) is a parameter sweep, not iterations, and is never hot;
 nor is a loop whose body leaves it unconditionally (``...; break``: it runs once). A walk over a model's
-parameters (``for p in model.parameters(): p -= lr * p.grad``) is part of a step, so it does not make the
-loop around it per-epoch; nor does any loop inside a loop whose own body runs the update (``loss.backward()``,
+parameters (``for p in model.parameters(): p -= lr * p.grad``), over a few registered components or over a
+CUDA tensor's elements (walks.py) is part of a step, so it does not make the loop around it per-epoch; nor does any loop inside a loop whose own body runs the update (``loss.backward()``,
 ``optimizer.step()``, steps.py): the per-item encodes that build the batch belong to its step.
 A host read is excused when it runs only some iterations: under ``if step % 100 == 0:``, ``if i == 0:``,
 a flag such as ``if args.verbose:``, or a branch whose condition is itself the (reported) host read (a
@@ -31,12 +31,11 @@ from advisor.lint.flow.scopes import FunctionInfo
 from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.steps import OPTIMIZER_STEP, named_like_optimizer, runs_once, runs_update, update_calls
 from advisor.lint.flow.view import FlowView
+from advisor.lint.flow.walks import walks_few_components, walks_parameters
 from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, children
 from advisor.lint.names import dotted
 
 _MAX_DEPTH = 6
-_PARAMETER_WALKS = frozenset({"parameters", "named_parameters", "buffers", "named_buffers", "modules",
-                              "named_modules", "children", "named_children"})
 
 
 class LoopAnalysis(FlowView):
@@ -110,8 +109,10 @@ class LoopAnalysis(FlowView):
         optimizer's param groups (the hand-written SGD update, gradient clipping) is part of one step, not a
         loop of steps: ``for t in range(N): ...; for p in model.parameters(): p -= lr * p.grad`` is hot at t.
         Nor is a loop inside a loop whose own body runs the update: the per-item encodes that build a batch,
-        the per-layer losses summed before ``loss.backward()`` are parts of that step."""
-        if not self.is_hot(loop) or self.walks_parameters(loop):
+        the per-layer losses summed before ``loss.backward()`` are parts of that step; so is a walk over a CUDA
+        tensor's elements that computes nothing (``for j in range(len(y)): c[y[j]] += ok[j].item()``)."""
+        if not self.is_hot(loop) or self.walks_parameters(loop) or walks_few_components(self.index, loop) or \
+                not any(event.bits & COMPUTE for event in self.iteration_events(loop, stop_at_loops=True)):
             return False
         around = self.index.enclosing_loops(loop)
         return not (around and self.runs_update(around[0]))
@@ -130,24 +131,7 @@ class LoopAnalysis(FlowView):
                    for call in update_calls(loop.body, OPTIMIZER_STEP))
 
     def walks_parameters(self, loop: ast.AST) -> bool:
-        """``for p in model.parameters()`` / ``zip(params, grads)`` / ``for group in opt.param_groups``, also
-        through a name bound to such a walk (``params = list(model.parameters())``)."""
-        if not isinstance(loop, (ast.For, ast.AsyncFor)):
-            return False
-        work, seen = [loop.iter], 0
-        while work and seen < 16:
-            node = work.pop()
-            seen += 1
-            if isinstance(node, ast.Call):
-                func = node.func
-                if isinstance(func, ast.Attribute) and func.attr in _PARAMETER_WALKS:
-                    return True
-                work.extend(node.args)  # enumerate(...), zip(...), list(...), reversed(...)
-            elif isinstance(node, ast.Attribute) and node.attr == "param_groups":
-                return True
-            elif isinstance(node, ast.Name):
-                work.extend(self.index.assigned_values.get(node.id, [])[:2])
-        return False
+        return walks_parameters(self.index, loop)
 
     def function_has_hot_loop(self, info: FunctionInfo, depth: int) -> bool:
         known = self._function_hot.get(info)

@@ -1,0 +1,81 @@
+"""Which call runs a model's forward pass on CUDA (GA107 asks): ``model(x)``, ``model.forward(x)``, a method of a
+model that returns CUDA tensors (``net.act(state)``), an unknown callable named like a model fed CUDA tensors --
+not a model's set-up or bookkeeping methods, not a method handed a record or only text (a library's text API,
+which runs its own forward under no_grad), and a model handed in only where the file's work is on CUDA.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from advisor.lint import torch_api as api
+from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, EVAL, MODEL
+from advisor.lint.names import last_identifier
+
+_NOT_A_FORWARD = api.MODEL_QUIET_METHODS | api.MODEL_SELF_METHODS | {"parameters", "named_parameters", "apply"}
+
+
+def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
+    """The model a call runs on CUDA: ``model(x)``, ``model.forward(x)`` / ``net.act(state)`` (a method that
+    returns CUDA tensors), or an unknown callable named like a model and fed CUDA tensors."""
+    func = call.func
+    callee = ctx.kind(func)
+    arguments = 0
+    for argument in call.args:
+        arguments |= ctx.kind(argument)
+    for keyword in call.keywords:  # model(input_ids=ids, attention_mask=mask): the inputs by name
+        arguments |= ctx.kind(keyword.value)
+    if callee & (MODEL | CUDA_MODEL) and not callee & (CUDA_TENSOR | CPU_TENSOR):
+        if callee & CUDA_MODEL or arguments & CUDA_TENSOR:
+            return func
+        return func if _unknown_eval_model(ctx, func, callee, arguments) else None
+    if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD:
+        receiver = ctx.kind(func.value)
+        if receiver & (MODEL | CUDA_MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR) \
+                and ctx.kind(call) & CUDA_TENSOR and not (arguments & (CUDA_TENSOR | CPU_TENSOR) == 0 and (
+                    any(_record_literal(a) for a in call.args) or _text_only(ctx, call))):
+            # model.checkpoint({...}, f"epoch{n}"): a method handed a dict or a path, no tensor, is not a forward;
+            # model.translate(sentences) / model.encode(["a", "b"]): a library's text API, which tokenizes and
+            # runs its own forward under no_grad (fairseq's translate, sentence-transformers' encode)
+            return func.value
+    if not callee and ctx.kind(call) & CUDA_TENSOR and arguments & CUDA_TENSOR \
+            and isinstance(func, (ast.Name, ast.Attribute)) and api.MODEL_NAME_HINT.search(last_identifier(func)) \
+            and not ctx.callees(call) and ctx.qual(func) is None:
+        return func
+    return None
+
+
+def _unknown_eval_model(ctx, func: ast.AST, callee: int, arguments: int) -> bool:
+    """``def evaluate(model, x): model.eval(); return model(x)`` in a file that puts its work on CUDA: a model
+    handed in, switched to eval mode, fed inputs of unknown device. Where it runs is unknown; the file's other
+    functions move their models to the GPU, so this one is read the same way (never when the inputs are
+    known to be on the CPU)."""
+    if not callee & EVAL or arguments & CPU_TENSOR or not ctx.uses_cuda or not isinstance(func, ast.Name):
+        return False
+    info = ctx.function_of(func)
+    return info is not None and func.id in info.positional + info.keyword_only
+
+
+def _text_only(ctx, call: ast.Call) -> bool:
+    """Every positional argument is text: a string, a list of strings (``["a b", "c"] * 8``), or a name the
+    file binds only to such values."""
+    return bool(call.args) and all(_is_text(ctx, argument, 0) for argument in call.args)
+
+
+def _is_text(ctx, node: ast.AST, depth: int) -> bool:
+    if isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        return True
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return bool(node.elts) and all(_is_text(ctx, element, depth) for element in node.elts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Add)):
+        sides = [side for side in (node.left, node.right) if not isinstance(side, ast.Constant)
+                 or isinstance(side.value, str)]
+        return bool(sides) and all(_is_text(ctx, side, depth) for side in sides)
+    if isinstance(node, ast.Name) and depth < 3:
+        values = ctx.index.assigned_values.get(node.id, [])
+        return bool(values) and all(_is_text(ctx, value, depth + 1) for value in values)
+    return False
+
+
+def _record_literal(node: ast.AST) -> bool:
+    return isinstance(node, (ast.Dict, ast.JoinedStr)) or (isinstance(node, ast.Constant) and isinstance(node.value, str))

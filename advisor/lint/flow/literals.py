@@ -1,0 +1,104 @@
+"""What an expression says by its syntax alone, before any data flow: a literal's type, a name's hint, a key.
+
+Shared by the expression and call layers (exprs.py, calls.py) and by effects.py.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from advisor.lint import torch_api as api
+from advisor.lint.flow.kinds import (
+    CPU_TENSOR,
+    CUDA_DEVICE,
+    CUDA_MODEL,
+    CUDA_TENSOR,
+    DTYPE,
+    DTYPE_F64,
+    MODEL_BITS,
+    NUMPY,
+    TENSOR_BITS,
+)
+from advisor.lint.names import last_identifier
+
+
+def has_float_literal(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, float)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return any(has_float_literal(e) for e in node.elts)
+    if isinstance(node, ast.UnaryOp):
+        return has_float_literal(node.operand)
+    return False
+
+
+def name_hint(name: str) -> int:
+    """What a name nothing in the file binds (or a parameter no call site fills) holds, by its name."""
+    if name in api.DEVICE_NAME_HINT:
+        return CUDA_DEVICE
+    return CUDA_TENSOR if api.CUDA_TENSOR_NAME_HINT.match(name) else 0
+
+
+def is_device_key(node: Optional[ast.AST]) -> bool:
+    """``'device'`` in ``cfg['device']`` / ``config.get('device')``: the key a configuration names its device by."""
+    return isinstance(node, ast.Constant) and node.value in api.DEVICE_NAME_HINT
+
+
+def is_text(node: ast.AST) -> bool:
+    return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
+
+
+def dtype_kind(node: Optional[ast.AST], kind: int) -> int:
+    """A dtype argument's kind; the builtin ``float`` as a numpy dtype is float64."""
+    if isinstance(node, ast.Name) and node.id == "float":
+        return DTYPE | DTYPE_F64
+    return kind
+
+
+def looks_like_model(node: ast.AST) -> bool:
+    """Nothing is known about ``node``: is it a model by how it is made or named?"""
+    if isinstance(node, ast.Call):
+        name = last_identifier(node.func)
+        if name[:1].isupper() and not api.NOT_A_MODEL.search(name):
+            return True
+    return bool(api.MODEL_NAME_HINT.search(last_identifier(node)))
+
+
+def makes_new_data(name: str, call: ast.Call, first_kind: int) -> bool:
+    """Does this factory make new values on the CPU (torch.randn(n), torch.tensor([1.0, 2.0]), torch.tensor of
+    a Python list, torch.FloatTensor(64, 3)) -- or wrap data that exists already (torch.from_numpy(a),
+    torch.tensor(numpy_array), torch.FloatTensor(observation)), where the copy to the GPU is the point?"""
+    if name in api.WRAPPING_FACTORIES:
+        return False
+    if name != "tensor" and name not in api.LEGACY_CONSTRUCTORS:
+        return True
+    if not call.args:
+        return True
+    if name in api.LEGACY_CONSTRUCTORS and any(isinstance(a, ast.Constant) and isinstance(a.value, float)
+                                               for a in call.args):
+        return False  # torch.Tensor(0.0) raises TypeError (sizes are ints, data a sequence): nothing is made
+    first = call.args[0]
+    if isinstance(first, (ast.List, ast.Tuple, ast.ListComp, ast.Constant)):
+        return True  # a literal, or sizes
+    if name == "tensor":
+        return not first_kind & (NUMPY | CPU_TENSOR | CUDA_TENSOR)  # a list of Python numbers, unless known data
+    if len(call.args) > 1:
+        return True  # FloatTensor(n, m): sizes
+    if isinstance(first, ast.Attribute) and first.attr == "shape":
+        return True  # torch.Tensor(x.shape)
+    return isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) and first.func.attr == "size"
+
+
+def placed_on(name: str, pos: list[int], kw: dict) -> int:
+    """A function the file does not show, named for fetching or placing data or a model, handed a CUDA device
+    and no tensor (``get_batch("train", device)``, ``load_data(path, device=device)``): what it returns is on
+    that device (``compute_metrics(path, device)`` says nothing of what it returns) -- a model when it is named like
+    one (``build_model(cfg, device)``), tensors otherwise. A class (``Trainer(model, device)``) is left alone."""
+    every = 0
+    for kind in list(pos) + list(kw.values()):
+        every |= kind
+    if not every & CUDA_DEVICE or every & (TENSOR_BITS | MODEL_BITS) or name[:1].isupper() \
+            or not api.DATA_ON_DEVICE_HINT.search(name) or api.NOT_DATA_HINT.search(name):
+        return 0
+    return CUDA_MODEL if api.MODEL_NAME_HINT.search(name) else CUDA_TENSOR

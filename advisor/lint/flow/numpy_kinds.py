@@ -1,0 +1,41 @@
+"""The numpy half of the call layer: what numpy's functions return, as kinds (float64 defaults, RNGs)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable
+
+from advisor.lint import torch_api as api
+from advisor.lint.flow.kinds import CPU_TENSOR, CUDA_TENSOR, DTYPE_F64, F64, NP_RNG, NUMPY
+from advisor.lint.flow.literals import dtype_kind, has_float_literal
+
+
+def _union(kinds: Iterable[int]) -> int:
+    out = 0
+    for kind in kinds:
+        out |= kind
+    return out
+
+
+def numpy_result(name: str, node: ast.Call, pos: list[int], kw: dict) -> int:
+    """What a numpy function returns: an array (float64 by numpy's defaults, or by dtype=), an RNG, or -- for
+    the functions that dispatch to the method of the object handed in -- that tensor."""
+    if name in api.NUMPY_RNG_CONSTRUCTORS:
+        return NP_RNG
+    if name in api.NUMPY_F64_FACTORIES:
+        return NUMPY | F64
+    dtype_node = next((k.value for k in node.keywords if k.arg == "dtype"), None)
+    dtype = dtype_kind(dtype_node, kw.get("dtype", 0)) if dtype_node is not None else None
+    if name in api.NUMPY_DEFAULT_F64:
+        if dtype is None and len(node.args) > 1 and name in ("numpy.zeros", "numpy.ones", "numpy.empty"):
+            dtype = dtype_kind(node.args[1], pos[1])
+        return NUMPY | (F64 if dtype is None or dtype & DTYPE_F64 else 0)
+    if name in ("numpy.array", "numpy.asarray", "numpy.arange", "numpy.full"):
+        if dtype is not None:
+            return NUMPY | (F64 if dtype & DTYPE_F64 else 0)
+        floats = any(has_float_literal(arg) for arg in node.args) or _union(pos) & F64
+        return NUMPY | (F64 if floats else 0)
+    if name in api.NUMPY_METHOD_DISPATCH and pos and pos[0] & (CUDA_TENSOR | CPU_TENSOR):
+        return pos[0] & (CUDA_TENSOR | CPU_TENSOR | F64)  # np.squeeze(t) calls t.squeeze(): still a tensor
+    every = _union(pos) | _union(kw.values())
+    return NUMPY | (every & F64) if every & NUMPY else 0
