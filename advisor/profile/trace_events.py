@@ -18,7 +18,9 @@ from typing import Any, Iterator, NamedTuple, Optional
 
 MARK_PREFIX = "gpu_advisor::"
 SYNC_CALLS = frozenset({"cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize", "cudaMemcpy",
-                        "cuStreamSynchronize", "cuCtxSynchronize", "cudaStreamWaitEvent"})
+                        "cuStreamSynchronize", "cuCtxSynchronize"})
+# Not cudaStreamWaitEvent: it makes a stream wait on the GPU (DDP orders its NCCL stream so, every bucket); the host
+# goes on at once.
 LAUNCH_CALLS = frozenset({"cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cuLaunchKernelEx",
                           "cudaLaunchCooperativeKernel"})
 GRAPH_LAUNCH_CALLS = frozenset({"cudaGraphLaunch", "cuGraphLaunch"})
