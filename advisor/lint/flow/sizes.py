@@ -11,7 +11,7 @@ import ast
 from typing import Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.flow.analyzer import argparse_options
+from advisor.lint.flow.argparse_options import argparse_options
 from advisor.lint.flow.literal_sizes import literal_numel, numpy_numel, shape_numel
 from advisor.lint.flow.shapes import TensorShapes, count
 from advisor.lint.index import FileIndex
