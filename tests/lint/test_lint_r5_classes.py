@@ -1,0 +1,96 @@
+"""GA102 / GA103 / GA106 / GA107 / GA110 on the fifth real-world corpus (issue 12, development half).
+
+- A loop in an nn.Module's own ``forward`` (an RNN unrolled over its time steps, a walk over layers) is part
+  of one forward pass: it does not make the loop that calls the model per-epoch (GA103).
+- A helper or closure that only one hot loop runs (``optimizer.step(closure)``) reports each host read it
+  makes on every call, not only the first one (``print(loss.item())`` then ``if loss > 100:``) (GA103).
+"""
+
+from __future__ import annotations
+
+import pytest
+from lint_helpers import lines_of
+
+_RNN = """
+import torch
+import torch.nn as nn
+device = torch.device("cuda")
+class Seq(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.LSTMCell(1, 8)
+        self.out = nn.Linear(8, 1)
+    def forward(self, x):
+        h = torch.zeros(x.size(0), 8, device=device)
+        c = torch.zeros(x.size(0), 8, device=device)
+        outputs = []
+        for x_t in x.chunk(x.size(1), dim=1):
+            h, c = self.cell(x_t, (h, c))
+            outputs += [self.out(h)]
+        return torch.stack(outputs, 1)
+model = Seq().to(device)
+x = torch.randn(16, 20, device=device)
+"""
+
+FIRES = [
+    ("a training loop calling a model whose forward loops over time steps: a step per iteration", _RNN + """
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+def train_step(x):
+    loss = model(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss
+for step in range(n_steps):
+    loss = train_step(x)
+    print(step, loss.item())
+""", [("GA103", 29)]),
+    ("a timing loop of forwards through a model whose forward loops over time steps", _RNN + """
+for i in range(100):
+    out = model(x)
+    print(i, out.sum().item())
+""", [("GA103", 22)]),
+    ("an LBFGS closure reads the loss twice on every call: both reads reported", _RNN + """
+opt = torch.optim.LBFGS(model.parameters())
+for step in range(n_steps):
+    def closure():
+        opt.zero_grad()
+        loss = model(x).pow(2).mean()
+        loss.backward()
+        print("loss", loss.item())
+        if loss > 100.0:
+            raise SystemExit(1)
+        return loss
+    opt.step(closure)
+""", [("GA103", 26), ("GA103", 27)]),
+]
+
+QUIET = [
+    ("once per epoch around a loop of steps, with a forward that loops", _RNN + """
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(n_epochs):
+    for step in range(100):
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(epoch, loss.item())
+""", []),
+    ("a closure that reads the loss only now and then", _RNN + """
+opt = torch.optim.LBFGS(model.parameters())
+for step in range(n_steps):
+    def closure():
+        opt.zero_grad()
+        loss = model(x).pow(2).mean()
+        loss.backward()
+        if step % 100 == 0:
+            print("loss", loss.item())
+        return loss
+    opt.step(closure)
+""", []),
+]
+
+
+@pytest.mark.parametrize("title,code,expected", FIRES + QUIET, ids=[c[0] for c in FIRES + QUIET])
+def test_r5_classes(title, code, expected):
+    assert [(check, line) for line, check in lines_of(code, select=["GA103"])] == expected
