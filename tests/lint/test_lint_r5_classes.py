@@ -4,6 +4,9 @@
   of one forward pass: it does not make the loop that calls the model per-epoch (GA103).
 - A helper or closure that only one hot loop runs (``optimizer.step(closure)``) reports each host read it
   makes on every call, not only the first one (``print(loss.item())`` then ``if loss > 100:``) (GA103).
+- A closure handed to ``optimizer.step(closure)`` runs where the program steps: what ran before that call
+  ran before it, it is no program start of its own; and ``model.double()`` / ``.half()`` of a model already on
+  the GPU converts its parameters there, a kernel: CUDA is warm after it (GA102).
 """
 
 from __future__ import annotations
@@ -94,3 +97,46 @@ for step in range(n_steps):
 @pytest.mark.parametrize("title,code,expected", FIRES + QUIET, ids=[c[0] for c in FIRES + QUIET])
 def test_r5_classes(title, code, expected):
     assert [(check, line) for line, check in lines_of(code, select=["GA103"])] == expected
+
+
+_TIMED_CLOSURE = """
+import time
+import torch
+import torch.nn as nn
+device = torch.device("cuda")
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+    def forward(self, x):
+        return self.fc(x)
+net = Net()
+x = torch.load("x.pt").to(device)
+{before}
+opt = torch.optim.LBFGS(net.parameters())
+for i in range(n_steps):
+    def closure():
+        t0 = time.time()
+        opt.zero_grad()
+        loss = net(x).sum()
+        loss.backward()
+        torch.cuda.synchronize()
+        print(time.time() - t0)
+        return loss
+    opt.step(closure)
+"""
+
+WARM_UP = [
+    ("a timed LBFGS closure with only copies before it: its first call is cold",
+     "net.to(device)", [("GA102", 19)]),
+    ("a model converted to float64 on the CPU, then moved: a copy, no kernel",
+     "net.double()\nnet.to(device)", [("GA102", 20)]),
+    ("a forward before the step loop warms CUDA up for the closure", "net.to(device)\nnet(x)", []),
+    ("net.double() of the model on the GPU runs a kernel: warm", "net.to(device)\nnet.double()", []),
+]
+
+
+@pytest.mark.parametrize("title,before,expected", WARM_UP, ids=[c[0] for c in WARM_UP])
+def test_r5_timed_closure_warm_up(title, before, expected):
+    code = _TIMED_CLOSURE.replace("{before}", before)
+    assert [(check, line) for line, check in lines_of(code, select=["GA102"])] == expected

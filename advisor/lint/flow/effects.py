@@ -47,6 +47,7 @@ _NOTHING_INSIDE = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef
                              ast.Global, ast.Nonlocal})
 _SPECIAL = frozenset({ast.For, ast.AsyncFor, ast.While, ast.If, ast.IfExp, ast.Assert, ast.Assign, ast.AugAssign})
 _EMITTING = frozenset({ast.Call, ast.BinOp, ast.Compare, ast.UnaryOp, ast.FormattedValue})
+_CASTS = frozenset({"half", "double", "bfloat16"})
 # print(model), str(model), isinstance(model, nn.Module): Python's own functions never run a model handed to them.
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -256,6 +257,10 @@ class Effects(FlowView):
         if receiver & (CUDA_MODEL | MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR):
             if attr in api.MODEL_QUIET_METHODS:
                 return 0, None
+            if attr in _CASTS and receiver & CUDA_MODEL and not call.args:
+                # model.double() on a model already on the GPU converts each parameter there: a kernel
+                # (CUDA is warm after it); .float() is left out, most models already are float32 (a no-op)
+                return WORK | KERNEL, None
             if attr in ("to", "cuda", "cpu", "half", "float", "double", "bfloat16"):
                 return (WORK if value & CUDA_MODEL else 0), None
             if receiver & CUDA_MODEL and self._text_only(call):  # model.translate(sentences): text comes back,
