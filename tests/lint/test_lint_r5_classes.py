@@ -7,6 +7,9 @@
 - A closure handed to ``optimizer.step(closure)`` runs where the program steps: what ran before that call
   ran before it, it is no program start of its own; and ``model.double()`` / ``.half()`` of a model already on
   the GPU converts its parameters there, a kernel: CUDA is warm after it (GA102).
+- A logger that takes a dict (``wandb.log(d)``) is never handed a bare tensor: a record built by a helper the
+  file does not show (``wandb.log(get_wandb_logs(loss_item, recall))``) is no host read the file shows; a dict
+  seen to hold a CUDA tensor still is (GA103).
 """
 
 from __future__ import annotations
@@ -140,3 +143,35 @@ WARM_UP = [
 def test_r5_timed_closure_warm_up(title, before, expected):
     code = _TIMED_CLOSURE.replace("{before}", before)
     assert [(check, line) for line, check in lines_of(code, select=["GA102"])] == expected
+
+
+_LOGGED = """
+import torch
+import wandb
+from project.monitoring import get_wandb_logs, batch_recall
+device = torch.device("cuda")
+model = torch.nn.Linear(4, 3).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    out = model(x.to(device))
+    y = y.to(device)
+    loss = torch.nn.functional.cross_entropy(out, y)
+    loss.backward()
+    opt.step()
+    recall = batch_recall(out, y, k=1)
+    {logged}
+"""
+
+LOGGED = [
+    ("a dict literal holding the CUDA loss", 'wandb.log({"loss": loss})', [("GA103", 14)]),
+    ("a dict filled with the CUDA loss", 'logs = {}\n    logs["loss"] = loss\n    wandb.log(logs)', [("GA103", 16)]),
+    ("a record a project helper built", "wandb.log(get_wandb_logs(recall))", []),
+    ("a record a project helper built, through a name", "logs = get_wandb_logs(recall, k=1)\n"
+     "    wandb.log(logs)", []),
+]
+
+
+@pytest.mark.parametrize("title,logged,expected", LOGGED, ids=[c[0] for c in LOGGED])
+def test_r5_dict_loggers(title, logged, expected):
+    code = _LOGGED.replace("{logged}", logged)
+    assert [(check, line) for line, check in lines_of(code, select=["GA103"])] == expected

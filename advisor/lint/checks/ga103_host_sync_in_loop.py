@@ -19,6 +19,8 @@ Must not:     ...; total += loss.detach()  then  total.item() after the loop
               for epoch in range(n): train_one_epoch(); print(val_loss.item())   (once per epoch)
               for x, y in loader: ...; print(loss.item()); break                 (runs once: a smoke test)
               the same loop in a file with no sign of CUDA at all (CPU code by the project's convention)
+              wandb.log(get_wandb_logs(loss_item, recall))   (a record a helper the file does not show built:
+                a dict logger is never handed a bare tensor)
 """
 
 from __future__ import annotations

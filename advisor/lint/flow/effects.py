@@ -47,6 +47,7 @@ _NOTHING_INSIDE = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef
                              ast.Global, ast.Nonlocal})
 _SPECIAL = frozenset({ast.For, ast.AsyncFor, ast.While, ast.If, ast.IfExp, ast.Assert, ast.Assign, ast.AugAssign})
 _EMITTING = frozenset({ast.Call, ast.BinOp, ast.Compare, ast.UnaryOp, ast.FormattedValue})
+_DICT_LOGGERS = frozenset({"log", "log_metrics", "add_scalars"})  # their record is a dict
 _CASTS = frozenset({"half", "double", "bfloat16"})
 # print(model), str(model), isinstance(model, nn.Module): Python's own functions never run a model handed to them.
 _BUILTIN_NAMES = frozenset(dir(builtins))
@@ -233,8 +234,16 @@ class Effects(FlowView):
         return bool(every & CUDA_DEVICE) and not every & (CUDA_TENSOR | CUDA_MODEL)
 
     def _logs_cuda(self, call: ast.Call) -> bool:
-        """A logger is handed a CUDA tensor, or a dict or list holding one."""
-        return any(self.kind(a) & CUDA_TENSOR for a in list(call.args) + [k.value for k in call.keywords])
+        """A logger is handed a CUDA tensor, or a dict or list holding one. A logger that takes a dict
+        (wandb.log(d), writer.add_scalars(tag, d)) is handed a dict, never a bare tensor: a value the pass
+        takes for one there is a helper's result it guessed from the helper's arguments
+        (``wandb.log(get_wandb_logs(loss_item, recall))``), so only a dict seen to hold CUDA tensors counts."""
+        takes_dict = (self.qual(call.func) or "").rsplit(".", 1)[-1] in _DICT_LOGGERS
+        for argument in list(call.args) + [k.value for k in call.keywords]:
+            kind = self.kind(argument)
+            if kind & CUDA_TENSOR and (kind & CONTAINER or not takes_dict):
+                return True
+        return False
 
     def _cuda_argument(self, call: ast.Call) -> bool:
         """A CUDA tensor (or, for a logger, a dict or list holding one) among the positional arguments."""
