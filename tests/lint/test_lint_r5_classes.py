@@ -10,6 +10,7 @@
 - A logger that takes a dict (``wandb.log(d)``) is never handed a bare tensor: a record built by a helper the
   file does not show (``wandb.log(get_wandb_logs(loss_item, recall))``) is no host read the file shows; a dict
   seen to hold a CUDA tensor still is (GA103).
+- A size written as a shift (``N = 1 << 20``) is a constant like ``2 ** 20`` (GA110).
 """
 
 from __future__ import annotations
@@ -175,3 +176,23 @@ LOGGED = [
 def test_r5_dict_loggers(title, logged, expected):
     code = _LOGGED.replace("{logged}", logged)
     assert [(check, line) for line, check in lines_of(code, select=["GA103"])] == expected
+
+
+_SHIFTED = """
+import torch
+N = {size}
+def main():
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    a = torch.arange(N, device=device, dtype=torch.float32)
+    b = 2 * a
+    c = torch.empty_like(a)
+    for i in range(N):
+        c[i] = a[i] + b[i]
+main()
+"""
+
+
+@pytest.mark.parametrize("size,expected", [("1 << 20", [("GA110", 9)]), ("1 << 3", [])])
+def test_r5_shifted_sizes(size, expected):
+    code = _SHIFTED.replace("{size}", size)
+    assert [(check, line) for line, check in lines_of(code, select=["GA110"])] == expected
