@@ -10,6 +10,8 @@
 - A logger that takes a dict (``wandb.log(d)``) is never handed a bare tensor: a record built by a helper the
   file does not show (``wandb.log(get_wandb_logs(loss_item, recall))``) is no host read the file shows; a dict
   seen to hold a CUDA tensor still is (GA103).
+- A call through an alias of a name like a model (``f = model; [f(b.cuda()).detach() for b in loader]``) runs
+  that model: a prediction loop with autograd on (GA107), quiet under ``torch.no_grad()``.
 - A size written as a shift (``N = 1 << 20``) is a constant like ``2 ** 20`` (GA110).
 """
 
@@ -196,3 +198,41 @@ main()
 def test_r5_shifted_sizes(size, expected):
     code = _SHIFTED.replace("{size}", size)
     assert [(check, line) for line, check in lines_of(code, select=["GA110"])] == expected
+
+
+ALIASES = [
+    ("a prediction comprehension through an alias of a model handed in", """
+import torch
+def extract(model, loader):
+    f = model
+    return [f(b.cuda()).detach() for b in loader]
+""", [("GA107", 4)]),
+    ("the same loop through an alias of self.net", """
+import torch
+class Extractor:
+    def run(self, loader):
+        f = self.net
+        feats = []
+        for b in loader:
+            feats.append(f(b.cuda()).cpu())
+        return feats
+""", [("GA107", 7)]),
+    ("the alias under torch.no_grad()", """
+import torch
+def extract(model, loader):
+    f = model
+    with torch.no_grad():
+        return [f(b.cuda()).detach() for b in loader]
+""", []),
+    ("an alias of something not named like a model", """
+import torch
+def extract(transform, loader):
+    f = transform
+    return [f(b.cuda()).detach() for b in loader]
+""", []),
+]
+
+
+@pytest.mark.parametrize("title,code,expected", ALIASES, ids=[c[0] for c in ALIASES])
+def test_r5_model_aliases(title, code, expected):
+    assert [(check, line) for line, check in lines_of(code, select=["GA107"])] == expected
