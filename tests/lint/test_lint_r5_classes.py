@@ -12,6 +12,8 @@
   seen to hold a CUDA tensor still is (GA103).
 - A call through an alias of a name like a model (``f = model; [f(b.cuda()).detach() for b in loader]``) runs
   that model: a prediction loop with autograd on (GA107), quiet under ``torch.no_grad()``.
+- A Lightning ``Trainer(gpus=[0, 1])`` / ``Trainer(accelerator="gpu")`` moves each batch to the GPUs itself:
+  the file's DataLoaders feed a GPU training run (GA106), not with ``gpus=0`` nor another library's Trainer.
 - A size written as a shift (``N = 1 << 20``) is a constant like ``2 ** 20`` (GA110).
 """
 
@@ -236,3 +238,46 @@ def extract(transform, loader):
 @pytest.mark.parametrize("title,code,expected", ALIASES, ids=[c[0] for c in ALIASES])
 def test_r5_model_aliases(title, code, expected):
     assert [(check, line) for line, check in lines_of(code, select=["GA107"])] == expected
+
+
+_LIGHTNING = """
+import pytorch_lightning as pl
+import torch
+from torch.utils.data import DataLoader
+class Classifier(pl.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.l1 = torch.nn.Linear(28 * 28, 10)
+    def training_step(self, batch, batch_nb):
+        x, y = batch
+        return torch.nn.functional.cross_entropy(self.l1(x), y)
+    def train_dataloader(self):
+        return DataLoader(train_set, batch_size=32, num_workers=4)
+trainer = {trainer}
+trainer.fit(Classifier())
+"""
+
+TRAINERS = [
+    ("pl.Trainer(gpus=[0, 1])", [("GA106", 12)]),
+    ("pl.Trainer(gpus=1, precision=16)", [("GA106", 12)]),
+    ('pl.Trainer(accelerator="gpu", devices=2)', [("GA106", 12)]),
+    ("pl.Trainer(gpus=0)", []),
+    ('pl.Trainer(accelerator="cpu", devices=2)', []),
+    ("pl.Trainer(max_epochs=3)", []),
+]
+
+
+@pytest.mark.parametrize("trainer,expected", TRAINERS, ids=[c[0] for c in TRAINERS])
+def test_r5_lightning_trainer_on_gpus(trainer, expected):
+    code = _LIGHTNING.replace("{trainer}", trainer)
+    assert [(check, line) for line, check in lines_of(code, select=["GA106"])] == expected
+
+
+def test_r5_another_librarys_trainer_is_no_gpu_sign():
+    code = """
+from transformers import Trainer
+from torch.utils.data import DataLoader
+loader = DataLoader(train_set, batch_size=32)
+trainer = Trainer(gpus=1)
+"""
+    assert lines_of(code, select=["GA106"]) == []
