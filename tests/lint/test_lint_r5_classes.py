@@ -14,6 +14,9 @@
   that model: a prediction loop with autograd on (GA107), quiet under ``torch.no_grad()``.
 - A Lightning ``Trainer(gpus=[0, 1])`` / ``Trainer(accelerator="gpu")`` moves each batch to the GPUs itself:
   the file's DataLoaders feed a GPU training run (GA106), not with ``gpus=0`` nor another library's Trainer.
+- Frozen teachers run in a comprehension in a training loop, whose outputs are only used detached
+  (``feats = [m(x)[2] for m in seniors]; [cka(z, f.detach()) for f in feats]``), record a graph never used
+  (GA107); ``x.requires_grad = False`` on a batch of a loader freezes no model.
 - A size written as a shift (``N = 1 << 20``) is a constant like ``2 ** 20`` (GA110).
 """
 
@@ -281,3 +284,49 @@ loader = DataLoader(train_set, batch_size=32)
 trainer = Trainer(gpus=1)
 """
     assert lines_of(code, select=["GA106"]) == []
+
+
+_SENIORS = """
+import torch
+from models import build, cka
+def train(loader, n):
+    seniors = [build() for _ in range(n)]
+    [m.eval() for m in seniors]
+    junior = build()
+    opt = torch.optim.AdamW(junior.parameters())
+    for (x, _) in loader:
+        x = x.cuda()
+        x.requires_grad = False
+        z = junior(x)
+        feats = [model(x)[2] for model in seniors]
+        {use}
+        loss.backward()
+        opt.step()
+"""
+
+SENIORS = [
+    ("each collected output only used detached", "loss = sum(cka(z, f.detach()) for f in feats)", [("GA107", 12)]),
+    ("each collected output used detached in a for loop",
+     "loss = z.sum()\n        for f in feats:\n            loss = loss + cka(z, f.detach())", [("GA107", 12)]),
+    ("a collected output used with its graph (distilled through)", "loss = sum(cka(z, f) for f in feats)", []),
+]
+
+
+@pytest.mark.parametrize("title,use,expected", SENIORS, ids=[c[0] for c in SENIORS])
+def test_r5_collected_teacher_outputs(title, use, expected):
+    code = _SENIORS.replace("{use}", use)
+    assert [(check, line) for line, check in lines_of(code, select=["GA107"])] == expected
+
+
+def test_r5_loop_over_parameters_still_freezes_everything():
+    code = """
+import torch
+from models import build
+model = build().cuda()
+for p in params:
+    p.requires_grad = False
+preds = []
+for x in batches:
+    preds.append(model(x.cuda()))
+"""
+    assert lines_of(code, select=["GA107"]) == []
