@@ -174,6 +174,9 @@ LOGGED = [
     ("a dict literal holding the CUDA loss", 'wandb.log({"loss": loss})', [("GA103", 14)]),
     ("a dict filled with the CUDA loss", 'logs = {}\n    logs["loss"] = loss\n    wandb.log(logs)', [("GA103", 16)]),
     ("a record a project helper built", "wandb.log(get_wandb_logs(recall))", []),
+    ("a record a project helper built, to a writer's add_scalars", 'writer.add_scalars("r", get_wandb_logs(recall))',
+     []),
+    ("a CUDA tensor to a writer's add_scalar", 'writer.add_scalar("loss", loss)', [("GA103", 14)]),
     ("a record a project helper built, through a name", "logs = get_wandb_logs(recall, k=1)\n"
      "    wandb.log(logs)", []),
 ]

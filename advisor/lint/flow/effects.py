@@ -238,7 +238,9 @@ class Effects(FlowView):
         (wandb.log(d), writer.add_scalars(tag, d)) is handed a dict, never a bare tensor: a value the pass
         takes for one there is a helper's result it guessed from the helper's arguments
         (``wandb.log(get_wandb_logs(loss_item, recall))``), so only a dict seen to hold CUDA tensors counts."""
-        takes_dict = (self.qual(call.func) or "").rsplit(".", 1)[-1] in _DICT_LOGGERS
+        func = call.func
+        name = self.qual(func) or (func.attr if isinstance(func, ast.Attribute) else "")  # writer.add_scalars
+        takes_dict = name.rsplit(".", 1)[-1] in _DICT_LOGGERS
         for argument in list(call.args) + [k.value for k in call.keywords]:
             kind = self.kind(argument)
             if kind & CUDA_TENSOR and (kind & CONTAINER or not takes_dict):
