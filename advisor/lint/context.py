@@ -196,6 +196,10 @@ class FileContext:
         """Host reads of CUDA tensors on every iteration of ``loop`` (not only some: `if step % 100 == 0`)."""
         return self._loops.host_reads(loop)
 
+    def every_call_host_reads(self, info: FunctionInfo) -> list[Event]:
+        """Each host read a call to the user's function makes every time (its own loops aside)."""
+        return self._loops.every_call_host_reads(info)
+
     def calls_with_host_reads(self, loop: ast.AST) -> list[tuple[Event, Event]]:
         """(call in the loop, the host read it makes every time) for calls into the user's functions."""
         return self._loops.calls_with_host_reads(loop)

@@ -10,6 +10,7 @@ from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, EVAL, MODEL
+from advisor.lint.flow.literals import alias_names
 from advisor.lint.names import last_identifier
 
 _NOT_A_FORWARD = api.MODEL_QUIET_METHODS | api.MODEL_SELF_METHODS | {"parameters", "named_parameters", "apply"}
@@ -39,10 +40,18 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
             # runs its own forward under no_grad (fairseq's translate, sentence-transformers' encode)
             return func.value
     if not callee and ctx.kind(call) & CUDA_TENSOR and arguments & CUDA_TENSOR \
-            and isinstance(func, (ast.Name, ast.Attribute)) and api.MODEL_NAME_HINT.search(last_identifier(func)) \
+            and isinstance(func, (ast.Name, ast.Attribute)) and _named_like_a_model(ctx, func) \
             and not ctx.callees(call) and ctx.qual(func) is None:
         return func
     return None
+
+
+def _named_like_a_model(ctx, func: ast.AST) -> bool:
+    """``model(x)``, ``self.net(x)``, or an alias bound only to such names (``f = model; f(x)``)."""
+    if api.MODEL_NAME_HINT.search(last_identifier(func)):
+        return True
+    return isinstance(func, ast.Name) and any(
+        api.MODEL_NAME_HINT.search(name) for name in alias_names(ctx.index.assigned_values, func.id))
 
 
 def _unknown_eval_model(ctx, func: ast.AST, callee: int, arguments: int) -> bool:

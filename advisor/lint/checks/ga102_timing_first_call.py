@@ -21,7 +21,9 @@ Must not:     the same with `for _ in range(3): x @ x` (a warm-up) before t0; a 
               calls: start-up is noise next to an epoch); the snippet case with
               model(x) run before t0, or with no synchronize() closing the region; a clock pair read on every
               iteration of a counted loop whose cold times are dropped (`if i >= warmup: times.append(t)`,
-              times[1:], or a median / minimum of them); a job timed in minutes (elapsed // 60).
+              times[1:], or a median / minimum of them); a job timed in minutes (elapsed // 60); a closure
+              handed to optimizer.step() timed after a forward (or model.double() of a CUDA model) before the
+              loop that steps.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ Must match:   for x, y in loader: loss = step(x, y); running += loss.item()
               for t in range(N): ...; print(t, loss.item()) / if not math.isfinite(loss): / writer.add_scalar(..., loss)
               for t in range(N): ...; print(t, loss.item()); for p in model.parameters(): p -= lr * p.grad
               step = make_step(model); for x in data: step(x)   where the nested step returns loss.item()
+              for t in range(N): opt.step(closure)   where closure prints loss.item() and tests `if loss > 100:`
+                (each read of a helper only this loop runs is reported)
               for batch in batches: (for item in batch: encode(item)); loss.backward(); opt.step(); loss.item()
               for data in loader: ...; if RANK == 0: print(loss.item())   (the main process reads every step)
               def train(model, loader, loss, opt, device): ...; value = loss(out, y); print(value)  (a loss handed in)
@@ -17,6 +19,8 @@ Must not:     ...; total += loss.detach()  then  total.item() after the loop
               for epoch in range(n): train_one_epoch(); print(val_loss.item())   (once per epoch)
               for x, y in loader: ...; print(loss.item()); break                 (runs once: a smoke test)
               the same loop in a file with no sign of CUDA at all (CPU code by the project's convention)
+              wandb.log(get_wandb_logs(loss_item, recall))   (a record a helper the file does not show built:
+                a dict logger is never handed a bare tensor)
 """
 
 from __future__ import annotations
@@ -114,11 +118,17 @@ def run(ctx) -> Iterator[Hit]:
                       f"{where(ctx, loop)}", node=node, evidence={"loop_line": line_of(ctx, loop)})
         for call, inner in ctx.calls_with_host_reads(loop):
             if _only_caller(ctx, call, inner):
-                # the helper runs only from this loop: the read itself is what to change
-                yield Hit(f"{describe(inner.node)} waits for the GPU on every iteration of the loop at "
-                          f"{where(ctx, loop)}: {short(call.node)} ({where(ctx, call.node)}) runs it",
-                          node=inner.node, evidence={"loop_line": line_of(ctx, loop),
-                                                     "sync_line": line_of(ctx, inner.node)})
+                # the helper runs only from this loop: each read in it is what to change, not only the first
+                holder = ctx.function_of(inner.node)
+                reads = ctx.every_call_host_reads(holder) if holder is not None else []
+                for read in [inner] + [r for r in reads if r.node is not inner.node]:
+                    node = read.node if isinstance(read.node, (ast.Call, ast.BinOp, ast.FormattedValue)) \
+                        else ctx.condition_read(read.node)
+                    node = node.value if isinstance(node, ast.FormattedValue) else node
+                    yield Hit(f"{describe(read.node)} waits for the GPU on every iteration of the loop at "
+                              f"{where(ctx, loop)}: {short(call.node)} ({where(ctx, call.node)}) runs it",
+                              node=node, evidence={"loop_line": line_of(ctx, loop),
+                                                   "sync_line": line_of(ctx, read.node)})
                 continue
             # a helper used elsewhere too is fine there: calling it on every iteration is the mistake
             yield Hit(f"{short(call.node)} waits for the GPU on every iteration of the loop at {where(ctx, loop)}: "

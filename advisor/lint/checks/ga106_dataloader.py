@@ -6,12 +6,15 @@ Must match:   DataLoader(train_set, batch_size=64, shuffle=True)        (in a fi
                   with parser.add_argument("--num_workers", default=0, type=int) in the file
               for num_workers in range(1): DataLoader(ds, num_workers=num_workers, pin_memory=True)
               device = cfg['device']; DataLoader(ds, batch_size=b); ... x.to(device)   (a configured device)
+              DataLoader(ds, batch_size=64); pl.Trainer(gpus=[0, 1]).fit(model, loader)   (Lightning moves the
+              batches itself; also Trainer(accelerator="gpu"), and a LightningModule's train_dataloader)
 Must not:     DataLoader(ds, batch_size=64, num_workers=4, pin_memory=True)
               DataLoader(ds, num_workers=args.workers, ...) with --workers defaulting to 4, or not declared here
               DataLoader(ds, **loader_kwargs)   (cannot see the options)
               DataLoader(TensorDataset(x_cuda, y_cuda), ...)   (data already on the GPU: pinning fails)
               any DataLoader in a file that never puts a tensor or a model on CUDA (naming a CUDA device
-              that nothing is moved to does not count); for num_workers in [2, 4, 8]: DataLoader(...)
+              that nothing is moved to does not count); for num_workers in [2, 4, 8]: DataLoader(...);
+              pl.Trainer(gpus=0) / Trainer(accelerator="cpu") with no other sign of CUDA
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from advisor.lint.flow import CUDA_MODEL, CUDA_TENSOR
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
-    what=('Finds a DataLoader in a program that puts tensors or a model on CUDA that loads in the main process '
+    what=('Finds a DataLoader in a program that puts tensors or a model on CUDA (itself, or through a Lightning '
+          'Trainer asked for GPUs) that loads in the main process '
           '(num_workers=0, the default, also when it comes from a command-line option whose default is 0) or '
           'without pin_memory=True.'),
     why=('With num_workers=0 the training process itself loads and collates every batch while the GPU waits; '
@@ -75,7 +79,7 @@ def measured_cost(machine) -> Optional[str]:
 
 
 def run(ctx) -> Iterator[Hit]:
-    if not ctx.uses_cuda or not _moves_to_cuda(ctx):
+    if not (ctx.uses_cuda and _moves_to_cuda(ctx)) and not _lightning_on_gpus(ctx):
         return
     defaults: Optional[dict[str, ast.AST]] = None
     for call in ctx.index.calls:
@@ -119,6 +123,43 @@ def _moves_to_cuda(ctx) -> bool:
     """Does anything put a tensor or a model on CUDA? A script that only names a CUDA device (``DEVICE =
     torch.device("cuda" if ... else "cpu")``) and previews a batch has no GPU for its loaders to feed."""
     return any(ctx.kind(call) & (CUDA_TENSOR | CUDA_MODEL) for call in ctx.index.calls)
+
+
+_LIGHTNING = ("pytorch_lightning.", "lightning.", "lightning.pytorch.")
+_GPU_ACCELERATORS = frozenset({"gpu", "cuda"})
+
+
+def _lightning_on_gpus(ctx) -> bool:
+    """``pl.Trainer(gpus=[0, 1])`` / ``Trainer(accelerator="gpu", devices=2)``: Lightning moves each batch to
+    the GPUs itself, so the file never calls .cuda() -- its loaders still feed a GPU training run."""
+    for call in ctx.index.calls_by_name.get("Trainer", ()):
+        name = ctx.qual(call.func) or ""
+        if not name.startswith(_LIGHTNING):
+            continue
+        keywords = {k.arg: k.value for k in call.keywords}
+        gpus = keywords.get("gpus")
+        if gpus is not None and _asks_for_devices(ctx, gpus):
+            return True
+        accelerator = keywords.get("accelerator")
+        if isinstance(accelerator, ast.Constant) and str(accelerator.value).lower() in _GPU_ACCELERATORS:
+            devices = keywords.get("devices")
+            if devices is None or _asks_for_devices(ctx, devices):
+                return True
+    return False
+
+
+def _asks_for_devices(ctx, value: ast.AST) -> bool:
+    """gpus=1, gpus=[0, 1], gpus="0,1", gpus=-1 (all): some device; gpus=0 / None / [] / args.gpus: none known."""
+    if isinstance(value, (ast.List, ast.Tuple)):
+        return bool(value.elts)
+    if isinstance(value, ast.Constant):
+        if isinstance(value.value, str):
+            return value.value.strip() not in ("", "0", "None")
+        return type(value.value) is int and value.value != 0
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub):
+        return True  # gpus=-1: every GPU
+    number = ctx.int_value(value)
+    return number is not None and number != 0
 
 
 def _option_defaults(ctx) -> dict[str, ast.AST]:

@@ -10,6 +10,9 @@ Must match:   model.eval(); for x in loader: preds.append(model(x.to(device)))
               model(input_ids=ids.to(device), attention_mask=mask.to(device)) after model.eval()  (keywords)
               def evaluate(model, x): model.eval(); return model(x)   in a file whose work is on CUDA
               nxt = target_net(s2).max(1)[0].detach()  in a training loop  (the graph is never used)
+              def extract(model, loader): f = model; return [f(b.cuda()).detach() for b in loader]  (an alias)
+              feats = [m(x)[2] for m in seniors]; [cka(z, f.detach()) for f in feats]  in a training loop whose
+              batch is marked x.requires_grad = False (a batch, not parameters: no model is frozen by it)
 Must not:     the same under `with torch.no_grad():` / `with torch.inference_mode():`, or in a function
               decorated with @torch.no_grad(), or one only ever called under no_grad; a loop (or a function it
               calls) that runs backward / an optimizer step; a frozen model (requires_grad_(False), or

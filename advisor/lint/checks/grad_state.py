@@ -16,6 +16,7 @@ the calls that leave the graph (``.detach()``, ``.item()``, ``.argmax()`` ...).
 from __future__ import annotations
 
 import ast
+import re
 from typing import Callable, Optional
 
 from advisor.lint.index import children
@@ -126,8 +127,17 @@ def _frozen_by(index, receiver: ast.AST) -> str:
                 continue
             for generator in generators:
                 if receiver.id in _bound_names(generator.target):
-                    return _parameters_of(generator.iter) or EVERYTHING
+                    walked = _parameters_of(generator.iter)
+                    if walked:
+                        return walked
+                    if isinstance(generator.target, ast.Name) and not _DATA_NAME.search(_text(generator.iter)):
+                        return EVERYTHING
+                    # `for (x, _, _) in train_loader: x.requires_grad = False`: a batch, not parameters
+                    return _text(receiver)
     return _text(receiver)
+
+
+_DATA_NAME = re.compile(r"loader|batch|data|sample", re.IGNORECASE)
 
 
 def _parameters_of(source: ast.AST) -> Optional[str]:
@@ -198,10 +208,32 @@ def output_detached(index, call: ast.Call, names_of: Callable[[ast.AST], dict]) 
             node, parent = method_call, index.parents.get(method_call)
         else:
             break
+    collected = isinstance(parent, (ast.ListComp, ast.GeneratorExp)) and parent.elt is node
+    if collected:  # features = [model(x)[2] for model in seniors]: a list of outputs
+        parent = index.parents.get(parent)
     if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
         return False
     reads = [n for n in names_of(index.scope_of(call)).get(parent.targets[0].id, ()) if n.lineno > parent.lineno]
-    return bool(reads) and all(_detached_at(index, read) for read in reads)
+    detached = _elements_detached if collected else _detached_at
+    return bool(reads) and all(detached(index, read) for read in reads)
+
+
+def _elements_detached(index, read: ast.Name) -> bool:
+    """``[CKA(z, f.detach()) for f in features]`` / ``for f in features: ... f.detach()``: the list is only
+    walked, and each element is only used detached."""
+    holder = index.parents.get(read)
+    if isinstance(holder, ast.comprehension) and holder.iter is read:
+        body = index.parents.get(holder)  # the ListComp / GeneratorExp / SetComp / DictComp
+    elif isinstance(holder, (ast.For, ast.AsyncFor)) and holder.iter is read:
+        body = holder
+    else:
+        return False
+    target = holder.target
+    if not isinstance(target, ast.Name):
+        return False
+    uses = [n for n in ast.walk(body) if isinstance(n, ast.Name) and n.id == target.id
+            and isinstance(n.ctx, ast.Load)]
+    return bool(uses) and all(_detached_at(index, use) for use in uses)
 
 
 def scope_reads(scope: ast.AST) -> dict[str, list[ast.Name]]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from advisor.lint import torch_api as api
+from advisor.lint.flow.argparse_options import argparse_options
 from advisor.lint.flow.calls import CallEvaluator
 from advisor.lint.flow.conditions import cuda_condition
 from advisor.lint.flow.env import Environment
@@ -67,24 +68,6 @@ def analyze(index: FileIndex, names: Names) -> FlowResult:
     analyzer.run()
     return FlowResult(analyzer.values, analyzer.scopes, analyzer.environment.module_env, analyzer.default_cuda,
                       analyzer.cuda_seen > 0, analyzer.readers)
-
-
-def argparse_options(index: FileIndex) -> tuple[set[str], dict[str, ast.AST]]:
-    """``parser.add_argument("--device", default="cuda")`` ... ``args = parser.parse_args()``: so that
-    ``args.device`` is known to be a CUDA device, as the script's author meant it to be by default."""
-    defaults: dict[str, ast.AST] = {}
-    for call in index.calls_by_name.get("add_argument", ()):
-        flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-        keywords = {k.arg: k.value for k in call.keywords}
-        dest = keywords.get("dest")
-        name = dest.value if isinstance(dest, ast.Constant) else next(
-            (f.lstrip("-") for f in flags if f.startswith("--")), flags[0].lstrip("-") if flags else None)
-        if name and "default" in keywords:
-            defaults[str(name).replace("-", "_")] = keywords["default"]
-    parsed = {name for name, values in index.assigned_values.items()
-              if any(isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)
-                     and v.func.attr == "parse_args" for v in values)}
-    return parsed, defaults
 
 
 class FlowAnalyzer(CallEvaluator):

@@ -38,6 +38,7 @@ from advisor.lint.flow.kinds import (
     TENSOR_BITS,
 )
 from advisor.lint.flow.literals import (
+    alias_names,
     dtype_kind,
     is_device_key,
     looks_like_model,
@@ -361,9 +362,11 @@ class CallEvaluator(ExprEvaluator):
             if function is not None:
                 return self.call_function(function, node, pos, kw, skip_self=False)
         out = self.call_value(held, pos, kw) | self.run_forward(held, node, pos, kw)
-        if not out and not held and _all(pos, kw) & CUDA_TENSOR and (api.COMPUTES_ON_ITS_INPUTS.search(name)
-                                                                  or name in self.index.parameter_owners):
-            return CUDA_TENSOR  # a name like a model (or one whose .parameters() are taken), fed CUDA tensors
+        if not out and not held and _all(pos, kw) & CUDA_TENSOR and (
+                api.COMPUTES_ON_ITS_INPUTS.search(name) or name in self.index.parameter_owners
+                or any(api.MODEL_NAME_HINT.search(a) for a in alias_names(self.index.assigned_values, name))):
+            # a name like a model (or one whose .parameters() are taken, or an alias of one), fed CUDA tensors
+            return CUDA_TENSOR
         return out
 
     def call_value(self, callee: int, pos: list[int], kw: Kw) -> int:

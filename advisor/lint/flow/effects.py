@@ -47,6 +47,8 @@ _NOTHING_INSIDE = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef
                              ast.Global, ast.Nonlocal})
 _SPECIAL = frozenset({ast.For, ast.AsyncFor, ast.While, ast.If, ast.IfExp, ast.Assert, ast.Assign, ast.AugAssign})
 _EMITTING = frozenset({ast.Call, ast.BinOp, ast.Compare, ast.UnaryOp, ast.FormattedValue})
+_DICT_LOGGERS = frozenset({"log", "log_metrics", "add_scalars"})  # their record is a dict
+_CASTS = frozenset({"half", "double", "bfloat16"})
 # print(model), str(model), isinstance(model, nn.Module): Python's own functions never run a model handed to them.
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -232,8 +234,18 @@ class Effects(FlowView):
         return bool(every & CUDA_DEVICE) and not every & (CUDA_TENSOR | CUDA_MODEL)
 
     def _logs_cuda(self, call: ast.Call) -> bool:
-        """A logger is handed a CUDA tensor, or a dict or list holding one."""
-        return any(self.kind(a) & CUDA_TENSOR for a in list(call.args) + [k.value for k in call.keywords])
+        """A logger is handed a CUDA tensor, or a dict or list holding one. A logger that takes a dict
+        (wandb.log(d), writer.add_scalars(tag, d)) is handed a dict, never a bare tensor: a value the pass
+        takes for one there is a helper's result it guessed from the helper's arguments
+        (``wandb.log(get_wandb_logs(loss_item, recall))``), so only a dict seen to hold CUDA tensors counts."""
+        func = call.func
+        name = self.qual(func) or (func.attr if isinstance(func, ast.Attribute) else "")  # writer.add_scalars
+        takes_dict = name.rsplit(".", 1)[-1] in _DICT_LOGGERS
+        for argument in list(call.args) + [k.value for k in call.keywords]:
+            kind = self.kind(argument)
+            if kind & CUDA_TENSOR and (kind & CONTAINER or not takes_dict):
+                return True
+        return False
 
     def _cuda_argument(self, call: ast.Call) -> bool:
         """A CUDA tensor (or, for a logger, a dict or list holding one) among the positional arguments."""
@@ -256,6 +268,10 @@ class Effects(FlowView):
         if receiver & (CUDA_MODEL | MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR):
             if attr in api.MODEL_QUIET_METHODS:
                 return 0, None
+            if attr in _CASTS and receiver & CUDA_MODEL and not call.args:
+                # model.double() on a model already on the GPU converts each parameter there: a kernel
+                # (CUDA is warm after it); .float() is left out, most models already are float32 (a no-op)
+                return WORK | KERNEL, None
             if attr in ("to", "cuda", "cpu", "half", "float", "double", "bfloat16"):
                 return (WORK if value & CUDA_MODEL else 0), None
             if receiver & CUDA_MODEL and self._text_only(call):  # model.translate(sentences): text comes back,

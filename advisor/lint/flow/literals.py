@@ -65,6 +65,16 @@ def looks_like_model(node: ast.AST) -> bool:
     return bool(api.MODEL_NAME_HINT.search(last_identifier(node)))
 
 
+def alias_names(assigned_values: dict[str, list[ast.AST]], name: str) -> list[str]:
+    """``f = model`` / ``net = self.model``: the names (last identifiers) an alias is bound to, when every
+    assignment of ``name`` in the file is a plain name or attribute; else none. A call through the alias runs
+    what those names hold (issue 12: ``f = model; f(x)``)."""
+    values = assigned_values.get(name, [])
+    if not values or not all(isinstance(value, (ast.Name, ast.Attribute)) for value in values):
+        return []
+    return [last_identifier(value) for value in values]
+
+
 def makes_new_data(name: str, call: ast.Call, first_kind: int) -> bool:
     """Does this factory make new values on the CPU (torch.randn(n), torch.tensor([1.0, 2.0]), torch.tensor of
     a Python list, torch.FloatTensor(64, 3)) -- or wrap data that exists already (torch.from_numpy(a),

@@ -7,7 +7,9 @@ hot: one iteration per batch is a step, even when it calls a helper with a loop 
 a literal list (``for n in [256, 1024, 4096]``) is a parameter sweep, not iterations, and is never hot;
 nor is a loop whose body leaves it unconditionally (``...; break``: it runs once). A walk over a model's
 parameters (``for p in model.parameters(): p -= lr * p.grad``), over a few registered components or over a
-CUDA tensor's elements (walks.py) is part of a step, so it does not make the loop around it per-epoch; nor does any loop inside a loop whose own body runs the update (``loss.backward()``,
+CUDA tensor's elements (walks.py) is part of a step, so it does not make the loop around it per-epoch; nor does a
+loop in a model's own ``forward`` (time steps, layers: one forward pass), nor any loop inside a loop whose own
+body runs the update (``loss.backward()``,
 ``optimizer.step()``, steps.py): the per-item encodes that build the batch belong to its step.
 A host read is excused when it runs only some iterations: under ``if step % 100 == 0:``, ``if i == 0:``,
 a flag such as ``if args.verbose:``, or a branch whose condition is itself the (reported) host read (a
@@ -112,10 +114,18 @@ class LoopAnalysis(FlowView):
         the per-layer losses summed before ``loss.backward()`` are parts of that step; so is a walk over a CUDA
         tensor's elements that computes nothing (``for j in range(len(y)): c[y[j]] += ok[j].item()``)."""
         if not self.is_hot(loop) or self.walks_parameters(loop) or walks_few_components(self.index, loop) or \
+                self._in_model_forward(loop) or \
                 not any(event.bits & COMPUTE for event in self.iteration_events(loop, stop_at_loops=True)):
             return False
         around = self.index.enclosing_loops(loop)
         return not (around and self.runs_update(around[0]))
+
+    def _in_model_forward(self, loop: ast.AST) -> bool:
+        """A loop in an nn.Module's own ``forward`` (an RNN unrolled over time steps, a walk over layers) is
+        part of one forward pass: the loop that calls the model still runs one step per iteration."""
+        info = self.flow.scopes.functions.get(self.index.scope_of(loop))
+        return info is not None and info.name == "forward" and info.class_info is not None \
+            and info.class_info.is_model
 
     def runs_update(self, loop: ast.AST) -> bool:
         """Does the loop's own body (inner loops aside) run ``loss.backward()`` / ``optimizer.step()`` on CUDA?"""
@@ -322,6 +332,11 @@ class LoopAnalysis(FlowView):
                 if inner is not None:
                     return inner
         return None
+
+    def every_call_host_reads(self, info: FunctionInfo) -> list[Event]:
+        """All the host reads a call to ``info`` makes every time in its own body (its loops aside)."""
+        return [event for event in self.effects.events(info.node.body, stop_at_loops=True)
+                if event.bits & HOST_READ and not self.guarded(event.node, info.node)]
 
     def guarded(self, node: ast.AST, stop: ast.AST) -> bool:
         """Is ``node`` under a branch that runs only on some iterations (between it and ``stop``)?"""

@@ -11,13 +11,14 @@ import ast
 from typing import Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.flow.analyzer import argparse_options
+from advisor.lint.flow.argparse_options import argparse_options
 from advisor.lint.flow.literal_sizes import literal_numel, numpy_numel, shape_numel
 from advisor.lint.flow.shapes import TensorShapes, count
 from advisor.lint.index import FileIndex
 from advisor.lint.names import Names
 
 _MAX_DEPTH = 24  # a chain of names from a numpy array to the loss: each name, call and operator is a level
+_INT_OPS = (ast.Mult, ast.Add, ast.Sub, ast.Pow, ast.FloorDiv, ast.LShift)
 _SHAPE_FACTORIES = frozenset({"zeros", "ones", "empty", "rand", "randn", "full"})
 _DATA_FACTORIES = frozenset({"tensor", "as_tensor", "asarray", "Tensor", "FloatTensor", "LongTensor", "IntTensor",
                              "HalfTensor", "DoubleTensor"})
@@ -341,7 +342,7 @@ class TensorSizes:
 
     def int_value(self, node: ast.AST, depth: int = 0, options: bool = True) -> Optional[int]:
         """A constant int the code spells out: ``4``, ``N`` with ``N = 100_000``, ``2 * N``, ``10 ** 5``,
-        ``int(1e5)``, a parameter's default, and (``options``) ``args.steps`` with ``add_argument("--steps",
+        ``1 << 20``, ``int(1e5)``, a parameter's default, and (``options``) ``args.steps`` with ``add_argument("--steps",
         default=5000)``: what the script runs with when nobody passes another."""
         if depth > _MAX_DEPTH:
             return None
@@ -363,13 +364,15 @@ class TensorSizes:
             parsed, defaults = self._options
             default = defaults.get(node.attr) if node.value.id in parsed else None
             return None if default is None else self.int_value(default, depth + 1, options)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Add, ast.Sub, ast.Pow, ast.FloorDiv)):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, _INT_OPS):
             left = self.int_value(node.left, depth + 1, options)
             right = self.int_value(node.right, depth + 1, options)
             if left is None or right is None:
                 return None
             if isinstance(node.op, ast.Pow):
                 return left ** right if 0 <= right <= 64 else None
+            if isinstance(node.op, ast.LShift):  # N = 1 << 20
+                return left << right if 0 <= right <= 64 else None
             if isinstance(node.op, ast.FloorDiv):
                 return left // right if right else None
             if isinstance(node.op, ast.Sub):

@@ -191,7 +191,7 @@ class Timings(FlowView):
         """The same for the first event with any of ``bits`` (WORK: the first CUDA work of any kind, which
         creates the CUDA context)."""
         info = self.flow.scopes.functions.get(region.scope)
-        if info is not None and not info.called:
+        if info is not None and not info.called and info not in self._step_closures:
             return self._first(self.effects.summary(info).events, bits, 0, set())
         if info is None and self._method_excerpt:
             return []  # what ran before this excerpt is not in the file: no "first" to speak of
@@ -199,6 +199,18 @@ class Timings(FlowView):
         if chain is None:
             chain = self._module_chains[bits] = self._first(self._scope_events(self.index.tree), bits, 0, set())
         return chain
+
+    @cached_property
+    def _step_closures(self) -> set[FunctionInfo]:
+        """Closures handed to ``optimizer.step(closure)``: the program runs them from where it steps, so what
+        ran before that call ran before them (they are no program start of their own)."""
+        found = set()
+        for call in self.index.calls_by_name.get("step", ()):
+            if call.args and isinstance(call.func, ast.Attribute):
+                held = self.flow.scopes.held_function(call.args[0], self.index.scope_of(call))
+                if held is not None:
+                    found.add(held)
+        return found
 
     @cached_property
     def _method_excerpt(self) -> bool:

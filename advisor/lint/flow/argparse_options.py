@@ -1,0 +1,29 @@
+"""What a script's command-line options default to, read from its ``argparse`` calls.
+
+``parser.add_argument("--device", default="cuda")`` ... ``args = parser.parse_args()``: ``args.device`` is
+then the device the author meant by default; the flow pass (devices) and the size pass (loop counts,
+tensor sizes) both read options this way.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from advisor.lint.index import FileIndex
+
+
+def argparse_options(index: FileIndex) -> tuple[set[str], dict[str, ast.AST]]:
+    """The names holding ``parser.parse_args()``, and each option's dest -> its ``default=`` expression."""
+    defaults: dict[str, ast.AST] = {}
+    for call in index.calls_by_name.get("add_argument", ()):
+        flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        keywords = {k.arg: k.value for k in call.keywords}
+        dest = keywords.get("dest")
+        name = dest.value if isinstance(dest, ast.Constant) else next(
+            (f.lstrip("-") for f in flags if f.startswith("--")), flags[0].lstrip("-") if flags else None)
+        if name and "default" in keywords:
+            defaults[str(name).replace("-", "_")] = keywords["default"]
+    parsed = {name for name, values in index.assigned_values.items()
+              if any(isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)
+                     and v.func.attr == "parse_args" for v in values)}
+    return parsed, defaults
