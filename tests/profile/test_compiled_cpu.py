@@ -30,7 +30,10 @@ def _compiler() -> bool:
 @pytest.mark.skipif(not _compiler(), reason="torch.compile on the CPU needs inductor and a C++ compiler")
 def test_compiled_regions_are_counted_not_pinned_on_lines(tmp_path: Path) -> None:
     out = tmp_path / "r.json"
+    # --wait-seconds: with a cold inductor cache on a busy machine (a CI run) the compile outlasted the default 15 s
+    # wait, and the window became a wall-clock one over the compile, with no compiled steps in it.
     result = subprocess.run([sys.executable, "-m", "advisor", "profile", "--warmup-steps", "4", "--steps", "3",
+                             "--wait-seconds", "300",
                              "--baseline-steps", "2", "-q", "--log", str(tmp_path / "log"), "-f", "json", "-o",
                              str(out), "--", str(PROGRAM), "40", "default"],
                             cwd=ROOT, capture_output=True, text=True, timeout=600, env=child_env())
