@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
 
 from advisor.app.errors import EXIT_BAD_INPUT, EXIT_FAILURE, AdvisorError
+from advisor.app.kept_trace import RUN_NAME, TRACE_NAME, compress_beside, keep_trace
 from advisor.models.facts import Facts, TorchDevice, TorchFacts
 from advisor.models.findings import Finding, SourceLocation
 from advisor.models.profile import ProfileFacts, ProgramRun
@@ -97,9 +98,12 @@ def profile_program(request: ProfileRequest) -> Report:
                                      "and was stopped", exit_code=130)
             raise ProfileFailure(_nothing_recorded(run, outcome.timed_out, request.timeout_s))
         if request.trace_out is not None:
-            _keep_trace(outcome.trace_path, request.trace_out, {
-                "run": run.model_dump(mode="json"), "window": outcome.window, "user_roots": user_roots(target)},
-                compressed=early.task(TRACE_COMPRESSED))
+            try:
+                keep_trace(outcome.trace_path, request.trace_out, {
+                    "run": run.model_dump(mode="json"), "window": outcome.window, "user_roots": user_roots(target)},
+                    compressed=early.task(TRACE_COMPRESSED))
+            except OSError as exc:
+                raise ProfileFailure(f"cannot write the trace to {request.trace_out}: {exc.strerror or exc}") from None
             outcome.phases.append(("trace-kept", time.monotonic()))
         profile = _summarise(outcome.trace_path, outcome.window, run, user_roots(target), request.max_overhead,
                              phases=outcome.phases, early=early.task(TRACE_READ))
@@ -126,7 +130,7 @@ def _early_read(request: ProfileRequest) -> EarlyRead:
 
     tasks: dict[str, Callable[[Path], Any]] = {TRACE_READ: load_trace}
     if request.trace_out is not None:
-        tasks[TRACE_COMPRESSED] = _compress_beside
+        tasks[TRACE_COMPRESSED] = compress_beside
     return EarlyRead(tasks)
 
 
@@ -221,48 +225,6 @@ def _measure_pinning(profile: ProfileFacts, window: dict) -> None:
                        f"samples), so {middle * per_step:.3f} ms per step for {copies.h2d_pageable_per_step:.0f} "
                        f"copies (range {gain.saved_us[0] * per_step:.3f} to {gain.saved_us[-1] * per_step:.3f} ms); "
                        "pinning itself is not counted (a DataLoader worker or a buffer pinned once does it off the step)")
-
-
-TRACE_NAME = "gpu_advisor.pt.trace.json.gz"
-RUN_NAME = "gpu_advisor_run.json"
-
-
-def _keep_trace(trace: Path, directory: Path, run_info: dict, compressed: Optional[EarlyTask] = None) -> None:
-    """The raw trace, gzip-compressed, named so TensorBoard's profiler plugin and Perfetto both open it; beside
-    it what the bootstrap noted, so the trace can be summarised again later (``report_from_kept_trace``).
-    ``compressed``: the copy made in the work folder while the program exited, moved here; nothing is written
-    to ``directory`` before the run is known to have a trace to keep."""
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        packed = _early_copy(compressed)
-        if packed is not None:
-            shutil.move(str(packed), str(directory / TRACE_NAME))
-        else:
-            _compress(trace, directory / TRACE_NAME)
-        (directory / RUN_NAME).write_text(json.dumps(run_info), encoding="utf-8")
-    except OSError as exc:
-        raise ProfileFailure(f"cannot write the trace to {directory}: {exc.strerror or exc}") from None
-
-
-def _early_copy(compressed: Optional[EarlyTask]) -> Optional[Path]:
-    if compressed is None:
-        return None
-    try:
-        return compressed.result()
-    except OSError:  # the work folder could not take it: compressed again into the directory asked for
-        return None
-
-
-def _compress_beside(trace: Path) -> Path:
-    """The gzip copy, in the work folder beside the trace, under the name it will be kept by."""
-    return _compress(trace, trace.with_name(TRACE_NAME))
-
-
-def _compress(trace: Path, packed: Path) -> Path:
-    # Large chunks: zlib lets go of the GIL while it compresses each, so this overlaps the parse of the trace.
-    with open(trace, "rb") as source, gzip.open(packed, "wb", compresslevel=6) as sink:
-        shutil.copyfileobj(source, sink, 1 << 20)
-    return packed
 
 
 def report_from_kept_trace(directory: Path, *, max_overhead: float = 0.25, user_roots: Optional[list[str]] = None) -> Report:
