@@ -195,3 +195,13 @@ def test_a_program_with_its_own_profiler_is_left_alone(tmp_path: Path) -> None:
     result = profile(*FAST, "-q", "--log", str(tmp_path / "log"), str(PROGRAMS / "own_profiler.py"))
     assert result.returncode == 3 and "runs a torch.profiler of its own" in result.stderr
     assert "Traceback" not in (tmp_path / "log").read_text()  # stopped cleanly, its own profiler untouched
+
+
+def test_a_trace_out_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    result = profile(*FAST, "-q", "--log", str(tmp_path / "log"), "--trace-out", str(blocker / "trace"), "--",
+                     str(PROGRAMS / "cpu_train.py"))
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert result.stderr.strip().count("\n") == 0 and "cannot write the trace to" in result.stderr
+    assert not (blocker.parent / "trace").exists()
