@@ -32,21 +32,6 @@ from _gpu_advisor_child_support import (  # noqa: E402
     failure_text,
 )
 
-#: Frames only compilation runs in: dynamo turning a frame into a graph, and inductor building its code. (Not
-#: eval_frame.py, whose wrapper is on the stack of every call of a compiled function.)
-_COMPILE_FILES = (os.sep + os.path.join("torch", "_dynamo", "convert_frame.py"),
-                  os.sep + os.path.join("torch", "_inductor") + os.sep)
-
-
-def _compiling(frame, depth=400):
-    """Whether the interrupted thread is inside torch.compile's compilation right now."""
-    while frame is not None and depth:
-        filename = frame.f_code.co_filename
-        if any(part in filename for part in _COMPILE_FILES):
-            return True
-        frame, depth = frame.f_back, depth - 1
-    return False
-
 
 class Recorder(SiteRecorder):
     def __init__(self, config):
@@ -285,12 +270,6 @@ class Recorder(SiteRecorder):
 
     # -- wall-clock window (no steps found) --------------------------------------------------------------
     def on_alarm(self, signum, frame):
-        if self.mode is None and self.phase == "warmup" and self.steps_seen == 0 and _compiling(frame):
-            # No step yet because the first one is still being compiled (torch.compile of a big model takes
-            # minutes): that is a training loop whose steps are coming, not a program without an optimizer. Look
-            # again after another wait instead of recording the compile as a wall-clock window.
-            signal.setitimer(signal.ITIMER_REAL, self.config["wait_seconds"])
-            return
         if self.mode is None and self.phase == "warmup" and self.steps_seen == 0:
             self.mode = "wall"
             self.phase = "pilot"
