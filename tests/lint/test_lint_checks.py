@@ -481,13 +481,15 @@ device = "cuda"
 noise = torch.randn(16, 100)
 noise = noise.to(device)
 """, [2]),
-    ("GA104", "a Python list, a shape, legacy sizes, .type(torch.cuda.FloatTensor)", """
+    ("GA104", "legacy sizes, .type(torch.cuda.FloatTensor); not Python data (it starts on the host anyway)", """
 def loss_with(weights):
     return nn.CrossEntropyLoss(weight=torch.tensor(weights).cuda())
 a = torch.Tensor((4, 4)).cuda()
 b = torch.FloatTensor(64, 8).cuda()
 c = torch.randn(64, 8).type(torch.cuda.FloatTensor)
-""", [2, 3, 4, 5]),
+w = torch.FloatTensor([[0, 0], [0, 1]]).to("cuda")
+z = torch.tensor(np.zeros(8)).cuda()
+""", [4, 5, 7]),
     ("GA104", "existing data: numpy arrays, observations, replay batches", """
 def act(state, batch):
     s = torch.FloatTensor(state).cuda()

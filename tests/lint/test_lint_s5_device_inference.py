@@ -484,7 +484,7 @@ def test_a_target_whose_graph_is_used_or_not_recorded(line):
 
 
 @pytest.mark.parametrize("made,fires", [("torch.Tensor(0.0)", False), ("torch.FloatTensor(1.5, 2.0)", False),
-                                        ("torch.tensor(0.0)", True), ("torch.Tensor(3, 4)", True)])
+                                        ("torch.tensor(0.0)", False), ("torch.Tensor(3, 4)", True)])
 def test_a_legacy_constructor_handed_a_float_raises_and_makes_nothing(made, fires):
     code = f"""
     import torch

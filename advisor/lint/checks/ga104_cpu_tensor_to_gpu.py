@@ -14,6 +14,7 @@ Must not:     torch.randn(64, 128, device="cuda");  batch.to(device) for batches
               a = torch.randn(n); ref = a @ a; a_gpu = a.cuda()   (the CPU copy is used too)
               z = torch.zeros(n); z[0] = 1; z_gpu = z.cuda()   (filled in before the copy)
               torch.Tensor(0.0).to(device)   (raises TypeError: nothing is made)
+              torch.tensor([0.2, 0.8]).to(device)   (literal data starts on the host: device= copies it too)
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Iterator, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
 from advisor.lint.flow import CPU_TENSOR, CUDA_TENSOR, FRESH
+from advisor.lint.flow.literals import holds_literal_data
 from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
@@ -90,12 +92,16 @@ def run(ctx) -> Iterator[Hit]:
         if not ctx.kind(call) & CUDA_TENSOR or not before & CPU_TENSOR or before & CUDA_TENSOR:
             continue
         factory = _factory_call(ctx, receiver)
+        if _literal(ctx, factory):
+            continue
         if isinstance(receiver, ast.Name):
             loops = ctx.index.enclosing_loops(call)
             if loops and receiver.id not in ctx.assigned_in(loops[0]):
                 continue  # made before the loop, copied in it: GA105 reports the repeated copy
             scope = ctx.index.scope_of(call)
             factory = _factory_assignment(ctx, scope, receiver.id, call.lineno)
+            if _literal(ctx, factory):
+                continue
             untouched_fill = _is_constant_fill(ctx, factory) and not _used_between(ctx, scope, receiver.id, factory, call)
             if not (before & FRESH or _numpy_fill(ctx, factory) or untouched_fill):
                 continue  # (a fill whose shape only was read, torch.ones_like(x), is still untouched)
@@ -125,6 +131,10 @@ def run(ctx) -> Iterator[Hit]:
         yield Hit(f"{short(call)} copies a tensor just made on the CPU to the GPU; create it with "
                   f"device={device} instead", node=factory if factory is not None else call, fix=fix,
                   evidence={"created": short(factory) if factory is not None else short(receiver)})
+
+
+def _literal(ctx, factory: Optional[ast.Call]) -> bool:
+    return factory is not None and holds_literal_data((ctx.qual(factory.func) or "")[6:], factory)
 
 
 def _factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:

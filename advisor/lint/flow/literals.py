@@ -100,6 +100,23 @@ def makes_new_data(name: str, call: ast.Call, first_kind: int) -> bool:
     return isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) and first.func.attr == "size"
 
 
+def holds_literal_data(name: str, call: ast.Call) -> bool:
+    """``torch.tensor([0.2, 0.8])``, ``torch.FloatTensor([[0, 1], [1, 0]])``, ``torch.tensor(0.)``: values the program
+    spells out in Python (or any data handed to ``torch.tensor``). They start on the host whatever the call: ``torch.tensor([...], device="cuda")`` builds
+    the same CPU tensor and copies it, so making such a tensor on the CPU and moving it costs nothing extra
+    (session 6 convention: not GA104; rebuilt in a loop it is still GA105's repeated copy). Sizes
+    (``torch.FloatTensor(64, 3)``, ``torch.Tensor(5)``) are not data: that memory could be made on the GPU."""
+    if name != "tensor" and name not in api.LEGACY_CONSTRUCTORS or not call.args:
+        return False
+    first = call.args[0]
+    if name == "tensor" and not isinstance(first, ast.Call):
+        return True  # torch.tensor takes data, never sizes: torch.tensor(weights) copies a Python list too (a
+        # call may be a constant fill the GPU could make: torch.tensor(np.zeros(n)) is GA104's)
+    if isinstance(first, (ast.List, ast.Tuple, ast.ListComp)):
+        return True
+    return isinstance(first, ast.Constant) and isinstance(first.value, (float, bool))  # Tensor(5): 5 values made
+
+
 def placed_on(name: str, pos: list[int], kw: dict) -> int:
     """A function the file does not show, named for fetching or placing data or a model, handed a CUDA device
     and no tensor (``get_batch("train", device)``, ``load_data(path, device=device)``): what it returns is on
