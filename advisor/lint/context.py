@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import Optional
 
 from advisor.lint.cuda_signs import shows_cuda
+from advisor.lint.dead_branches import DeadLines, dead_lines
 from advisor.lint.flow.analyzer import analyze
 from advisor.lint.flow.effects import COMPUTE, KERNEL, WORK, Effects, Event
 from advisor.lint.flow.kinds import CUDA_MODEL, CUDA_TENSOR, INSTANCE_BITS
@@ -66,6 +67,12 @@ class FileContext:
         """Does the code name CUDA, a device or a GPU-only API anywhere (or move a value with .to())? A file
         that does not is CPU code: checks of GPU costs stay silent on it."""
         return shows_cuda(self.unit.text)
+
+    @cached_property
+    def dead_lines(self) -> DeadLines:
+        """Lines no run executes (``if DATA_TYPE == "double":`` with DATA_TYPE fixed to "float") and lines only a
+        run without CUDA executes (the ``else:`` of ``if torch.cuda.is_available():``): findings there are hidden."""
+        return dead_lines(self.index, self.qual)
 
     @property
     def module_env(self) -> dict[str, int]:

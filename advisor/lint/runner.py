@@ -75,6 +75,7 @@ def lint_unit(unit: SourceUnit, ids: set[str],
         except Exception as exc:  # same: report it as a note, keep the other checks' findings
             notes.append(Note(unit.path, f"{check.INFO.id} skipped: internal error ({type(exc).__name__}: {exc})"))
             continue
+        hits = [hit for hit in hits if not ctx.dead_lines.hides(check.INFO.id, _hit_line(hit))]
         measured = getattr(check, "measured_cost", None)  # the cost in this machine's numbers, when known
         cost = measured(ctx.machine) if measured is not None else None
         findings.extend(_finding(unit, check.INFO, hit, cost) for hit in hits)
@@ -87,6 +88,10 @@ def lint_unit(unit: SourceUnit, ids: set[str],
         seen.add(key)
         kept.append(finding)
     return kept, notes
+
+
+def _hit_line(hit: Hit) -> int:
+    return hit.line if hit.line is not None else hit.node.lineno  # type: ignore[union-attr]
 
 
 def _mentions_gpu(text: str) -> bool:

@@ -1,0 +1,134 @@
+"""Lines that never run where the findings would matter: branches of an ``if`` whose answer the file fixes.
+
+Two kinds (issue 12's labelling convention, session 6):
+- **Never run at all**: a test of a module constant the file never rebinds (``DATA_TYPE = "float"`` ...
+  ``if DATA_TYPE == "double": x = x.double()``), or of a literal (``if False:``). No check reports there.
+- **Run only without CUDA**: the CPU fallback of a device test (the ``else:`` of ``if torch.cuda.is_available():``,
+  the body of ``if device == "cpu":``). Nothing there is on a GPU, so checks of GPU costs and of float64 on the
+  GPU stay silent there (a debug switch set on that path still costs, on the CPU: GA108 still reports).
+
+A branch on a command-line option or a function parameter can run and is left alone. Only ``if`` statements are
+read; the answer of a conditional expression is rarely where a finding lands.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from advisor.lint.flow.conditions import cuda_condition
+from advisor.lint.index import FileIndex
+
+# Checks that still report on a path that runs without CUDA: a debug switch slows the CPU run as well.
+KEPT_ON_CPU_PATHS = frozenset({"GA108"})
+_UNKNOWN = object()
+
+
+@dataclass
+class DeadLines:
+    never: set[int] = field(default_factory=set)  # lines no run executes
+    cpu_only: set[int] = field(default_factory=set)  # lines only a run without CUDA executes
+
+    def hides(self, check_id: str, line: int) -> bool:
+        return line in self.never or (line in self.cpu_only and check_id not in KEPT_ON_CPU_PATHS)
+
+
+def dead_lines(index: FileIndex, qual: Callable[[ast.AST], Optional[str]]) -> DeadLines:
+    dead = DeadLines()
+    ifs = [node for node in index.tests if node.__class__ is ast.If]
+    if not ifs:
+        return dead
+    constants = _module_constants(index)
+    for node in ifs:
+        answer = _constant_answer(node.test, constants)
+        if answer is not _UNKNOWN:
+            _mark(dead.never, node.orelse if answer else node.body)
+            continue
+        on_cuda = cuda_condition(node.test, qual, strict=True)
+        if on_cuda is not None:
+            _mark(dead.cpu_only, node.orelse if on_cuda else node.body)
+    return dead
+
+
+def _mark(lines: set[int], body: list[ast.stmt]) -> None:
+    if body:
+        lines.update(range(body[0].lineno, (body[-1].end_lineno or body[-1].lineno) + 1))
+
+
+def _module_constants(index: FileIndex) -> dict[str, object]:
+    """Module-level names bound once, to a literal, and never rebound anywhere in the file (no second
+    assignment, ``global`` write, loop or ``with`` target, parameter, import, def or class of that name)."""
+    candidates: dict[str, object] = {}
+    for statement in index.tree.body:
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            value = statement.value
+            if len(targets) == 1 and isinstance(targets[0], ast.Name) and isinstance(value, ast.Constant):
+                candidates[targets[0].id] = value.value
+    if not candidates:
+        return {}
+    imported = {alias.asname or alias.name.split(".")[0] for node in index.imports for alias in node.names}
+    constants = {}
+    for name, value in candidates.items():
+        if name in imported or name in index.parameters or any(f.name == name for f in index.functions) \
+                or any(c.name == name for c in index.classes):
+            continue
+        stores = sum(1 for node in index.names_by_id.get(name, ()) if not isinstance(node.ctx, ast.Load))
+        if stores == 1:
+            constants[name] = value
+    return constants
+
+
+def _constant_answer(test: ast.AST, constants: dict[str, object]) -> object:
+    """The truth of ``test`` when the file fixes it, else _UNKNOWN."""
+    if isinstance(test, ast.Constant):
+        return bool(test.value)
+    if isinstance(test, ast.Name):
+        return bool(constants[test.id]) if test.id in constants else _UNKNOWN
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _constant_answer(test.operand, constants)
+        return inner if inner is _UNKNOWN else not inner
+    if isinstance(test, ast.BoolOp):
+        answers = [_constant_answer(value, constants) for value in test.values]
+        decisive = False if isinstance(test.op, ast.And) else True
+        if decisive in answers:
+            return decisive  # `if DEBUG and x:` with DEBUG = False: never, whatever x is
+        return _UNKNOWN if _UNKNOWN in answers else not decisive
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        left, right = _value(test.left, constants), _value(test.comparators[0], constants)
+        if left is _UNKNOWN or right is _UNKNOWN:
+            return _UNKNOWN
+        if not (isinstance(test.left, ast.Name) or isinstance(test.comparators[0], ast.Name)):
+            return _UNKNOWN  # two literals compared: someone's placeholder, leave it
+        return _compare(test.ops[0], left, right)
+    return _UNKNOWN
+
+
+def _value(node: ast.AST, constants: dict[str, object]) -> object:
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in constants:
+        return constants[node.id]
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and all(isinstance(e, ast.Constant) for e in node.elts):
+        return tuple(e.value for e in node.elts)  # type: ignore[attr-defined]
+    return _UNKNOWN
+
+
+def _compare(op: ast.cmpop, left: object, right: object) -> object:
+    try:
+        if isinstance(op, ast.Eq):
+            return left == right
+        if isinstance(op, ast.NotEq):
+            return left != right
+        if isinstance(op, ast.Is):
+            return left is right if left is None or right is None else _UNKNOWN
+        if isinstance(op, ast.IsNot):
+            return left is not right if left is None or right is None else _UNKNOWN
+        if isinstance(op, ast.In) and isinstance(right, tuple):
+            return left in right
+        if isinstance(op, ast.NotIn) and isinstance(right, tuple):
+            return left not in right
+    except TypeError:
+        return _UNKNOWN
+    return _UNKNOWN
