@@ -38,7 +38,7 @@ from advisor.lint.checks import grad_state
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.forwards import model_of
 from advisor.lint.flow import CUDA_WORKER, EVAL, FunctionInfo
-from advisor.lint.index import FUNCTION_TYPES
+from advisor.lint.index import FUNCTION_TYPES, children
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import last_identifier
 
@@ -92,6 +92,7 @@ _OPTIMIZER = re.compile(r"opt|sched|scaler", re.IGNORECASE)
 _GRAD_OFF_WRAPPER = re.compile(r"no_?grad|inference_mode", re.IGNORECASE)
 _HARNESSES = ("timeit", "repeat", "Timer", "do_bench", "bench", "run_benchmark", "measure", "time_it", "timed",
               "profile", "run")
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _CALLER_DECIDES = re.compile(r"^_*forward|^(validation|test|predict)_step$")
 
 
@@ -149,12 +150,7 @@ def run(ctx) -> Iterator[Hit]:
             yield Hit(f"{short(call)} runs a model in eval mode with autograd on (no torch.no_grad() or "
                       f"torch.inference_mode() around it){measured}", node=call)
             continue
-        if not loops or _trains_here(ctx, scope, training):
-            continue  # the cheap questions first: most model calls in loops are training steps
-        trains = training.get(loops[-1])
-        if trains is None:
-            trains = training[loops[-1]] = _trains(ctx, ctx.calls_in(scope), scope, loops[-1], 0)
-        if trains:
+        if not loops or _trains_around(ctx, call, scope, loops, training):
             continue
         reported.add(key)
         yield Hit(f"{short(call)} runs the model on every iteration of the loop at {where(ctx, loops[0])} with "
@@ -264,14 +260,40 @@ def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST],
     return False
 
 
-def _trains_here(ctx, scope: ast.AST, cache: dict) -> bool:
-    """The cheap half of _trains: a backward or optimizer step written in this very function."""
-    known = cache.get(scope)
-    if known is None:
-        calls = [call for name in _TRAINING_CALLS | {"step", "grad"} for call in ctx.index.calls_by_name.get(name, ())
-                 if ctx.scope_of(call) is scope]
-        known = cache[scope] = _trains(ctx, calls, scope, None, 0)
-    return known
+def _trains_around(ctx, call: ast.Call, scope: ast.AST, loops: list[ast.AST], cache: dict) -> bool:
+    """Is a forward in ``loops`` (innermost first) part of a training step? Going out from it, each loop and
+    then the function itself are asked whether they compute gradients or step an optimizer, not counting a loop
+    nested in them that neither holds the forward nor follows it: the training pass that runs before a
+    validation pass in the same epoch is no part of it (a later loop may still run backward on its outputs)."""
+    for inner, outer in zip([call] + loops, loops + [scope]):
+        key = (outer, inner if inner is not call else call.lineno)  # forwards on one line share the answer
+        known = cache.get(key)
+        if known is None:
+            calls = _calls_along(outer, inner)
+            # in a loop, calls into the user's functions are followed; in the function's own body only what
+            # is written there counts (a script's top-level `train()` call trains elsewhere)
+            known = cache[key] = _trains(ctx, calls, scope, outer if outer is not scope else None, 0)
+        if known:
+            return True
+    return False
+
+
+def _calls_along(root: ast.AST, inner: ast.AST) -> list[ast.Call]:
+    """The calls in ``root``'s body outside nested defs, outside ``inner`` (the loop on the forward's path just
+    inside ``root``, or the forward itself) and outside loops that end before ``inner`` starts."""
+    start = inner.lineno
+    found: list[ast.Call] = []
+    stack: list[ast.AST] = list(root.body) + list(getattr(root, "orelse", []))
+    while stack:
+        node = stack.pop()
+        if node is inner or isinstance(node, (*FUNCTION_TYPES, ast.ClassDef, ast.Lambda)):
+            continue  # (the loop on the path was asked already, with its own loops set aside)
+        if isinstance(node, _LOOPS) and (node.end_lineno or node.lineno) < start:
+            continue
+        if node.__class__ is ast.Call:
+            found.append(node)
+        stack.extend(children(node))
+    return found
 
 
 def _inside(ctx, node: ast.AST, loop: ast.AST) -> bool:

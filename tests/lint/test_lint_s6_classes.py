@@ -1,0 +1,51 @@
+"""Session 6 classes (issue 12): found on the spent fifth corpus, fixed as classes, each with its must-not twin."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+_HEAD = """
+import torch
+model = torch.nn.LSTM(8, 8).cuda()
+opt = torch.optim.Adam(model.parameters())
+crit = torch.nn.MSELoss()
+"""
+
+CASES = [
+    ("GA107", "a validation pass after the training pass of the same epoch, no eval(), no no_grad", _HEAD + """
+for epoch in range(10):
+    for x, y in train:
+        opt.zero_grad()
+        loss = crit(model(x.cuda())[0], y.cuda())
+        loss.backward()
+        opt.step()
+    total = 0.0
+    for x, y in valid:
+        out = model(x.cuda())[0]
+        total += crit(out, y.cuda())
+    samples = model(probe.cuda())[0]
+    print(total, samples)
+""", [14, 16]),
+    ("GA107", "not: a per-time-step loop of a training step, outputs collected then backward in a later loop", _HEAD + """
+for x, y in train:
+    h = None
+    for t in range(x.size(0)):
+        out, h = model(x[t].cuda(), h)
+    crit(out, y.cuda()).backward()
+    opt.step()
+for epoch in range(5):
+    outs = []
+    for x in chunks:
+        outs.append(model(x.cuda())[0])
+    for o in outs:
+        o.sum().backward()
+    opt.step()
+""", []),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_session6_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
