@@ -265,7 +265,7 @@ def _trains_around(ctx, call: ast.Call, scope: ast.AST, loops: list[ast.AST], ca
     then the function itself are asked whether they compute gradients or step an optimizer, not counting a loop
     nested in them that neither holds the forward nor follows it: the training pass that runs before a
     validation pass in the same epoch is no part of it (a later loop may still run backward on its outputs)."""
-    for inner, outer in zip([call] + loops, loops + [scope]):
+    for inner, outer in zip([call] + loops, loops + [scope], strict=True):
         key = (outer, inner if inner is not call else call.lineno)  # forwards on one line share the answer
         known = cache.get(key)
         if known is None:
