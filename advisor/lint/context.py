@@ -22,6 +22,7 @@ from advisor.lint.flow.loops import LoopAnalysis
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.timeline import TimedRegion, Timings
+from advisor.lint.flow.tiny_models import TinyModel
 from advisor.lint.flow.view import FlowView
 from advisor.lint.index import FileIndex, ScopeNode
 from advisor.lint.machine import Machine
@@ -93,6 +94,14 @@ class FileContext:
 
     def optimized_tensors(self, optimizer: ast.AST) -> Optional[list[ast.AST]]:
         return self._sizes.optimized_tensors(optimizer)
+
+    def tiny_model(self, func: ast.AST) -> Optional[TinyModel]:
+        """A model built only of torch.nn layers whose sizes the code spells out (nn.Linear(2, 1), ...)."""
+        return self._sizes.tiny_models.of(func)
+
+    def optimized_tiny_model(self, optimizer: ast.AST) -> Optional[TinyModel]:
+        """Such a model, when ``optimizer`` was built over its parameters."""
+        return self._sizes.tiny_models.updated_by(optimizer)
 
     def int_value(self, node: ast.AST) -> Optional[int]:
         """A constant int the code spells out (not the default of a command-line option: checks name those)."""

@@ -75,7 +75,7 @@ v = torch.ones(1000, 1, device="cuda")
 for _ in range(1000):
     v = w @ v
 """, []),
-    ("backward through a model, an operand handed in as a parameter", """
+    ("a model of one sized nn.Linear fires (session 6); an operand handed in as a parameter does not", """
 import torch
 import torch.nn as nn
 model = nn.Linear(4, 1).cuda()
@@ -87,7 +87,7 @@ def scale_all(factor):
     t = torch.ones(4, device="cuda")
     for _ in range(1000):
         t = t * factor
-""", []),
+""", [6]),
 ]
 
 

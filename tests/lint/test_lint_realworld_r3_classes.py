@@ -54,6 +54,38 @@ for it in range(5000):
 """, [9]),
 ]
 
+GA110_FIRES += [
+    # session 6: a model of torch.nn layers whose sizes the file spells out is sized (flow/tiny_models.py);
+    # this case was quiet before only because its sizes were unknown (the r5 held-out 552 XOR loop)
+    ("a 1x1 nn.Linear trained 5000 times on one point", """
+import torch
+from torch import nn
+inp = torch.tensor([2.0], device="cuda")
+out = torch.tensor([1.0], device="cuda")
+net = nn.Linear(1, 1).cuda()
+crit = nn.MSELoss().to("cuda")
+opt = torch.optim.SGD(net.parameters(), lr=0.01)
+for it in range(5000):
+    err = crit(net(inp), out)
+    err.backward()
+    opt.step()
+""", [9]),
+    ("nn.Sequential of Linear and Sigmoid on the 4x2 XOR table, keywords for the sizes", """
+import torch
+X = torch.FloatTensor([[0, 0], [0, 1], [1, 0], [1, 1]]).to("cuda")
+Y = torch.FloatTensor([[0], [1], [1], [0]]).to("cuda")
+model = torch.nn.Sequential(torch.nn.Linear(in_features=2, out_features=8), torch.nn.Tanh(),
+                            torch.nn.Linear(8, 1), torch.nn.Sigmoid()).to("cuda")
+criterion = torch.nn.BCELoss().to("cuda")
+optimizer = torch.optim.SGD(model.parameters(), lr=1)
+for step in range(10001):
+    optimizer.zero_grad()
+    cost = criterion(model(X), Y)
+    cost.backward()
+    optimizer.step()
+""", [10]),
+]
+
 GA110_QUIET = [
     ("tuple unpacking from values of unknown size keeps it quiet", """
 import torch
@@ -66,12 +98,13 @@ for step in range(500):
     cost = ((k * xt - yt) ** 2).mean()
     cost.backward()
 """),
-    ("a model's parameters in the optimizer: sizes unknown, quiet", """
+    ("a model of a class the file does not show in the optimizer: sizes unknown, quiet", """
 import torch
 from torch import nn
+from mylib import Net
 inp = torch.tensor([2.0], device="cuda")
 out = torch.tensor([1.0], device="cuda")
-net = nn.Linear(1, 1).cuda()
+net = Net(1, 1).cuda()
 crit = nn.MSELoss()
 opt = torch.optim.SGD(net.parameters(), lr=0.01)
 for it in range(5000):
@@ -100,6 +133,28 @@ k = torch.zeros(1, requires_grad=True, device="cuda")
 for step in range(500):
     cost = (k * xt).mean()
     cost.backward()
+"""),
+]
+
+
+GA110_QUIET += [
+    ("a wide nn.Linear, a convolution, and a loop that breaks after a dozen steps", """
+import torch
+from torch import nn
+x = torch.ones(64, 4096, device="cuda")
+wide = nn.Linear(4096, 4096).cuda()
+conv = nn.Conv2d(3, 8, 3).cuda()
+img = torch.ones(1, 3, 8, 8, device="cuda")
+small = nn.Linear(5, 2).cuda()
+v = torch.randn(1, 5, device="cuda")
+for _ in range(1000):
+    y = wide(x)
+for _ in range(1000):
+    z = conv(img)
+for i in range(100):
+    w = small(v)
+    if i > 12:
+        break
 """),
 ]
 

@@ -17,7 +17,12 @@ Must match:   b = torch.ones(4, device="cuda"); for _ in range(100000): b += b
               torch.bernoulli(p[i]) in a loop of 2,000 (a draw shaped like its input)
               h = F.relu(x @ W1 + b1); loss = F.binary_cross_entropy(torch.sigmoid(h @ W2), y) on a 64x2 input,
               with `for p in (W1, b1, W2): p -= lr * p.grad` (torch.nn.functional's elementwise ops and losses)
-Must not:     the same loop with a model forward or a large tensor (10,000,000 elements) in its body
+              model = nn.Sequential(nn.Linear(2, 1), nn.Sigmoid()).to(device) trained 10,001 times on the 4x2 XOR
+              table: a model built only of torch.nn layers whose sizes the code spells out (flow/tiny_models.py),
+              its loss, backward and SGD(model.parameters()) step are tiny ops too
+Must not:     the same loop with the forward of a model the file does not size (a class of its own or imported,
+              a convolution) or a large tensor (10,000,000 elements) in its body;  a loop that breaks early
+              (`if i > 12: break` in range(100))
               for _ in range(10): b += b   (a few iterations and ops: nothing to win)
               an op on a tensor whose size the code does not say (a model's output, a parameter)
               rows[i] of a 100x100,000 tensor, flat[i:i + 50_000], flat[index_tensor]: not one element
@@ -50,7 +55,9 @@ DOC = CheckDoc(
           'below that when its ops times its iterations times the loops around it add up to 1,000 launches; '
           'the ops inside the user\'s own helper functions it calls count too (a parameter is as large as '
           'what the call sites pass); an elementwise loss module (nn.MSELoss, nn.L1Loss, ...) and the step of an '
-          'optimizer built over a list of tiny tensors (torch.optim.SGD([w, b])) count as small ops. '
+          'optimizer built over a list of tiny tensors (torch.optim.SGD([w, b])) count as small ops, and so does a '
+          'model built only of torch.nn layers whose sizes the code spells out (nn.Linear(2, 1), activations) '
+          'with its optimizer. '
           'An op on a tensor whose size the code does not say (a model\'s output, a parameter no call site '
           'sizes) is not known to be small, and keeps it quiet.'),
     why=('Every CUDA op is a kernel launch that costs the CPU several microseconds, while a tiny kernel runs '
@@ -117,7 +124,7 @@ def run(ctx) -> Iterator[Hit]:
         if ops is None:
             continue
         ops += stores
-        iterations = ctx.loop_iterations(loop)
+        iterations = _iterations(ctx, loop)
         repeats = _repeats(ctx, loop)
         if iterations is not None and iterations < _MIN_ITERATIONS \
                 and iterations * repeats * len(ops) < _MIN_LAUNCHES:
@@ -191,6 +198,25 @@ def _gpu_time(machine) -> str:
     return "about 1 us"
 
 
+def _iterations(ctx, loop: ast.AST) -> Optional[int]:
+    """The count the code spells out, cut short by ``if i > 12: break`` on the loop's own counter (a profiling
+    loop that stops after a dozen steps runs a dozen, not range(100)'s hundred)."""
+    count = ctx.loop_iterations(loop)
+    if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.target, ast.Name):
+        return count
+    for statement in loop.body:
+        if not (isinstance(statement, ast.If) and any(isinstance(s, ast.Break) for s in statement.body)):
+            continue
+        test = statement.test
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name) \
+                and test.left.id == loop.target.id and isinstance(test.ops[0], (ast.Gt, ast.GtE, ast.Eq)):
+            limit = ctx.int_value(test.comparators[0])
+            if limit is not None:
+                ran = limit + (2 if isinstance(test.ops[0], ast.Gt) else 1)
+                count = ran if count is None else min(count, ran)
+    return count
+
+
 def _repeats(ctx, loop: ast.AST) -> int:
     """How many times the loops around ``loop`` run it, as far as the code spells their counts out."""
     total = 1
@@ -262,6 +288,13 @@ def _elements(ctx, node: ast.AST) -> Optional[int]:
             parts = [node] + list(node.args[:2])  # loss_fn(z, y): an elementwise op and a reduction
         elif _is_optimizer_step(ctx, node):
             parts = ctx.optimized_tensors(node.func.value)  # one small update per tensor it holds
+            if parts is None:  # SGD(net.parameters()) of a net of tiny nn layers: its largest parameter
+                return ctx.optimized_tiny_model(node.func.value).parameters or None  # type: ignore[union-attr]
+        elif ctx.tiny_model(node.func) is not None:  # net(x), net = nn.Sequential(nn.Linear(2, 1), nn.Sigmoid())
+            parts = [node] + list(node.args)
+            largest_parameter = ctx.tiny_model(node.func).parameters  # type: ignore[union-attr]
+            if largest_parameter >= (ctx.machine.add_crossover or TYPICAL_CROSSOVER):
+                return largest_parameter
         elif not _is_small_op(ctx, node):
             return None
         else:
@@ -286,7 +319,7 @@ def _elements(ctx, node: ast.AST) -> Optional[int]:
 
 def _is_optimizer_step(ctx, call: ast.Call) -> bool:
     return isinstance(call.func, ast.Attribute) and call.func.attr == "step" and not call.args \
-        and ctx.optimized_tensors(call.func.value) is not None
+        and (ctx.optimized_tensors(call.func.value) is not None or ctx.optimized_tiny_model(call.func.value) is not None)
 
 
 def _is_backward(ctx, call: ast.Call) -> bool:

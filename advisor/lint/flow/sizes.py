@@ -14,6 +14,7 @@ from advisor.lint import torch_api as api
 from advisor.lint.flow.argparse_options import argparse_options
 from advisor.lint.flow.literal_sizes import literal_numel, numpy_numel, shape_numel
 from advisor.lint.flow.shapes import TensorShapes, count
+from advisor.lint.flow.tiny_models import TinyModels, peel_same_model
 from advisor.lint.index import FileIndex
 from advisor.lint.names import Names
 
@@ -69,6 +70,7 @@ class TensorSizes:
         self._passed: set[ast.AST] = set()  # arguments that stand for a parameter's values
         self.shapes = TensorShapes(self)
         self._options: Optional[tuple[set[str], dict[str, ast.AST]]] = None  # argparse: parsed names, defaults
+        self.tiny_models = TinyModels(names.qual, self._values, index.scope_of, self.int_value)
 
     def numel(self, node: ast.AST, depth: int = 0) -> Optional[int]:
         """Elements of the tensor ``node`` evaluates to, or None when the code does not say."""
@@ -312,6 +314,10 @@ class TensorSizes:
             if self.loss_module(call.func):  # loss_fn(z, y): reduces (or keeps) its inputs' elements
                 sizes = [self._operand(a, depth) for a in call.args[:2]]
                 return None if not sizes or None in sizes or not any(sizes) else max(sizes)  # type: ignore[type-var]
+            tiny = self.tiny_models.of(call.func)
+            if tiny is not None:  # net(x) of nn.Sequential(nn.Linear(2, 1), ...): at most x's elements x the widest
+                size = self.numel(call.args[0], depth + 1) if len(call.args) == 1 else None
+                return size * tiny.width if size else None
             return self._returned(call, depth + 1)
         if isinstance(call.func, ast.Attribute) and not qualified:
             attr, receiver = call.func.attr, call.func.value
@@ -326,6 +332,7 @@ class TensorSizes:
         if not isinstance(func, ast.Name):
             return False
         values = self._values(func.id, self.index.scope_of(func))
+        values = [peel_same_model(value) for value in values]  # nn.BCELoss().to(device)
         return bool(values) and all(isinstance(v, ast.Call) and (self.names.qual(v.func) or "").removeprefix(
             "torch.nn.modules.loss.").removeprefix("torch.nn.") in ELEMENTWISE_LOSSES for v in values)
 
