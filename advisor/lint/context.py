@@ -233,6 +233,10 @@ class FileContext:
         """Does the timed region run a loop over a DataLoader (a training run, where start-up is noise)?"""
         return self._timings.trains(region)
 
+    def region_calls_training_run(self, region: TimedRegion) -> bool:
+        """Does it call, handing it a DataLoader, a training function the file does not show (``model.fit(loader)``)?"""
+        return self._timings.calls_training_run(region)
+
     def first_compute(self, region: TimedRegion) -> list[Event]:
         """Call by call, the way to the first CUDA computation of the program the region runs in."""
         return self._timings.first_compute_chain(region)

@@ -43,6 +43,22 @@ for epoch in range(5):
         o.sum().backward()
     opt.step()
 """, []),
+    ("GA101", "a whole training run the file does not show (fit handed a DataLoader) is no unsynced step; predict is", """
+import time
+import torch
+from torch.utils.data import DataLoader
+loader = DataLoader(ds, batch_size=8)
+model = Net().cuda()
+t0 = time.time()
+model.fit(loader)
+print(time.time() - t0)
+t1 = time.time()
+train_model(model, loader=loader)
+print(time.time() - t1)
+t2 = time.time()
+model.predict(loader)
+print(time.time() - t2)
+""", [14]),
 ]
 
 

@@ -13,7 +13,8 @@ Must not:     ...; y = a @ b; torch.cuda.synchronize(); t1 = time.perf_counter()
               ...; loss = model(x).sum(); print(loss.item()); elapsed = time.time() - t0  (.item() waits)
               CUDA events with end.synchronize(); torch.utils.benchmark.Timer
               progress and epoch times around a DataLoader loop, or any loop that steps the optimizer on every
-              iteration (what is still queued when the clock is read is a small part of an epoch)
+              iteration (what is still queued when the clock is read is a small part of an epoch), or around
+              model.fit(train_loader) / train(net, loader=...): a training run the file does not show
               a job timed in minutes (elapsed // 60, divmod(elapsed, 60), elapsed / 3600)
               out = model.translate(sentences): a model's method fed only text returns text, so it waited
 """
@@ -90,8 +91,9 @@ def measured_cost(machine) -> Optional[str]:
 
 def run(ctx) -> Iterator[Hit]:
     for region in ctx.timed_regions():
-        if not region.has_work or region.synchronized or ctx.region_trains(region) or reports_minutes(ctx, region):
-            continue  # (a job timed in minutes: the kernels still queued at the end are noise)
+        if not region.has_work or region.synchronized or ctx.region_trains(region) or reports_minutes(ctx, region) \
+                or ctx.region_calls_training_run(region):
+            continue  # (a job timed in minutes, or a whole run: the kernels still queued at the end are noise)
         last = region.last_work
         work = f"{short(last.node)} ({where(ctx, last.node)})" if last is not None else "CUDA work"
         evidence = {"timing": region.how, "last_gpu_work": short(last.node) if last else None}

@@ -13,12 +13,13 @@ user's functions; a function nobody in the file calls (run by a CLI framework, s
 from __future__ import annotations
 
 import ast
+import re
 from functools import cached_property
 from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.effects import CLOCK, COMPUTE, Effects, Event
-from advisor.lint.flow.kinds import CUDA_ANY, CUDA_DEVICE
+from advisor.lint.flow.kinds import CUDA_ANY, CUDA_DEVICE, LOADER
 from advisor.lint.flow.loops import LoopAnalysis
 from advisor.lint.flow.regions import TimedRegion
 from advisor.lint.flow.scopes import FunctionInfo
@@ -29,6 +30,7 @@ from advisor.lint.names import dotted
 __all__ = ["TimedRegion", "Timings"]
 
 _MAX_CALL_DEPTH = 8
+_TRAINING_RUN = re.compile(r"(^|[._])(fit|train\w*)$", re.IGNORECASE)  # model.fit, train_model, trainer.train
 
 
 class Timings(FlowView):
@@ -253,6 +255,16 @@ class Timings(FlowView):
                 return True
         callees = [e.callee for e in region.events if e.callee is not None]
         return any(self._function_trains(info, set()) for info in callees)
+
+    def calls_training_run(self, region: TimedRegion) -> bool:
+        """``model.fit(train_loader, test_loader)``, ``train(net, loader)``: a call the file does not show, named
+        for training and handed a DataLoader -- a whole training run, like a visible loop over the loader."""
+        for event in region.events:
+            node = event.node
+            if event.callee is None and isinstance(node, ast.Call) and _TRAINING_RUN.search(dotted(node.func) or ""):
+                if any(self.kind(argument) & LOADER for argument in list(node.args) + [k.value for k in node.keywords]):
+                    return True
+        return False
 
     @cached_property
     def _plain_loader_loops(self) -> set[ast.AST]:
