@@ -10,11 +10,23 @@ import re
 import warnings
 from pathlib import Path
 
+import pytest
+
 IDS = {f"GA1{n:02d}" for n in range(1, 11)}
 
 
+ABSENT = ("the corpus's scripts are third-party code kept out of the repository (the search tool's terms): "
+          "put them back from labels.json's sources to run this (tests/realworld/README.md)")
+
+
+def scripts_on_disk(scripts: Path) -> set[str]:
+    return {p.relative_to(scripts).as_posix() for p in scripts.rglob("*.py") if p.name != "conftest.py"}
+
+
 def check_every_file_is_labelled(scripts: Path, items: dict) -> None:
-    on_disk = {p.relative_to(scripts).as_posix() for p in scripts.rglob("*.py") if p.name != "conftest.py"}
+    on_disk = scripts_on_disk(scripts)
+    if not on_disk:
+        pytest.skip(ABSENT)  # a fresh clone: labels only
     assert on_disk == set(items)
 
 
@@ -29,6 +41,8 @@ def check_halves_are_disjoint(items: dict, halves: tuple[str, ...] = ("dev", "he
 
 def check_item(scripts: Path, key: str, item: dict) -> None:
     assert item["source"].strip() and item["established"].strip()
+    if not (scripts / key).exists():
+        pytest.skip(ABSENT)
     text = (scripts / key).read_text()
     n_lines = len(text.splitlines())
     for finding in item["findings"]:
