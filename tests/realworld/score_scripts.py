@@ -106,6 +106,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     global SCRIPTS
     SCRIPTS = HERE / args.corpus
+    missing = [k for k in load_labels() if (args.half == "all" or k.startswith(args.half + "/"))
+               and not (SCRIPTS / k).exists()]
+    if missing:
+        sys.stderr.write(f"score_scripts: {len(missing)} labelled script(s) of {args.corpus} are not on disk "
+                         f"(e.g. {missing[0]}): they are kept out of the repository; put them back from "
+                         "labels.json's sources first (tests/realworld/README.md)\n")
+        return 2
     score(args.half)
     return 0
 
