@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import Optional
 
 from advisor.lint.cuda_signs import shows_cuda
-from advisor.lint.dead_branches import DeadLines, dead_lines
+from advisor.lint.dead_branches import DeadLines, dead_lines, fixed_answers
 from advisor.lint.flow.analyzer import analyze
 from advisor.lint.flow.effects import COMPUTE, KERNEL, WORK, Effects, Event
 from advisor.lint.flow.kinds import CUDA_MODEL, CUDA_TENSOR, INSTANCE_BITS
@@ -38,7 +38,8 @@ class FileContext:
         self.index = FileIndex(tree)
         self.names = Names.from_nodes(self.index.imports, self.index.bound_names, self.index.assigned_values,
                                       self.index.parameters, self.index.assigns)
-        self._view = FlowView(self.index, self.names, analyze(self.index, self.names))
+        self._fixed_answers = fixed_answers(self.index)
+        self._view = FlowView(self.index, self.names, analyze(self.index, self.names, self._fixed_answers))
         self._flow = self._view.flow
         self._scopes = self._flow.scopes
 
@@ -73,7 +74,7 @@ class FileContext:
     def dead_lines(self) -> DeadLines:
         """Lines no run executes (``if DATA_TYPE == "double":`` with DATA_TYPE fixed to "float") and lines only a
         run without CUDA executes (the ``else:`` of ``if torch.cuda.is_available():``): findings there are hidden."""
-        return dead_lines(self.index, self.qual)
+        return dead_lines(self.index, self.qual, self._fixed_answers)
 
     @property
     def module_env(self) -> dict[str, int]:

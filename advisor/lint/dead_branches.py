@@ -34,15 +34,46 @@ class DeadLines:
         return line in self.never or (line in self.cpu_only and check_id not in KEPT_ON_CPU_PATHS)
 
 
-def dead_lines(index: FileIndex, qual: Callable[[ast.AST], Optional[str]]) -> DeadLines:
-    dead = DeadLines()
-    ifs = [node for node in index.tests if node.__class__ is ast.If]
+def fixed_answers(index: FileIndex) -> dict[ast.If, bool]:
+    """The ``if`` statements whose test the file fixes, with the answer: the data-flow pass follows only the
+    branch that runs (a float64 conversion under ``if DATA_TYPE == "double":`` never reaches what follows)."""
+    ifs = [node for node in index.tests if node.__class__ is ast.If and _may_be_fixed(node.test)]
     if not ifs:
-        return dead
-    constants = _module_constants(index)
+        return {}
+    module = _module_constants(index)
+    answers: dict[ast.If, bool] = {}
     for node in ifs:
+        scope = index.scope_of(node)
+        constants = module if scope is index.tree else _local_constants(index, scope, module, _names_in(node.test))
         answer = _constant_answer(node.test, constants)
         if answer is not _UNKNOWN:
+            answers[node] = bool(answer)
+    return answers
+
+
+def _may_be_fixed(test: ast.AST) -> bool:
+    """Cheap: a literal, a bare name, a comparison with a literal, or `not` / `and` / `or` of those."""
+    if isinstance(test, (ast.Constant, ast.Name)):
+        return True
+    if isinstance(test, ast.UnaryOp):
+        return _may_be_fixed(test.operand)
+    if isinstance(test, ast.BoolOp):
+        return any(_may_be_fixed(value) for value in test.values)
+    return isinstance(test, ast.Compare) and len(test.ops) == 1 and any(
+        isinstance(side, (ast.Constant, ast.Tuple, ast.List, ast.Set)) for side in (test.left, test.comparators[0]))
+
+
+def _names_in(test: ast.AST) -> set[str]:
+    return {node.id for node in ast.walk(test) if isinstance(node, ast.Name)}
+
+
+def dead_lines(index: FileIndex, qual: Callable[[ast.AST], Optional[str]],
+               answers: Optional[dict[ast.If, bool]] = None) -> DeadLines:
+    dead = DeadLines()
+    answers = fixed_answers(index) if answers is None else answers
+    for node in (n for n in index.tests if n.__class__ is ast.If):
+        answer = answers.get(node)
+        if answer is not None:
             _mark(dead.never, node.orelse if answer else node.body)
             continue
         on_cuda = cuda_condition(node.test, qual, strict=True)
@@ -78,6 +109,32 @@ def _module_constants(index: FileIndex) -> dict[str, object]:
         if stores == 1:
             constants[name] = value
     return constants
+
+
+def _local_constants(index: FileIndex, function: ast.AST, module: dict[str, object],
+                     wanted: set[str]) -> dict[str, object]:
+    """What a test in a function reads as fixed, of the ``wanted`` names: the function's own names bound once, in
+    its body, to a literal and never rebound there (``VOTE = 'soft'``), and module constants it does not shadow."""
+    arguments = function.args  # type: ignore[attr-defined]
+    parameters = {a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
+    parameters |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
+    bound_here = {statement.targets[0].id: statement.value.value for statement in function.body  # type: ignore
+                  if isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                  and isinstance(statement.targets[0], ast.Name) and isinstance(statement.value, ast.Constant)}
+    constants: dict[str, object] = {}
+    for name in wanted - parameters:
+        stores = sum(1 for node in index.names_by_id.get(name, ()) if not isinstance(node.ctx, ast.Load)
+                     and index.scope_of(node) is function)
+        if stores == 0 and name in module:
+            constants[name] = module[name]
+        elif stores == 1 and name in bound_here and not _declared_outside(index, name):
+            constants[name] = bound_here[name]
+    return constants
+
+
+def _declared_outside(index: FileIndex, name: str) -> bool:
+    """``global NAME`` / ``nonlocal NAME`` anywhere: the name may be written from elsewhere."""
+    return any(isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names for node in index.parents)
 
 
 def _constant_answer(test: ast.AST, constants: dict[str, object]) -> object:

@@ -171,7 +171,10 @@ MODEL_NAME_HINT = re.compile(
     re.IGNORECASE)
 # A callable the file does not define, named like a model or a loss (`loss(logits, y)` with `loss` a parameter,
 # `self.criterion(out, y)`): fed CUDA tensors, it returns a CUDA tensor.
-COMPUTES_ON_ITS_INPUTS = re.compile(MODEL_NAME_HINT.pattern + r"|loss|objective", re.IGNORECASE)
+# ... or a metric: accuracy(logits, labels) of a star import returns tensors on its inputs' device (the ImageNet
+# example's helper; one that returned Python floats could not be read with .item() as such code does)
+COMPUTES_ON_ITS_INPUTS = re.compile(MODEL_NAME_HINT.pattern + r"|loss|objective|accuracy|metric|dice|iou|psnr|ssim",
+                                    re.IGNORECASE)
 # A helper, by its name, that fetches or places data (or builds a model) on the device it is handed.
 DATA_ON_DEVICE_HINT = re.compile(r"^_*(get|load|fetch|next|sample|prepare|make|build|create|init|move|send|read)"
                                  r"|batch|to_device|to_cuda|to_gpu|model", re.IGNORECASE)

@@ -79,3 +79,39 @@ else:
 @pytest.mark.parametrize("about,code,expected", CASES, ids=[c[0] for c in CASES])
 def test_dead_branches(about, code, expected):
     assert sorted(lines_of(code)) == sorted(expected)
+
+
+def test_a_mode_fixed_inside_the_function_runs_one_branch_on_every_iteration():
+    """`VOTE = "soft"` set once in the function: the soft branch's reads run on every batch (not "some
+    iterations" behind a guard) and the hard branch never runs (the sixth corpus's dev 623)."""
+    code = """
+import torch
+def evaluate(loader, model):
+    VOTE = "soft"
+    with torch.no_grad():
+        for x in loader:
+            x = x.cuda()
+            if VOTE == "soft":
+                p = model(x).softmax(1)
+                print(p.cpu())
+            else:
+                print(model(x).argmax(1).cpu())
+"""
+    assert lines_of(code, select=["GA103"]) == [(9, "GA103")]
+
+
+def test_a_mode_picked_before_the_loop_is_no_constant_and_no_guard():
+    """VOTE may be "hard" (rebound on a parameter): the branch can run, and when it does it reads every batch."""
+    code = """
+import torch
+def evaluate(loader, model, hard):
+    VOTE = "soft"
+    if hard:
+        VOTE = "hard"
+    with torch.no_grad():
+        for x in loader:
+            x = x.cuda()
+            if VOTE == "hard":
+                print(model(x).argmax(1).cpu())
+"""
+    assert lines_of(code, select=["GA103"]) == [(10, "GA103")]

@@ -8,6 +8,14 @@ import pytest
 from lint_helpers import lines_of
 
 FIRES = [
+    # session 6: .double() exists only on tensors and modules, so whatever `batch` is, it lands on the GPU as
+    # float64 (this case was quiet before; the sixth corpus's dev half labels `x_batch.double().to(device)`)
+    ("data not named like a model, converted and moved: float64 on the GPU all the same", """
+import torch
+from data import load_batch
+batch = load_batch()
+x = batch.double().cuda()
+""", [4]),
     ("imported classes converted, then moved", """
 import torch
 from model import GenLSTM, DisLSTM
@@ -40,12 +48,7 @@ from model import GenLSTM
 netG = GenLSTM().double()
 out = netG(torch.zeros(4, 8, dtype=torch.float64))
 """, []),
-    ("data not named like a model, converted and moved: not known to be float64 data", """
-import torch
-from data import load_batch
-batch = load_batch()
-x = batch.double().cuda()
-""", []),
+
 ]
 
 

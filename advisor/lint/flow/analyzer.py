@@ -63,16 +63,19 @@ def _without_cuda(kind: int) -> int:
     return (kind & ~CUDA_TENSOR) | CPU_TENSOR if kind & CUDA_TENSOR else kind
 
 
-def analyze(index: FileIndex, names: Names) -> FlowResult:
-    analyzer = FlowAnalyzer(index, names)
+def analyze(index: FileIndex, names: Names, fixed: Optional[dict[ast.If, bool]] = None) -> FlowResult:
+    """``fixed``: the ``if`` statements whose answer the file fixes (dead_branches.fixed_answers): only the branch
+    that runs is followed."""
+    analyzer = FlowAnalyzer(index, names, fixed or {})
     analyzer.run()
     return FlowResult(analyzer.values, analyzer.scopes, analyzer.environment.module_env, analyzer.default_cuda,
                       analyzer.cuda_seen > 0, analyzer.readers)
 
 
 class FlowAnalyzer(CallEvaluator):
-    def __init__(self, index: FileIndex, names: Names) -> None:
+    def __init__(self, index: FileIndex, names: Names, fixed: Optional[dict[ast.If, bool]] = None) -> None:
         self.index = index
+        self.fixed = fixed or {}
         self.names = names
         self.scopes = ScopeIndex(index, names)
         self.values: dict[ast.AST, int] = {}
@@ -306,8 +309,8 @@ class FlowAnalyzer(CallEvaluator):
         if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
             return
         if call.func.attr in ("append", "extend", "insert") and call.args:  # outputs.append(pred): a list of them
-            key = dotted(call.func.value)
-            added = self.values.get(call.args[-1], 0) & (TENSOR_BITS | NUMPY)
+            key = dotted(call.func.value)  # (models too: an ensemble, `for model in model_list: model(x)`)
+            added = self.values.get(call.args[-1], 0) & (TENSOR_BITS | NUMPY | MODEL | CUDA_MODEL | F64)
             if key is not None and added:
                 self.bind(key, (self.lookup(key) or 0) | (added & ~FRESH) | CONTAINER)
             return
@@ -324,6 +327,10 @@ class FlowAnalyzer(CallEvaluator):
 
     def _if(self, node: ast.If) -> None:
         self.ev(node.test)
+        answer = self.fixed.get(node)
+        if answer is not None:  # `if DATA_TYPE == "double":` with DATA_TYPE = "float": one branch only ever runs
+            self._block(node.body if answer else node.orelse)
+            return
         on_cuda = cuda_condition(node.test, self.names.qual, strict=True)
         self.branches([lambda: self._block(node.body), lambda: self._block(node.orelse)], may_skip_all=False,
                       host_only=None if on_cuda is None else int(on_cuda), on_host=_without_cuda)

@@ -96,7 +96,11 @@ class CallEvaluator(ExprEvaluator):
             return self._name_call(node, func.id)
         callee = self.ev(func)
         pos, kw = self.eval_args(node)
-        return self.call_value(callee, pos, kw)
+        out = self.call_value(callee, pos, kw)
+        if not out and isinstance(func, ast.Call) and _all(pos, kw) & CUDA_TENSOR \
+                and api.COMPUTES_ON_ITS_INPUTS.search(dotted(func.func) or ""):
+            return CUDA_TENSOR  # criterion()(out, label): a loss class handed in, made and applied to CUDA tensors
+        return out
 
     # -- torch / numpy / stdlib -------------------------------------------------------------------
     def _library_call(self, name: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
@@ -236,8 +240,8 @@ class CallEvaluator(ExprEvaluator):
             receiver = MODEL
         module = _is_module(receiver) or (receiver == 0 and attr in ("eval", "train")
                                           and looks_like_model(receiver_node))
-        if attr == "double":
-            return receiver | F64 if receiver & (TENSOR_BITS | NUMPY | MODEL_BITS) else 0
+        if attr == "double":  # (on a value we know nothing of -- a batch of a loader handed in -- float64 all the same)
+            return receiver | F64 if receiver & (TENSOR_BITS | NUMPY | MODEL_BITS) or not receiver else 0
         if attr in ("float", "half", "bfloat16"):
             return receiver & ~F64
         if module:

@@ -13,6 +13,8 @@ import ast
 import re
 from typing import Callable, Optional
 
+from advisor.lint.names import dotted
+
 _CUDA_WORDS = ("cuda", "gpu")
 _NEGATIONS = ("no_", "not_", "disable", "without_", "skip_")
 _FLAG_PREFIXES = ("use_", "is_", "on_", "has_", "with_", "enable_")
@@ -99,3 +101,19 @@ def rank_condition(test: ast.AST) -> bool:
                 side.id if isinstance(side, ast.Name) else side.attr):
             return True
     return False
+
+
+def mode_switch(test: ast.Compare, assigned: set[str]) -> bool:
+    """``if VOTE == 'soft':`` with VOTE set before the loop: a mode picked once, the same on every iteration."""
+    sides = [test.left] + test.comparators
+    return len(sides) == 2 and any(isinstance(s, ast.Constant) and isinstance(s.value, str) for s in sides) \
+        and any(isinstance(s, ast.Name) and s.id not in assigned for s in sides)
+
+
+def bound_is_fixed(node: ast.AST, assigned: set[str]) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+    if isinstance(node, ast.UnaryOp):
+        return bound_is_fixed(node.operand, assigned)
+    key = dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    return key is not None and key not in assigned and key.split(".")[0] not in assigned

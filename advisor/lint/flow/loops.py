@@ -26,7 +26,7 @@ import ast
 from functools import cached_property
 from typing import Optional
 
-from advisor.lint.flow.conditions import cuda_condition, rank_condition
+from advisor.lint.flow.conditions import bound_is_fixed, cuda_condition, mode_switch, rank_condition
 from advisor.lint.flow.effects import COMPUTE, HOST_READ, SYNC, Effects, Event
 from advisor.lint.flow.kinds import CUDA_TENSOR, CUDA_WORKER, LOADER
 from advisor.lint.flow.scopes import FunctionInfo
@@ -95,8 +95,10 @@ class LoopAnalysis(FlowView):
             return False
         events = self.iteration_events(loop, stop_at_loops=True)
         if not any(event.bits & COMPUTE for event in events):
-            # `for i in range(len(t)): total += t[i].item()`: one sync per element of a CUDA tensor
-            return self.walks_cuda_tensor(loop) and any(event.bits & HOST_READ for event in events)
+            # `for i in range(len(t)): total += t[i].item()`: one sync per element of a CUDA tensor; a batch of a
+            # DataLoader moved to the GPU and read back (the model's work hidden in an inner loop or a helper)
+            return (self.walks_cuda_tensor(loop) or self.iterates_loader(loop)) \
+                and any(event.bits & HOST_READ for event in events)
         if self.iterates_loader(loop):
             return True  # one iteration per batch is a step, whatever else it calls
         if self.runs_update(loop):
@@ -360,7 +362,7 @@ class LoopAnalysis(FlowView):
             return False
         sides = [test.left, test.comparators[0]]
         bounds = [side for side in sides if not self.kind(side) & CUDA_TENSOR]
-        return len(bounds) == 1 and _bound_is_fixed(bounds[0], self.assigned(stop))
+        return len(bounds) == 1 and bound_is_fixed(bounds[0], self.assigned(stop))
 
     def is_guard(self, test: ast.AST, stop: Optional[ast.AST] = None) -> bool:
         """Does the branch under ``test`` run on some iterations of ``stop`` (a loop) only?"""
@@ -385,14 +387,7 @@ class LoopAnalysis(FlowView):
         if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(test)):
             return True  # `if step % 100 == 0:`
         if isinstance(test, ast.Compare) and all(isinstance(op, (ast.Eq, ast.NotEq)) for op in test.ops):
-            return any(isinstance(side, ast.Constant) for side in [test.left] + test.comparators)
+            return any(isinstance(side, ast.Constant) for side in [test.left] + test.comparators) \
+                and not mode_switch(test, self.assigned(stop) if isinstance(stop, LOOP_TYPES) else set())
         return False
 
-
-def _bound_is_fixed(node: ast.AST, assigned: set[str]) -> bool:
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
-    if isinstance(node, ast.UnaryOp):
-        return _bound_is_fixed(node.operand, assigned)
-    key = dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
-    return key is not None and key not in assigned and key.split(".")[0] not in assigned
