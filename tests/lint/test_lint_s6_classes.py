@@ -59,6 +59,52 @@ t2 = time.time()
 model.predict(loader)
 print(time.time() - t2)
 """, [14]),
+    ("GA103", "an imported metric and a loss class handed in, applied to CUDA tensors, read every batch", """
+import torch
+from utils.util import *
+def evaluate(model, loader):
+    with torch.no_grad():
+        for x, y in loader:
+            x, y = x.cuda(), y.cuda()
+            top1, _ = accuracy(model(x), y, topk=(1, 5))
+            print(top1.item())
+def train(loader, model, criterion, optimizer):
+    total = 0.0
+    for x, y in loader:
+        loss = criterion()(model(x.cuda()), y.cuda())
+        total += loss.item()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+""", [8, 13]),
+    ("GA103", "not: an unknown helper that is no metric, a metric never read on the host", """
+import torch
+from utils.util import *
+def evaluate(model, loader):
+    with torch.no_grad():
+        for x, y in loader:
+            x, y = x.cuda(), y.cuda()
+            n = count_items(model(x), y)
+            print(n)
+            acc = accuracy(model(x), y)
+""", []),
+    ("GA103", "an ensemble kept in a list: its forward in an inner loop, the batch read back every batch", """
+import torch
+from torch.utils.data import DataLoader
+from torchvision.models import densenet121
+device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu")
+loader = DataLoader(dataset, batch_size=100, num_workers=4, pin_memory=True)
+models = []
+models.append(densenet121(num_classes=8).to(device))
+with torch.no_grad():
+    for x, y in loader:
+        x = x.to(device)
+        result = None
+        for model in models:
+            out = model(x).softmax(1)
+            result = out if result is None else result + out
+        kept = result.cpu()
+""", [15]),
 ]
 
 
