@@ -105,6 +105,38 @@ with torch.no_grad():
             result = out if result is None else result + out
         kept = result.cpu()
 """, [15]),
+    ("GA107", "a model unpacked from a checkpoint loader handed the device, put in eval(), its input attacked", """
+import torch
+from util import load_checkpoint, load_images
+from fgsm import FGSM
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+trainloader, testloader = load_images(device)
+model, _, _, _ = load_checkpoint(device, "ckpt.pt")
+model.eval()
+fgsm = FGSM(device)
+kept = []
+for inputs, labels in testloader:
+    inputs = inputs.to(device)
+    inputs = fgsm.generate(model, inputs, labels)
+    kept.append(inputs.detach().cpu())
+    out = model(inputs)
+""", [14]),
+    ("GA103", "the attacked input read back every batch (an unknown call bound back to its input keeps its device)", """
+import torch
+from util import load_checkpoint, load_images
+from fgsm import FGSM
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+trainloader, testloader = load_images(device)
+model, _, _, _ = load_checkpoint(device, "ckpt.pt")
+model.eval()
+fgsm = FGSM(device)
+kept = []
+for inputs, labels in testloader:
+    inputs = inputs.to(device)
+    inputs = fgsm.generate(model, inputs, labels)
+    kept.append(inputs.detach().cpu())
+    out = model(inputs)
+""", [13]),
 ]
 
 

@@ -34,7 +34,7 @@ from advisor.lint.flow.kinds import (
     NUMPY,
     TENSOR_BITS,
 )
-from advisor.lint.flow.literals import name_hint
+from advisor.lint.flow.literals import kept_through_call, name_hint
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
 from advisor.lint.index import FileIndex
 from advisor.lint.names import Names, dotted
@@ -264,7 +264,7 @@ class FlowAnalyzer(CallEvaluator):
             shape = tuple(self.ev(element) for element in value.elts)
             self.bind_target(node.targets[0], shape)
             return
-        kind = self.ev(value)
+        kind = self.ev(value) or kept_through_call(node.targets, value, self.values)
         if not kind and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
                 and node.targets[0].id in api.DEVICE_NAME_HINT and self._chosen_elsewhere(value):
             # device = get_device() / cfg["device"]: a device chosen elsewhere, can be CUDA -- unless the call
