@@ -230,9 +230,10 @@ class FileContext:
         """Where the program reads a host clock around GPU work (clock pairs, timeit, %time magics)."""
         return self._timings.regions
 
-    def region_trains(self, region: TimedRegion) -> bool:
-        """Does the timed region run a loop over a DataLoader (a training run, where start-up is noise)?"""
-        return self._timings.trains(region)
+    def region_trains(self, region: TimedRegion, over_loaders_only: bool = False) -> bool:
+        """Does the timed region run a loop over a DataLoader (a training run, where start-up is noise)? Unless
+        ``over_loaders_only``, also a loop of optimizer steps over batches sliced by hand."""
+        return self._timings.trains(region, over_loaders_only)
 
     def region_calls_training_run(self, region: TimedRegion) -> bool:
         """Does it call, handing it a DataLoader, a training function the file does not show (``model.fit(loader)``)?"""

@@ -137,6 +137,31 @@ for inputs, labels in testloader:
     kept.append(inputs.detach().cpu())
     out = model(inputs)
 """, [13]),
+    ("GA101", "a run of optimizer steps over batches sliced by hand, timed without a synchronize; not over a loader", """
+import time
+import torch
+from torch.utils.data import DataLoader
+model = torch.nn.Linear(100, 10).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+X = torch.randn(10000, 100, device="cuda")
+y = torch.randint(0, 10, (10000,), device="cuda")
+def train():
+    for i in range(0, len(X), 64):
+        opt.zero_grad()
+        torch.nn.functional.cross_entropy(model(X[i:i + 64]), y[i:i + 64]).backward()
+        opt.step()
+start = time.time()
+train()
+end = time.time()
+print(end - start)
+loader = DataLoader(dataset, batch_size=64, num_workers=4, pin_memory=True)
+t0 = time.time()
+for xb, yb in loader:
+    opt.zero_grad()
+    torch.nn.functional.cross_entropy(model(xb.cuda()), yb.cuda()).backward()
+    opt.step()
+print(time.time() - t0)
+""", [15]),
 ]
 
 

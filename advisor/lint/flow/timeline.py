@@ -242,19 +242,25 @@ class Timings(FlowView):
             return [event] + inner
         return []
 
-    def trains(self, region: TimedRegion) -> bool:
-        """Does the region run a loop over a DataLoader (a training run, where start-up is noise)?"""
+    def trains(self, region: TimedRegion, over_loaders_only: bool = False) -> bool:
+        """Does the region run a loop over a DataLoader (a training run, where start-up is noise)? Unless
+        ``over_loaders_only``, also a loop of updates over batches sliced by hand (``range(0, len(X), bs)``)."""
         lines = (getattr(region.around or region.open, "lineno", 0),
                  getattr(region.around or region.close, "end_lineno", 0) or 0)
+        training = self._training_loader_loops if over_loaders_only else self._loader_loops
         for loop in self.index.loops:
             if self.index.scope_of(loop) is not region.scope or not lines[0] <= loop.lineno <= lines[1]:
                 continue
-            if loop in self._loader_loops and (loop in self._plain_loader_loops or (loop.end_lineno or 0) <= lines[1]):
+            if loop in training and (loop in self._plain_loader_loops or (loop.end_lineno or 0) <= lines[1]):
                 return True  # an update loop counts only whole: a clock read inside it times one step
             if self._over_data(loop) and self._trains_in(loop):
                 return True
         callees = [e.callee for e in region.events if e.callee is not None]
-        return any(self._function_trains(info, set()) for info in callees)
+        return any(self._function_trains(info, set(), training) for info in callees)
+
+    @cached_property
+    def _training_loader_loops(self) -> list[ast.AST]:
+        return [loop for loop in self._plain_loader_loops if self._trains_in(loop)]
 
     def calls_training_run(self, region: TimedRegion) -> bool:
         """``model.fit(train_loader, test_loader)``, ``train(net, loader)``: a call the file does not show, named
@@ -309,13 +315,13 @@ class Timings(FlowView):
                     events.extend(self.effects.summary(callee).events)
         return False
 
-    def _function_trains(self, info: FunctionInfo, visiting: set) -> bool:
+    def _function_trains(self, info: FunctionInfo, visiting: set, training: list[ast.AST]) -> bool:
         if info in visiting:
             return False
-        if any(self.index.scope_of(loop) is info.node for loop in self._loader_loops):
+        if any(self.index.scope_of(loop) is info.node for loop in training):
             return True
         callees = [e.callee for e in self.effects.summary(info).events if e.callee is not None]
-        return any(self._function_trains(c, visiting | {info}) for c in callees)
+        return any(self._function_trains(c, visiting | {info}, training) for c in callees)
 
 
 _TRAINING_CALLS = frozenset({"backward", "manual_backward", "step", "zero_grad", "clip_grad_norm_", "grad"})
