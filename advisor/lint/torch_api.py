@@ -175,6 +175,10 @@ MODEL_NAME_HINT = re.compile(
 # example's helper; one that returned Python floats could not be read with .item() as such code does)
 COMPUTES_ON_ITS_INPUTS = re.compile(MODEL_NAME_HINT.pattern + r"|loss|objective|accuracy|metric|dice|iou|psnr|ssim",
                                     re.IGNORECASE)
+# A helper the file does not show, by its name, that writes what it is handed out (a file, a figure): handed a
+# CUDA tensor it must copy it to the host first, so it waits for the GPU (not a per-step read of a value, though).
+WRITES_OUT = re.compile(r"^_*(save|write|dump|export|store|imsave|imwrite|plot|show|draw|visuali[sz]e|render)",
+                        re.IGNORECASE)
 # A helper, by its name, that fetches or places data (or builds a model) on the device it is handed.
 DATA_ON_DEVICE_HINT = re.compile(r"^_*(get|load|fetch|next|sample|prepare|make|build|create|init|move|send|read)"
                                  r"|batch|to_device|to_cuda|to_gpu|model", re.IGNORECASE)

@@ -92,6 +92,25 @@ INFO = CheckInfo(
 
 
 def run(ctx) -> Iterator[Hit]:
+    """One finding per cold start: when clocks nest (a total time around per-batch times), the innermost region
+    holding the first computation is the measurement it spoils."""
+    found = list(_cold_regions(ctx))
+    for region, hit, first in found:
+        if first is not None and any(other is not region and other_first is first and _inside(other, region)
+                                     for other, _, other_first in found):
+            continue
+        yield hit
+
+
+def _inside(inner, outer) -> bool:
+    """Is the clock pair ``inner`` written within ``outer``'s (a per-batch time inside a total)?"""
+    lines = [getattr(getattr(r, side), "lineno", None) for r in (inner, outer) for side in ("open", "close")]
+    if None in lines or inner.scope is not outer.scope:
+        return False
+    return lines[2] <= lines[0] and lines[1] <= lines[3] and (lines[0], lines[1]) != (lines[2], lines[3])
+
+
+def _cold_regions(ctx) -> Iterator[tuple]:
     for region in ctx.timed_regions():
         if region.repeated or ctx.region_trains(region) or drops_cold_runs(ctx, region) \
                 or reports_minutes(ctx, region):
@@ -99,7 +118,7 @@ def run(ctx) -> Iterator[Hit]:
         if not region.has_work:
             hit = _unseen_work(ctx, region)
             if hit is not None:
-                yield hit
+                yield region, hit, None
             continue
         inside = {id(event.node) for event in region.events}
         kernels = ctx.first_kernel(region)
@@ -122,9 +141,9 @@ def run(ctx) -> Iterator[Hit]:
         evidence = {"timing": region.how, "first_compute": short(first), "first_cuda_call": short(offending),
                     "cuda_initialised_before": before is not None}
         if region.line is not None:
-            yield Hit(message, line=region.line, column=region.column, evidence=evidence)
+            yield region, Hit(message, line=region.line, column=region.column, evidence=evidence), first
         else:
-            yield Hit(message, node=offending, evidence=evidence)
+            yield region, Hit(message, node=offending, evidence=evidence), first
 
 
 _BLAS_CALLS = frozenset({"mm", "matmul", "bmm", "addmm", "baddbmm", "einsum", "linear", "conv1d", "conv2d",

@@ -212,6 +212,8 @@ class Effects(FlowView):
             if qualified in api.LOGGING_FUNCTIONS and self._logs_cuda(call):
                 return SYNC | HOST_READ, None  # wandb.log({"loss": loss})
             last = qualified.rsplit(".", 1)[-1]
+            if not qualified.startswith("torch.") and api.WRITES_OUT.match(last) and self._cuda_argument(call):
+                return SYNC, None  # (as in _name_effect: a writer the file imports)
             if value & CUDA_TENSOR:
                 if qualified.count(".") == 1 and last in api.FACTORIES and not (
                         last in api.SAMPLING_FACTORIES and self._cuda_argument(call)):  # bernoulli(p) computes
@@ -331,6 +333,8 @@ class Effects(FlowView):
         if value & CUDA_TENSOR and not found and arguments & CUDA_DEVICE \
                 and not arguments & (CUDA_TENSOR | CUDA_MODEL) and not self.kind(func) & (CUDA_FN | CUDA_MODEL | MODEL):
             return WORK, None  # a helper the file does not show, handed only a device: data placed there
+        if found is None and arguments & CUDA_TENSOR and api.WRITES_OUT.match(func.id):
+            return SYNC, None  # save_hdf(probs, names): writing GPU results out copies them to the host first
         if value & CUDA_TENSOR or self.kind(func) & CUDA_FN:
             return WORK | COMPUTE, None
         if found is None and arguments & CUDA_MODEL and not self.qual(func) and func.id not in _BUILTIN_NAMES:
