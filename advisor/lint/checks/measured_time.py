@@ -21,7 +21,7 @@ def drops_cold_runs(ctx, region) -> bool:
     if difference is None or region.open is None:
         return False
     loop = next((loop for loop in ctx.enclosing_loops(difference) if loop in ctx.enclosing_loops(region.open)), None)
-    counters = _counters(loop)
+    counters = _counters(loop) if loop is not None else _parameters(ctx, difference)
     if not counters:
         return False
     uses = [use for use in _uses(ctx, difference, loop) if not _only_tested(ctx, use)]
@@ -43,6 +43,16 @@ def _counters(loop: Optional[ast.AST]) -> set[str]:
     if isinstance(target, ast.Tuple) and target.elts:
         target = target.elts[0]
     return {target.id} if isinstance(target, ast.Name) else set()
+
+
+def _parameters(ctx, node: ast.AST) -> set[str]:
+    """A function timed once per call and handed the call's number (``def infer(image, model, i)``, called from
+    the caller's loop): ``if i != 0:`` around the time drops the first, cold call as a loop counter would."""
+    function = ctx.scope_of(node)
+    arguments = getattr(function, "args", None)
+    if arguments is None:
+        return set()
+    return {a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
 
 
 def _uses(ctx, difference: ast.AST, loop: Optional[ast.AST]) -> list[ast.AST]:
