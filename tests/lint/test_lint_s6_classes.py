@@ -214,6 +214,16 @@ def infer_all(image, model, times, i):
     times.append(time.time() - start)
     return out
 """, [14]),
+    ("GA109", "converted to float64 on one line and moved on the next: reported at the conversion", """
+import torch
+device = torch.device("cuda")
+for x, y in loader:
+    x, y = x.double(), y.long()
+    x, y = x.to(device), y.to(device)
+    z = w.double()
+    z = z.float()
+    z = z.to(device)
+""", [4]),
 ]
 
 

@@ -13,7 +13,7 @@ Must not:     torch.from_numpy(a.astype(np.float32)).to("cuda");  torch.from_num
 from __future__ import annotations
 
 import ast
-from typing import Iterator
+from typing import Iterator, Optional
 
 from advisor.lint.checks.common import short
 from advisor.lint.flow import CUDA_MODEL, CUDA_TENSOR, DTYPE_F64, F64
@@ -69,7 +69,29 @@ def run(ctx) -> Iterator[Hit]:
             inputs.append(call.func.value)
         if any(ctx.kind(node) & F64 and ctx.kind(node) & _CUDA for node in inputs):
             continue  # already float64 on the GPU: reported where it got there
+        converted = _converted_before(ctx, call)
+        if converted is not None:  # x = x.double() / x = x.to(device) on the next line: at the conversion
+            yield Hit(_message(call, name), node=call, line=converted.lineno, column=converted.func.end_col_offset
+                      - len("double") if converted.func.end_col_offset else 0)
+            continue
         yield _hit(call, name)
+
+
+def _converted_before(ctx, call: ast.Call) -> Optional[ast.Call]:
+    """``x, y = x.double(), y.long()`` then ``x = x.to(device)``: the ``.double()`` of the last assignment to the
+    moved name before the move, in the same function -- the line split over two statements, like a chain split
+    over two lines."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda") and isinstance(func.value, ast.Name)):
+        return None
+    scope = ctx.index.scope_of(call)
+    before = [value for value in ctx.index.assigned_values.get(func.value.id, ())
+              if value.lineno < call.lineno and ctx.index.scope_of(value) is scope]
+    last = max(before, key=lambda value: (value.lineno, value.col_offset), default=None)
+    if isinstance(last, ast.Call) and isinstance(last.func, ast.Attribute) and last.func.attr == "double" \
+            and isinstance(last.func.value, ast.Name) and last.func.value.id == func.value.id:
+        return last
+    return None
 
 
 def _hit(call: ast.Call, name: str) -> Hit:
