@@ -40,7 +40,7 @@ RUNS_ITS_ARGUMENTS = frozenset({"torch.jit.trace", "torch.jit.trace_module", "to
 # Constant fills: values fixed by the shape alone, so the GPU can make the same tensor itself (torch.<name>,
 # or numpy's, wrapped by torch.tensor / from_numpy / ...).
 TORCH_FILLS = frozenset({"zeros", "ones", "full", "empty"})
-NUMPY_FILLS = frozenset({"numpy.zeros", "numpy.ones", "numpy.full", "numpy.empty"})
+NUMPY_FILLS = frozenset({"numpy.zeros", "numpy.ones", "numpy.full", "numpy.empty", "numpy.eye"})
 FILL_WRAPPERS = frozenset({"tensor", "as_tensor", "asarray", "from_numpy", "Tensor", "FloatTensor", "DoubleTensor"})
 # The legacy typed constructors: sizes (FloatTensor(64, 3)) make new data, a sequence (FloatTensor(state)) wraps it.
 LEGACY_CONSTRUCTORS = frozenset({"Tensor", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "HalfTensor",

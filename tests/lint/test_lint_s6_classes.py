@@ -224,6 +224,54 @@ for x, y in loader:
     z = z.float()
     z = z.to(device)
 """, [4]),
+    ("GA105", "a model moved inside the MPS fallback branch: never runs on a CUDA machine", """
+import torch
+device = "cuda" if torch.cuda.is_available() else "mps"
+model = Encoder().to(device)
+with torch.no_grad():
+    for batch in batches:
+        try:
+            out = model(batch.to(device))
+        except RuntimeError:
+            if device == "mps":
+                model = model.cpu()
+                out = model(batch)
+                model = model.to(device)
+""", []),
+    ("GA103", "t.numpy() of a CUDA tensor raises (a bug, not a slow read); t.cpu().numpy() reads", """
+import torch
+model = Net().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    out = model(x.cuda())
+    loss = torch.nn.functional.cross_entropy(out, y.cuda())
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    preds = out.argmax(1).numpy()
+    kept = out.argmax(1).cpu().numpy()
+""", [11]),
+    ("GA109", "an array cast with .astype(np.float64) (a NumPy method: the value is an array) moved as it is", """
+import numpy as np
+import torch
+data = load()
+betas = torch.tensor(data["betas"][None, :].astype(np.float64)).cuda()
+""", [4]),
+    ("GA104", "a NumPy constant fill held in a name (np.eye, np.zeros) copied as it is; one filled in first is data", """
+import numpy as np
+import torch
+R = np.eye(3)
+t = np.zeros((1, 3))
+K = np.eye(3)
+K[0, 0] = focal
+R_cu = torch.tensor(R[None, :, :]).cuda()
+t_cu = torch.tensor(t[None, :, :]).cuda()
+K_cu = torch.tensor(K[None, :, :]).cuda()
+onehot = torch.zeros(10, 10)
+for i in range(10):
+    onehot[i, i] = 1
+onehot = onehot.to("cuda")
+""", [7, 8]),
 ]
 
 

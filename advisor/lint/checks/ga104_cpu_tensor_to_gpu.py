@@ -102,6 +102,8 @@ def run(ctx) -> Iterator[Hit]:
             factory = _factory_assignment(ctx, scope, receiver.id, call.lineno)
             if _literal(ctx, factory):
                 continue
+            if factory is not None and _filled_between(ctx, scope, receiver.id, factory, call):
+                continue  # z = torch.zeros(n); z[i][i] = 1; z = z.to(d): filled in on the CPU, then moved
             untouched_fill = _is_constant_fill(ctx, factory) and not _used_between(ctx, scope, receiver.id, factory, call)
             if not (before & FRESH or _numpy_fill(ctx, factory) or untouched_fill):
                 continue  # (a fill whose shape only was read, torch.ones_like(x), is still untouched)
@@ -134,7 +136,8 @@ def run(ctx) -> Iterator[Hit]:
 
 
 def _literal(ctx, factory: Optional[ast.Call]) -> bool:
-    return factory is not None and holds_literal_data((ctx.qual(factory.func) or "")[6:], factory)
+    return factory is not None and holds_literal_data((ctx.qual(factory.func) or "")[6:], factory) \
+        and _numpy_fill(ctx, factory) is None
 
 
 def _factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
@@ -175,13 +178,29 @@ def _cpu_type_cast(ctx, call: ast.Call) -> bool:
 def _numpy_fill(ctx, factory: Optional[ast.Call]) -> Optional[ast.Call]:
     """``np.zeros(n)`` in ``torch.tensor(np.zeros(n))``: numpy fills the CPU memory with a constant, torch
     wraps it -- the same tensor torch.zeros(n, dtype=torch.float64) makes, and could make on the GPU."""
-    if factory is None or not factory.args or not isinstance(factory.args[0], ast.Call):
+    if factory is None or not factory.args:
         return None
     name = (ctx.qual(factory.func) or "")[6:]
     data = factory.args[0]
-    if name in _WRAPPERS and ctx.qual(data.func) in _NUMPY_FILLS:
+    if isinstance(data, ast.Subscript) and isinstance(data.value, ast.Name):
+        data = data.value  # R[None, :, :]: a view of the same values
+    if isinstance(data, ast.Name):
+        data = _untouched_fill(ctx, data, factory)
+    if name in _WRAPPERS and isinstance(data, ast.Call) and ctx.qual(data.func) in _NUMPY_FILLS:
         return data
     return None
+
+
+def _untouched_fill(ctx, name: ast.Name, use: ast.AST) -> Optional[ast.AST]:
+    """``R = np.eye(3)`` ... ``torch.tensor(R).cuda()`` with R never read or written in between (``K[0, 0] = f``
+    fills it in: no longer the constant)."""
+    scope = ctx.index.scope_of(use)
+    values = [v for v in ctx.index.assigned_values.get(name.id, ()) if ctx.index.scope_of(v) is scope]
+    if len(values) != 1 or not isinstance(values[0], ast.Call) or values[0].lineno >= use.lineno:
+        return None
+    if _used_between(ctx, scope, name.id, values[0], use):
+        return None
+    return values[0]
 
 
 def _is_constant_fill(ctx, factory: Optional[ast.Call]) -> bool:
@@ -196,6 +215,20 @@ def _used_between(ctx, scope: ast.AST, name: str, factory: ast.Call, copy: ast.C
     first, last = factory.end_lineno or factory.lineno, copy.lineno
     return any(isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)
                and first < node.lineno < last and not _reads_shape_only(ctx, node) for node in ast.walk(scope))
+
+
+def _filled_between(ctx, scope: ast.AST, name: str, factory: ast.Call, copy: ast.Call) -> bool:
+    """Is ``name[...] = v`` (or ``+=``) written after the line that makes it and before the line that copies it?"""
+    first, last = factory.end_lineno or factory.lineno, copy.lineno
+    for node in ctx.index.assigns:
+        if not first < node.lineno < last or ctx.index.scope_of(node) is not scope:
+            continue
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+            while isinstance(target, ast.Subscript):
+                target = target.value
+                if isinstance(target, ast.Name) and target.id == name:
+                    return True
+    return False
 
 
 def _reads_shape_only(ctx, name: ast.Name) -> bool:

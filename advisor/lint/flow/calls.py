@@ -277,7 +277,7 @@ class CallEvaluator(ExprEvaluator):
             if _all(pos, kw) & CUDA_TENSOR:
                 out |= CUDA_TENSOR
             return out
-        if receiver & NUMPY:
+        if receiver & NUMPY or (not receiver and attr == "astype"):  # only NumPy arrays have .astype()
             if attr == "astype":
                 target = dtype_kind(node.args[0], pos[0]) if node.args else kw.get("dtype", 0)
                 return NUMPY | (F64 if target & DTYPE_F64 else 0)

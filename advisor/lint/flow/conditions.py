@@ -20,7 +20,7 @@ _NEGATIONS = ("no_", "not_", "disable", "without_", "skip_")
 _FLAG_PREFIXES = ("use_", "is_", "on_", "has_", "with_", "enable_")
 _STRICT_FLAGS = frozenset({"cuda", "gpu", "cuda_available", "gpu_available"})
 _CUDA_TEXTS = ("cuda", "gpu")
-_CPU_TEXTS = ("cpu",)
+_CPU_TEXTS = ("cpu", "mps", "xpu", "xla", "hpu", "tpu", "npu")  # devices that are not CUDA GPUs
 
 
 def _text_polarity(node: ast.AST, strict: bool) -> Optional[bool]:

@@ -262,6 +262,8 @@ class Effects(FlowView):
             return (SYNC | HOST_READ if any(self.kind(a) & CUDA_TENSOR for a in arguments) else 0), None
         receiver = self.kind(func.value)
         if receiver & CUDA_TENSOR:
+            if attr == "numpy" and not receiver & CPU_TENSOR:
+                return 0, None  # t.numpy() of a CUDA tensor raises instead of copying: a bug, not a slow read
             if attr in api.HOST_SYNC_METHODS or (attr == "to" and value & CPU_TENSOR and not value & CUDA_TENSOR):
                 return SYNC | HOST_READ, None
             if attr in api.NON_TENSOR_METHODS and attr != "backward" or attr == "cuda" or attr in api.VIEW_METHODS:
