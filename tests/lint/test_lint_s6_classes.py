@@ -272,6 +272,36 @@ for i in range(10):
     onehot[i, i] = 1
 onehot = onehot.to("cuda")
 """, [7, 8]),
+    ("GA102", "per-step times summed over a training run over a DataLoader: the cold step is noise in the total", """
+import time
+import torch
+from torch.utils.data import DataLoader
+loader = DataLoader(dataset, batch_size=64, num_workers=4, pin_memory=True)
+model = Net().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+training_time = 0
+for epoch in range(5):
+    for x, y in loader:
+        x, y = x.cuda(), y.cuda()
+        torch.cuda.synchronize()
+        start = time.time()
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        torch.cuda.synchronize()
+        training_time += time.time() - start
+""", []),
+    ("GA102", "torch.rand on the default CUDA tensor type picked with a conditional expression is the first CUDA work", """
+import time
+import torch as pt
+pt.set_default_tensor_type(pt.cuda.FloatTensor if pt.cuda.is_available() else pt.FloatTensor)
+tic = time.perf_counter()
+x = pt.rand(200, 1000)
+z = x * x
+pt.cuda.synchronize()
+print(time.perf_counter() - tic)
+""", [5]),
 ]
 
 

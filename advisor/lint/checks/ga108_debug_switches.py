@@ -3,6 +3,7 @@
 Must match:   os.environ["CUDA_LAUNCH_BLOCKING"] = "1";  %env CUDA_LAUNCH_BLOCKING=1
               torch.autograd.set_detect_anomaly(True);  with torch.autograd.detect_anomaly(): train()
               torch.autograd.set_detect_anomaly(True) in an entry point that only calls run_training()
+              torch.autograd.set_detect_anomaly(True) in a CPU-only program (it slows every autograd op there too)
               os.environ["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1";  torch.cuda.set_sync_debug_mode("warn")
               with torch.profiler.profile() as prof: for step in ...   (no schedule: every step profiled)
               torch.cuda.memory._record_memory_history()  never turned off
@@ -10,7 +11,6 @@ Must match:   os.environ["CUDA_LAUNCH_BLOCKING"] = "1";  %env CUDA_LAUNCH_BLOCKI
               subprocess.run(cmd, env={**os.environ, "PYTORCH_NO_CUDA_MEMORY_CACHING": "1"})
 Must not:     os.environ["CUDA_LAUNCH_BLOCKING"] = "0";  set_detect_anomaly(False) / (args.debug)
               if args.debug: torch.autograd.set_detect_anomaly(True)    (on only when asked for: the fix)
-              anomaly detection in a program that makes its tensors here, all on the CPU
               torch.profiler.profile(schedule=torch.profiler.schedule(wait=1, warmup=1, active=3))
 """
 
@@ -20,7 +20,6 @@ import ast
 import re
 from typing import Iterator, Optional
 
-from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, MODEL
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -115,16 +114,13 @@ def _words(test: ast.AST) -> Iterator[str]:
 
 def _switches(ctx) -> Iterator[Hit]:
     yield from _environment(ctx)
-    # Anomaly detection is process-wide: an entry point or config module that switches it on and hands the
-    # work to code elsewhere (run_training(...)) slows that code down, CUDA or not in this file. Only a
-    # program that visibly does its tensor work here, all of it on the CPU, is not this tool's business.
-    anomaly_matters: Optional[bool] = None
+    # Anomaly detection is process-wide and slows every autograd op, on the CPU too: an entry point that switches
+    # it on (and hands the work to code elsewhere, run_training(...)) slows that code down, CUDA or not in this
+    # file. (Session 6: a CPU program doing its work here is no longer exempt; every corpus labels the switch.)
     for call in ctx.index.calls:
         name = ctx.qual(call.func) or ""
         if name in _ANOMALY:
-            if anomaly_matters is None:
-                anomaly_matters = ctx.uses_cuda or not _computes_here(ctx)
-            if anomaly_matters and _switched_on(call, default=name.endswith("detect_anomaly")):
+            if _switched_on(call, default=name.endswith("detect_anomaly")):
                 yield Hit(f"anomaly detection is on ({name.rsplit('.', 1)[-1]}): every autograd op is checked "
                           "and traced", node=call, evidence={"switch": name}, cost=_COSTS["anomaly"])
             continue
@@ -141,12 +137,6 @@ def _switches(ctx) -> Iterator[Hit]:
             hit = _profiler(ctx, call)
             if hit is not None:
                 yield hit
-
-
-def _computes_here(ctx) -> bool:
-    """Does this file make tensors or models itself (torch.randn(...), nn.Linear(...), .backward())?"""
-    return any(ctx.kind(call) & (CPU_TENSOR | CUDA_TENSOR | MODEL | CUDA_MODEL) for call in ctx.index.calls) \
-        or bool(ctx.index.calls_by_name.get("backward"))
 
 
 def _environment(ctx) -> Iterator[Hit]:

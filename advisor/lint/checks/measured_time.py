@@ -28,6 +28,20 @@ def drops_cold_runs(ctx, region) -> bool:
     return bool(uses) and all(_guarded(ctx, use, loop, counters) or _list_drops_cold(ctx, use) for use in uses)
 
 
+def totals_training_steps(ctx, region) -> bool:
+    """``training_time += time.time() - start`` around each step of a loop over a DataLoader that trains: the
+    steps' times are summed into the run's, where the first, cold step is noise (as for a clock around the loop)."""
+    difference = region.difference
+    if difference is None or region.open is None:
+        return False
+    parent = ctx.index.parents.get(difference)
+    if not (isinstance(parent, ast.AugAssign) and isinstance(parent.op, ast.Add) and parent.value is difference):
+        return False
+    return any(ctx.iterates_loader(loop) and any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "backward"
+        for node in ast.walk(loop)) for loop in ctx.enclosing_loops(region.open))
+
+
 def reports_minutes(ctx, region) -> bool:
     difference = region.difference
     if difference is None:

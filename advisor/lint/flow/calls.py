@@ -125,9 +125,10 @@ class CallEvaluator(ExprEvaluator):
             return 0
         if name == "torch.set_default_tensor_type" and node.args:  # the pre-2.1 way: ('torch.cuda.FloatTensor')
             first = node.args[0]
-            text = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) \
-                else self.names.qual(first) or ""
-            self.default_cuda = self.default_cuda or text.startswith("torch.cuda.")
+            for choice in (first.body, first.orelse) if isinstance(first, ast.IfExp) else (first,):  # cuda if available
+                text = choice.value if isinstance(choice, ast.Constant) and isinstance(choice.value, str) \
+                    else self.names.qual(choice) or ""
+                self.default_cuda = self.default_cuda or text.startswith("torch.cuda.")
             return 0
         if name.count(".") == 1 and name.startswith("torch.") and last in api.FACTORIES:
             return self._factory(last, node, pos, kw)
