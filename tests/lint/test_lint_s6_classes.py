@@ -302,6 +302,16 @@ z = x * x
 pt.cuda.synchronize()
 print(time.perf_counter() - tic)
 """, [5]),
+    ("GA104", "data made once and run on the CPU and on the GPU (a comparison) is needed on the CPU; per-call data is not", """
+import torch
+X = torch.randn(1000, 100)
+def train(model, device):
+    X_dev = X.to(device)
+    W = torch.randn(100, 10).to(device)
+    return model(X_dev) @ W
+train(Net(), torch.device("cpu"))
+train(Net().cuda(), torch.device("cuda"))
+""", [5]),
 ]
 
 

@@ -25,7 +25,7 @@ from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
-from advisor.lint.flow import CPU_TENSOR, CUDA_TENSOR, FRESH
+from advisor.lint.flow import CPU_DEVICE, CPU_TENSOR, CUDA_DEVICE, CUDA_TENSOR, FRESH
 from advisor.lint.flow.literals import holds_literal_data
 from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
@@ -88,6 +88,9 @@ def run(ctx) -> Iterator[Hit]:
         if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda", "type")):
             continue
         receiver = func.value
+        if isinstance(receiver, ast.Name) and receiver.id not in ctx.assigned_in(ctx.index.scope_of(call)) \
+                and _device_varies_by_call(ctx, call):
+            continue  # X made once, then train(torch.device("cpu")) and train(torch.device("cuda")): both use it
         before = ctx.kind(receiver)
         if not ctx.kind(call) & CUDA_TENSOR or not before & CPU_TENSOR or before & CUDA_TENSOR:
             continue
@@ -133,6 +136,22 @@ def run(ctx) -> Iterator[Hit]:
         yield Hit(f"{short(call)} copies a tensor just made on the CPU to the GPU; create it with "
                   f"device={device} instead", node=factory if factory is not None else call, fix=fix,
                   evidence={"created": short(factory) if factory is not None else short(receiver)})
+
+
+def _device_varies_by_call(ctx, call: ast.Call) -> bool:
+    """``X.to(device)`` with ``device`` a parameter of the function, which the program calls with a CPU device and
+    with a CUDA one: a CPU tensor made outside it is the data of the CPU run as well (a CPU-vs-GPU comparison)."""
+    device = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "device"), None)
+    info = ctx.function_of(call)
+    if not isinstance(device, ast.Name) or info is None or device.id not in info.positional:
+        return False
+    position = info.positional.index(device.id)
+    seen = 0
+    for site in ctx.call_sites(info):
+        passed = site.args[position] if position < len(site.args) else \
+            next((k.value for k in site.keywords if k.arg == device.id), None)
+        seen |= ctx.kind(passed) & (CPU_DEVICE | CUDA_DEVICE) if passed is not None else 0
+    return seen == CPU_DEVICE | CUDA_DEVICE
 
 
 def _literal(ctx, factory: Optional[ast.Call]) -> bool:
