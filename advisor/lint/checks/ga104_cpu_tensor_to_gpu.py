@@ -88,9 +88,6 @@ def run(ctx) -> Iterator[Hit]:
         if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda", "type")):
             continue
         receiver = func.value
-        if isinstance(receiver, ast.Name) and receiver.id not in ctx.assigned_in(ctx.index.scope_of(call)) \
-                and _device_varies_by_call(ctx, call):
-            continue  # X made once, then train(torch.device("cpu")) and train(torch.device("cuda")): both use it
         before = ctx.kind(receiver)
         if not ctx.kind(call) & CUDA_TENSOR or not before & CPU_TENSOR or before & CUDA_TENSOR:
             continue
@@ -117,6 +114,9 @@ def run(ctx) -> Iterator[Hit]:
                 # constant fill not touched before the copy: a zero vector made on the GPU is the same one)
         elif factory is None or not (before & FRESH or _numpy_fill(ctx, factory)):
             continue
+        if isinstance(receiver, ast.Name) and _device_varies_by_call(ctx, call) \
+                and not _bound_in(ctx, receiver.id, ctx.index.scope_of(call)):
+            continue  # X made once, then train(torch.device("cpu")) and train(torch.device("cuda")): both use it
         device = _device_text(func, call)
         fix = None
         if factory is not None:
@@ -152,6 +152,11 @@ def _device_varies_by_call(ctx, call: ast.Call) -> bool:
             next((k.value for k in site.keywords if k.arg == device.id), None)
         seen |= ctx.kind(passed) & (CPU_DEVICE | CUDA_DEVICE) if passed is not None else 0
     return seen == CPU_DEVICE | CUDA_DEVICE
+
+
+def _bound_in(ctx, name: str, scope: ast.AST) -> bool:
+    return any(not isinstance(node.ctx, ast.Load) and ctx.index.scope_of(node) is scope
+               for node in ctx.index.names_by_id.get(name, ()))
 
 
 def _literal(ctx, factory: Optional[ast.Call]) -> bool:

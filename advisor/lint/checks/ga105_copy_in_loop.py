@@ -164,9 +164,12 @@ def _fill_made_in_loop(ctx, receiver: ast.AST, loop: ast.AST, call: ast.Call) ->
     if not isinstance(receiver, ast.Name):
         return False
     made = None
-    for node in ast.walk(loop):
-        if isinstance(node, ast.Assign) and node.lineno < call.lineno and len(node.targets) == 1 \
-                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == receiver.id:
+    end = loop.end_lineno or loop.lineno
+    for value in ctx.index.assigned_values.get(receiver.id, ()):  # (not a walk of the loop per copy: big files)
+        node = ctx.index.parents.get(value)
+        if isinstance(node, ast.Assign) and loop.lineno <= node.lineno < call.lineno and node.lineno <= end \
+                and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and any(parent is loop for parent in ctx.index.ancestors(node)):
             made = node.value if made is None or node.lineno > made.lineno else made
     while isinstance(made, ast.Call) and isinstance(made.func, ast.Attribute) and made.func.attr in _CONVERSIONS:
         made = made.func.value  # torch.zeros(n).float()

@@ -41,6 +41,7 @@ class Timings(FlowView):
         self.magics = magics  # the notebook's %time / %%timeit lines (source.Magic)
         self._module_events: Optional[list[Event]] = None
         self._module_chains: dict[int, list[Event]] = {}
+        self._trains_cache: dict[ast.AST, bool] = {}
 
     @cached_property
     def regions(self) -> list[TimedRegion]:
@@ -108,8 +109,7 @@ class Timings(FlowView):
 
         regions = []
         seen: set[tuple[int, int]] = set()
-        for node in sorted((n for n in self.index.subtractions if self.index.scope_of(n) is scope),
-                           key=lambda n: (n.lineno, n.col_offset)):
+        for node in sorted(self._subtractions_by_scope.get(scope, ()), key=lambda n: (n.lineno, n.col_offset)):
             if isinstance(self.index.parents.get(node), ast.Compare):
                 continue  # `if time.time() - last > 30:` throttles, it does not measure
             opened, ended = dotted(node.right), dotted(node.left)  # start / self.start, end / self.end
@@ -248,8 +248,8 @@ class Timings(FlowView):
         lines = (getattr(region.around or region.open, "lineno", 0),
                  getattr(region.around or region.close, "end_lineno", 0) or 0)
         training = self._training_loader_loops if over_loaders_only else self._loader_loops
-        for loop in self.index.loops:
-            if self.index.scope_of(loop) is not region.scope or not lines[0] <= loop.lineno <= lines[1]:
+        for loop in self._loops_by_scope.get(region.scope, ()):
+            if not lines[0] <= loop.lineno <= lines[1]:
                 continue
             if loop in training and (loop in self._plain_loader_loops or (loop.end_lineno or 0) <= lines[1]):
                 return True  # an update loop counts only whole: a clock read inside it times one step
@@ -257,6 +257,20 @@ class Timings(FlowView):
                 return True
         callees = [e.callee for e in region.events if e.callee is not None]
         return any(self._function_trains(info, set(), training) for info in callees)
+
+    @cached_property
+    def _subtractions_by_scope(self) -> dict[ast.AST, list[ast.BinOp]]:
+        found: dict[ast.AST, list[ast.BinOp]] = {}
+        for node in self.index.subtractions:
+            found.setdefault(self.index.scope_of(node), []).append(node)
+        return found
+
+    @cached_property
+    def _loops_by_scope(self) -> dict[ast.AST, list[ast.AST]]:
+        found: dict[ast.AST, list[ast.AST]] = {}
+        for loop in self.index.loops:
+            found.setdefault(self.index.scope_of(loop), []).append(loop)
+        return found
 
     @cached_property
     def _training_loader_loops(self) -> list[ast.AST]:
@@ -299,6 +313,12 @@ class Timings(FlowView):
         return isinstance(iterable, (ast.Name, ast.Attribute)) and not self.kind(iterable)
 
     def _trains_in(self, loop: ast.AST) -> bool:
+        known = self._trains_cache.get(loop)
+        if known is None:
+            known = self._trains_cache[loop] = self._find_training(loop)
+        return known
+
+    def _find_training(self, loop: ast.AST) -> bool:
         events, nodes, seen = list(self.loops.iteration_events(loop)), [loop], set()
         while nodes:
             for node in ast.walk(nodes.pop()):
