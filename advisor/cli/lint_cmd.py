@@ -52,6 +52,9 @@ def lint(
                          "measurements (launch cost, crossover sizes) instead of typical figures.")] = None,
     no_redact: Annotated[bool, typer.Option("--no-redact", help="Keep user names, home paths, host names and "
                                                                 "tokens in the output (redacted by default).")] = False,
+    jobs: Annotated[Optional[int], typer.Option(
+        "--jobs", "-j", metavar="N", min=1, help="Processes to lint a folder with (default: one per core when there "
+                                                 "are enough files; 1: this process only).")] = None,
 ) -> None:
     """Find GPU performance mistakes in PyTorch code, statically: file:line:col, what it costs, the fix."""
     from advisor.cli.errors import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK
@@ -101,7 +104,7 @@ def lint(
         except BadReport as bad:
             fail(str(bad))
     try:
-        run = lint_paths(paths, select=_split(select), ignore=_split(ignore), machine=machine)
+        run = lint_paths(paths, select=_split(select), ignore=_split(ignore), machine=machine, jobs=jobs)
     except MissingPath as missing:
         fail(f"no such file or directory: {missing}")
     except UnknownCheck as unknown:

@@ -2,36 +2,48 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Iterable, Optional
 
 from advisor.lint.context import FileContext
 from advisor.lint.discover import discover
 from advisor.lint.machine import Machine
 from advisor.lint.model import CheckInfo, Hit, LintFinding, LintRun, Note
+from advisor.lint.parallel import map_in_order, workers_for
 from advisor.lint.registry import GPU_COST_CHECKS, SYNTAX_ERROR, all_checks, selected_ids
 from advisor.lint.source import SkipFile, SourceUnit, notebook_unit, parse_unit, read_source
 from advisor.lint.suppress import find_suppressions, is_suppressed
 
 
 def lint_paths(paths: list[str], select: Optional[Iterable[str]] = None,
-               ignore: Optional[Iterable[str]] = None, machine: Optional[Machine] = None) -> LintRun:
+               ignore: Optional[Iterable[str]] = None, machine: Optional[Machine] = None,
+               jobs: Optional[int] = None) -> LintRun:
     """Lint files and folders. Raises discover.MissingPath and registry.UnknownCheck (bad usage).
-    ``machine``: this machine's measurements (machine.load_machine), quoted in messages where they apply."""
+    ``machine``: this machine's measurements (machine.load_machine), quoted in messages where they apply.
+    ``jobs``: processes to use (1: this one only; None: one per core for a project of many files)."""
     ids = selected_ids(select, ignore)
+    files = list(discover(paths))
+    task = partial(_lint_file, ids=ids, machine=machine)
     run = LintRun()
-    for path, display in discover(paths):
-        try:
-            unit = read_source(path, display)
-        except SkipFile as skip:
-            run.notes.append(Note(display, skip.reason))
-            continue
-        findings, notes = lint_unit(unit, ids, machine)
+    for findings, notes, lines in map_in_order(task, files, workers_for(len(files), jobs)):
         run.findings.extend(findings)
         run.notes.extend(notes)
-        run.files_checked += 1
-        run.lines_checked += len(unit.lines)
+        if lines is not None:
+            run.files_checked += 1
+            run.lines_checked += lines
     run.findings.sort(key=LintFinding.sort_key)
     return run
+
+
+def _lint_file(file: tuple, ids: set[str], machine: Optional[Machine]) -> tuple[list, list, Optional[int]]:
+    """One discovered file: its findings, notes and line count (None: skipped, not checked)."""
+    path, display = file
+    try:
+        unit = read_source(path, display)
+    except SkipFile as skip:
+        return [], [Note(display, skip.reason)], None
+    findings, notes = lint_unit(unit, ids, machine)
+    return findings, notes, len(unit.lines)
 
 
 def lint_text(text: str, path: str = "<string>", select: Optional[Iterable[str]] = None,
