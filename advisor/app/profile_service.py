@@ -303,7 +303,8 @@ def confirm_with_lint(findings: list[Finding]) -> list[Finding]:
     from advisor.lint import lint_paths
 
     try:
-        run = lint_paths(sorted({f.location.path for f in located}))  # type: ignore[union-attr]
+        # one process: threads run here (the trace reader), and a fork of a threaded process can hang
+        run = lint_paths(sorted({f.location.path for f in located}), jobs=1)  # type: ignore[union-attr]
     except Exception:  # lint is a bonus here; a file it cannot read changes nothing measured
         return findings
     by_line: dict[tuple[str, int], list[tuple[str, str]]] = {}

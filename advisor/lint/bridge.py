@@ -19,7 +19,7 @@ from advisor.models.findings import Finding, SourceLocation
 
 def lint_paths_to_findings(paths: list[str], select: Optional[Iterable[str]] = None,
                            ignore: Optional[Iterable[str]] = None) -> tuple[list[Finding], list[str]]:
-    run = lint_paths(paths, select=select, ignore=ignore)
+    run = lint_paths(paths, select=select, ignore=ignore, jobs=1)  # diagnose may hold CUDA and torch's threads: no fork
     findings = [to_finding(f) for f in run.findings]
     notes = [f"{note.path}: {note.reason}" for note in run.notes]
     return findings, notes
