@@ -312,6 +312,19 @@ def train(model, device):
 train(Net(), torch.device("cpu"))
 train(Net().cuda(), torch.device("cuda"))
 """, [5]),
+    ("GA102", "an imported job object's run() timed between two synchronize() calls, nothing warm before", """
+import time
+import torch
+from engines.common import Inference
+from utils import parse_option
+torch.cuda.synchronize()
+t_start = time.time()
+config = parse_option("other")
+predict = Inference(config)
+predict.run()
+torch.cuda.synchronize()
+print(time.time() - t_start)
+""", [9]),
 ]
 
 

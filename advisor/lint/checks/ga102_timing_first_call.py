@@ -218,10 +218,26 @@ def _opaque_first_work(ctx, region) -> Optional[ast.Call]:
     return first
 
 
+_JOB_METHODS = frozenset({"run", "predict", "infer", "inference", "evaluate", "test", "generate", "forward"})
+
+
+def _runs_imported_job(ctx, call: ast.Call) -> bool:
+    """``predict = Inference(config); predict.run()``: the job method of an object of a class the file imports
+    (not torch's), with or without arguments: what a clock closed by torch.cuda.synchronize() is there to time."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in _JOB_METHODS and isinstance(func.value, ast.Name)):
+        return False
+    values = ctx.index.assigned_values.get(func.value.id, [])
+    return len(values) == 1 and isinstance(values[0], ast.Call) and not ctx.callees(values[0]) \
+        and not (ctx.qual(values[0].func) or "torch.").startswith("torch.")
+
+
 def _opaque(ctx, call: ast.Call) -> bool:
     """``model(inputs)`` / ``self.net(x)`` / ``net.forward(x)``: a call with arguments of something the file
     does not define or import, whose result nothing is known about."""
     func = call.func
+    if _runs_imported_job(ctx, call):
+        return True
     if not call.args or ctx.kind(call) or ctx.kind(func) or ctx.qual(func) is not None or ctx.callees(call):
         return False
     if isinstance(func, ast.Name):  # a name the snippet never binds, or one named like a model
