@@ -290,7 +290,13 @@ def _factory_assignment(ctx, scope: ast.AST, name: str, before_line: int) -> Opt
 
 
 def _assigned_back(ctx, call: ast.Call, name: str) -> bool:
+    """``x = x.cuda()``, also in a tuple: ``rgb, lr = rgb.cuda(), lr.cuda()``."""
     parent = ctx.index.parents.get(call)
+    if isinstance(parent, ast.Tuple) and isinstance(ctx.index.parents.get(parent), ast.Assign):
+        statement = ctx.index.parents[parent]
+        position = parent.elts.index(call)
+        return any(isinstance(t, ast.Tuple) and len(t.elts) == len(parent.elts) and isinstance(t.elts[position], ast.Name)
+                   and t.elts[position].id == name for t in statement.targets)  # type: ignore[attr-defined]
     return isinstance(parent, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in parent.targets)
 
 

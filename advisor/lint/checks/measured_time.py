@@ -50,7 +50,10 @@ def reports_minutes(ctx, region) -> bool:
 
 
 def _counters(loop: Optional[ast.AST]) -> set[str]:
-    """``for i in range(n)`` / ``for i, batch in enumerate(...)`` / ``for i in tqdm(range(n))``: i."""
+    """``for i in range(n)`` / ``for i, batch in enumerate(...)`` / ``for i in tqdm(range(n))`` / ``while i < n``: i."""
+    if isinstance(loop, ast.While):
+        test = loop.test
+        return {test.left.id} if isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) else set()
     if not isinstance(loop, (ast.For, ast.AsyncFor)):
         return set()
     target = loop.target

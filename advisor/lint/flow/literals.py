@@ -110,9 +110,10 @@ def holds_literal_data(name: str, call: ast.Call) -> bool:
     if name != "tensor" and name not in api.LEGACY_CONSTRUCTORS or not call.args:
         return False
     first = call.args[0]
-    if name == "tensor" and not isinstance(first, ast.Call):
-        return True  # torch.tensor takes data, never sizes: torch.tensor(weights) copies a Python list too (a
-        # call may be a constant fill the GPU could make: torch.tensor(np.zeros(n)) is GA104's)
+    if name == "tensor":
+        return True  # torch.tensor takes data, never sizes: torch.tensor(weights) copies a Python list too, and
+        # torch.tensor(cfg.get("alpha", 0.2)) a number (a NumPy constant fill, torch.tensor(np.zeros(n)), is
+        # still GA104's: the check asks for that before this)
     if isinstance(first, (ast.List, ast.Tuple, ast.ListComp)):
         return True
     return isinstance(first, ast.Constant) and isinstance(first.value, (float, bool))  # Tensor(5): 5 values made

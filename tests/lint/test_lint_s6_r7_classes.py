@@ -1,0 +1,47 @@
+"""Classes found on the seventh corpus's dev half (issue 12, session 6), each with its must-not twin."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+CASES = [
+    ("GA104", "inputs drawn on the CPU, then moved together in one tuple assignment", """
+import torch
+model = Net().cuda()
+with torch.no_grad():
+    for i in range(1000):
+        rgb = torch.randn(1, 3, 512, 512)
+        lr = torch.randn(1, 31, 16, 16)
+        rgb, lr = rgb.cuda(), lr.cuda()
+        out = model(lr, rgb)
+""", [5, 6]),
+    ("GA104", "not: a number from a config, or a shape tuple, handed to torch.tensor", """
+import torch
+device = torch.device("cuda")
+alpha = torch.tensor(config.get("alpha", 0.2)).to(device)
+size = torch.tensor(env.action_space.shape).to(device)
+""", []),
+    ("GA102", "a while loop that keeps its times only once its counter is past 0 drops the cold run", """
+import time
+import torch
+model = Net().cuda().eval()
+times = []
+i = 0
+with torch.no_grad():
+    while i < 100:
+        x = torch.ones(1, 3, 64, 64, device="cuda")
+        start = time.time()
+        out = model(x)
+        torch.cuda.synchronize()
+        if i != 0:
+            times.append(time.time() - start)
+        i += 1
+""", []),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_r7_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
