@@ -39,6 +39,22 @@ with torch.no_grad():
             times.append(time.time() - start)
         i += 1
 """, []),
+    ("GA103", "a random tensor drawn on the GPU and copied back on every iteration (a fill is a kernel)", """
+import torch
+rows = []
+for i in range(127):
+    inp = torch.randint(low=4, high=227, size=(512,), device="cuda")
+    rows.append(inp.cpu())
+""", [5]),
+    ("GA110", "the same loop is a loop of tiny kernels; a large draw is not", """
+import torch
+rows = []
+for i in range(127):
+    inp = torch.randint(low=4, high=227, size=(512,), device="cuda")
+    rows.append(inp.cpu())
+for i in range(127):
+    big = torch.randint(0, 10, (4096, 4096), device="cuda")
+""", [4]),
 ]
 
 

@@ -35,7 +35,7 @@ import ast
 from typing import Iterator, Optional
 
 from advisor.lint.checks.common import line_of, short, where
-from advisor.lint.flow import COMPUTE, CONTAINER, CUDA_TENSOR
+from advisor.lint.flow import COMPUTE, CONTAINER, CUDA_TENSOR, KERNEL
 from advisor.lint.flow.sizes import (
     MATMUL_FUNCTIONS,
     REDUCING_FUNCTIONS,
@@ -44,7 +44,7 @@ from advisor.lint.flow.sizes import (
     SAME_SIZE_METHODS,
 )
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
-from advisor.lint.torch_api import FUNCTIONAL_ELEMENTWISE, FUNCTIONAL_LOSSES
+from advisor.lint.torch_api import FACTORIES, FUNCTIONAL_ELEMENTWISE, FUNCTIONAL_LOSSES
 
 DOC = CheckDoc(
     what=('Finds a Python loop of many small ops (elementwise math, reductions, products of tiny matrices, '
@@ -116,7 +116,7 @@ def run(ctx) -> Iterator[Hit]:
     for loop in sorted(ctx.index.loops, key=lambda loop: -depth[loop]):  # innermost first
         if ctx.is_sweep(loop) or ctx.iterates_loader(loop) or _captured(ctx, loop):
             continue
-        compute = [e for e in ctx.iteration_events(loop) if e.bits & COMPUTE]
+        compute = [e for e in ctx.iteration_events(loop) if e.bits & (COMPUTE | KERNEL)]  # a random fill: a kernel
         stores = stores_in.get(loop, [])
         if not compute and not stores or (compute[0].node if compute else stores[0]) in reported:
             continue
@@ -133,7 +133,8 @@ def run(ctx) -> Iterator[Hit]:
         if None in sizes or max(sizes) >= threshold:  # type: ignore[type-var]
             continue
         reported.update([e.node for e in compute] + stores)
-        first = compute[0].node if compute else stores[0]  # the loop's own line (not inside a helper it calls)
+        # the loop's own line (not inside a helper it calls): its first computing op, else its first fill or store
+        first = next((e.node for e in compute if e.bits & COMPUTE), compute[0].node if compute else stores[0])
         yield _hit(ctx, loop, first, len(ops), max(sizes), iterations, repeats)  # type: ignore[type-var]
 
 
@@ -295,6 +296,8 @@ def _elements(ctx, node: ast.AST) -> Optional[int]:
             largest_parameter = ctx.tiny_model(node.func).parameters  # type: ignore[union-attr]
             if largest_parameter >= (ctx.machine.add_crossover or TYPICAL_CROSSOVER):
                 return largest_parameter
+        elif _is_factory(ctx, node):  # torch.randint(4, 227, size=(512,), device="cuda"): one fill kernel
+            parts = [node]
         elif not _is_small_op(ctx, node):
             return None
         else:
@@ -325,6 +328,11 @@ def _is_optimizer_step(ctx, call: ast.Call) -> bool:
 def _is_backward(ctx, call: ast.Call) -> bool:
     return isinstance(call.func, ast.Attribute) and call.func.attr == "backward" and not ctx.qual(call.func) \
         and bool(ctx.kind(call.func.value) & CUDA_TENSOR)
+
+
+def _is_factory(ctx, call: ast.Call) -> bool:
+    name = ctx.qual(call.func) or ""
+    return name.startswith("torch.") and name.count(".") == 1 and name[6:] in FACTORIES
 
 
 def _is_small_op(ctx, call: ast.Call) -> bool:

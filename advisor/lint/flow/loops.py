@@ -27,7 +27,7 @@ from functools import cached_property
 from typing import Optional
 
 from advisor.lint.flow.conditions import bound_is_fixed, cuda_condition, mode_switch, rank_condition
-from advisor.lint.flow.effects import COMPUTE, HOST_READ, SYNC, Effects, Event
+from advisor.lint.flow.effects import COMPUTE, HOST_READ, KERNEL, SYNC, Effects, Event
 from advisor.lint.flow.kinds import CUDA_TENSOR, CUDA_WORKER, LOADER
 from advisor.lint.flow.scopes import FunctionInfo
 from advisor.lint.flow.sizes import TensorSizes
@@ -94,7 +94,7 @@ class LoopAnalysis(FlowView):
         if self.is_sweep(loop) or runs_once(loop.body):
             return False
         events = self.iteration_events(loop, stop_at_loops=True)
-        if not any(event.bits & COMPUTE for event in events):
+        if not any(event.bits & (COMPUTE | KERNEL) for event in events):  # (a random fill is a kernel per step)
             # `for i in range(len(t)): total += t[i].item()`: one sync per element of a CUDA tensor; a batch of a
             # DataLoader moved to the GPU and read back (the model's work hidden in an inner loop or a helper)
             return (self.walks_cuda_tensor(loop) or self.iterates_loader(loop)) \

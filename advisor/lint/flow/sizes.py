@@ -272,6 +272,11 @@ class TensorSizes:
                 size = next((k.value for k in call.keywords if k.arg == "size"), None)
                 shape = [size] if size is not None else (call.args[:1] if name == "full" else call.args)
                 return shape_numel(shape, self)
+            if name == "randint":  # randint(high, size) / randint(low, high, size) / size=(512,)
+                size = next((k.value for k in call.keywords if k.arg == "size"), None)
+                if size is None and call.args and isinstance(call.args[-1], (ast.Tuple, ast.List)):
+                    size = call.args[-1]
+                return None if size is None else shape_numel([size], self)
             if name in _DATA_FACTORIES and call.args:
                 data = call.args[0]
                 if isinstance(data, (ast.Call, ast.Name)):  # torch.tensor(np.zeros(n)), torch.tensor(array)
