@@ -55,6 +55,23 @@ for i in range(127):
 for i in range(127):
     big = torch.randint(0, 10, (4096, 4096), device="cuda")
 """, [4]),
+    ("GA107", "a whole model unpickled with torch.load(...).cuda() and called in a timing loop", """
+import time
+import torch
+model = torch.load("ckpt.pth").cuda()
+x = torch.ones(8, 3, 224, 224, device="cuda")
+while True:
+    t1 = time.time()
+    _ = model(x)
+    torch.cuda.synchronize()
+    print(1 / (time.time() - t1))
+""", [7]),
+    ("GA107", "not: a tensor loaded the same way and indexed, never called", """
+import torch
+weights = torch.load("w.pt").cuda()
+for i in range(10):
+    row = weights[i] * 2
+""", []),
 ]
 
 

@@ -39,6 +39,8 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
             # model.translate(sentences) / model.encode(["a", "b"]): a library's text API, which tokenizes and
             # runs its own forward under no_grad (fairseq's translate, sentence-transformers' encode)
             return func.value
+    if callee & CUDA_TENSOR and not callee & (MODEL | CUDA_MODEL | CPU_TENSOR) and _named_like_a_model(ctx, func):
+        return func  # model = torch.load(path).cuda(); model(x): a whole model unpickled, read as data by the pass
     if not callee and ctx.kind(call) & CUDA_TENSOR and arguments & CUDA_TENSOR \
             and isinstance(func, (ast.Name, ast.Attribute)) and _named_like_a_model(ctx, func) \
             and not ctx.callees(call) and ctx.qual(func) is None:
