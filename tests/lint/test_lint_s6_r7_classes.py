@@ -72,6 +72,18 @@ weights = torch.load("w.pt").cuda()
 for i in range(10):
     row = weights[i] * 2
 """, []),
+    ("GA101", "a clock pair subtracted the wrong way round (start - end), a model moved and switched in one chain", """
+import time
+import torch
+model = build_model(num_classes=3)
+model.to(torch.device("cuda")).eval()
+for image in frames:
+    start_time = time.time()
+    with torch.no_grad():
+        outputs = model(image.to("cuda"))
+    end_time = time.time()
+    print(start_time - end_time)
+""", [9]),
 ]
 
 

@@ -64,8 +64,7 @@ def _without_cuda(kind: int) -> int:
 
 
 def analyze(index: FileIndex, names: Names, fixed: Optional[dict[ast.If, bool]] = None) -> FlowResult:
-    """``fixed``: the ``if`` statements whose answer the file fixes (dead_branches.fixed_answers): only the branch
-    that runs is followed."""
+    """``fixed``: ifs whose answer the file fixes (dead_branches.fixed_answers): only the branch that runs is followed."""
     analyzer = FlowAnalyzer(index, names, fixed or {})
     analyzer.run()
     return FlowResult(analyzer.values, analyzer.scopes, analyzer.environment.module_env, analyzer.default_cuda,
@@ -316,14 +315,15 @@ class FlowAnalyzer(CallEvaluator):
             return
         if call.func.attr not in _IN_PLACE_METHODS:
             return
-        key = dotted(call.func.value)  # `model.to(device)` on its own line moves the module in place
+        target = call.func.value  # `model.to(device)` on its own line moves the module in place (also
+        while isinstance(target, ast.Call) and getattr(target.func, "attr", None) in _IN_PLACE_METHODS:
+            target = target.func.value  # in a chain: model.to(device).eval())
+        key = dotted(target)
         if key is not None and kind & MODEL_BITS and not kind & (CUDA_TENSOR | CPU_TENSOR):
             self.bind(key, kind)
         elif key is not None and call.func.attr in ("to", "cuda") and kind & CUDA_TENSOR \
                 and not (self.lookup(key) or 0) & (TENSOR_BITS | NUMPY | CONTAINER):
-            # `ssd.to(device)` with the result thrown away, on an object of unknown kind: a tensor's copy
-            # would be lost, so only a module moved in place makes sense (ssd = SSD(...) from the user's code)
-            self.bind(key, CUDA_MODEL | MODEL)
+            self.bind(key, CUDA_MODEL | MODEL)  # `ssd.to(device)`, result dropped: only a module moves in place
 
     def _if(self, node: ast.If) -> None:
         self.ev(node.test)

@@ -124,6 +124,8 @@ class Timings(FlowView):
                 start = latest(opened, where) if close is not None else None
             else:
                 continue
+            if close is not None and start is not None and start > close:
+                start, close = close, start  # `start_time - end_time`: subtracted the wrong way round, same region
             if close is None or start is None or start >= close or (start, close) in seen:
                 continue
             seen.add((start, close))
