@@ -84,6 +84,35 @@ for image in frames:
     end_time = time.time()
     print(start_time - end_time)
 """, [9]),
+    ("GA104", "weights made on the CPU and cast to a CUDA type picked by a flag (dtype = torch.cuda.FloatTensor)", """
+import torch
+use_gpu = torch.cuda.is_available()
+if use_gpu:
+    dtype = torch.cuda.FloatTensor
+else:
+    dtype = torch.FloatTensor
+W = (torch.randn(64, 10) * 0.01).type(dtype)
+b = torch.zeros(10).type(dtype)
+""", [7, 8]),
+    ("GA103", "not: a plain index returned beside CUDA tensors and compared in the training loop's helper", """
+import numpy as np
+import torch
+def feed(X, idx, bs):
+    end = idx + bs
+    if end > len(X):
+        end = bs
+    x = torch.from_numpy(np.asarray(X[idx:end], dtype=np.float32)).cuda()
+    return x, end
+model = Net().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+index = 0
+for t in range(1000):
+    x, index = feed(data, index, 100)
+    loss = model(x).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", []),
 ]
 
 

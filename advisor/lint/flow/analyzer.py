@@ -16,6 +16,7 @@ from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.argparse_options import argparse_options
+from advisor.lint.flow.call_results import kept_through_call, returned_shape
 from advisor.lint.flow.calls import CallEvaluator
 from advisor.lint.flow.conditions import cuda_condition
 from advisor.lint.flow.env import Environment
@@ -34,7 +35,7 @@ from advisor.lint.flow.kinds import (
     NUMPY,
     TENSOR_BITS,
 )
-from advisor.lint.flow.literals import kept_through_call, name_hint
+from advisor.lint.flow.literals import name_hint
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
 from advisor.lint.index import FileIndex
 from advisor.lint.names import Names, dotted
@@ -266,11 +267,10 @@ class FlowAnalyzer(CallEvaluator):
         kind = self.ev(value) or kept_through_call(node.targets, value, self.values)
         if not kind and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
                 and node.targets[0].id in api.DEVICE_NAME_HINT and self._chosen_elsewhere(value):
-            # device = get_device() / cfg["device"]: a device chosen elsewhere, can be CUDA -- unless the call
-            # names its fallback (os.environ.get("DEVICE", "cpu")): then that is the device the author meant
+            # device = get_device() / cfg["device"]: chosen elsewhere, can be CUDA -- unless a fallback is named
             kind = self._fallback_device(value) or CUDA_DEVICE
         for target in node.targets:
-            self.bind_target(target, kind)
+            self.bind_target(target, returned_shape(self, target, value) or kind)
 
     def _chosen_elsewhere(self, value: ast.AST) -> bool:
         """A value the file does not spell out (a config entry, a helper's result), as opposed to a literal

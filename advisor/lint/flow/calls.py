@@ -231,6 +231,9 @@ class CallEvaluator(ExprEvaluator):
             target = node.args[0]
             text = target.value if isinstance(target, ast.Constant) and isinstance(target.value, str) \
                 else self.names.qual(target) or ""
+            if not text and isinstance(target, ast.Name):  # dtype = torch.cuda.FloatTensor if GPU else ...: may be CUDA
+                texts = [self.names.qual(v) or "" for v in self.index.assigned_values.get(target.id, ())]
+                text = next((t for t in texts if t.startswith("torch.cuda.")), "")
             if text.startswith("torch.cuda."):  # x.type(torch.cuda.FloatTensor): a copy to the GPU
                 return CUDA_TENSOR | (F64 if text.endswith("DoubleTensor") else 0)
             if text.startswith("torch.") and text.endswith("Tensor"):  # a cast on the CPU: still just made

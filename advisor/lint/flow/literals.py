@@ -16,7 +16,6 @@ from advisor.lint.flow.kinds import (
     CUDA_TENSOR,
     DTYPE,
     DTYPE_F64,
-    F64,
     MODEL_BITS,
     NUMPY,
     TENSOR_BITS,
@@ -117,19 +116,6 @@ def holds_literal_data(name: str, call: ast.Call) -> bool:
     if isinstance(first, (ast.List, ast.Tuple, ast.ListComp)):
         return True
     return isinstance(first, ast.Constant) and isinstance(first.value, (float, bool))  # Tensor(5): 5 values made
-
-
-def kept_through_call(targets: list[ast.AST], value: ast.AST, values: dict[ast.AST, int]) -> int:
-    """``inputs = fgsm.generate(model, inputs, labels)``, ``x = augment(x)``: a call the pass knows nothing of,
-    handed a tensor and bound back to that tensor's name, returns that kind of tensor (an attack, an augmentation,
-    a transform hands back its input's like, on its device)."""
-    if len(targets) != 1 or not isinstance(targets[0], ast.Name) or not isinstance(value, ast.Call):
-        return 0
-    name = targets[0].id
-    for argument in list(value.args) + [k.value for k in value.keywords]:
-        if isinstance(argument, ast.Name) and argument.id == name:
-            return values.get(argument, 0) & (CUDA_TENSOR | CPU_TENSOR | F64)
-    return 0
 
 
 def placed_on(name: str, pos: list[int], kw: dict) -> int:

@@ -1,0 +1,46 @@
+"""What a call's result holds when its kind alone does not say: each element of a tuple a user's function returns
+(``x, y, idx = train_feed(...)`` with ``return var_x, var_y, end``: without it every name of the unpacking got every
+element's kind, idx a CUDA tensor because x is), and a tensor handed to an unknown call and bound back."""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from advisor.lint.flow.kinds import CPU_TENSOR, CUDA_TENSOR, F64
+from advisor.lint.flow.scopes import FunctionInfo
+
+
+def returned_shape(analyzer, target: ast.AST, value: ast.AST) -> Optional[tuple[int, ...]]:
+    """The per-element kinds for unpacking ``value`` (a call of the user's function) into ``target``, when every
+    return of that function is a tuple of as many elements; None otherwise."""
+    if not (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)):
+        return None
+    info = analyzer.scopes.resolve(value.func.id, analyzer.scope)
+    if not isinstance(info, FunctionInfo):
+        return None
+    size = len(target.elts)
+    returns = [node.value for node in ast.walk(info.node) if isinstance(node, ast.Return)
+               and analyzer.index.scope_of(node) is info.node]
+    if not returns or not all(isinstance(v, ast.Tuple) and len(v.elts) == size
+                              and not any(isinstance(e, ast.Starred) for e in v.elts) for v in returns):
+        return None
+    shape = [0] * size
+    for value_tuple in returns:
+        for position, element in enumerate(value_tuple.elts):  # type: ignore[union-attr]
+            shape[position] |= analyzer.values.get(element, 0)
+    return tuple(shape)
+
+
+def kept_through_call(targets: list[ast.AST], value: ast.AST, values: dict[ast.AST, int]) -> int:
+    """``inputs = fgsm.generate(model, inputs, labels)``, ``x = augment(x)``: a call the pass knows nothing of,
+    handed a tensor and bound back to that tensor's name, returns that kind of tensor (an attack, an augmentation,
+    a transform hands back its input's like, on its device)."""
+    if len(targets) != 1 or not isinstance(targets[0], ast.Name) or not isinstance(value, ast.Call):
+        return 0
+    name = targets[0].id
+    for argument in list(value.args) + [k.value for k in value.keywords]:
+        if isinstance(argument, ast.Name) and argument.id == name:
+            return values.get(argument, 0) & (CUDA_TENSOR | CPU_TENSOR | F64)
+    return 0
