@@ -113,6 +113,24 @@ for t in range(1000):
     loss.backward()
     opt.step()
 """, []),
+    ("GA101", "a dataset's __getitem__ timing only its copies to the GPU (a pageable copy returns when done)", """
+import time
+import numpy as np
+import torch
+from torch.autograd import Variable
+class Samples(torch.utils.data.Dataset):
+    def __getitem__(self, idx):
+        start = time.time()
+        image = Variable(torch.from_numpy(np.load(self.files[idx])).cuda())
+        end = time.time()
+        print(end - start)
+        return image
+""", []),
+    ("GA109", "set_default_tensor_type with the type's name as a string, in a module that moves data to CUDA", """
+import torch
+torch.set_default_tensor_type('torch.DoubleTensor')
+x = torch.ones(3).cuda()
+""", [2]),
 ]
 
 

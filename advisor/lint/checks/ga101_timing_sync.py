@@ -26,6 +26,7 @@ from typing import Iterator, Optional
 
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.measured_time import reports_minutes
+from advisor.lint.flow import COMPUTE, KERNEL
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -90,10 +91,18 @@ def measured_cost(machine) -> Optional[str]:
             f"ms, {machine.where}).")
 
 
+def _copies_only(region) -> bool:
+    """Only copies to the GPU, no kernel: a copy from pageable memory returns once it is done, so the clock after
+    it is right (a data loader's __getitem__ timing its .cuda() calls)."""
+    if region.how != "clock" or not region.events:
+        return False  # (timeit of a string, %timeit: the work is assumed, not seen)
+    return not any(event.bits & (COMPUTE | KERNEL) or event.callee is not None for event in region.events)
+
+
 def run(ctx) -> Iterator[Hit]:
     for region in ctx.timed_regions():
         if not region.has_work or region.synchronized or ctx.region_trains(region, over_loaders_only=True) \
-                or reports_minutes(ctx, region) or ctx.region_calls_training_run(region):
+                or reports_minutes(ctx, region) or ctx.region_calls_training_run(region) or _copies_only(region):
             continue  # (a job timed in minutes, or a whole run over data: the kernels still queued are noise)
         last = region.last_work
         work = f"{short(last.node)} ({where(ctx, last.node)})" if last is not None else "CUDA work"

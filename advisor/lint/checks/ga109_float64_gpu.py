@@ -129,5 +129,5 @@ def _message(call: ast.Call, name: str) -> str:
 def _is_f64_default(ctx, node: ast.AST) -> bool:
     if ctx.kind(node) & DTYPE_F64:
         return True
-    text = ctx.qual(node) or ""
-    return text.endswith("DoubleTensor")
+    text = node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ctx.qual(node) or ""
+    return text.endswith("DoubleTensor")  # torch.DoubleTensor, or the string form 'torch.DoubleTensor'

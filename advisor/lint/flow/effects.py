@@ -201,6 +201,8 @@ class Effects(FlowView):
         if qualified is not None:
             if qualified in api.LEGACY_CUDA_CONSTRUCTORS:
                 return WORK, None
+            if qualified in api.PASSTHROUGH_CALLS:
+                return 0, None  # Variable(x.cuda()): the wrapper computes nothing (the copy inside is its own event)
             if qualified in api.RUNS_ITS_ARGUMENTS and any(
                     self.kind(a) & (CUDA_TENSOR | CUDA_MODEL) for a in list(call.args) + [k.value for k in call.keywords]):
                 return WORK | COMPUTE, None  # torch.jit.trace(model, x) runs model(x): a warm-up
