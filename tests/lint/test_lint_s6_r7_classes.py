@@ -131,6 +131,17 @@ import torch
 torch.set_default_tensor_type('torch.DoubleTensor')
 x = torch.ones(3).cuda()
 """, [2]),
+    ("GA102", "a copy back into a host buffer (h.copy_(d)) after CUDA was set up is no first computation", """
+import time
+import torch
+d = torch.rand(1 << 20).to("cuda")
+h = torch.empty(1 << 20, pin_memory=True)
+torch.cuda.synchronize()
+start = time.perf_counter()
+h.copy_(d, non_blocking=True)
+torch.cuda.synchronize()
+print(time.perf_counter() - start)
+""", []),
 ]
 
 

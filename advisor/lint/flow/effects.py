@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 import builtins
 from dataclasses import dataclass, field
+from functools import reduce
+from operator import or_
 from typing import Optional
 
 from advisor.lint import torch_api as api
@@ -232,9 +234,7 @@ class Effects(FlowView):
 
     def _placed_data(self, call: ast.Call) -> bool:
         """Handed a CUDA device and no CUDA tensor or model: what comes back was put there, not computed."""
-        every = 0
-        for argument in list(call.args) + [k.value for k in call.keywords]:
-            every |= self.kind(argument)
+        every = self._arguments_kind(call)
         return bool(every & CUDA_DEVICE) and not every & (CUDA_TENSOR | CUDA_MODEL)
 
     def _logs_cuda(self, call: ast.Call) -> bool:
@@ -251,6 +251,9 @@ class Effects(FlowView):
                 return True
         return False
 
+    def _arguments_kind(self, call: ast.Call) -> int:
+        return reduce(or_, (self.kind(a) for a in list(call.args) + [k.value for k in call.keywords]), 0)
+
     def _cuda_argument(self, call: ast.Call) -> bool:
         """A CUDA tensor (or, for a logger, a dict or list holding one) among the positional arguments."""
         return any(self.kind(a) & CUDA_TENSOR for a in call.args)
@@ -263,6 +266,8 @@ class Effects(FlowView):
             arguments = [a for a in call.args] + [k.value for k in call.keywords]
             return (SYNC | HOST_READ if any(self.kind(a) & CUDA_TENSOR for a in arguments) else 0), None
         receiver = self.kind(func.value)
+        if attr == "copy_" and (receiver | self._arguments_kind(call)) & CUDA_TENSOR:
+            return WORK, None  # h.copy_(d) / d.copy_(h): a copy between devices, no computation
         if receiver & CUDA_TENSOR:
             if attr == "numpy" and not receiver & CPU_TENSOR:
                 return 0, None  # t.numpy() of a CUDA tensor raises instead of copying: a bug, not a slow read
@@ -313,11 +318,7 @@ class Effects(FlowView):
         return self.flow.scopes.held_function(call.args[0], self.index.scope_of(call))
 
     def _name_effect(self, call: ast.Call, func: ast.Name, value: int) -> tuple[int, Optional[FunctionInfo]]:
-        arguments = 0
-        for argument in call.args:
-            arguments |= self.kind(argument)
-        for keyword in call.keywords:
-            arguments |= self.kind(keyword.value)
+        arguments = self._arguments_kind(call)
         scope = self.index.scope_of(call)
         found = self.flow.scopes.resolve(func.id, scope)
         if isinstance(found, FunctionInfo):
