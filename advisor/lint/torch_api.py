@@ -196,7 +196,9 @@ CUDA_TENSOR_NAME_HINT = re.compile(
     r"|^(cuda|gpu)_(tensor|tensors|array|data|input|inputs|x|y|batch)$")
 # A method of an object the file does not define that, by its name, runs a model on what it is given:
 # `self._extract_features(imgs)`, `engine.forward(x)`, `self.encode(batch)`.
-COMPUTE_METHOD_HINT = re.compile(r"^_*(forward|extract_feat|encode|embed|predict|infer|run_model|compute_loss)")
+COMPUTE_METHOD_HINT = re.compile(r"^_*(forward|extract_feat|encode|embed|predict|infer|run_model|compute_loss"
+                                 r"|matmul|mm$|bmm$|conv|gemm|attention|softmax|layernorm|layer_norm|linear$)")
+# (the last ones: a custom CUDA extension's op, ext.matmul(a, b) of torch.utils.cpp_extension.load_inline)
 # A model the snippet uses but never makes, imports or receives (lines quoted from a training script): the
 # program's model, on the accelerator like the snippet's `device`.
 FREE_MODEL_NAME = re.compile(r"^(\w+_)?(model|net|network)$", re.IGNORECASE)

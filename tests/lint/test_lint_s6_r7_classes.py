@@ -142,6 +142,29 @@ h.copy_(d, non_blocking=True)
 torch.cuda.synchronize()
 print(time.perf_counter() - start)
 """, []),
+    ("GA102", "a custom CUDA extension's op (ext.matmul(a, b)) is the first computation in its timed region", """
+import torch
+from torch.utils.cpp_extension import load_inline
+ext = load_inline(name="mm", cpp_sources=cpp, cuda_sources=cu, functions=["matmul"])
+a = torch.randn(1000, 2000).to("cuda")
+b = torch.randn(2000, 3000).to("cuda")
+start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+start.record()
+for i in range(10):
+    c = ext.matmul(a, b)
+end.record()
+torch.cuda.synchronize()
+print(start.elapsed_time(end))
+""", [9]),
+    ("GA103", "not: a walk over a CUDA tensor's rows that writes them out every N steps", """
+import torch
+space = torch.ones(100, 3, 2, device="cuda")
+for i in range(10000):
+    space = space * 0.99
+    if i % 100 == 0:
+        for body in space:
+            print(" ".join(str(x.item()) for x in body[:, 0]))
+""", []),
 ]
 
 

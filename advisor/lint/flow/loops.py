@@ -98,7 +98,9 @@ class LoopAnalysis(FlowView):
             # `for i in range(len(t)): total += t[i].item()`: one sync per element of a CUDA tensor; a batch of a
             # DataLoader moved to the GPU and read back (the model's work hidden in an inner loop or a helper)
             return (self.walks_cuda_tensor(loop) or self.iterates_loader(loop)) \
-                and any(event.bits & HOST_READ for event in events)
+                and any(event.bits & HOST_READ for event in events) \
+                and not any(self.guarded(loop, outer) for outer in self.index.enclosing_loops(loop))
+            # (a walk over a tensor's rows to write them out `if i % write_interval == 0:` runs now and then)
         if self.iterates_loader(loop):
             return True  # one iteration per batch is a step, whatever else it calls
         if self.runs_update(loop):
