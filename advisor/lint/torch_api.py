@@ -56,7 +56,9 @@ EVENT_CONSTRUCTORS = frozenset({
     "torch.cuda.ExternalStream", "torch.Event", "torch.Stream",
 })
 CUDA_WORKER_CONSTRUCTORS = frozenset({"torch.cuda.amp.GradScaler", "torch.amp.GradScaler"})
-LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader",
+                     # PyTorch Geometric's loaders are DataLoaders (subclasses, with num_workers and pin_memory)
+                     "torch_geometric.loader.DataLoader", "torch_geometric.data.DataLoader"})
 DATASETS_OF_TENSORS = frozenset({"torch.utils.data.TensorDataset"})
 PASSTHROUGH_CALLS = frozenset({
     "iter", "next", "list", "tuple", "sorted", "reversed", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm",

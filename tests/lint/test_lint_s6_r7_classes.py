@@ -165,6 +165,22 @@ for i in range(10000):
         for body in space:
             print(" ".join(str(x.item()) for x in body[:, 0]))
 """, []),
+    ("GA105", "the same label array reshaped and copied to the GPU every epoch", """
+import torch
+model = Net().cuda()
+for epoch in range(100):
+    inputs = torch.from_numpy(X_train).cuda().float()
+    labels = torch.from_numpy(y_train.reshape(-1, 1)).cuda().float()
+    loss = ((model(inputs) - labels) ** 2).mean()
+""", [4, 5]),
+    ("GA106", "a PyTorch Geometric DataLoader feeding a CUDA model", """
+import torch
+import torch_geometric
+model = Net().cuda()
+loader = torch_geometric.data.DataLoader(dataset=graphs, batch_size=2)
+for batch in loader:
+    out = model(batch.to("cuda"))
+""", [4]),
 ]
 
 

@@ -153,6 +153,8 @@ def _wrapped_data(ctx, node: ast.AST) -> Optional[str]:
     name = qualified.rsplit(".", 1)[-1]
     if name in api.WRAPPING_FACTORIES or name == "tensor" or name in api.LEGACY_CONSTRUCTORS:
         data = node.args[0]
+        while isinstance(data, ast.Call) and isinstance(data.func, ast.Attribute) and data.func.attr in _CONVERSIONS:
+            data = data.func.value  # torch.from_numpy(y_train.reshape(-1, 1)): still y_train's values
         return dotted(data) or (ast.unparse(data) if is_literal(data) else None)  # torch.tensor([0.5, 2.0])
     return None
 
