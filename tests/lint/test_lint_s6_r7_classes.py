@@ -181,6 +181,15 @@ loader = torch_geometric.data.DataLoader(dataset=graphs, batch_size=2)
 for batch in loader:
     out = model(batch.to("cuda"))
 """, [4]),
+    ("GA108", "anomaly detection in an entry point whose work is an imported optimizer (a noise helper is no training)", """
+import torch
+from optimizers import DMD
+def noise(n):
+    return torch.normal(0, 0.5, size=(2, n))
+def main():
+    torch.autograd.set_detect_anomaly(True)
+    DMD(noise).run()
+""", [6]),
 ]
 
 

@@ -3,13 +3,14 @@
 Must match:   os.environ["CUDA_LAUNCH_BLOCKING"] = "1";  %env CUDA_LAUNCH_BLOCKING=1
               torch.autograd.set_detect_anomaly(True);  with torch.autograd.detect_anomaly(): train()
               torch.autograd.set_detect_anomaly(True) in an entry point that only calls run_training()
-              torch.autograd.set_detect_anomaly(True) in a CPU-only program (it slows every autograd op there too)
+              torch.autograd.set_detect_anomaly(True) in a CPU program whose work is elsewhere (it slows that too)
               os.environ["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1";  torch.cuda.set_sync_debug_mode("warn")
               with torch.profiler.profile() as prof: for step in ...   (no schedule: every step profiled)
               torch.cuda.memory._record_memory_history()  never turned off
               env = os.environ.copy(); env["CUDA_LAUNCH_BLOCKING"] = "1"; subprocess.Popen(cmd, env=env)
               subprocess.run(cmd, env={**os.environ, "PYTORCH_NO_CUDA_MEMORY_CACHING": "1"})
 Must not:     os.environ["CUDA_LAUNCH_BLOCKING"] = "0";  set_detect_anomaly(False) / (args.debug)
+              anomaly detection in a program that builds its model and trains it here, all on the CPU
               if args.debug: torch.autograd.set_detect_anomaly(True)    (on only when asked for: the fix)
               torch.profiler.profile(schedule=torch.profiler.schedule(wait=1, warmup=1, active=3))
 """
@@ -20,6 +21,7 @@ import ast
 import re
 from typing import Iterator, Optional
 
+from advisor.lint.flow import CUDA_MODEL, MODEL
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -114,13 +116,17 @@ def _words(test: ast.AST) -> Iterator[str]:
 
 def _switches(ctx) -> Iterator[Hit]:
     yield from _environment(ctx)
-    # Anomaly detection is process-wide and slows every autograd op, on the CPU too: an entry point that switches
-    # it on (and hands the work to code elsewhere, run_training(...)) slows that code down, CUDA or not in this
-    # file. (Session 6: a CPU program doing its work here is no longer exempt; every corpus labels the switch.)
+    # Anomaly detection is process-wide: an entry point or module that switches it on and hands the work to code
+    # elsewhere (run_training(...), an imported simulator) slows that code down, CUDA or not in this file. Only a
+    # program that visibly builds its model and trains it here, all on the CPU (a tutorial), is not this tool's
+    # business -- a helper drawing noise with torch.normal is no such program (session 6, corpora 6 and 7).
+    anomaly_matters: Optional[bool] = None
     for call in ctx.index.calls:
         name = ctx.qual(call.func) or ""
         if name in _ANOMALY:
-            if _switched_on(call, default=name.endswith("detect_anomaly")):
+            if anomaly_matters is None:
+                anomaly_matters = ctx.uses_cuda or not _trains_here(ctx)
+            if anomaly_matters and _switched_on(call, default=name.endswith("detect_anomaly")):
                 yield Hit(f"anomaly detection is on ({name.rsplit('.', 1)[-1]}): every autograd op is checked "
                           "and traced", node=call, evidence={"switch": name}, cost=_COSTS["anomaly"])
             continue
@@ -137,6 +143,12 @@ def _switches(ctx) -> Iterator[Hit]:
             hit = _profiler(ctx, call)
             if hit is not None:
                 yield hit
+
+
+def _trains_here(ctx) -> bool:
+    """Does this file build a model (nn modules) or run a backward pass itself?"""
+    return any(ctx.kind(call) & (MODEL | CUDA_MODEL) for call in ctx.index.calls) \
+        or bool(ctx.index.calls_by_name.get("backward"))
 
 
 def _environment(ctx) -> Iterator[Hit]:
