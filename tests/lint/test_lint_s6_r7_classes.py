@@ -190,6 +190,52 @@ def main():
     torch.autograd.set_detect_anomaly(True)
     DMD(noise).run()
 """, [6]),
+    ("GA102", "a latency function called once on its own before the loop that keeps its times: a warm-up", """
+import time
+import torch
+model = Net().cuda().eval()
+def inf():
+    x = torch.empty(1, 3, 224, 224, device="cuda")
+    start_t = time.time()
+    with torch.no_grad():
+        output = model(x).sum().to("cpu")
+    end_t = time.time()
+    return end_t - start_t
+inf()
+elapsed = []
+for i in range(10):
+    elapsed.append(inf())
+""", []),
+    ("GA103", "the read that waits for the GPU just before the closing clock is the latency test's sync", """
+import time
+import torch
+model = Net().cuda().eval()
+def inf():
+    x = torch.empty(1, 3, 224, 224, device="cuda")
+    start_t = time.time()
+    with torch.no_grad():
+        output = model(x).sum().to("cpu")
+    end_t = time.time()
+    return end_t - start_t
+inf()
+elapsed = []
+for i in range(10):
+    elapsed.append(inf())
+""", []),
+    ("GA103", "but a per-batch read inside a loop an epoch clock surrounds is still a stall", """
+import time
+import torch
+model = Net().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+start = time.time()
+for x, y in batches:
+    loss = model(x.cuda()).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    kept = loss.detach().to("cpu")
+print(time.time() - start)
+""", [11]),
 ]
 
 

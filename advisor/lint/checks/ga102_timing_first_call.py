@@ -102,6 +102,18 @@ def run(ctx) -> Iterator[Hit]:
         yield hit
 
 
+def _warmed_up_by_a_call(ctx, region) -> bool:
+    """``def inf(): t0 = time.time(); ...; return time.time() - t0`` run once on its own (``inf()``), then in the loop
+    whose times are kept: that first call is the warm-up, and its cold time is not among them."""
+    info = ctx.function_at(region.scope)
+    if info is None:
+        return False
+    sites = sorted(ctx.call_sites(info), key=lambda call: call.lineno)
+    looped = [site for site in sites if ctx.index.enclosing_loops(site)]
+    return bool(looped) and any(not ctx.index.enclosing_loops(site) and site.lineno < looped[0].lineno
+                                and isinstance(ctx.index.parents.get(site), ast.Expr) for site in sites)
+
+
 def _inside(inner, outer) -> bool:
     """Is the clock pair ``inner`` written within ``outer``'s (a per-batch time inside a total)?"""
     lines = [getattr(getattr(r, side), "lineno", None) for r in (inner, outer) for side in ("open", "close")]
@@ -113,7 +125,7 @@ def _inside(inner, outer) -> bool:
 def _cold_regions(ctx) -> Iterator[tuple]:
     for region in ctx.timed_regions():
         if region.repeated or ctx.region_trains(region) or drops_cold_runs(ctx, region) \
-                or reports_minutes(ctx, region) or totals_training_steps(ctx, region):
+                or reports_minutes(ctx, region) or totals_training_steps(ctx, region) or _warmed_up_by_a_call(ctx, region):
             continue  # the cold run never reaches the number reported, or is noise next to it
         if not region.has_work:
             hit = _unseen_work(ctx, region)

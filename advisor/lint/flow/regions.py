@@ -34,6 +34,14 @@ class TimedRegion:
         return self.assumed_work or any(e.bits & WORK for e in self.events)
 
     @property
+    def closing_sync(self) -> Optional[Event]:
+        """The wait that makes the clock right: the last sync after the last work (``y.sum().to('cpu')`` read
+        just before the closing clock is how a latency test waits for the GPU, not a stall to remove)."""
+        if not self.synchronized:
+            return None
+        return next((e for e in reversed(self.events) if e.bits & SYNC), None)
+
+    @property
     def synchronized(self) -> bool:
         if self.assumed_sync:
             return True
