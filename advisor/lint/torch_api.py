@@ -60,6 +60,8 @@ LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader
                      # PyTorch Geometric's loaders are DataLoaders (subclasses, with num_workers and pin_memory)
                      "torch_geometric.loader.DataLoader", "torch_geometric.data.DataLoader"})
 DATASETS_OF_TENSORS = frozenset({"torch.utils.data.TensorDataset"})
+# Calls that hand back parts of the arrays they are given, of the same dtype (a float64 X stays float64).
+SPLITTING_CALLS = frozenset({"sklearn.model_selection.train_test_split", "numpy.split", "numpy.array_split"})
 PASSTHROUGH_CALLS = frozenset({
     "iter", "next", "list", "tuple", "sorted", "reversed", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm",
     "tqdm.notebook.tqdm", "torch.compile", "copy.deepcopy",

@@ -236,6 +236,17 @@ for x, y in batches:
     kept = loss.detach().to("cpu")
 print(time.time() - start)
 """, [11]),
+    ("GA109", "a float64 NumPy array scaled and split by scikit-learn, moved to the GPU before .float()", """
+import numpy as np
+import torch
+from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import StandardScaler
+X = np.zeros([100, 2])
+X = StandardScaler().fit(X).transform(X)
+X_train, X_test = train_test_split(X, test_size=0.25)
+X_train_t = torch.from_numpy(X_train).cuda().float()
+X_ok = torch.from_numpy(X_test).float().cuda()
+""", [8]),
 ]
 
 

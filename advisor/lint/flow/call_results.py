@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from advisor.lint.flow.kinds import CPU_TENSOR, CUDA_TENSOR, F64
+from advisor.lint.flow.kinds import CPU_TENSOR, CUDA_TENSOR, F64, NUMPY
 from advisor.lint.flow.scopes import FunctionInfo
 
 
@@ -42,5 +42,5 @@ def kept_through_call(targets: list[ast.AST], value: ast.AST, values: dict[ast.A
     name = targets[0].id
     for argument in list(value.args) + [k.value for k in value.keywords]:
         if isinstance(argument, ast.Name) and argument.id == name:
-            return values.get(argument, 0) & (CUDA_TENSOR | CPU_TENSOR | F64)
+            return values.get(argument, 0) & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY)  # X = scaler.transform(X)
     return 0

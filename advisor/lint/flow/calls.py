@@ -136,8 +136,8 @@ class CallEvaluator(ExprEvaluator):
             return LOADER | ((pos[0] if pos else kw.get("dataset", 0)) & F64)
         if name in api.DATASETS_OF_TENSORS:
             return _all(pos, kw) & (CUDA_TENSOR | CPU_TENSOR | F64)
-        if name in api.PASSTHROUGH_CALLS:
-            return pos[0] if pos else 0
+        if name in api.PASSTHROUGH_CALLS or name in api.SPLITTING_CALLS:  # (X_train, X_test, ... = split(X, y))
+            return (pos[0] if name in api.PASSTHROUGH_CALLS else _all(pos, {})) if pos else 0
         if name.startswith("numpy."):
             return numpy_result(name, node, pos, kw)
         if last == "from_pretrained":
