@@ -247,6 +247,19 @@ X_train, X_test = train_test_split(X, test_size=0.25)
 X_train_t = torch.from_numpy(X_train).cuda().float()
 X_ok = torch.from_numpy(X_test).float().cuda()
 """, [8]),
+    ("GA103", "a model made as net_class(args).apply(weights_init).to(device) and handed to the test loop", """
+import torch
+def test(loader, model_net, device):
+    model_net.eval()
+    with torch.no_grad():
+        for frames in loader:
+            pred = model_net(frames.to(device))
+            kept = pred.detach().cpu().numpy()
+def main(args):
+    device = torch.device("cuda:0")
+    model_net = args.net_object(args).apply(weights_init).to(device)
+    test(loader, model_net, device)
+""", [7]),
 ]
 
 

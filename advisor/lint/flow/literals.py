@@ -62,6 +62,8 @@ def looks_like_model(node: ast.AST) -> bool:
         name = last_identifier(node.func)
         if name[:1].isupper() and not api.NOT_A_MODEL.search(name):
             return True
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ("apply", "train", "eval"):
+            return True  # net_class(args).apply(weights_init): methods only an nn.Module has, returning the module
     return bool(api.MODEL_NAME_HINT.search(last_identifier(node)))
 
 
