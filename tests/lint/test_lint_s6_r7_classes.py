@@ -260,6 +260,18 @@ def main(args):
     model_net = args.net_object(args).apply(weights_init).to(device)
     test(loader, model_net, device)
 """, [7]),
+    ("GA105", "a copy benchmark (the copy between a timer's start and stop is the measurement); a copy in a step is not", """
+import torch
+from timer import timers
+a = torch.zeros(512, 512, device="cpu")
+for i in range(1, 32):
+    timers(f"bs-{i}").start()
+    b = a.to("cuda")
+    timers(f"bs-{i}").stop()
+w = torch.ones(512, 512)
+for i in range(100):
+    y = w.to("cuda") @ b
+""", [10]),
 ]
 
 

@@ -20,12 +20,13 @@ Must not:     for x, y in loader: x = x.to(device)     (new data each iteration:
 from __future__ import annotations
 
 import ast
+import re
 from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import line_of, short, where
 from advisor.lint.checks.invariant import is_literal, loop_invariant
-from advisor.lint.flow import CPU_DEVICE, CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, DTYPE, MODEL, FunctionInfo
+from advisor.lint.flow import COMPUTE, CPU_DEVICE, CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, DTYPE, MODEL, FunctionInfo
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import dotted
 
@@ -109,6 +110,8 @@ def run(ctx) -> Iterator[Hit]:
                           node=call, severity="low", evidence={"loop_line": line_of(ctx, loop)})
             elif _fill_made_in_loop(ctx, receiver, loop, call):
                 continue  # GA104 reports it where it is made: made on the GPU, nothing is copied at all
+            elif _times_the_copy(ctx, loop):
+                continue  # a copy benchmark: timers(...).start(); b = a.to("cuda"); .stop() -- the copy is the point
             elif _invariant_cpu_tensor(ctx, key, before, ctx.assigned_in(loop)) and _not_filled(ctx, key, loop) or \
                     key is not None and before & CPU_TENSOR and not before & CUDA_TENSOR \
                     and loop_invariant(ctx, key, loop, call):
@@ -137,6 +140,18 @@ def run(ctx) -> Iterator[Hit]:
             what = "host data" if dotted(receiver) is None else "CPU tensor"
             yield Hit(f"{short(call)} copies the same {what} `{key}` to the GPU on every call of "
                       f"{info.name}(), {repeated}", node=call, evidence={"tensor": key})
+
+
+_TIMER_CALLS = re.compile(r"(^|\.)(time|perf_counter|monotonic|process_time|record|start|stop|tic|toc)$")
+
+
+def _times_the_copy(ctx, loop: ast.AST) -> bool:
+    """A loop that only copies and reads a clock or a timer (time.time(), event.record(), timer.start()/stop()):
+    it measures the transfer, which must happen every time."""
+    events = ctx.iteration_events(loop)
+    if any(event.bits & COMPUTE for event in events):
+        return False
+    return any(isinstance(node, ast.Call) and _TIMER_CALLS.search(ast.unparse(node.func)) for node in ast.walk(loop))
 
 
 def _wrapped_data(ctx, node: ast.AST) -> Optional[str]:
