@@ -272,6 +272,16 @@ w = torch.ones(512, 512)
 for i in range(100):
     y = w.to("cuda") @ b
 """, [10]),
+    ("GA103", "a comprehension reading each CUDA prediction of a list with .item(); one read of the stack is fine", """
+import torch
+model = Net().cuda().eval()
+preds = []
+with torch.no_grad():
+    for x in batches:
+        preds += model(x.cuda()).argmax(1)
+labels = [p.item() for p in preds]
+labels = torch.stack(preds).tolist()
+""", [7]),
 ]
 
 

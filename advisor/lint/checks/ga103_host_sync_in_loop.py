@@ -29,6 +29,7 @@ import ast
 from typing import Iterator, Optional
 
 from advisor.lint.checks.common import line_of, short, where
+from advisor.lint.flow import CUDA_TENSOR
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -104,7 +105,28 @@ def measured_cost(machine) -> Optional[str]:
             f"trip, {machine.where}, plus the lost overlap; for small steps it can halve throughput).")
 
 
+_ELEMENT_READS = frozenset({"item", "tolist", "cpu"})
+
+
+def _comprehension_reads(ctx) -> Iterator[Hit]:
+    """``[x.item() for x in preds]`` over a list of CUDA tensors (or a CUDA tensor's rows): one wait for the GPU
+    per element; torch.stack(preds).tolist() / torch.cat(preds).cpu() reads them all at once."""
+    for node in ctx.index.parents:
+        if node.__class__ not in (ast.ListComp, ast.GeneratorExp, ast.SetComp) or len(node.generators) != 1:
+            continue
+        generator = node.generators[0]
+        if not (isinstance(generator.target, ast.Name) and ctx.kind(generator.iter) & CUDA_TENSOR):
+            continue
+        element = node.elt
+        if isinstance(element, ast.Call) and isinstance(element.func, ast.Attribute) \
+                and element.func.attr in _ELEMENT_READS and isinstance(element.func.value, ast.Name) \
+                and element.func.value.id == generator.target.id:
+            yield Hit(f"{short(element)} waits for the GPU once per element of {short(generator.iter)}: read them "
+                      "all at once (torch.stack(...).tolist() or torch.cat(...).cpu())", node=element)
+
+
 def run(ctx) -> Iterator[Hit]:
+    yield from _comprehension_reads(ctx)
     timing = None  # the reads that close a timed region: a latency test's wait, not a stall (built on first need)
     for loop in ctx.loops_with_host_reads():
         if not ctx.loop_is_hot(loop):

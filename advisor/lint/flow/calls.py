@@ -242,10 +242,10 @@ class CallEvaluator(ExprEvaluator):
             # GenLSTM(stride=500).double(), netG.half(): a class the file imports, made or named like a model;
             # converting it must not lose that it is one (.cuda() next moves a model, not a tensor)
             receiver = MODEL
-        if attr in ("eval", "train") and receiver & CUDA_TENSOR and not receiver & CUDA_MODEL \
-                and looks_like_model(receiver_node):
-            # model, opt, epoch = load_checkpoint(device, path) read as CUDA data; .eval() says it is a module
-            receiver = (receiver & ~CUDA_TENSOR) | CUDA_MODEL | MODEL
+        if attr in ("eval", "train") and receiver & (CUDA_TENSOR | CPU_TENSOR) and looks_like_model(receiver_node):
+            # model, opt, epoch = load_checkpoint(device, path) read as data; .eval() says it is a module (on CUDA if
+            # the data was)
+            receiver = (receiver & ~(CUDA_TENSOR | CPU_TENSOR)) | MODEL | (CUDA_MODEL if receiver & CUDA_TENSOR else 0)
         module = _is_module(receiver) or (receiver == 0 and attr in ("eval", "train")
                                           and looks_like_model(receiver_node))
         if attr == "double":  # (on a value we know nothing of -- a batch of a loader handed in -- float64 all the same)
