@@ -21,7 +21,6 @@ import ast
 import re
 from typing import Iterator, Optional
 
-from advisor.lint.flow import CUDA_MODEL, MODEL
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -146,9 +145,10 @@ def _switches(ctx) -> Iterator[Hit]:
 
 
 def _trains_here(ctx) -> bool:
-    """Does this file build a model (nn modules) or run a backward pass itself?"""
-    return any(ctx.kind(call) & (MODEL | CUDA_MODEL) for call in ctx.index.calls) \
-        or bool(ctx.index.calls_by_name.get("backward"))
+    """Does this file train itself: a backward pass, or an optimizer over a model? (A module that only defines the
+    model, switching anomaly detection on in its __init__, hands the training to whoever builds it.)"""
+    return bool(ctx.index.calls_by_name.get("backward")) or any(
+        (ctx.qual(call.func) or "").startswith("torch.optim.") for call in ctx.index.calls)
 
 
 def _environment(ctx) -> Iterator[Hit]:
@@ -307,6 +307,17 @@ def _unimported_profiler(ctx, call: ast.Call) -> bool:
         and func.id not in ctx.index.bound_names and any(k.arg in _PROFILER_KEYWORDS for k in call.keywords)
 
 
+def _calls_a_looping_function(ctx, block: ast.AST) -> bool:
+    """``with profile(): res = conv_loop(x, 10)``: the loop is in the user's function the block calls."""
+    for statement in block.body:  # type: ignore[attr-defined]
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Call):
+                for callee in ctx.callees(node):
+                    if any(isinstance(n, (ast.For, ast.While)) for n in ast.walk(callee.node)):
+                        return True
+    return False
+
+
 def _profiler(ctx, call: ast.Call) -> Optional[Hit]:
     keywords = {k.arg: k.value for k in call.keywords}
     if "schedule" in keywords or ("enabled" in keywords and _is_off(keywords["enabled"])):
@@ -314,7 +325,8 @@ def _profiler(ctx, call: ast.Call) -> Optional[Hit]:
     parent = ctx.index.parents.get(call)
     if isinstance(parent, ast.withitem):
         block = ctx.index.parents.get(parent)
-        if any(isinstance(n, (ast.For, ast.While)) for s in block.body for n in ast.walk(s)):
+        if any(isinstance(n, (ast.For, ast.While)) for s in block.body for n in ast.walk(s)) \
+                or _calls_a_looping_function(ctx, block):
             return Hit("a profiler without a schedule wraps a loop: every iteration is profiled", node=call,
                        severity="medium", cost=_COSTS["profiler"])
         return None

@@ -1,0 +1,38 @@
+"""Classes found on the eighth corpus's dev half (issue 12, session 6), each with its must-not twin."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+CASES = [
+    ("GA108", "anomaly detection switched on in a model module's __init__: whoever builds it trains with it on", """
+import torch
+from torch import nn
+class Head(nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.autograd.set_detect_anomaly(True)
+        self.fc = nn.Linear(8, 2)
+    def forward(self, x):
+        return self.fc(x)
+""", [6]),
+    ("GA108", "a profiler without a schedule around a call of the user's function that loops", """
+import torch
+def conv_loop(x, n):
+    for _ in range(n):
+        x = torch.nn.functional.relu(x)
+    return x
+x = torch.ones(8, device="cuda")
+with torch.autograd.profiler.profile(use_cuda=True) as prof:
+    res = conv_loop(x, 10)
+with torch.autograd.profiler.profile(use_cuda=True) as prof:
+    once = torch.nn.functional.relu(x)
+""", [7]),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_r8_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
