@@ -30,6 +30,24 @@ with torch.autograd.profiler.profile(use_cuda=True) as prof:
 with torch.autograd.profiler.profile(use_cuda=True) as prof:
     once = torch.nn.functional.relu(x)
 """, [7]),
+    ("GA101", "a library model's infer_image(raw_img) hands back host data, so the clock after it is right", """
+import time
+import cv2
+import torch
+model = DepthAnything(encoder="vits").to("cuda").eval()
+raw_img = cv2.imread("a.jpg")
+depth = model.infer_image(raw_img)
+start = time.time()
+depth = model.infer_image(raw_img)
+print(time.time() - start)
+""", []),
+    ("GA107", "the same call is the library's inference API (its own no_grad), not a forward with autograd on", """
+import cv2
+import torch
+model = DepthAnything(encoder="vits").to("cuda").eval()
+for path in paths:
+    depth = model.infer_image(cv2.imread(path))
+""", []),
 ]
 
 

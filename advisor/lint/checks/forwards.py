@@ -34,7 +34,8 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
         receiver = ctx.kind(func.value)
         if receiver & (MODEL | CUDA_MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR) \
                 and ctx.kind(call) & CUDA_TENSOR and not (arguments & (CUDA_TENSOR | CPU_TENSOR) == 0 and (
-                    any(_record_literal(a) for a in call.args) or _text_only(ctx, call))):
+                    any(_record_literal(a) for a in call.args) or _text_only(ctx, call)
+                    or api.RAW_INPUT_METHOD.search(func.attr))):
             # model.checkpoint({...}, f"epoch{n}"): a method handed a dict or a path, no tensor, is not a forward;
             # model.translate(sentences) / model.encode(["a", "b"]): a library's text API, which tokenizes and
             # runs its own forward under no_grad (fairseq's translate, sentence-transformers' encode)
