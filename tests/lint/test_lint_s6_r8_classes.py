@@ -48,6 +48,30 @@ model = DepthAnything(encoder="vits").to("cuda").eval()
 for path in paths:
     depth = model.infer_image(cv2.imread(path))
 """, []),
+    ("GA102", "a logged per-step batch time in a training loop over a loader a helper makes: progress, not a benchmark", """
+import time
+import torch
+model = Net().cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+data_loader = get_dataloader(dataset, is_train=True)
+for i, batch in enumerate(data_loader):
+    start_time = time.time()
+    loss = model(batch["images"].to("cuda:0")).sum()
+    loss.backward()
+    optimizer.step()
+    batch_time = time.time() - start_time
+    if i % 100 == 0:
+        print(batch_time)
+""", []),
+    ("GA102", "not: a copy-only data-time clock pair", """
+import time
+import torch
+for i, batch in enumerate(batches):
+    start_time = time.time()
+    inputs = batch.to("cuda:0")
+    data_time = time.time() - start_time
+    print(data_time)
+""", []),
 ]
 
 

@@ -29,13 +29,11 @@ def drops_cold_runs(ctx, region) -> bool:
 
 
 def totals_training_steps(ctx, region) -> bool:
-    """``training_time += time.time() - start`` around each step of a loop over a DataLoader that trains: the
-    steps' times are summed into the run's, where the first, cold step is noise (as for a clock around the loop)."""
+    """A clock pair around each step of a loop over a DataLoader that trains (``training_time += time.time() - start``,
+    a logged batch time): the steps' times are summed into the run's or logged as progress, where the first, cold step
+    of thousands is noise (as for a clock around the loop)."""
     difference = region.difference
     if difference is None or region.open is None:
-        return False
-    parent = ctx.index.parents.get(difference)
-    if not (isinstance(parent, ast.AugAssign) and isinstance(parent.op, ast.Add) and parent.value is difference):
         return False
     return any(ctx.iterates_loader(loop) and any(
         isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "backward"

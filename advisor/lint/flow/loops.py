@@ -198,7 +198,8 @@ class LoopAnalysis(FlowView):
         iterable = loop.iter
         while isinstance(iterable, ast.Call) and iterable.args and not self.kind(iterable) & LOADER:
             iterable = iterable.args[0]
-        return bool(self.kind(iterable) & LOADER)
+        named_loader = isinstance(iterable, ast.Name) and not self.kind(iterable) and "loader" in iterable.id.lower()
+        return bool(self.kind(iterable) & LOADER) or named_loader  # data_loader = get_dataloader(...): batches
 
     def iterations(self, loop: ast.AST) -> Optional[int]:
         """The iteration count the code spells out (``range(100_000)``, ``while i < N``), else None."""
