@@ -72,6 +72,42 @@ for i, batch in enumerate(batches):
     data_time = time.time() - start_time
     print(data_time)
 """, []),
+    ("GA107", "an evaluation loop after model.eval() in a notebook whose training loop comes later in the file", """
+import torch
+model = Net().to("cuda:0")
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for img, label in test_loader:
+    model.eval()
+    logps = model(img.to("cuda:0"))
+for img, label in train_loader:
+    model.train()
+    loss = torch.nn.functional.cross_entropy(model(img.to("cuda:0")), label.to("cuda:0"))
+    loss.backward()
+    opt.step()
+""", [6]),
+    ("GA107", "a frozen backbone with a new classifier head assigned after the freeze still records", """
+import torch
+from torch import nn
+from torchvision import models
+model = models.densenet121(pretrained=True)
+for param in model.parameters():
+    param.requires_grad = False
+head = nn.Sequential(nn.Linear(1024, 500), nn.ReLU(), nn.Linear(500, 2))
+model.classifier = head
+model = model.cuda().eval()
+for img in test_images:
+    out = model(img.cuda())
+""", [11]),
+    ("GA107", "not: the same backbone frozen with nothing new attached", """
+import torch
+from torchvision import models
+model = models.densenet121(pretrained=True)
+for param in model.parameters():
+    param.requires_grad = False
+model = model.cuda().eval()
+for img in test_images:
+    out = model(img.cuda())
+""", []),
 ]
 
 

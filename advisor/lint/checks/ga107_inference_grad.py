@@ -380,8 +380,12 @@ def _module_names(ctx) -> dict[str, list[ast.Name]]:
 
 
 def _backward_after(ctx, call: ast.Call, scope: ast.AST) -> bool:
-    """Gradients are wanted: .backward() / torch.autograd.grad later in the same function."""
+    """Gradients are wanted: .backward() / torch.autograd.grad later in the same function -- in the forward's own
+    loop when it has one (a training loop further down, a notebook's next cell, wants its own forward's)."""
+    loops = ctx.index.enclosing_loops(call)
     candidates = ctx.index.calls_by_name.get("backward", []) + ctx.index.calls_by_name.get("grad", [])
+    if loops:
+        candidates = [c for c in candidates if loops[0] in ctx.index.enclosing_loops(c)]
     for other in candidates:
         if other.lineno <= call.lineno:
             continue

@@ -41,7 +41,19 @@ def frozen_models(index) -> frozenset[str]:
             for target in node.targets:
                 if isinstance(target, ast.Attribute) and target.attr == "requires_grad":
                     frozen.add(_frozen_by(index, target.value))
-    return frozenset(frozen)
+    return frozenset(name for name in frozen if not _new_part_after_freeze(index, name))
+
+
+def _new_part_after_freeze(index, name: str) -> bool:
+    """``model.classifier = nn.Sequential(...)`` after the freeze: a new head whose parameters do require grad,
+    so the model still records (transfer learning's frozen backbone)."""
+    for node in index.assigns:
+        if isinstance(node, ast.Assign) and isinstance(node.value, (ast.Call, ast.Name)):  # = nn.Linear(...) / = head
+            for target in node.targets:
+                if isinstance(target, ast.Attribute) and _text(target.value) == name \
+                        and target.attr != "requires_grad":
+                    return True
+    return False
 
 
 def is_frozen(model: ast.AST, frozen: frozenset[str]) -> bool:
