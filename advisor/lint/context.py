@@ -254,17 +254,11 @@ class FileContext:
     # -- the analyses, built on first use ----------------------------------------------------------------
     @cached_property
     def _calls_by_scope(self) -> dict[ast.AST, list[ast.Call]]:
-        by_scope: dict[ast.AST, list[ast.Call]] = {}
-        for call in self.index.calls:
-            by_scope.setdefault(self.index.scope_of(call), []).append(call)
-        return by_scope
+        return self.index.grouped_by_scope(self.index.calls)
 
     @cached_property
     def _assigns_by_scope(self) -> dict[ast.AST, list[ast.AST]]:
-        by_scope: dict[ast.AST, list[ast.AST]] = {}
-        for node in self.index.assigns:
-            by_scope.setdefault(self.index.scope_of(node), []).append(node)
-        return by_scope
+        return self.index.grouped_by_scope(self.index.assigns)
 
     @cached_property
     def _sizes(self) -> TensorSizes:

@@ -167,6 +167,13 @@ class FileIndex:
             self._scope_cache[node] = cached
         return cached
 
+    def grouped_by_scope(self, nodes: list) -> dict[ScopeNode, list]:
+        """``nodes`` (calls, loops, assignments ...) by the function (or module) whose body holds each, in order."""
+        found: dict[ScopeNode, list] = {}
+        for node in nodes:
+            found.setdefault(self.scope_of(node), []).append(node)
+        return found
+
     def enclosing_loops(self, node: ast.AST) -> list[ast.AST]:
         """Loops around ``node`` inside its own function, innermost first. A for-loop's iterable is not inside."""
         loops = []

@@ -13,6 +13,40 @@ opt = torch.optim.Adam(model.parameters())
 crit = torch.nn.MSELoss()
 """
 
+_NESTED_CLOCKS = """
+import time
+import torch
+from binseg.io import save_hdf
+model = Net().cuda().eval()
+total = time.time()
+times = []
+for names, images in loader:
+    images = images.cuda()
+    with torch.no_grad():
+        start = time.perf_counter()
+        probs = model(images).sigmoid()
+        times.append(time.perf_counter() - start)
+        save_hdf(probs, names)
+print(time.time() - total, sum(times))
+"""
+
+_ATTACKED_INPUTS = """
+import torch
+from util import load_checkpoint, load_images
+from fgsm import FGSM
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+trainloader, testloader = load_images(device)
+model, _, _, _ = load_checkpoint(device, "ckpt.pt")
+model.eval()
+fgsm = FGSM(device)
+kept = []
+for inputs, labels in testloader:
+    inputs = inputs.to(device)
+    inputs = fgsm.generate(model, inputs, labels)
+    kept.append(inputs.detach().cpu())
+    out = model(inputs)
+"""
+
 CASES = [
     ("GA107", "a validation pass after the training pass of the same epoch, no eval(), no no_grad", _HEAD + """
 for epoch in range(10):
@@ -105,38 +139,8 @@ with torch.no_grad():
             result = out if result is None else result + out
         kept = result.cpu()
 """, [15]),
-    ("GA107", "a model unpacked from a checkpoint loader handed the device, put in eval(), its input attacked", """
-import torch
-from util import load_checkpoint, load_images
-from fgsm import FGSM
-device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-trainloader, testloader = load_images(device)
-model, _, _, _ = load_checkpoint(device, "ckpt.pt")
-model.eval()
-fgsm = FGSM(device)
-kept = []
-for inputs, labels in testloader:
-    inputs = inputs.to(device)
-    inputs = fgsm.generate(model, inputs, labels)
-    kept.append(inputs.detach().cpu())
-    out = model(inputs)
-""", [14]),
-    ("GA103", "the attacked input read back every batch (an unknown call bound back to its input keeps its device)", """
-import torch
-from util import load_checkpoint, load_images
-from fgsm import FGSM
-device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-trainloader, testloader = load_images(device)
-model, _, _, _ = load_checkpoint(device, "ckpt.pt")
-model.eval()
-fgsm = FGSM(device)
-kept = []
-for inputs, labels in testloader:
-    inputs = inputs.to(device)
-    inputs = fgsm.generate(model, inputs, labels)
-    kept.append(inputs.detach().cpu())
-    out = model(inputs)
-""", [13]),
+    ("GA107", "a model unpacked from a checkpoint loader handed the device, put in eval(), its input attacked", _ATTACKED_INPUTS, [14]),
+    ("GA103", "the attacked input read back every batch (an unknown call bound back to its input keeps its device)", _ATTACKED_INPUTS, [13]),
     ("GA101", "a run of optimizer steps over batches sliced by hand, timed without a synchronize; not over a loader", """
 import time
 import torch
@@ -162,39 +166,9 @@ for xb, yb in loader:
     opt.step()
 print(time.time() - t0)
 """, [15]),
-    ("GA102", "a per-batch clock inside a total clock: the cold start reported once, in the per-batch one", """
-import time
-import torch
-from binseg.io import save_hdf
-model = Net().cuda().eval()
-total = time.time()
-times = []
-for names, images in loader:
-    images = images.cuda()
-    with torch.no_grad():
-        start = time.perf_counter()
-        probs = model(images).sigmoid()
-        times.append(time.perf_counter() - start)
-        save_hdf(probs, names)
-print(time.time() - total, sum(times))
-""", [11]),
+    ("GA102", "a per-batch clock inside a total clock: the cold start reported once, in the per-batch one", _NESTED_CLOCKS, [11]),
     ("GA101", "the total ends after the batches were written out (a writer handed CUDA tensors waits for them)",
-     """
-import time
-import torch
-from binseg.io import save_hdf
-model = Net().cuda().eval()
-total = time.time()
-times = []
-for names, images in loader:
-    images = images.cuda()
-    with torch.no_grad():
-        start = time.perf_counter()
-        probs = model(images).sigmoid()
-        times.append(time.perf_counter() - start)
-        save_hdf(probs, names)
-print(time.time() - total, sum(times))
-""", [12]),
+     _NESTED_CLOCKS, [12]),
     ("GA102", "a per-call time that drops the first call by the index handed in; one that keeps it is reported", """
 import time
 import torch

@@ -6,6 +6,23 @@ import pytest
 
 from tests.lint.lint_helpers import lines_of
 
+_LATENCY_FUNCTION = """
+import time
+import torch
+model = Net().cuda().eval()
+def inf():
+    x = torch.empty(1, 3, 224, 224, device="cuda")
+    start_t = time.time()
+    with torch.no_grad():
+        output = model(x).sum().to("cpu")
+    end_t = time.time()
+    return end_t - start_t
+inf()
+elapsed = []
+for i in range(10):
+    elapsed.append(inf())
+"""
+
 CASES = [
     ("GA104", "inputs drawn on the CPU, then moved together in one tuple assignment", """
 import torch
@@ -190,38 +207,8 @@ def main():
     torch.autograd.set_detect_anomaly(True)
     DMD(noise).run()
 """, [6]),
-    ("GA102", "a latency function called once on its own before the loop that keeps its times: a warm-up", """
-import time
-import torch
-model = Net().cuda().eval()
-def inf():
-    x = torch.empty(1, 3, 224, 224, device="cuda")
-    start_t = time.time()
-    with torch.no_grad():
-        output = model(x).sum().to("cpu")
-    end_t = time.time()
-    return end_t - start_t
-inf()
-elapsed = []
-for i in range(10):
-    elapsed.append(inf())
-""", []),
-    ("GA103", "the read that waits for the GPU just before the closing clock is the latency test's sync", """
-import time
-import torch
-model = Net().cuda().eval()
-def inf():
-    x = torch.empty(1, 3, 224, 224, device="cuda")
-    start_t = time.time()
-    with torch.no_grad():
-        output = model(x).sum().to("cpu")
-    end_t = time.time()
-    return end_t - start_t
-inf()
-elapsed = []
-for i in range(10):
-    elapsed.append(inf())
-""", []),
+    ("GA102", "a latency function called once on its own before the loop that keeps its times: a warm-up", _LATENCY_FUNCTION, []),
+    ("GA103", "the read that waits for the GPU just before the closing clock is the latency test's sync", _LATENCY_FUNCTION, []),
     ("GA103", "but a per-batch read inside a loop an epoch clock surrounds is still a stall", """
 import time
 import torch

@@ -1,22 +1,8 @@
-"""The seeded dev/held-out split of the seventh real-world scripts corpus (tests/realworld/scripts_r7).
-
-The third corpus's rule (scripts_r3_split.split_with: shuffle with the seed, place the items carrying the rarest
-check ids first in the half that keeps per-check counts, clean counts and half sizes closest, then swap pairs while
-that lowers the imbalance) with this corpus's own seed. Recomputable from scripts_r7/labels.json alone;
-`test_realworld_scripts_r7_corpus.py` checks that labels.json follows it.
-"""
+"""The seeded dev/held-out split of tests/realworld/scripts_r7 (seeded_split.py's rule with seed 77)."""
 
 from __future__ import annotations
 
-from tests.realworld.scripts_r3_split import split_with
+from tests.realworld.seeded_split import seeded
 
 SEED = 77
-
-# Last item number of each wave (inclusive). Both gatherers' parts (701-731 and 751-788) are one wave, split once
-# by the lead at the commit that merged them, before anyone ran the linter or the scorer on either half.
-WAVE_ENDS = (999,)
-
-
-def split_halves(items: dict[str, dict]) -> dict[str, str]:
-    """items: {'NNN_slug.py': {'findings': [{'id': ...}, ...], 'clean': bool}} -> {'NNN_slug.py': 'dev'|'heldout'}."""
-    return split_with(items, SEED, WAVE_ENDS)
+split_halves = seeded(SEED)

@@ -54,10 +54,7 @@ class LoopAnalysis(FlowView):
 
     @cached_property
     def _loops_by_scope(self) -> dict[ast.AST, list[ast.AST]]:
-        by_scope: dict[ast.AST, list[ast.AST]] = {}
-        for loop in self.index.loops:
-            by_scope.setdefault(self.index.scope_of(loop), []).append(loop)
-        return by_scope
+        return self.index.grouped_by_scope(self.index.loops)
 
     @cached_property
     def _children(self) -> dict[ast.AST, list[ast.AST]]:

@@ -262,17 +262,11 @@ class Timings(FlowView):
 
     @cached_property
     def _subtractions_by_scope(self) -> dict[ast.AST, list[ast.BinOp]]:
-        found: dict[ast.AST, list[ast.BinOp]] = {}
-        for node in self.index.subtractions:
-            found.setdefault(self.index.scope_of(node), []).append(node)
-        return found
+        return self.index.grouped_by_scope(self.index.subtractions)
 
     @cached_property
     def _loops_by_scope(self) -> dict[ast.AST, list[ast.AST]]:
-        found: dict[ast.AST, list[ast.AST]] = {}
-        for loop in self.index.loops:
-            found.setdefault(self.index.scope_of(loop), []).append(loop)
-        return found
+        return self.index.grouped_by_scope(self.index.loops)
 
     @cached_property
     def _training_loader_loops(self) -> list[ast.AST]:

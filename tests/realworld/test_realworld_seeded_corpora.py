@@ -1,0 +1,77 @@
+"""Well-formedness of the seeded lint corpora five to eight (tests/realworld/scripts_r5 .. scripts_r8): labels, lines,
+halves, the seeded split, no script reused from an earlier corpus.
+
+Fast and independent of the linter: it never runs `lint`, so it cannot leak held-out results. The scripts themselves
+are not in the repository; the checks that read one skip where it is absent (tests/realworld/README.md).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.realworld.corpus_checks import (
+    IDS,
+    check_every_file_is_labelled,
+    check_findings_are_unique,
+    check_follows_split,
+    check_halves_are_disjoint,
+    check_item,
+    check_no_source_reused,
+)
+
+HERE = Path(__file__).parent
+ORDER = ("scripts", "scripts_r2", "scripts_r3", "scripts_r4", "scripts_r5", "scripts_r6", "scripts_r7", "scripts_r8")
+# corpus -> the checks allowed to be missing from one half (labelled in a single file, which the split placed)
+CORPORA = {"scripts_r5": set(), "scripts_r6": set(), "scripts_r7": {"GA105"}, "scripts_r8": {"GA105", "GA110"}}
+ITEMS = {name: json.loads((HERE / name / "labels.json").read_text())["items"] for name in CORPORA}
+EVERY_ITEM = [(name, key) for name in CORPORA for key in sorted(ITEMS[name])]
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_every_file_is_labelled_and_every_label_has_a_file(name):
+    check_every_file_is_labelled(HERE / name, ITEMS[name])
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_halves_are_disjoint_and_both_used(name):
+    check_halves_are_disjoint(ITEMS[name])
+
+
+@pytest.mark.parametrize("name,key", EVERY_ITEM, ids=[f"{n}/{k}" for n, k in EVERY_ITEM])
+def test_item_is_well_formed(name, key):
+    check_item(HERE / name, key, ITEMS[name][key])
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_findings_are_unique_per_file(name):
+    check_findings_are_unique(ITEMS[name])
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_halves_follow_the_seeded_split(name):
+    """The dev/held-out assignment is the one tests/realworld/<name>_split.split_halves computes."""
+    split = importlib.import_module(f"tests.realworld.{name}_split")
+    check_follows_split(ITEMS[name], split.split_halves)
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_both_halves_hold_clean_files_and_every_check_is_labelled_in_both(name):
+    for half in ("dev", "heldout"):
+        in_half = [v for k, v in ITEMS[name].items() if k.startswith(half + "/")]
+        assert any(v["clean"] for v in in_half), half
+        assert {f["id"] for v in in_half for f in v["findings"]} >= IDS - CORPORA[name], half
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_no_script_of_an_earlier_corpus_is_reused(name):
+    check_no_source_reused(ITEMS[name], [HERE / earlier for earlier in ORDER[:ORDER.index(name)]])
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_no_script_is_named_like_a_test_module(name):
+    """pytest would collect a third-party `test_....py` as a test (each corpus's conftest.py also ignores them)."""
+    assert not [k for k in ITEMS[name] if k.rsplit("/", 1)[1].startswith("test_")]
