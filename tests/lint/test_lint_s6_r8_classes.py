@@ -108,6 +108,33 @@ model = model.cuda().eval()
 for img in test_images:
     out = model(img.cuda())
 """, []),
+    ("GA102", "a measure() function run in a dry-run loop (`_ = measure(...)`) before the loop that keeps its times", """
+import time
+import torch
+def measure(model, x):
+    torch.cuda.synchronize()
+    t0 = time.time()
+    with torch.no_grad():
+        model(x)
+    torch.cuda.synchronize()
+    return time.time() - t0
+model = Net().cuda().eval()
+x = torch.empty(1, 3, 224, 224, device="cuda")
+for i in range(10):
+    _ = measure(model, x)
+times = [measure(model, x) for i in range(10)]
+""", []),
+    ("GA105", "a model moved inside a function called once per batch size of a sweep (for i, bs in enumerate(sizes))", """
+import torch
+def benchmark(model, x):
+    model = model.cuda().eval()
+    return model(x)
+model = Net()
+batch_sizes = [1, 2, 4]
+for i, bs in enumerate(batch_sizes):
+    x = torch.ones(bs, 3, 64, 64, device="cuda")
+    benchmark(model, x)
+""", []),
 ]
 
 

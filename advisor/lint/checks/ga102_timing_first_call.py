@@ -103,15 +103,25 @@ def run(ctx) -> Iterator[Hit]:
 
 
 def _warmed_up_by_a_call(ctx, region) -> bool:
-    """``def inf(): t0 = time.time(); ...; return time.time() - t0`` run once on its own (``inf()``), then in the loop
-    whose times are kept: that first call is the warm-up, and its cold time is not among them."""
+    """``def inf(): t0 = time.time(); ...; return time.time() - t0`` run on its own first (``inf()``, or a dry-run loop of
+    ``_ = measure(model, x)``), then where its times are kept: the first calls are the warm-up, their cold time is not
+    among the times kept."""
     info = ctx.function_at(region.scope)
     if info is None:
         return False
     sites = sorted(ctx.call_sites(info), key=lambda call: call.lineno)
+    kept = [site for site in sites if not _dropped(ctx, site)]
     looped = [site for site in sites if ctx.index.enclosing_loops(site)]
-    return bool(looped) and any(not ctx.index.enclosing_loops(site) and site.lineno < looped[0].lineno
-                                and isinstance(ctx.index.parents.get(site), ast.Expr) for site in sites)
+    return bool(kept) and any(_dropped(ctx, site) and site.lineno < kept[0].lineno for site in sites) \
+        or bool(looped) and any(not ctx.index.enclosing_loops(site) and _dropped(ctx, site)
+                                and site.lineno < looped[0].lineno for site in sites)
+
+
+def _dropped(ctx, call: ast.Call) -> bool:
+    """``inf()`` / ``_ = measure(model, x)``: a call whose time nobody keeps (a warm-up, a dry run)."""
+    parent = ctx.index.parents.get(call)
+    return isinstance(parent, ast.Expr) or (isinstance(parent, ast.Assign) and all(
+        isinstance(t, ast.Name) and t.id == "_" for t in parent.targets))
 
 
 def _inside(inner, outer) -> bool:

@@ -128,7 +128,7 @@ def run(ctx) -> Iterator[Hit]:
         if "." not in key and key in _locals(info):
             moving_model = _is_module(before) or (not before and _is_module(ctx.kind(call)))
             loop = _same_model_passed_in_loop(ctx, info, key) if moving_model else None
-            if loop is not None:
+            if loop is not None and not ctx.is_sweep(loop):  # (for bs in [1, 2, 4]: separate experiments)
                 yield Hit(f"{short(call)} moves the model `{key}` on every call of {info.name}(), which runs in the "
                           f"loop at {where(ctx, loop)} with the same model", node=call, severity="low",
                           evidence={"loop_line": line_of(ctx, loop)})

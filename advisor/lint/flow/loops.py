@@ -241,6 +241,8 @@ class LoopAnalysis(FlowView):
         if not isinstance(loop, (ast.For, ast.AsyncFor)):
             return False
         iterable = loop.iter
+        if isinstance(iterable, ast.Call) and getattr(iterable.func, "id", "") == "enumerate" and iterable.args:
+            iterable = iterable.args[0]  # for i, bs in enumerate(batch_sizes)
         if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
             return True
         if isinstance(iterable, ast.Name):
