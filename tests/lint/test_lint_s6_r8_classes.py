@@ -135,6 +135,23 @@ for i, bs in enumerate(batch_sizes):
     x = torch.ones(bs, 3, 64, 64, device="cuda")
     benchmark(model, x)
 """, []),
+    ("GA103", "a batch loop that ends in a debug sys.exit() runs once; the same loop without it reads every batch", """
+import sys
+import torch
+model = Net().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x in loader:
+    loss = model(x.cuda()).sum()
+    loss.backward()
+    opt.step()
+    print(loss.item())
+    sys.exit()
+for x in loader:
+    loss = model(x.cuda()).sum()
+    loss.backward()
+    opt.step()
+    print(loss.item())
+""", [15]),
 ]
 
 

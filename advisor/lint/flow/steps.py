@@ -55,10 +55,17 @@ def named_like_optimizer(call: ast.Call) -> bool:
     return bool(_OPTIMIZER_NAME.search(last_identifier(call.func.value)))
 
 
+_EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit"})
+
+
 def runs_once(body: list[ast.stmt]) -> bool:
-    """Does the body leave the loop unconditionally (``...; break`` as a smoke test of one batch)?"""
+    """Does the body leave the loop unconditionally (``...; break`` as a smoke test of one batch, or a debug
+    ``sys.exit()`` after the first pass)?"""
     for statement in body:
         if isinstance(statement, (ast.Break, ast.Return, ast.Raise)):
+            return True
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) \
+                and ast.unparse(statement.value.func) in _EXITS:
             return True
         if isinstance(statement, (ast.With, ast.AsyncWith)) and runs_once(statement.body):
             return True
