@@ -26,7 +26,6 @@ from typing import Iterator, Optional
 
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.measured_time import reports_minutes
-from advisor.lint.flow import COMPUTE, KERNEL
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -96,7 +95,7 @@ def _copies_only(region) -> bool:
     it is right (a data loader's __getitem__ timing its .cuda() calls)."""
     if region.how != "clock" or not region.events:
         return False  # (timeit of a string, %timeit: the work is assumed, not seen)
-    return not any(event.bits & (COMPUTE | KERNEL) or event.callee is not None for event in region.events)
+    return not region.runs_kernels
 
 
 def run(ctx) -> Iterator[Hit]:

@@ -35,7 +35,7 @@ from typing import Iterator, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.measured_time import drops_cold_runs, reports_minutes, totals_training_steps
-from advisor.lint.flow import COMPUTE, CUDA_MODEL, HOST_READ, KERNEL, MODEL, SYNC, WORK
+from advisor.lint.flow import CUDA_MODEL, HOST_READ, MODEL, SYNC, WORK
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import last_identifier
 
@@ -142,7 +142,7 @@ def _cold_regions(ctx) -> Iterator[tuple]:
             if hit is not None:
                 yield region, hit, None
             continue
-        if not any(event.bits & (COMPUTE | KERNEL) or event.callee is not None for event in region.events):
+        if not region.runs_kernels:
             continue  # only copies in the clock pair (a data-time measurement): no kernel is loaded there
         inside = {id(event.node) for event in region.events}
         kernels = ctx.first_kernel(region)

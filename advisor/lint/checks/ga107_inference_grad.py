@@ -38,7 +38,7 @@ from advisor.lint.checks import grad_state
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.forwards import model_of
 from advisor.lint.flow import CUDA_WORKER, EVAL, FunctionInfo
-from advisor.lint.index import FUNCTION_TYPES, children
+from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, children
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import last_identifier
 
@@ -92,7 +92,6 @@ _OPTIMIZER = re.compile(r"opt|sched|scaler", re.IGNORECASE)
 _GRAD_OFF_WRAPPER = re.compile(r"no_?grad|inference_mode", re.IGNORECASE)
 _HARNESSES = ("timeit", "repeat", "Timer", "do_bench", "bench", "run_benchmark", "measure", "time_it", "timed",
               "profile", "run")
-_LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _CALLER_DECIDES = re.compile(r"^_*forward|^(validation|test|predict)_step$")
 
 
@@ -288,7 +287,7 @@ def _calls_along(root: ast.AST, inner: ast.AST) -> list[ast.Call]:
         node = stack.pop()
         if node is inner or isinstance(node, (*FUNCTION_TYPES, ast.ClassDef, ast.Lambda)):
             continue  # (the loop on the path was asked already, with its own loops set aside)
-        if isinstance(node, _LOOPS) and (node.end_lineno or node.lineno) < start:
+        if isinstance(node, LOOP_TYPES) and (node.end_lineno or node.lineno) < start:
             continue
         if node.__class__ is ast.Call:
             found.append(node)

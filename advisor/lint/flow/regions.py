@@ -7,7 +7,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
-from advisor.lint.flow.effects import SYNC, WORK, Event
+from advisor.lint.flow.effects import COMPUTE, KERNEL, SYNC, WORK, Event
 
 
 @dataclass
@@ -32,6 +32,11 @@ class TimedRegion:
     @property
     def has_work(self) -> bool:
         return self.assumed_work or any(e.bits & WORK for e in self.events)
+
+    @property
+    def runs_kernels(self) -> bool:
+        """Does the region compute or fill on the GPU (or call the user's code, which may), not only copy?"""
+        return any(e.bits & (COMPUTE | KERNEL) or e.callee is not None for e in self.events)
 
     @property
     def closing_sync(self) -> Optional[Event]:
