@@ -6,11 +6,13 @@ Must match:   DataLoader(train_set, batch_size=64, shuffle=True)        (in a fi
                   with parser.add_argument("--num_workers", default=0, type=int) in the file
               for num_workers in range(1): DataLoader(ds, num_workers=num_workers, pin_memory=True)
               device = cfg['device']; DataLoader(ds, batch_size=b); ... x.to(device)   (a configured device)
+              params = {'batch_size': 4, 'num_workers': 4}; DataLoader(ds, **params)   (a dict literal the
+              file binds once and never changes: its keys are the options)
               DataLoader(ds, batch_size=64); pl.Trainer(gpus=[0, 1]).fit(model, loader)   (Lightning moves the
               batches itself; also Trainer(accelerator="gpu"), and a LightningModule's train_dataloader)
 Must not:     DataLoader(ds, batch_size=64, num_workers=4, pin_memory=True)
               DataLoader(ds, num_workers=args.workers, ...) with --workers defaulting to 4, or not declared here
-              DataLoader(ds, **loader_kwargs)   (cannot see the options)
+              DataLoader(ds, **loader_kwargs)   (cannot see the options: a parameter, a value built elsewhere)
               DataLoader(TensorDataset(x_cuda, y_cuda), ...)   (data already on the GPU: pinning fails)
               any DataLoader in a file that never puts a tensor or a model on CUDA (naming a CUDA device
               that nothing is moved to does not count); for num_workers in [2, 4, 8]: DataLoader(...);
@@ -83,17 +85,18 @@ def run(ctx) -> Iterator[Hit]:
         return
     defaults: Optional[dict[str, ast.AST]] = None
     for call in ctx.index.calls:
-        if ctx.qual(call.func) not in api.LOADERS or any(k.arg is None for k in call.keywords):
+        if ctx.qual(call.func) not in api.LOADERS or any(isinstance(a, ast.Starred) for a in call.args):
             continue
-        if any(isinstance(a, ast.Starred) for a in call.args):
-            continue
-        dataset = _argument(call, "dataset", 0)
+        keywords = _keywords(ctx, call)
+        if keywords is None:
+            continue  # **options the file does not spell out
+        dataset = _argument(call, keywords, "dataset", 0)
         if dataset is not None and ctx.kind(dataset) & CUDA_TENSOR:
             continue
         if defaults is None:
             defaults = _option_defaults(ctx)
         problems = []
-        workers = _argument(call, "num_workers", _NUM_WORKERS_POSITION)
+        workers = _argument(call, keywords, "num_workers", _NUM_WORKERS_POSITION)
         if workers is None or (isinstance(workers, ast.Constant) and workers.value == 0):
             problems.append("num_workers=0" + (" (the default)" if workers is None else ""))
         elif ctx.int_value(workers) == 0:
@@ -102,7 +105,7 @@ def run(ctx) -> Iterator[Hit]:
             problems.append(f"num_workers={short(workers)}, whose default is 0")
         elif _loop_values(ctx, workers) == {0}:
             problems.append(f"num_workers={short(workers)}, which the loop around it only ever sets to 0")
-        pin = _argument(call, "pin_memory", _PIN_MEMORY_POSITION)
+        pin = _argument(call, keywords, "pin_memory", _PIN_MEMORY_POSITION)
         if pin is None or (isinstance(pin, ast.Constant) and not pin.value):
             problems.append("no pin_memory=True")
         elif _option_default(ctx, pin, defaults) is False:
@@ -112,11 +115,49 @@ def run(ctx) -> Iterator[Hit]:
                       evidence={"problems": problems})
 
 
-def _argument(call: ast.Call, name: str, position: int) -> Optional[ast.AST]:
-    for keyword in call.keywords:
-        if keyword.arg == name:
-            return keyword.value
+def _argument(call: ast.Call, keywords: dict[str, ast.AST], name: str, position: int) -> Optional[ast.AST]:
+    if name in keywords:
+        return keywords[name]
     return call.args[position] if len(call.args) > position else None
+
+
+def _keywords(ctx, call: ast.Call) -> Optional[dict[str, ast.AST]]:
+    """The call's keyword arguments by name, ``**params`` spelled out when ``params`` is a dict literal with string
+    keys that the file binds once and never changes (``params[k] = v``, ``params.update(...)``); None when some
+    option cannot be seen."""
+    found: dict[str, ast.AST] = {}
+    for keyword in call.keywords:
+        if keyword.arg is not None:
+            found[keyword.arg] = keyword.value
+            continue
+        spelled = _dict_literal(ctx, keyword.value)
+        if spelled is None:
+            return None
+        found.update(spelled)
+    return found
+
+
+def _dict_literal(ctx, value: ast.AST) -> Optional[dict[str, ast.AST]]:
+    if not isinstance(value, ast.Name) or value.id in ctx.index.parameters:
+        return None
+    values = ctx.index.assigned_values.get(value.id, [])
+    if len(values) != 1:
+        return None
+    literal = values[0]
+    if isinstance(literal, ast.Call) and isinstance(literal.func, ast.Name) and literal.func.id == "dict" \
+            and not literal.args and all(k.arg is not None for k in literal.keywords):
+        spelled = {k.arg: k.value for k in literal.keywords}  # dict(batch_size=4, num_workers=2)
+    elif isinstance(literal, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str)
+                                               for k in literal.keys):
+        spelled = {k.value: v for k, v in zip(literal.keys, literal.values, strict=True)}
+    else:
+        return None  # a ``**other`` inside, computed keys, or not a dict the file writes
+    for use in ctx.index.names_by_id.get(value.id, ()):
+        parent = ctx.index.parents.get(use)
+        if isinstance(parent, ast.Subscript) and isinstance(parent.ctx, (ast.Store, ast.Del)) \
+                or isinstance(parent, ast.Attribute) and parent.attr in ("update", "setdefault", "pop", "__setitem__"):
+            return None  # changed after it was written
+    return spelled
 
 
 def _moves_to_cuda(ctx) -> bool:

@@ -1,0 +1,31 @@
+"""Classes found on the spent corpora's remaining misses and false alarms (issue 12, session 7), each with its
+must-not twin."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+CASES = [
+    ("GA106", "DataLoader options kept in a dict literal the file writes once are read through **params", """
+import torch
+params = {'batch_size': 4, 'shuffle': False, 'num_workers': 4}
+loader = torch.utils.data.DataLoader(dataset, **params)
+kwargs = dict(batch_size=8, num_workers=4)
+other = torch.utils.data.DataLoader(dataset, **kwargs)
+good = {'batch_size': 4, 'num_workers': 4, 'pin_memory': True}
+fine = torch.utils.data.DataLoader(dataset, **good)
+changed = {'batch_size': 4, 'num_workers': 4}
+changed['pin_memory'] = True
+also_fine = torch.utils.data.DataLoader(dataset, **changed)
+def make(ds, **loader_kwargs):
+    return torch.utils.data.DataLoader(ds, **loader_kwargs)
+model = Net().cuda()
+""", [3, 5]),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_s7_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
