@@ -23,6 +23,19 @@ def make(ds, **loader_kwargs):
     return torch.utils.data.DataLoader(ds, **loader_kwargs)
 model = Net().cuda()
 """, [3, 5]),
+    ("GA104", "factories made on the CPU only to be joined by torch.cat and copied: reported at each factory", """
+import torch
+def bench(n, d, features):
+    t_zero = torch.randn(1, d)
+    t_pos = torch.randn(n - 1, d)
+    t = torch.cat([t_zero, t_pos], dim=0).cuda()
+    x = torch.cat((torch.ones((1, 8)).view(-1), torch.ones((1, 8)).view(-1))).view(2, -1).cuda()
+    data = torch.cat([torch.zeros(1, d), features]).cuda()
+    lit = torch.cat([torch.tensor([1.0]), torch.tensor([2.0])]).cuda()
+    kept = torch.randn(1, d)
+    both = torch.cat([kept, torch.randn(1, d)]).cuda()
+    return t, x, data, lit, both, kept.sum()
+""", [3, 4, 6]),
 ]
 
 

@@ -8,6 +8,8 @@ Must match:   x = torch.randn(64, 128).to("cuda");  w = torch.zeros(10).cuda()
               torch.randn(n, n).type(torch.float).cuda();  a = torch.zeros(n, n) + 2.0; a = a.cuda()
               x = torch.ones(3, 3); y = torch.ones_like(x, device=d); x = x.cuda()   (only its shape was read)
               x = torch.rand(2, 3); y = torch.ones_like(x, device=d); n = x.shape[0]; x = x.to(d)   (the same)
+              t = torch.cat([torch.randn(1, d), t_pos]).cuda() with t_pos = torch.randn(n, d)   (every piece of
+              the joined tensor is a factory: reported at each factory)
 Must not:     torch.randn(64, 128, device="cuda");  batch.to(device) for batches from a DataLoader
               torch.from_numpy(a).to(device)  (the data exists already: the copy is the point)
               torch.tensor(np.random.random(n)).cuda()   (numpy's random numbers are the data)
@@ -15,6 +17,7 @@ Must not:     torch.randn(64, 128, device="cuda");  batch.to(device) for batches
               z = torch.zeros(n); z[0] = 1; z_gpu = z.cuda()   (filled in before the copy)
               torch.Tensor(0.0).to(device)   (raises TypeError: nothing is made)
               torch.tensor([0.2, 0.8]).to(device)   (literal data starts on the host: device= copies it too)
+              torch.cat([torch.zeros(1, d), features]).cuda()   (one piece is data: the join is of data)
 """
 
 from __future__ import annotations
@@ -91,6 +94,10 @@ def run(ctx) -> Iterator[Hit]:
         before = ctx.kind(receiver)
         if not ctx.kind(call) & CUDA_TENSOR or not before & CPU_TENSOR or before & CUDA_TENSOR:
             continue
+        pieces = _joined_factories(ctx, receiver, call)
+        if pieces:
+            yield from _joined_hits(ctx, call, pieces)
+            continue
         factory = _factory_call(ctx, receiver)
         if _literal(ctx, factory):
             continue
@@ -136,6 +143,50 @@ def run(ctx) -> Iterator[Hit]:
         yield Hit(f"{short(call)} copies a tensor just made on the CPU to the GPU; create it with "
                   f"device={device} instead", node=factory if factory is not None else call, fix=fix,
                   evidence={"created": short(factory) if factory is not None else short(receiver)})
+
+
+_JOINS = frozenset({"torch.cat", "torch.concat", "torch.concatenate", "torch.stack", "torch.hstack", "torch.vstack"})
+
+
+def _joined_factories(ctx, receiver: ast.AST, copy: ast.Call) -> list[ast.Call]:
+    """``torch.cat((torch.ones(1, 512).view(-1), t_pos)).view(2, -1).cuda()``: the factories a join is made of, when
+    every piece is one (directly, or a name bound to one in this scope and read only by the join); else []."""
+    while isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute) \
+            and receiver.func.attr in api.VIEW_METHODS | _CASTS | {"reshape", "flatten"}:
+        receiver = receiver.func.value
+    if not (isinstance(receiver, ast.Call) and ctx.qual(receiver.func) in _JOINS and receiver.args
+            and isinstance(receiver.args[0], (ast.List, ast.Tuple)) and receiver.args[0].elts):
+        return []
+    scope = ctx.index.scope_of(copy)
+    loops = ctx.index.enclosing_loops(copy)
+    found = []
+    for piece in receiver.args[0].elts:
+        while isinstance(piece, ast.Call) and isinstance(piece.func, ast.Attribute) \
+                and piece.func.attr in api.VIEW_METHODS | {"reshape", "flatten"}:
+            piece = piece.func.value
+        if isinstance(piece, ast.Name):
+            if loops and piece.id not in ctx.assigned_in(loops[0]) or _name_loads(scope)[piece.id] != 1:
+                return []  # made before the loop (GA105's copy), or read elsewhere too: the CPU tensor is data
+            piece = _factory_assignment(ctx, scope, piece.id, copy.lineno)
+        else:
+            piece = _factory_call(ctx, piece)
+        if piece is None or _literal(ctx, piece) or not (ctx.kind(piece) & FRESH or _is_constant_fill(ctx, piece)):
+            return []
+        found.append(piece)
+    return found
+
+
+def _joined_hits(ctx, copy: ast.Call, pieces: list[ast.Call]) -> Iterator[Hit]:
+    device = _device_text(copy.func, copy)  # type: ignore[arg-type]
+    reported: set[int] = set()
+    for piece in pieces:
+        if piece.lineno in reported:
+            continue
+        reported.add(piece.lineno)
+        yield Hit(f"{short(piece)} is made on the CPU only to be joined with {len(pieces) - 1} other new "
+                  f"tensor{'s' if len(pieces) > 2 else ''} and copied to the GPU ({short(copy)}, {where(ctx, copy)}); "
+                  f"create each with device={device} and join them there", node=piece,
+                  evidence={"created": short(piece), "copied": short(copy)})
 
 
 def _device_varies_by_call(ctx, call: ast.Call) -> bool:
