@@ -82,7 +82,9 @@ SYNC_BUILTINS = frozenset({"float", "int", "bool", "print", "str", "repr", "comp
 # Loggers that turn the tensors they are given into Python numbers or text (tensorboard's make_np calls
 # .cpu().numpy(); wandb and tqdm format or .item() them): a host read when a tensor is on CUDA.
 LOGGING_METHODS = frozenset({"add_scalar", "add_scalars", "add_histogram", "set_postfix", "set_description",
-                             "log_metric", "log_metrics"})
+                             "log_metric", "log_metrics",
+                             # tensorboard's image, video, embedding and curve writers make_np() their tensors too
+                             "add_image", "add_images", "add_video", "add_embedding", "add_pr_curve", "add_mesh"})
 LOGGING_FUNCTIONS = frozenset({"wandb.log", "mlflow.log_metric", "mlflow.log_metrics"})
 # Modules whose functions turn a tensor argument into a Python number: math.isfinite(loss) reads it.
 HOST_VALUE_MODULES = ("math.",)

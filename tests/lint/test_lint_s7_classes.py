@@ -36,6 +36,23 @@ def bench(n, d, features):
     both = torch.cat([kept, torch.randn(1, d)]).cuda()
     return t, x, data, lit, both, kept.sum()
 """, [3, 4, 6]),
+    ("GA103", "per-batch reads through tensorboard's image writer, a layer's weight, and a list indexed by each element", """
+import torch
+import torchvision
+CLASSES = ["cat", "dog"]
+NAMES = {0: "cat", 1: "dog"}
+model = Net().cuda()
+for data, targets in loader:
+    data = data.cuda()
+    scores = model(data)
+    scores.sum().backward()
+    _, predictions = scores.max(1)
+    labels = [CLASSES[label] for label in predictions]
+    keyed = [NAMES[label] for label in predictions]
+    writer.add_image("batch", torchvision.utils.make_grid(data))
+    writer.add_histogram("fc1", model.fc1.weight)
+    writer.add_histogram("lr", lr_list)
+""", [11, 13, 14]),
 ]
 
 

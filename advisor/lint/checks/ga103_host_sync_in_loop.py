@@ -29,7 +29,7 @@ import ast
 from typing import Iterator, Optional
 
 from advisor.lint.checks.common import line_of, short, where
-from advisor.lint.flow import CUDA_TENSOR
+from advisor.lint.flow import CPU_TENSOR, CUDA_TENSOR
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -109,20 +109,50 @@ _ELEMENT_READS = frozenset({"item", "tolist", "cpu"})
 
 
 def _comprehension_reads(ctx) -> Iterator[Hit]:
-    """``[x.item() for x in preds]`` over a list of CUDA tensors (or a CUDA tensor's rows): one wait for the GPU
-    per element; torch.stack(preds).tolist() / torch.cat(preds).cpu() reads them all at once."""
+    """``[x.item() for x in preds]`` over a list of CUDA tensors (or a CUDA tensor's rows), also ``int(x)`` or a
+    Python list indexed by the element (``[CLASSES[label] for label in predictions]``: ``__index__`` reads it): one
+    wait for the GPU per element; torch.stack(preds).tolist() / torch.cat(preds).cpu() reads them all at once."""
     for node in ctx.index.parents:
         if node.__class__ not in (ast.ListComp, ast.GeneratorExp, ast.SetComp) or len(node.generators) != 1:
             continue
         generator = node.generators[0]
         if not (isinstance(generator.target, ast.Name) and ctx.kind(generator.iter) & CUDA_TENSOR):
             continue
-        element = node.elt
-        if isinstance(element, ast.Call) and isinstance(element.func, ast.Attribute) \
-                and element.func.attr in _ELEMENT_READS and isinstance(element.func.value, ast.Name) \
-                and element.func.value.id == generator.target.id:
-            yield Hit(f"{short(element)} waits for the GPU once per element of {short(generator.iter)}: read them "
-                      "all at once (torch.stack(...).tolist() or torch.cat(...).cpu())", node=element)
+        read = _element_read(ctx, node.elt, generator.target.id, _a_parameter(ctx, generator.iter))
+        if read is not None:
+            yield Hit(f"{short(read)} waits for the GPU once per element of {short(generator.iter)}: read them "
+                      "all at once (torch.stack(...).tolist() or torch.cat(...).cpu())", node=read)
+
+
+def _a_parameter(ctx, value: ast.AST) -> bool:
+    """``float(v) for v in values`` in ``def add(self, *values)``: the read happens in the caller's loop, which the
+    loop pass reports at the call."""
+    return isinstance(value, ast.Name) and value.id in ctx.index.parameters
+
+
+def _element_read(ctx, element: ast.AST, name: str, of_a_parameter: bool) -> Optional[ast.AST]:
+    def is_element(node: ast.AST) -> bool:
+        return isinstance(node, ast.Name) and node.id == name
+
+    if isinstance(element, ast.Call) and isinstance(element.func, ast.Attribute) \
+            and element.func.attr in _ELEMENT_READS and is_element(element.func.value):
+        return element
+    if of_a_parameter:
+        return None
+    if isinstance(element, ast.Call) and len(element.args) == 1 and is_element(element.args[0]) \
+            and isinstance(element.func, ast.Name) and element.func.id in ("int", "float", "bool") \
+            and element.func.id not in ctx.index.bound_names:
+        return element
+    if isinstance(element, ast.Subscript) and is_element(element.slice) \
+            and not ctx.kind(element.value) & (CUDA_TENSOR | CPU_TENSOR) and not _a_dict(ctx, element.value):
+        return element  # a Python list indexed by a CUDA tensor (a dict hashes the tensor object: no read)
+    return None
+
+
+def _a_dict(ctx, value: ast.AST) -> bool:
+    values = ctx.index.assigned_values.get(value.id, []) if isinstance(value, ast.Name) else [value]
+    return any(isinstance(v, (ast.Dict, ast.DictComp)) or isinstance(v, ast.Call) and isinstance(v.func, ast.Name)
+               and v.func.id in ("dict", "defaultdict", "OrderedDict", "Counter") for v in values)
 
 
 def run(ctx) -> Iterator[Hit]:

@@ -48,6 +48,9 @@ def union(shape: Shape) -> int:
     return shape
 
 
+# A layer's parameters: tensors where the module is (model.fc1.weight of a CUDA model is on the GPU).
+_PARAMETER_ATTRS = frozenset({"weight", "bias"})
+
 class ExprEvaluator:
     names: Names
     scopes: ScopeIndex
@@ -172,6 +175,8 @@ class ExprEvaluator:
             return 0
         out = base & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY)
         if base & (MODEL | CUDA_MODEL) and not base & (CUDA_TENSOR | CPU_TENSOR):
+            if attr in _PARAMETER_ATTRS:
+                return CUDA_TENSOR | (base & F64) if base & CUDA_MODEL else 0  # model.fc1.weight: a parameter
             out |= base & (MODEL | CUDA_MODEL)  # a submodule
         return out
 
