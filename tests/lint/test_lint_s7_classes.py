@@ -53,6 +53,17 @@ for data, targets in loader:
     writer.add_histogram("fc1", model.fc1.weight)
     writer.add_histogram("lr", lr_list)
 """, [11, 13, 14]),
+    ("GA103", "comparing a CUDA tensor with None is a Python identity test (a bool), not a read", """
+import torch
+x = torch.randn(8, 8, device="cuda", requires_grad=True)
+for i in range(100):
+    if x.grad != None:
+        x.grad.data.zero_()
+    loss = (x ** 2).sum()
+    loss.backward()
+    if loss != 0:
+        print("nonzero")
+""", [8]),
 ]
 
 

@@ -216,6 +216,8 @@ class ExprEvaluator:
             both |= 0 if kind & CONTAINER else kind  # `preds == []` compares a list, not tensors
         if all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
             return 0
+        if any(isinstance(o, ast.Constant) and o.value is None for o in [node.left] + node.comparators):
+            return 0  # `t.grad != None`: torch declines the comparison, Python compares identities -- a bool
         if both & CUDA_TENSOR:
             return CUDA_TENSOR
         return CPU_TENSOR if both & CPU_TENSOR else 0
