@@ -64,6 +64,20 @@ for i in range(100):
     if loss != 0:
         print("nonzero")
 """, [8]),
+    ("GA107", "one preview forward per epoch after the epoch's training loop is quiet; a validation loop is not", """
+import torch
+generator = Generator().cuda()
+test_z = torch.randn(16, 100, device="cuda")
+for ep in range(100):
+    for images, _ in loader:
+        loss = generator(images.cuda()).mean()
+        loss.backward()
+        opt.step()
+    preview = generator(test_z)
+    save(preview)
+    for images, _ in val_loader:
+        val = generator(images.cuda())
+""", [12]),
 ]
 
 

@@ -15,7 +15,8 @@ Must match:   model.eval(); for x in loader: preds.append(model(x.to(device)))
               batch is marked x.requires_grad = False (a batch, not parameters: no model is frozen by it)
 Must not:     the same under `with torch.no_grad():` / `with torch.inference_mode():`, or in a function
               decorated with @torch.no_grad(), or one only ever called under no_grad; a loop (or a function it
-              calls) that runs backward / an optimizer step; a frozen model (requires_grad_(False), or
+              calls) that runs backward / an optimizer step; one forward written in an epoch loop after the
+              loop of its training pass (a preview sample: one graph per epoch); a frozen model (requires_grad_(False), or
               `for p in model.parameters(): p.requires_grad = False`) fed data without a graph; a single
               nn layer benchmarked on its own (tpconv = nn.ConvTranspose1d(...)); one forward at a script's top
               level timed by a clock started before the model was made (it times a cold start, model loading
@@ -37,8 +38,9 @@ from advisor.lint import torch_api as api
 from advisor.lint.checks import grad_state
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.forwards import model_of
-from advisor.lint.flow import CUDA_WORKER, EVAL, FunctionInfo
-from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, children
+from advisor.lint.checks.training_steps import MAX_CALLER_DEPTH, sample_after_training, trains_around
+from advisor.lint.flow import EVAL, FunctionInfo
+from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import last_identifier
 
@@ -83,12 +85,9 @@ INFO = CheckInfo(
     references=("https://pytorch.org/docs/stable/generated/torch.inference_mode.html",),
     doc=DOC,
 )
-_MAX_CALLER_DEPTH = 4
 _LOSS = re.compile(r"criterion|loss", re.IGNORECASE)
 _CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "Module", "DataParallel",
                          "DistributedDataParallel"})
-_TRAINING_CALLS = frozenset({"backward", "manual_backward", "zero_grad", "clip_grad_norm_", "clip_grad_value_"})
-_OPTIMIZER = re.compile(r"opt|sched|scaler", re.IGNORECASE)
 _GRAD_OFF_WRAPPER = re.compile(r"no_?grad|inference_mode", re.IGNORECASE)
 _HARNESSES = ("timeit", "repeat", "Timer", "do_bench", "bench", "run_benchmark", "measure", "time_it", "timed",
               "profile", "run")
@@ -149,7 +148,7 @@ def run(ctx) -> Iterator[Hit]:
             yield Hit(f"{short(call)} runs a model in eval mode with autograd on (no torch.no_grad() or "
                       f"torch.inference_mode() around it){measured}", node=call)
             continue
-        if not loops or _trains_around(ctx, call, scope, loops, training):
+        if not loops or trains_around(ctx, call, scope, loops, training) or sample_after_training(ctx, call, loops[0]):
             continue
         reported.add(key)
         yield Hit(f"{short(call)} runs the model on every iteration of the loop at {where(ctx, loops[0])} with "
@@ -235,70 +234,6 @@ def _harness_calls(ctx) -> list[ast.Call]:
     return [call for name in _HARNESSES for call in ctx.index.calls_by_name.get(name, ())]
 
 
-def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST], depth: int,
-            visiting: Optional[set] = None) -> bool:
-    """Do these calls compute gradients or step an optimizer? Calls into the user's functions are followed
-    inside ``loop`` only (a training function that also runs a prediction loop is not training there)."""
-    visiting = visiting if visiting is not None else set()
-    if scope in visiting or depth > _MAX_CALLER_DEPTH:
-        return False
-    visiting.add(scope)
-    for call in calls:
-        func = call.func
-        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-        if name in _TRAINING_CALLS or ctx.qual(func) in ("torch.autograd.grad", "torch.autograd.backward"):
-            return True
-        if name == "step" and isinstance(func, ast.Attribute) and (
-                ctx.kind(func.value) & CUDA_WORKER or _OPTIMIZER.search(last_identifier(func.value))):
-            return True
-        if depth == 0 and (loop is None or not _inside(ctx, call, loop)):
-            continue
-        for target in ctx.callees(call):
-            if _trains(ctx, ctx.calls_in(target.node), target.node, None, depth + 1, visiting):
-                return True
-    return False
-
-
-def _trains_around(ctx, call: ast.Call, scope: ast.AST, loops: list[ast.AST], cache: dict) -> bool:
-    """Is a forward in ``loops`` (innermost first) part of a training step? Going out from it, each loop and
-    then the function itself are asked whether they compute gradients or step an optimizer, not counting a loop
-    nested in them that neither holds the forward nor follows it: the training pass that runs before a
-    validation pass in the same epoch is no part of it (a later loop may still run backward on its outputs)."""
-    for inner, outer in zip([call] + loops, loops + [scope], strict=True):
-        key = (outer, inner if inner is not call else call.lineno)  # forwards on one line share the answer
-        known = cache.get(key)
-        if known is None:
-            calls = _calls_along(outer, inner)
-            # in a loop, calls into the user's functions are followed; in the function's own body only what
-            # is written there counts (a script's top-level `train()` call trains elsewhere)
-            known = cache[key] = _trains(ctx, calls, scope, outer if outer is not scope else None, 0)
-        if known:
-            return True
-    return False
-
-
-def _calls_along(root: ast.AST, inner: ast.AST) -> list[ast.Call]:
-    """The calls in ``root``'s body outside nested defs, outside ``inner`` (the loop on the forward's path just
-    inside ``root``, or the forward itself) and outside loops that end before ``inner`` starts."""
-    start = inner.lineno
-    found: list[ast.Call] = []
-    stack: list[ast.AST] = list(root.body) + list(getattr(root, "orelse", []))
-    while stack:
-        node = stack.pop()
-        if node is inner or isinstance(node, (*FUNCTION_TYPES, ast.ClassDef, ast.Lambda)):
-            continue  # (the loop on the path was asked already, with its own loops set aside)
-        if isinstance(node, LOOP_TYPES) and (node.end_lineno or node.lineno) < start:
-            continue
-        if node.__class__ is ast.Call:
-            found.append(node)
-        stack.extend(children(node))
-    return found
-
-
-def _inside(ctx, node: ast.AST, loop: ast.AST) -> bool:
-    return any(parent is loop for parent in ctx.index.ancestors(node))
-
-
 def _grad_off(ctx, node: ast.AST, depth: int) -> bool:
     """Is ``node`` run with gradients off: a with-block, a decorator, or every caller of its function?"""
     for parent in ctx.index.ancestors(node):
@@ -309,7 +244,7 @@ def _grad_off(ctx, node: ast.AST, depth: int) -> bool:
             if any(_is_grad_off(ctx, d) for d in parent.decorator_list):
                 return True
             info = ctx.function_at(parent)
-            return info is not None and depth < _MAX_CALLER_DEPTH and _callers_grad_off(ctx, info, depth)
+            return info is not None and depth < MAX_CALLER_DEPTH and _callers_grad_off(ctx, info, depth)
     return False
 
 

@@ -1,0 +1,92 @@
+"""Is a forward pass part of a training step? GA107's question, asked of the loops around the forward and of the
+functions they call: a loop (or what it calls) that runs backward or steps an optimizer trains."""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Optional
+
+from advisor.lint.flow import CUDA_WORKER
+from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, children
+from advisor.lint.names import last_identifier
+
+MAX_CALLER_DEPTH = 4
+_TRAINING_CALLS = frozenset({"backward", "manual_backward", "zero_grad", "clip_grad_norm_", "clip_grad_value_"})
+_OPTIMIZER = re.compile(r"opt|sched|scaler", re.IGNORECASE)
+
+
+def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST], depth: int,
+            visiting: Optional[set] = None) -> bool:
+    """Do these calls compute gradients or step an optimizer? Calls into the user's functions are followed
+    inside ``loop`` only (a training function that also runs a prediction loop is not training there)."""
+    visiting = visiting if visiting is not None else set()
+    if scope in visiting or depth > MAX_CALLER_DEPTH:
+        return False
+    visiting.add(scope)
+    for call in calls:
+        func = call.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name in _TRAINING_CALLS or ctx.qual(func) in ("torch.autograd.grad", "torch.autograd.backward"):
+            return True
+        if name == "step" and isinstance(func, ast.Attribute) and (
+                ctx.kind(func.value) & CUDA_WORKER or _OPTIMIZER.search(last_identifier(func.value))):
+            return True
+        if depth == 0 and (loop is None or not _inside(ctx, call, loop)):
+            continue
+        for target in ctx.callees(call):
+            if _trains(ctx, ctx.calls_in(target.node), target.node, None, depth + 1, visiting):
+                return True
+    return False
+
+
+def trains_around(ctx, call: ast.Call, scope: ast.AST, loops: list[ast.AST], cache: dict) -> bool:
+    """Is a forward in ``loops`` (innermost first) part of a training step? Going out from it, each loop and
+    then the function itself are asked whether they compute gradients or step an optimizer, not counting a loop
+    nested in them that neither holds the forward nor follows it: the training pass that runs before a
+    validation pass in the same epoch is no part of it (a later loop may still run backward on its outputs)."""
+    for inner, outer in zip([call] + loops, loops + [scope], strict=True):
+        key = (outer, inner if inner is not call else call.lineno)  # forwards on one line share the answer
+        known = cache.get(key)
+        if known is None:
+            calls = _calls_along(outer, inner)
+            # in a loop, calls into the user's functions are followed; in the function's own body only what
+            # is written there counts (a script's top-level `train()` call trains elsewhere)
+            known = cache[key] = _trains(ctx, calls, scope, outer if outer is not scope else None, 0)
+        if known:
+            return True
+    return False
+
+
+def sample_after_training(ctx, call: ast.Call, loop: ast.AST) -> bool:
+    """``for ep in ...: for batch in loader: ... backward ...`` then ``images = generator(test_z)``: one forward per
+    epoch, written in the epoch loop itself after its training pass (a preview, a sample): one graph per epoch
+    next to an epoch of training. A validation pass has a loop of its own around its forwards, and is reported."""
+    for node in ast.walk(loop):
+        if node is not loop and isinstance(node, LOOP_TYPES) and (node.end_lineno or node.lineno) < call.lineno \
+                and _trains(ctx, [c for c in ast.walk(node) if c.__class__ is ast.Call], ctx.index.scope_of(call),
+                            node, 0):
+            return True
+    return False
+
+
+def _calls_along(root: ast.AST, inner: ast.AST) -> list[ast.Call]:
+    """The calls in ``root``'s body outside nested defs, outside ``inner`` (the loop on the forward's path just
+    inside ``root``, or the forward itself) and outside loops that end before ``inner`` starts."""
+    start = inner.lineno
+    found: list[ast.Call] = []
+    stack: list[ast.AST] = list(root.body) + list(getattr(root, "orelse", []))
+    while stack:
+        node = stack.pop()
+        if node is inner or isinstance(node, (*FUNCTION_TYPES, ast.ClassDef, ast.Lambda)):
+            continue  # (the loop on the path was asked already, with its own loops set aside)
+        if isinstance(node, LOOP_TYPES) and (node.end_lineno or node.lineno) < start:
+            continue
+        if node.__class__ is ast.Call:
+            found.append(node)
+        stack.extend(children(node))
+    return found
+
+
+def _inside(ctx, node: ast.AST, loop: ast.AST) -> bool:
+    return any(parent is loop for parent in ctx.index.ancestors(node))
