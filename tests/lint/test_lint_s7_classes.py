@@ -78,6 +78,34 @@ for ep in range(100):
     for images, _ in val_loader:
         val = generator(images.cuda())
 """, [12]),
+    ("GA101", "an evaluation pass reading its loss every batch, then joining predictions: the clock is right", """
+import time
+import torch
+model = Net().cuda()
+crit = torch.nn.CrossEntropyLoss()
+model(torch.zeros(1, 3, device="cuda"))
+t0 = time.time()
+preds, total = [], 0.0
+for x, y in loader:
+    out = model(x.cuda())
+    total += crit(out, y.cuda()).item()
+    preds.append(out.argmax(1))
+all_preds = torch.cat(preds)
+print(time.time() - t0)
+t1 = time.time()
+for x, y in loader:
+    out = model(x.cuda())
+    if len(preds) > 3:
+        total += crit(out, y.cuda()).item()
+    preds.append(out.argmax(1))
+all_preds = torch.cat(preds)
+print(time.time() - t1)
+t2 = time.time()
+for x, y in loader:
+    total += model(x.cuda()).sum().item()
+final = model(torch.randn(64, 3, device="cuda")).sum()
+print(time.time() - t2)
+""", [21, 26]),
 ]
 
 

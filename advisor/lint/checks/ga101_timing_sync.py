@@ -18,14 +18,18 @@ Must not:     ...; y = a @ b; torch.cuda.synchronize(); t1 = time.perf_counter()
               model.fit(train_loader) / train(net, loader=...): a training run the file does not show
               a job timed in minutes (elapsed // 60, divmod(elapsed, 60), elapsed / 3600)
               out = model.translate(sentences): a model's method fed only text returns text, so it waited
+              an evaluation pass whose loop reads a result every batch, then torch.cat(preds): the clock misses
+              at most the last batch's tail and the join
 """
 
 from __future__ import annotations
 
+import ast
 from typing import Iterator, Optional
 
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.measured_time import reports_minutes
+from advisor.lint.flow import SYNC, WORK
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -98,10 +102,40 @@ def _copies_only(region) -> bool:
     return not region.runs_kernels
 
 
+_JOINS = frozenset({"torch.cat", "torch.concat", "torch.concatenate", "torch.stack", "torch.hstack", "torch.vstack"})
+
+
+def _waits_every_iteration(ctx, region) -> bool:
+    """An evaluation pass timed as a whole whose loop reads a result on every batch (``loss.item()``), then joins
+    the collected predictions (``torch.cat(preds)``): the GPU is caught up once per batch, so the clock misses
+    at most the last batch's tail and the join -- noise next to the pass."""
+    if region.how != "clock" or region.open is None:
+        return False
+    reads = [e for e in region.events if e.bits & SYNC]
+    if not reads:
+        return False
+    loops = [loop for loop in ctx.index.enclosing_loops(reads[-1].node) if loop.lineno > region.open.lineno]
+    if not loops or _conditional(ctx, reads[-1].node, loops[0]):
+        return False
+    end = loops[-1].end_lineno or loops[-1].lineno
+    after = [e for e in region.events if e.bits & WORK and e.node.lineno > end]
+    return all(isinstance(e.node, ast.Call) and ctx.qual(e.node.func) in _JOINS for e in after)
+
+
+def _conditional(ctx, node: ast.AST, loop: ast.AST) -> bool:
+    for parent in ctx.index.ancestors(node):
+        if parent is loop:
+            return False
+        if isinstance(parent, (ast.If, ast.IfExp, ast.Try)):
+            return True
+    return False
+
+
 def run(ctx) -> Iterator[Hit]:
     for region in ctx.timed_regions():
         if not region.has_work or region.synchronized or ctx.region_trains(region, over_loaders_only=True) \
-                or reports_minutes(ctx, region) or ctx.region_calls_training_run(region) or _copies_only(region):
+                or reports_minutes(ctx, region) or ctx.region_calls_training_run(region) or _copies_only(region) \
+                or _waits_every_iteration(ctx, region):
             continue  # (a job timed in minutes, or a whole run over data: the kernels still queued are noise)
         last = region.last_work
         work = f"{short(last.node)} ({where(ctx, last.node)})" if last is not None else "CUDA work"
