@@ -106,6 +106,23 @@ for x, y in loader:
 final = model(torch.randn(64, 3, device="cuda")).sum()
 print(time.time() - t2)
 """, [21, 26]),
+    ("GA101", "boolean-mask indexing of a CUDA tensor reads the mask's count back: the loop is caught up", """
+import time
+import torch
+a = torch.rand(1000, device="cuda")
+b = torch.rand(1000, device="cuda")
+idx = torch.arange(10, device="cuda")
+a + b
+start = time.time()
+for i in range(100):
+    mask = a > b
+    a[mask] = b[mask]
+elapsed = time.time() - start
+start = time.time()
+for i in range(100):
+    a[idx] = b[idx] * 2
+elapsed = time.time() - start
+""", [15]),
 ]
 
 

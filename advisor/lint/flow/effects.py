@@ -31,7 +31,7 @@ from advisor.lint.flow.kinds import (
     INSTANCE_BITS,
     MODEL,
 )
-from advisor.lint.flow.literals import is_text
+from advisor.lint.flow.literals import is_mask, is_text
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.flow.view import FlowView
 from advisor.lint.index import FileIndex, children
@@ -48,7 +48,7 @@ _NOTHING_INSIDE = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef
                              ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Import, ast.ImportFrom,
                              ast.Global, ast.Nonlocal})
 _SPECIAL = frozenset({ast.For, ast.AsyncFor, ast.While, ast.If, ast.IfExp, ast.Assert, ast.Assign, ast.AugAssign})
-_EMITTING = frozenset({ast.Call, ast.BinOp, ast.Compare, ast.UnaryOp, ast.FormattedValue})
+_EMITTING = frozenset({ast.Call, ast.BinOp, ast.Compare, ast.UnaryOp, ast.FormattedValue, ast.Subscript})
 _DICT_LOGGERS = frozenset({"log", "log_metrics", "add_scalars"})  # their record is a dict
 _CASTS = frozenset({"half", "double", "bfloat16"})
 # print(model), str(model), isinstance(model, nn.Module): Python's own functions never run a model handed to them.
@@ -155,6 +155,9 @@ class Effects(FlowView):
                 out.append(Event(node, WORK | COMPUTE))
         elif isinstance(node, ast.FormattedValue) and self.kind(node.value) & CUDA_TENSOR:
             out.append(Event(node, SYNC | HOST_READ))
+        elif isinstance(node, ast.Subscript) and self.kind(node.value) & CUDA_TENSOR \
+                and is_mask(self.index, node.slice) and self.kind(node.slice) & CUDA_TENSOR:
+            out.append(Event(node, WORK | COMPUTE | SYNC))  # x[x > 0]: the result's size is read back first
 
     def truth_sync(self, test: ast.AST) -> bool:
         """Python asks a CUDA tensor for its truth value: the host waits for the GPU."""
@@ -177,13 +180,10 @@ class Effects(FlowView):
     def call_effect_is_host_read(self, call: ast.Call) -> bool:
         """Cheap pre-filter: could this call be a host read of a CUDA tensor?"""
         func = call.func
-        if isinstance(func, ast.Attribute) and func.attr == "format":
-            return True
         if isinstance(func, ast.Attribute):
-            attr = func.attr
-            if attr in api.HOST_SYNC_METHODS or attr in api.LOGGING_METHODS:
+            if func.attr == "format" or func.attr in api.HOST_SYNC_METHODS or func.attr in api.LOGGING_METHODS:
                 return True
-            if attr == "to":
+            if func.attr == "to":
                 return bool(self.kind(func.value) & CUDA_TENSOR)
         elif isinstance(func, ast.Name) and func.id in api.SYNC_BUILTINS:
             return any(self.kind(argument) & CUDA_TENSOR for argument in call.args)

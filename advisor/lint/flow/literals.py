@@ -132,3 +132,19 @@ def placed_on(name: str, pos: list[int], kw: dict) -> int:
             or not api.DATA_ON_DEVICE_HINT.search(name) or api.NOT_DATA_HINT.search(name):
         return 0
     return CUDA_MODEL if api.MODEL_NAME_HINT.search(name) else CUDA_TENSOR
+
+
+def is_mask(index, node: ast.AST) -> bool:
+    """``x > 0``, ``~mask``, ``(a > 0) & (b < 1)``, or a name bound only to such: a boolean mask. Indexing a CUDA
+    tensor with one must count its True elements on the host before it can size the result."""
+    if isinstance(node, ast.Name):
+        values = index.assigned_values.get(node.id, [])
+        return bool(values) and all(isinstance(v, ast.Compare) or _mask_op(v) for v in values)
+    return isinstance(node, ast.Compare) or _mask_op(node)
+
+
+def _mask_op(node: ast.AST) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+        return isinstance(node.operand, ast.Compare)
+    return isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr)) \
+        and isinstance(node.left, ast.Compare) and isinstance(node.right, ast.Compare)
