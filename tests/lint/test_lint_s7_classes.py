@@ -123,6 +123,24 @@ for i in range(100):
     a[idx] = b[idx] * 2
 elapsed = time.time() - start
 """, [15]),
+    ("GA106", "a loader whose loops put nothing on the GPU feeds the CPU; one whose batch moves, or is handed on, does not", """
+import torch
+stats = torch.zeros(80, dtype=torch.float64).cuda()
+loader = torch.utils.data.DataLoader(dataset, batch_size=50, num_workers=8)
+total = torch.zeros(1)
+for batch in loader:
+    pitch = batch["pitch"].to(device="cpu", dtype=torch.float64)
+    total += pitch.mean()
+print(len(loader))
+moved = torch.utils.data.DataLoader(dataset, batch_size=50, num_workers=8)
+for batch in moved:
+    x = batch.to(device)
+handed = torch.utils.data.DataLoader(dataset, batch_size=50, num_workers=8)
+def train(data):
+    return data.cuda()
+for batch in handed:
+    train(batch)
+""", [9, 12]),
 ]
 
 

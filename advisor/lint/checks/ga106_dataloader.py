@@ -16,7 +16,8 @@ Must not:     DataLoader(ds, batch_size=64, num_workers=4, pin_memory=True)
               DataLoader(TensorDataset(x_cuda, y_cuda), ...)   (data already on the GPU: pinning fails)
               any DataLoader in a file that never puts a tensor or a model on CUDA (naming a CUDA device
               that nothing is moved to does not count); for num_workers in [2, 4, 8]: DataLoader(...);
-              pl.Trainer(gpus=0) / Trainer(accelerator="cpu") with no other sign of CUDA
+              pl.Trainer(gpus=0) / Trainer(accelerator="cpu") with no other sign of CUDA; a loader read only by
+              `for batch in loader:` loops that put nothing on the GPU (statistics of a dataset on the CPU)
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short
-from advisor.lint.flow import CUDA_MODEL, CUDA_TENSOR
+from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -91,7 +92,7 @@ def run(ctx) -> Iterator[Hit]:
         if keywords is None:
             continue  # **options the file does not spell out
         dataset = _argument(call, keywords, "dataset", 0)
-        if dataset is not None and ctx.kind(dataset) & CUDA_TENSOR:
+        if dataset is not None and ctx.kind(dataset) & CUDA_TENSOR or _feeds_the_cpu(ctx, call):
             continue
         if defaults is None:
             defaults = _option_defaults(ctx)
@@ -113,6 +114,40 @@ def run(ctx) -> Iterator[Hit]:
         if problems:
             yield Hit(f"DataLoader feeding a GPU with {' and '.join(problems)}", node=call,
                       evidence={"problems": problems})
+
+
+def _feeds_the_cpu(ctx, call: ast.Call) -> bool:
+    """``loader = DataLoader(...)`` read only by ``for batch in loader:`` loops (``len(loader)`` aside) that put
+    nothing on the GPU: the batches feed CPU work, whatever else the program does on CUDA."""
+    parent = ctx.index.parents.get(call)
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+        return False
+    name = parent.targets[0].id
+    loops = []
+    for use in ctx.index.names_by_id.get(name, ()):
+        if not isinstance(use.ctx, ast.Load):
+            continue
+        holder = next((a for a in ctx.index.ancestors(use) if isinstance(a, (ast.For, ast.AsyncFor, ast.stmt))), None)
+        if isinstance(holder, (ast.For, ast.AsyncFor)) and any(n is use for n in ast.walk(holder.iter)):
+            loops.append(holder)
+        elif not _len_of(ctx, use):
+            return False  # handed on (train(model, loader)) or read otherwise: where its batches go is not seen
+    return bool(loops) and not any(_may_reach_the_gpu(ctx, node) for loop in loops for node in ast.walk(loop)
+                                   if isinstance(node, ast.Call))
+
+
+def _may_reach_the_gpu(ctx, call: ast.Call) -> bool:
+    """CUDA work, a call into the user's code (it may move the batch), or a move to a device not known to be the
+    CPU's (``x.to(device)`` with ``device`` chosen elsewhere)."""
+    if ctx.kind(call) & (CUDA_TENSOR | CUDA_MODEL) or ctx.callees(call):
+        return True
+    moves = isinstance(call.func, ast.Attribute) and call.func.attr in ("to", "cuda")
+    return moves and not ctx.kind(call) & CPU_TENSOR
+
+
+def _len_of(ctx, use: ast.Name) -> bool:
+    parent = ctx.index.parents.get(use)
+    return isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "len"
 
 
 def _argument(call: ast.Call, keywords: dict[str, ast.AST], name: str, position: int) -> Optional[ast.AST]:
