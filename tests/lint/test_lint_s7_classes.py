@@ -141,6 +141,12 @@ def train(data):
 for batch in handed:
     train(batch)
 """, [9, 12]),
+    ("GA104", "torch.Tensor(space.shape) wraps a shape tuple's numbers (data); torch.Tensor(t.shape) of a tensor is sizes", """
+import torch
+x = torch.randn(4, 5, device="cuda")
+target_entropy = -torch.prod(torch.Tensor(env.action_space.shape).to("cuda")).item()
+buffer = torch.Tensor(x.cpu().shape).to("cuda")
+""", [4]),
 ]
 
 

@@ -188,7 +188,7 @@ class CallEvaluator(ExprEvaluator):
         elif self.default_cuda:
             out = CUDA_TENSOR
         else:
-            out = CPU_TENSOR | (FRESH if makes_new_data(name, node, pos[0] if pos else 0) else 0)
+            out = CPU_TENSOR | (FRESH if makes_new_data(name, node, pos[0] if pos else 0, self.values) else 0)
         if name == "DoubleTensor":
             out |= F64
         if "dtype" in kw:  # dtype=float is torch.float64, as in numpy

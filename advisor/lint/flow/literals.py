@@ -77,7 +77,7 @@ def alias_names(assigned_values: dict[str, list[ast.AST]], name: str) -> list[st
     return [last_identifier(value) for value in values]
 
 
-def makes_new_data(name: str, call: ast.Call, first_kind: int) -> bool:
+def makes_new_data(name: str, call: ast.Call, first_kind: int, kinds: Optional[dict] = None) -> bool:
     """Does this factory make new values on the CPU (torch.randn(n), torch.tensor([1.0, 2.0]), torch.tensor of
     a Python list, torch.FloatTensor(64, 3)) -- or wrap data that exists already (torch.from_numpy(a),
     torch.tensor(numpy_array), torch.FloatTensor(observation)), where the copy to the GPU is the point?"""
@@ -98,7 +98,9 @@ def makes_new_data(name: str, call: ast.Call, first_kind: int) -> bool:
     if len(call.args) > 1:
         return True  # FloatTensor(n, m): sizes
     if isinstance(first, ast.Attribute) and first.attr == "shape":
-        return True  # torch.Tensor(x.shape)
+        # torch.Tensor(x.shape): a tensor's torch.Size is sizes; a gym space's or an array's .shape is a tuple of
+        # numbers, which torch.Tensor takes as data (``kinds``: what the pass knows of each expression)
+        return kinds is None or bool(kinds.get(first.value, 0) & TENSOR_BITS)
     return isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) and first.func.attr == "size"
 
 
