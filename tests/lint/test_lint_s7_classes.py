@@ -147,6 +147,22 @@ x = torch.randn(4, 5, device="cuda")
 target_entropy = -torch.prod(torch.Tensor(env.action_space.shape).to("cuda")).item()
 buffer = torch.Tensor(x.cpu().shape).to("cuda")
 """, [4]),
+    ("GA106", "a loader drawn once in a function that tests the model on the CPU; the same name on CUDA elsewhere", """
+import torch
+def test_cpu():
+    model = Net()
+    data_loader = torch.utils.data.DataLoader(dataset, batch_size=2)
+    batch = next(iter(data_loader))
+    assert model(batch).shape
+def test_cuda():
+    model = Net().to("cuda")
+    data_loader = torch.utils.data.DataLoader(dataset, batch_size=2)
+    batch = next(iter(data_loader)).to("cuda")
+    assert model(batch).shape
+def make_loaders():
+    train_loader = torch.utils.data.DataLoader(dataset, batch_size=2)
+    return train_loader, None
+""", [9, 13]),
 ]
 
 

@@ -117,21 +117,26 @@ def run(ctx) -> Iterator[Hit]:
 
 
 def _feeds_the_cpu(ctx, call: ast.Call) -> bool:
-    """``loader = DataLoader(...)`` read only by ``for batch in loader:`` loops (``len(loader)`` aside) that put
-    nothing on the GPU: the batches feed CPU work, whatever else the program does on CUDA."""
+    """``loader = DataLoader(...)`` read only by ``for batch in loader:`` loops (``len(loader)`` aside), or in a
+    function, that put nothing on the GPU: the batches feed CPU work, whatever else the program does on CUDA (a test
+    of the model on the CPU next to one on CUDA, dataset statistics)."""
     parent = ctx.index.parents.get(call)
     if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
         return False
     name = parent.targets[0].id
     loops = []
+    home = ctx.index.scope_of(call)
     for use in ctx.index.names_by_id.get(name, ()):
-        if not isinstance(use.ctx, ast.Load):
-            continue
+        if not isinstance(use.ctx, ast.Load) or not isinstance(home, ast.Module) and ctx.index.scope_of(use) is not home:
+            continue  # (a function's loader is its local: the same name in another function is another loader)
         holder = next((a for a in ctx.index.ancestors(use) if isinstance(a, (ast.For, ast.AsyncFor, ast.stmt))), None)
+        scope = ctx.index.scope_of(use)
         if isinstance(holder, (ast.For, ast.AsyncFor)) and any(n is use for n in ast.walk(holder.iter)):
             loops.append(holder)
+        elif _drawn_from(ctx, use) and not isinstance(scope, ast.Module):
+            loops.append(scope)  # batch = next(iter(loader)) in a function: what the function does with it
         elif not _len_of(ctx, use):
-            return False  # handed on (train(model, loader)) or read otherwise: where its batches go is not seen
+            return False  # train(model, loader), returned, read at the top level: where its batches go is not seen
     return bool(loops) and not any(_may_reach_the_gpu(ctx, node) for loop in loops for node in ast.walk(loop)
                                    if isinstance(node, ast.Call))
 
@@ -143,6 +148,11 @@ def _may_reach_the_gpu(ctx, call: ast.Call) -> bool:
         return True
     moves = isinstance(call.func, ast.Attribute) and call.func.attr in ("to", "cuda")
     return moves and not ctx.kind(call) & CPU_TENSOR
+
+
+def _drawn_from(ctx, use: ast.Name) -> bool:
+    parent = ctx.index.parents.get(use)
+    return isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "iter"
 
 
 def _len_of(ctx, use: ast.Name) -> bool:
