@@ -163,6 +163,24 @@ def make_loaders():
     train_loader = torch.utils.data.DataLoader(dataset, batch_size=2)
     return train_loader, None
 """, [9, 13]),
+    ("GA102", "a lap time per batch of a loader (end reset each iteration) is not a cold-start measurement", """
+import time
+import torch
+model = torch.nn.Sequential(Transform())
+for age in [1, 2]:
+    loader = torch.utils.data.DataLoader(ds, batch_size=256, num_workers=16, pin_memory=True)
+    end = time.time()
+    model.cuda()
+    for i, (images, target) in enumerate(loader):
+        output = model(images.cuda())
+        save_image(output, "x.jpg")
+        print(time.time() - end)
+        end = time.time()
+start = time.time()
+out = model(torch.ones(3).cuda())
+torch.cuda.synchronize()
+print(time.time() - start)
+""", []),
 ]
 
 

@@ -35,9 +35,23 @@ def totals_training_steps(ctx, region) -> bool:
     difference = region.difference
     if difference is None or region.open is None:
         return False
-    return any(ctx.iterates_loader(loop) and any(
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "backward"
-        for node in ast.walk(loop)) for loop in ctx.enclosing_loops(region.open))
+    if any(ctx.iterates_loader(loop) and any(
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "backward"
+            for node in ast.walk(loop)) for loop in ctx.enclosing_loops(region.open)):
+        return True
+    return _lap_over_loader(ctx, region)
+
+
+def _lap_over_loader(ctx, region) -> bool:
+    """``end = time.time()`` before ``for batch in loader:``, then ``times.append(time.time() - end); end =
+    time.time()`` in it: a lap time per batch (data time, progress), each one printed or kept on its own -- the cold
+    first lap is there to see, as the first batch's, not folded into a number about the work."""
+    parent = ctx.index.parents.get(region.open)
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+        return False
+    name = parent.targets[0].id
+    loops = [loop for loop in ctx.enclosing_loops(region.close) if ctx.iterates_loader(loop)]
+    return bool(loops) and loops[0] not in ctx.enclosing_loops(region.open) and name in ctx.assigned_in(loops[0])
 
 
 def reports_minutes(ctx, region) -> bool:
