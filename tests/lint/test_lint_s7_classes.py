@@ -181,6 +181,24 @@ out = model(torch.ones(3).cuda())
 torch.cuda.synchronize()
 print(time.time() - start)
 """, []),
+    ("GA110", "a reshaped linspace keeps its 100 elements: hand-written regression on it is launch-bound", """
+import torch
+x = torch.linspace(0, 1, 100, device="cuda").reshape(-1, 1)
+y = 3.0 * x + 2.0
+w = torch.randn(1, requires_grad=True, device="cuda")
+b = torch.randn(1, requires_grad=True, device="cuda")
+for epoch in range(100):
+    loss = ((x * w + b - y) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        w -= 0.1 * w.grad
+        b -= 0.1 * b.grad
+        w.grad.zero_()
+        b.grad.zero_()
+big = torch.linspace(0, 1, 10_000_000, device="cuda").reshape(-1, 1)
+for epoch in range(100):
+    big = big * 0.5 + 1.0
+""", [7]),
 ]
 
 

@@ -58,6 +58,9 @@ MATMUL_FUNCTIONS = frozenset({"matmul", "mm", "bmm", "mv", "dot", "outer", "inne
 ELEMENTWISE_LOSSES = frozenset({"MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss"})
 # Attributes that are a tensor of the same elements: w.grad, t.data, t.T.
 _SAME_SIZE_ATTRIBUTES = frozenset({"grad", "data", "T", "mT", "H", "mH", "real"})
+# Methods that rearrange the same elements (no op of their own to count: views): x.reshape(-1, 1) keeps x's size.
+_VIEWS = frozenset({"reshape", "view", "view_as", "flatten", "ravel", "squeeze", "unsqueeze", "t", "permute",
+                    "transpose", "movedim"})
 
 class TensorSizes:
     def __init__(self, names: Names, index: FileIndex) -> None:
@@ -326,7 +329,7 @@ class TensorSizes:
             return self._returned(call, depth + 1)
         if isinstance(call.func, ast.Attribute) and not qualified:
             attr, receiver = call.func.attr, call.func.value
-            if attr in SAME_SIZE_METHODS or attr in REDUCING_METHODS:
+            if attr in SAME_SIZE_METHODS or attr in REDUCING_METHODS or attr in _VIEWS:
                 return self.numel(receiver, depth + 1)
             if attr in MATMUL_FUNCTIONS and len(call.args) == 1:
                 return self._product(receiver, call.args[0], depth)
