@@ -199,6 +199,20 @@ big = torch.linspace(0, 1, 10_000_000, device="cuda").reshape(-1, 1)
 for epoch in range(100):
     big = big * 0.5 + 1.0
 """, [7]),
+    ("GA102", "torch.load(path).to(device).eval() runs nothing: the timed loop still holds the first computation", """
+import time
+import torch
+device = "cuda:1"
+model = torch.load("detector.pth").to(device)
+model.eval()
+start = time.time()
+for idx in range(10):
+    image = load_image(idx).unsqueeze(0).to(device)
+    output = model(image)
+torch.cuda.synchronize()
+end = time.time()
+print((end - start) / 10)
+""", [8]),
 ]
 
 

@@ -263,8 +263,7 @@ class Effects(FlowView):
         if attr in api.LOGGING_METHODS and self._logs_cuda(call):  # writer.add_scalar("loss", loss, step)
             return SYNC | HOST_READ, None
         if attr == "format" and is_text(func.value):  # "{:.4f}".format(loss)
-            arguments = [a for a in call.args] + [k.value for k in call.keywords]
-            return (SYNC | HOST_READ if any(self.kind(a) & CUDA_TENSOR for a in arguments) else 0), None
+            return (SYNC | HOST_READ if self._arguments_kind(call) & CUDA_TENSOR else 0), None
         receiver = self.kind(func.value)
         if attr == "copy_" and (receiver | self._arguments_kind(call)) & CUDA_TENSOR:
             return WORK, None  # h.copy_(d) / d.copy_(h): a copy between devices, no computation
@@ -273,8 +272,9 @@ class Effects(FlowView):
                 return 0, None  # t.numpy() of a CUDA tensor raises instead of copying: a bug, not a slow read
             if attr in api.HOST_SYNC_METHODS or (attr == "to" and value & CPU_TENSOR and not value & CUDA_TENSOR):
                 return SYNC | HOST_READ, None
-            if attr in api.NON_TENSOR_METHODS and attr != "backward" or attr == "cuda" or attr in api.VIEW_METHODS:
-                return 0, None  # (a view: x.t(), x.unsqueeze(0) launch nothing)
+            if attr in api.NON_TENSOR_METHODS and attr != "backward" or attr == "cuda" or attr in api.VIEW_METHODS \
+                    or attr in api.MODEL_QUIET_METHODS:  # (a view: x.t() launches nothing; torch.load(p).eval()
+                return 0, None  # of what the pass took for a tensor is a module's set-up)
             return WORK | COMPUTE, None
         if receiver & (CUDA_MODEL | MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR):
             if attr in api.MODEL_QUIET_METHODS:
