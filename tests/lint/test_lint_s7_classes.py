@@ -213,6 +213,31 @@ torch.cuda.synchronize()
 end = time.time()
 print((end - start) / 10)
 """, [8]),
+    ("GA107", "a test pass before a training loop that makes its own inputs records for nothing; a warm-up or "
+     "a pass whose outputs the later loop trains on does not", """
+import torch
+unet = UNet().to("cuda")
+crit = torch.nn.MSELoss()
+target = torch.zeros(1, 2, device="cuda")
+test_inp = [torch.randn(1, 1, 8, 8, device="cuda") for _ in range(100)]
+error = 0
+for inp in test_inp:
+    out = unet(inp)
+    error += crit(out, target)
+for _ in range(10):
+    unet(test_inp[0])
+kept = []
+for inp in test_inp:
+    kept.append(unet(inp))
+opt = torch.optim.SGD(unet.parameters(), lr=0.01)
+for _ in range(100):
+    opt.zero_grad()
+    inp = torch.randn(1, 1, 8, 8, device="cuda")
+    out = unet(inp)
+    loss = crit(out, target) + sum(k.sum() for k in kept)
+    loss.backward()
+    opt.step()
+""", [8]),
 ]
 
 

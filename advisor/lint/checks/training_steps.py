@@ -73,18 +73,71 @@ def sample_after_training(ctx, call: ast.Call, loop: ast.AST) -> bool:
 def _calls_along(root: ast.AST, inner: ast.AST) -> list[ast.Call]:
     """The calls in ``root``'s body outside nested defs, outside ``inner`` (the loop on the forward's path just
     inside ``root``, or the forward itself) and outside loops that end before ``inner`` starts."""
-    start = inner.lineno
+    start, end = inner.lineno, inner.end_lineno or inner.lineno
+    results = _written_in(inner) if isinstance(inner, LOOP_TYPES) else None
+    if results is not None and not results - _target_names(inner):
+        results = None  # a loop that keeps nothing (``for _ in range(10): model(x)``, a warm-up): later loops count
     found: list[ast.Call] = []
     stack: list[ast.AST] = list(root.body) + list(getattr(root, "orelse", []))
     while stack:
         node = stack.pop()
         if node is inner or isinstance(node, (*FUNCTION_TYPES, ast.ClassDef, ast.Lambda)):
             continue  # (the loop on the path was asked already, with its own loops set aside)
-        if isinstance(node, LOOP_TYPES) and (node.end_lineno or node.lineno) < start:
-            continue
+        if isinstance(node, LOOP_TYPES) and ((node.end_lineno or node.lineno) < start or results is not None
+                                             and node.lineno > end and not _reads_first(node, results)):
+            continue  # a loop before, or a later one that makes its own inputs (a training pass after a test pass)
         if node.__class__ is ast.Call:
             found.append(node)
         stack.extend(children(node))
+    return found
+
+
+def _written_in(loop: ast.AST) -> set[str]:
+    """Names a loop binds or collects into (``out = ...``, ``error += ...``, ``outs.append(...)``, ``res[i] = ...``)."""
+    found: set[str] = set()
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            found.add(node.id)
+        elif isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name):
+            found.add(node.value.id)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("append", "extend", "insert") and isinstance(node.func.value, ast.Name):
+            found.add(node.func.value.id)
+    return found
+
+
+def _target_names(loop: ast.AST) -> set[str]:
+    target = getattr(loop, "target", None)
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)} if target is not None else set()
+
+
+def _reads_first(loop: ast.AST, names: set[str]) -> bool:
+    """Does ``loop`` read one of ``names`` before binding it (the outputs an earlier loop left, to train on)? In each
+    assignment the value is read before the targets are bound."""
+    bound: set[str] = set()
+    for statement in _statements(loop):
+        if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            parts = [statement.value] if statement.value is not None else []
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            if isinstance(statement, ast.AugAssign):
+                parts.append(statement.target)  # error += x reads error
+        else:
+            parts, targets = [statement.iter if isinstance(statement, LOOP_TYPES) and hasattr(statement, "iter")
+                              else getattr(statement, "test", statement)], [getattr(statement, "target", None)]
+        for part in parts:
+            if any(isinstance(n, ast.Name) and n.id in names - bound for n in ast.walk(part)):
+                return True
+        bound.update(n.id for t in targets if t is not None for n in ast.walk(t) if isinstance(n, ast.Name))
+    return False
+
+
+def _statements(loop: ast.AST) -> list[ast.AST]:
+    """The statements of a loop's body in source order, nested blocks flattened (a block's header first)."""
+    found: list[ast.AST] = []
+    for statement in loop.body:  # type: ignore[attr-defined]
+        found.append(statement)
+        if isinstance(statement, (*LOOP_TYPES, ast.If, ast.With, ast.Try)):
+            found.extend(_statements(statement))
     return found
 
 
