@@ -175,6 +175,10 @@ class FileContext:
         """Loops around ``node`` in its own function, innermost first (a for-loop's iterable is outside)."""
         return self.index.enclosing_loops(node)
 
+    def walks_cuda_tensor(self, loop: ast.AST) -> bool:
+        """``for v in t`` / ``for i in range(t.size(0))`` with ``t`` on CUDA: as many iterations as ``t`` has rows."""
+        return self._loops.walks_cuda_tensor(loop)
+
     def loop_is_hot(self, loop: ast.AST) -> bool:
         """Is every iteration a training or benchmark step (CUDA compute, no hot loop inside)?"""
         return self._loops.is_hot(loop)

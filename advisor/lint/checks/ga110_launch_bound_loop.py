@@ -96,6 +96,7 @@ INFO = CheckInfo(
 TYPICAL_CROSSOVER = 10_000  # elements; H100/H200 hosts measure 20,000-40,000 for a float32 add
 _MIN_ITERATIONS = 100
 _MAX_CALL_DEPTH = 3  # calls into the user's functions followed from a loop body
+_MIN_OPS_UNCOUNTED = 3  # ops per iteration that make a loop over a collection of unknown length worth reporting
 _MIN_LAUNCHES = 1000  # a shorter loop still counts when its ops x iterations x the loops around it add up to this
 _GRAPH_CAPTURE = frozenset({"torch.cuda.graph", "torch.cuda.graphs.graph"})
 _COMPILERS = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace"})
@@ -129,6 +130,10 @@ def run(ctx) -> Iterator[Hit]:
         if iterations is not None and iterations < _MIN_ITERATIONS \
                 and iterations * repeats * len(ops) < _MIN_LAUNCHES:
             continue  # a few short iterations: nothing to win (unless many ops, or a loop around, add up)
+        if iterations is None and isinstance(loop, (ast.For, ast.AsyncFor)) and len(ops) < _MIN_OPS_UNCOUNTED \
+                and not ctx.walks_cuda_tensor(loop):
+            continue  # one or two tiny ops per element of a collection of unknown length (a loss summed over the
+            # datasets of a config): nothing says the loop is long (a walk over a CUDA tensor's rows is as long as it)
         sizes = [_elements(ctx, node) for node in ops]
         if None in sizes or max(sizes) >= threshold:  # type: ignore[type-var]
             continue

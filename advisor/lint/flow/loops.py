@@ -388,6 +388,9 @@ class LoopAnalysis(FlowView):
             return stop is None or not isinstance(stop, LOOP_TYPES) or test.id in self.assigned(stop)
         if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(test)):
             return True  # `if step % 100 == 0:`
+        if isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.In) \
+                and isinstance(test.comparators[0], (ast.List, ast.Tuple, ast.Set)):
+            return True  # `if epoch in [10, 50, 100]:` holds on the iterations listed only
         if isinstance(test, ast.Compare) and all(isinstance(op, (ast.Eq, ast.NotEq)) for op in test.ops):
             return any(isinstance(side, ast.Constant) for side in [test.left] + test.comparators) \
                 and not mode_switch(test, self.assigned(stop) if isinstance(stop, LOOP_TYPES) else set())

@@ -1,0 +1,42 @@
+"""Classes found on the tenth corpus's dev half (issue 12, session 7), each with its must-not twin."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+CASES = [
+    ("GA103", "a read under `if epoch in [10, 50, 100]:` runs on the listed epochs only", """
+import torch
+model = Net().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 4, device="cuda")
+for epoch in range(1000):
+    loss = model(x).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if epoch in [0, 10, 50, 100, 500]: print(epoch, loss.item())
+    if epoch in milestones: print(loss.item())
+""", [11]),
+    ("GA110", "one tiny op per element of a collection of unknown length is not reported; a walk over a CUDA "
+     "tensor's rows is", """
+import torch
+def total(names, model, graphs):
+    acc = torch.tensor(0.0).to("cuda")
+    for name in names:
+        acc += model.recon_loss(graphs[name])
+    return acc
+def walk(cuda_tensor):
+    out = torch.zeros(1, device="cuda")
+    for i in range(cuda_tensor.size()[0]):
+        out += cuda_tensor[i]
+    return out
+""", [10]),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_r10_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
