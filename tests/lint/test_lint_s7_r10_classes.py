@@ -34,6 +34,29 @@ def walk(cuda_tensor):
         out += cuda_tensor[i]
     return out
 """, [10]),
+    ("GA103", "reads in an error branch that exits (sys.exit, raise) run once at most; the check itself runs each step", """
+import math
+import sys
+import torch
+def check_losses(losses, loss_dict):
+    if not math.isfinite(losses):
+        print("A loss is not finite.")
+        for key in loss_dict:
+            print(key, loss_dict[key].item())
+        print(losses.item())
+        sys.exit(1)
+    if losses > 1e6:
+        raise ValueError(f"diverged: {losses.item()}")
+model = Net().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for img, target in loader:
+    loss_dict = model(img.cuda(), target)
+    losses = sum(loss for loss in loss_dict.values())
+    check_losses(losses, loss_dict)
+    opt.zero_grad()
+    losses.backward()
+    opt.step()
+""", [5, 11]),
 ]
 
 

@@ -26,12 +26,12 @@ import ast
 from functools import cached_property
 from typing import Optional
 
+from advisor.lint.flow import steps
 from advisor.lint.flow.conditions import bound_is_fixed, cuda_condition, mode_switch, rank_condition
 from advisor.lint.flow.effects import COMPUTE, HOST_READ, KERNEL, SYNC, Effects, Event
 from advisor.lint.flow.kinds import CUDA_TENSOR, CUDA_WORKER, LOADER
 from advisor.lint.flow.scopes import FunctionInfo
 from advisor.lint.flow.sizes import TensorSizes
-from advisor.lint.flow.steps import OPTIMIZER_STEP, named_like_optimizer, runs_once, runs_update, update_calls
 from advisor.lint.flow.view import FlowView
 from advisor.lint.flow.walks import walks_few_components, walks_parameters
 from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, children
@@ -88,8 +88,8 @@ class LoopAnalysis(FlowView):
         return known
 
     def _decide(self, loop: ast.AST) -> bool:
-        if self.is_sweep(loop) or runs_once(loop.body):
-            return False
+        if self.is_sweep(loop) or steps.runs_once(loop.body) or steps.in_exit_branch(self.index, loop):
+            return False  # (a loop in an error branch that exits -- sys.exit(), raise -- runs once at most)
         events = self.iteration_events(loop, stop_at_loops=True)
         if not any(event.bits & (COMPUTE | KERNEL) for event in events):  # (a random fill is a kernel per step)
             # `for i in range(len(t)): total += t[i].item()`: one sync per element of a CUDA tensor; a batch of a
@@ -132,14 +132,14 @@ class LoopAnalysis(FlowView):
         """Does the loop's own body (inner loops aside) run ``loss.backward()`` / ``optimizer.step()`` on CUDA?"""
         known = self._updates.get(loop)
         if known is None:  # the syntactic look first: most loops have no such call
-            known = self._updates[loop] = bool(update_calls(loop.body)) \
-                and runs_update(self.iteration_events(loop, stop_at_loops=True))
+            known = self._updates[loop] = bool(steps.update_calls(loop.body)) \
+                and steps.runs_update(self.iteration_events(loop, stop_at_loops=True))
         return known
 
     def steps_optimizer(self, loop: ast.AST) -> bool:
         """Does every iteration (inner loops aside) call ``optimizer.step()``? See steps.py."""
-        return any(named_like_optimizer(call) or self.kind(call.func.value) & CUDA_WORKER
-                   for call in update_calls(loop.body, OPTIMIZER_STEP))
+        return any(steps.named_like_optimizer(call) or self.kind(call.func.value) & CUDA_WORKER
+                   for call in steps.update_calls(loop.body, steps.OPTIMIZER_STEP))
 
     def walks_parameters(self, loop: ast.AST) -> bool:
         return walks_parameters(self.index, loop)
@@ -348,9 +348,10 @@ class LoopAnalysis(FlowView):
         for parent in self.index.ancestors(node):
             if parent is stop or isinstance(parent, FUNCTION_TYPES):
                 return False
-            if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test \
-                    and self.is_guard(parent.test, stop):
-                return True
+            if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test and (
+                    self.is_guard(parent.test, stop) or isinstance(parent, ast.If) and steps.runs_once(
+                        parent.body if child in parent.body else parent.orelse)):
+                return True  # (a branch that leaves the loop -- sys.exit(), raise, break -- runs once at most)
             child = parent
         return False
 

@@ -72,3 +72,17 @@ def runs_once(body: list[ast.stmt]) -> bool:
         if isinstance(statement, ast.Try) and (runs_once(statement.body) or runs_once(statement.finalbody)):
             return True
     return False
+
+
+def in_exit_branch(index, node: ast.AST) -> bool:
+    """Is ``node`` in an ``if`` branch that leaves its function or loop (``if not math.isfinite(loss): ...;
+    sys.exit(1)``), so that it runs once at most?"""
+    child = node
+    for parent in index.ancestors(node):
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module)):
+            return False
+        if isinstance(parent, ast.If) and child is not parent.test \
+                and runs_once(parent.body if child in parent.body else parent.orelse):
+            return True
+        child = parent
+    return False
