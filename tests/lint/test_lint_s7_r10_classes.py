@@ -57,6 +57,36 @@ for img, target in loader:
     losses.backward()
     opt.step()
 """, [5, 11]),
+    ("GA103", "a read in an except handler runs when the conversion failed, not every step", """
+import torch
+policy = Policy().cuda()
+for step in range(1000):
+    try:
+        state = torch.FloatTensor(state).unsqueeze(0).cuda()
+    except:
+        print(state)
+    action = policy(state).argmax()
+    print(action)
+    state = env.step(action)
+""", [9]),
+    ("GA107", "a rollout whose log-probs an update function handed the optimizer trains on is a training step", """
+import torch
+import torch.nn.functional as F
+def train(env, policy, optimizer, update_alg, device):
+    policy.train()
+    log_probs = []
+    for eps in range(16):
+        state = env.reset()
+        for t in range(200):
+            probs = F.softmax(policy(torch.as_tensor(state).to(device)), dim=-1)
+            log_probs.append(probs.log())
+    return update_alg(policy, log_probs, optimizer)
+def evaluate(env, policy, device):
+    for eps in range(16):
+        for t in range(200):
+            probs = F.softmax(policy(torch.as_tensor(state).to(device)), dim=-1)
+policy = Policy().cuda()
+""", [15]),
 ]
 
 

@@ -14,6 +14,7 @@ from advisor.lint.names import last_identifier
 MAX_CALLER_DEPTH = 4
 _TRAINING_CALLS = frozenset({"backward", "manual_backward", "zero_grad", "clip_grad_norm_", "clip_grad_value_"})
 _OPTIMIZER = re.compile(r"opt|sched|scaler", re.IGNORECASE)
+_OPTIMIZER_ARGUMENT = re.compile(r"^(opt|optim|optimizer|optimiser)(_\w+)?$", re.IGNORECASE)
 
 
 def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST], depth: int,
@@ -32,6 +33,9 @@ def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST],
         if name == "step" and isinstance(func, ast.Attribute) and (
                 ctx.kind(func.value) & CUDA_WORKER or _OPTIMIZER.search(last_identifier(func.value))):
             return True
+        if not ctx.callees(call) and any(isinstance(a, ast.Name) and (
+                ctx.kind(a) & CUDA_WORKER or _OPTIMIZER_ARGUMENT.match(a.id)) for a in call.args):
+            return True  # update(policy, returns, log_probs, optimizer): a function handed the optimizer steps it
         if depth == 0 and (loop is None or not _inside(ctx, call, loop)):
             continue
         for target in ctx.callees(call):

@@ -9,15 +9,13 @@ nor is a loop whose body leaves it unconditionally (``...; break``: it runs once
 parameters (``for p in model.parameters(): p -= lr * p.grad``), over a few registered components or over a
 CUDA tensor's elements (walks.py) is part of a step, so it does not make the loop around it per-epoch; nor does a
 loop in a model's own ``forward`` (time steps, layers: one forward pass), nor any loop inside a loop whose own
-body runs the update (``loss.backward()``,
-``optimizer.step()``, steps.py): the per-item encodes that build the batch belong to its step.
-A host read is excused when it runs only some iterations: under ``if step % 100 == 0:``, ``if i == 0:``,
-a flag such as ``if args.verbose:``, or a branch whose condition is itself the (reported) host read (a
-running best, ``if loss < best:``, or a divergence check, ``if loss > 10:``; but in a loop over the
-elements of a CUDA tensor a filter against a fixed bound, ``if score >= 0.18:``, passes every element above
-it, so the reads in its branch count). A
-test of the device (``if device.type == 'cuda':``, ``if use_cuda:``) excuses nothing: on a GPU it holds on
-every iteration.
+body runs the update (``loss.backward()``, ``optimizer.step()``, steps.py): the per-item encodes that build the
+batch belong to its step. A host read is excused when it runs only some iterations: under ``if step % 100 == 0:``,
+``if i == 0:``, a flag such as ``if args.verbose:``, in an ``except`` handler or a branch that exits, or a branch
+whose condition is itself the (reported) host read (a running best, ``if loss < best:``, or a divergence check,
+``if loss > 10:``; but in a loop over the elements of a CUDA tensor a filter against a fixed bound,
+``if score >= 0.18:``, passes every element above it, so the reads in its branch count). A test of the device
+(``if device.type == 'cuda':``, ``if use_cuda:``) excuses nothing: on a GPU it holds on every iteration.
 """
 
 from __future__ import annotations
@@ -348,6 +346,8 @@ class LoopAnalysis(FlowView):
         for parent in self.index.ancestors(node):
             if parent is stop or isinstance(parent, FUNCTION_TYPES):
                 return False
+            if isinstance(parent, ast.ExceptHandler):
+                return True  # runs when something failed, not on every iteration
             if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test and (
                     self.is_guard(parent.test, stop) or isinstance(parent, ast.If) and steps.runs_once(
                         parent.body if child in parent.body else parent.orelse)):
