@@ -87,6 +87,27 @@ def evaluate(env, policy, device):
             probs = F.softmax(policy(torch.as_tensor(state).to(device)), dim=-1)
 policy = Policy().cuda()
 """, [15]),
+    ("GA103", "a while loop around a loop of epochs (each a helper's loop over a loader) is not a step loop", """
+import torch
+def train_1_epoch(loader, model, optimizer, loss_fn):
+    total = 0
+    for X, y in loader:
+        loss = loss_fn(model(X.cuda()), y.cuda())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss / len(loader)
+    return total
+def train_model(n, loader, model, optimizer, loss_fn):
+    current = 100
+    while current > 0.001:
+        for epoch in range(n):
+            current = train_1_epoch(loader, model, optimizer, loss_fn)
+    x = torch.ones(4, device="cuda")
+    while x.sum() > 0.5:
+        x = x * 0.5
+    return model
+""", [17]),
 ]
 
 

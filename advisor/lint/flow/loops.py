@@ -100,10 +100,11 @@ class LoopAnalysis(FlowView):
             return True  # one iteration per batch is a step, whatever else it calls
         if self.runs_update(loop):
             return True  # its own body runs backward() / optimizer.step(): one iteration is one step
-        if any(self.is_step_loop(inner) for inner in self._children.get(loop, [])):
-            return False
-        return not any(event.callee is not None and self.function_has_hot_loop(event.callee, 0)
-                       for event in events)
+        inner = self._children.get(loop, [])
+        if any(self.is_step_loop(one) for one in inner):
+            return False  # (nor is a loop around one whose iterations call a helper with a hot loop: epochs)
+        return not any(event.callee is not None and self.function_has_hot_loop(event.callee, 0) for event in
+                       events + [e for one in inner for e in self.iteration_events(one, stop_at_loops=True)])
 
     def is_step_loop(self, loop: ast.AST) -> bool:
         """A hot loop that makes the loops around it per-epoch. A walk over a model's parameters or an
