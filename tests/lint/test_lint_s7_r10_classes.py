@@ -108,6 +108,34 @@ def train_model(n, loader, model, optimizer, loss_fn):
         x = x * 0.5
     return model
 """, [17]),
+    ("GA108", "anomaly detection in a class named for it, or in a plugin's on_train_start that on_train_end undoes, "
+     "is a tool the user opts into; in a model's __init__ it is on for whoever builds the model", """
+import torch
+class AnomalyDetection(object):
+    def __init__(self):
+        torch.autograd.set_detect_anomaly(True)
+class Plugin(PluginBase):
+    def on_train_start(self, trainer, model):
+        torch.autograd.set_detect_anomaly(True)
+    def on_train_end(self, trainer, model):
+        torch.autograd.set_detect_anomaly(False)
+class DebugNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.autograd.set_detect_anomaly(True)
+""", [13]),
+    ("GA105", "a model moved in `for epoch in range(1):` is moved once", """
+import torch
+model = Net()
+for epoch in range(1):
+    model = model.to("cuda")
+    for batch in loader:
+        out = model(batch.cuda())
+for epoch in range(3):
+    model = model.to("cuda")
+    for batch in loader:
+        out = model(batch.cuda())
+""", [8]),
 ]
 
 

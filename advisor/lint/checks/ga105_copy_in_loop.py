@@ -102,8 +102,8 @@ def run(ctx) -> Iterator[Hit]:
         loops = ctx.index.enclosing_loops(call)
         if loops:
             loop = loops[0]
-            if ctx.is_sweep(loop):
-                continue
+            if ctx.is_sweep(loop) or ctx.loop_iterations(loop) == 1:
+                continue  # (`for epoch in range(1):` copies once)
             is_module = _is_module(before) or (not before and _is_module(ctx.kind(call)))
             if is_module and key is not None and _same_model(ctx, key, loop):  # not a new model each time
                 yield Hit(f"{short(call)} moves the model on every iteration of the loop at {where(ctx, loop)}",

@@ -99,8 +99,27 @@ def _under_debug_flag(ctx, node: ast.AST) -> bool:
         if isinstance(parent, ast.If) and child in parent.body and any(
                 _DEBUG_FLAG.search(text) for text in _words(parent.test)):
             return True
+        if isinstance(parent, ast.ClassDef) and _DEBUG_FLAG.search(parent.name) and not _is_module_class(parent):
+            return True  # class AnomalyDetection: a debugging tool, on for whoever picks it
+        if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and parent.name.startswith("on_") \
+                and _switched_off_in_class(ctx, node, parent):
+            return True  # a callback's on_train_start / on_train_end pair: a plugin the user turns on
         child = parent
     return False
+
+
+def _is_module_class(cls: ast.ClassDef) -> bool:
+    return any((ast.unparse(base).rsplit(".", 1)[-1]) in ("Module", "LightningModule") for base in cls.bases)
+
+
+def _switched_off_in_class(ctx, node: ast.AST, method: ast.AST) -> bool:
+    """A sibling hook of the same class switches the same thing off again (set_detect_anomaly(False))."""
+    cls = ctx.index.parents.get(method)
+    if not isinstance(cls, ast.ClassDef) or not isinstance(node, ast.Call):
+        return False
+    name = ast.unparse(node.func)
+    return any(isinstance(other, ast.Call) and ast.unparse(other.func) == name and other.args
+               and _is_off(other.args[0]) for other in ast.walk(cls))
 
 
 def _words(test: ast.AST) -> Iterator[str]:
