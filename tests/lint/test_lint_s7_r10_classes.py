@@ -136,6 +136,37 @@ for epoch in range(3):
     for batch in loader:
         out = model(batch.cuda())
 """, [8]),
+    ("GA110", "a fit function's loop sized from what its one call passes (X rebound by X = X.to(device))", """
+import torch
+def fit(X, y, lr=0.01, epochs=1000, device="cpu"):
+    X = X.to(device)
+    y = y.to(device)
+    w = torch.randn(1, requires_grad=True, device=device)
+    b = torch.randn(1, requires_grad=True, device=device)
+    for epoch in range(epochs):
+        loss = ((X * w + b - y) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+            b -= lr * b.grad
+        w.grad.zero_()
+        b.grad.zero_()
+    return w, b
+X = torch.linspace(0, 10, 100).unsqueeze(1)
+y = 2 * X + 3 + torch.randn_like(X) * 1.5
+fit(X, y, epochs=1000, device="cuda")
+""", [8]),
+    ("GA104", "a function that moves the tensors it is handed is not the place of a CPU factory", """
+import torch
+def fit(X, device):
+    X = X.to(device)
+    return X
+def noise(device):
+    z = torch.randn(64, 100)
+    return z.to(device)
+fit(torch.linspace(0, 10, 100).unsqueeze(1), "cuda")
+noise("cuda")
+""", [6]),
 ]
 
 

@@ -105,6 +105,8 @@ def run(ctx) -> Iterator[Hit]:
             loops = ctx.index.enclosing_loops(call)
             if loops and receiver.id not in ctx.assigned_in(loops[0]):
                 continue  # made before the loop, copied in it: GA105 reports the repeated copy
+            if _a_parameter(ctx, receiver, call):
+                continue  # def fit(X, y, device): X = X.to(device) -- moving what it is handed is the function's job
             scope = ctx.index.scope_of(call)
             factory = _factory_assignment(ctx, scope, receiver.id, call.lineno)
             if _literal(ctx, factory):
@@ -187,6 +189,16 @@ def _joined_hits(ctx, copy: ast.Call, pieces: list[ast.Call]) -> Iterator[Hit]:
                   f"tensor{'s' if len(pieces) > 2 else ''} and copied to the GPU ({short(copy)}, {where(ctx, copy)}); "
                   f"create each with device={device} and join them there", node=piece,
                   evidence={"created": short(piece), "copied": short(copy)})
+
+
+def _a_parameter(ctx, name: ast.Name, call: ast.Call) -> bool:
+    """Is ``name`` a parameter of the function the copy is in, not rebound there before the copy?"""
+    info = ctx.function_of(call)
+    if info is None or name.id not in info.positional:
+        return False
+    scope = ctx.index.scope_of(call)
+    return not any(ctx.index.scope_of(v) is scope and v.lineno < call.lineno
+                   for v in ctx.index.assigned_values.get(name.id, ()))
 
 
 def _device_varies_by_call(ctx, call: ast.Call) -> bool:

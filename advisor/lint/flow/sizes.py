@@ -156,6 +156,8 @@ class TensorSizes:
             if not found and scope is not self.index.tree:
                 found = self._arguments(name, scope) or \
                     [v for v in values if self.index.scope_of(v) is self.index.tree]
+            elif found and name in self.index.parameters:  # def fit(X, ...): X = X.to(device) keeps what is passed
+                found = found + self._arguments(name, scope)
             self._in_scope[key] = found
         return found
 
