@@ -167,6 +167,19 @@ def noise(device):
 fit(torch.linspace(0, 10, 100).unsqueeze(1), "cuda")
 noise("cuda")
 """, [6]),
+    ("GA103", "five checks of a benchmark's error are five waits; a flip loop of two inside a loop over batches "
+     "runs per batch", """
+import torch
+model = Net().cuda()
+ref = torch.randn(64, 64, device="cuda")
+for i in range(0, 5):
+    out = model(ref)
+    print((out - ref).abs().max().item())
+for images in loader:
+    for flip in range(2):
+        feats = model(images.cuda().flip(3) if flip else images.cuda())
+        store(feats.cpu())
+""", [10]),
 ]
 
 

@@ -19,7 +19,7 @@ def notebook(*cells, language="python") -> str:
 
 def test_notebook_cells_are_one_module_and_findings_map_back_to_cells():
     text = notebook(("markdown", "# title"), ("code", "import torch\nx = torch.randn(3).cuda()"),
-                    ("code", "for i in range(5):\n    y = x * i\n    print(y.sum().item())"))
+                    ("code", "for i in range(50):\n    y = x * i\n    print(y.sum().item())"))
     found = lint_text(text, path="nb.ipynb")
     assert [(f.cell, f.line, f.column, f.check_id) for f in found] == [(2, 2, 5, "GA104"), (3, 3, 11, "GA103")]
     assert found[0].location == "nb.ipynb:cell2:2:5"

@@ -106,6 +106,7 @@ def measured_cost(machine) -> Optional[str]:
 
 
 _ELEMENT_READS = frozenset({"item", "tolist", "cpu"})
+_FEW = 5  # iterations: a loop this short waits this often at most
 
 
 def _comprehension_reads(ctx) -> Iterator[Hit]:
@@ -159,7 +160,7 @@ def run(ctx) -> Iterator[Hit]:
     yield from _comprehension_reads(ctx)
     timing = None  # the reads that close a timed region: a latency test's wait, not a stall (built on first need)
     for loop in ctx.loops_with_host_reads():
-        if not ctx.loop_is_hot(loop):
+        if not ctx.loop_is_hot(loop) or _few_runs(ctx, loop):
             continue
         if timing is None:
             timing = _timing_waits(ctx)
@@ -193,6 +194,18 @@ def run(ctx) -> Iterator[Hit]:
             yield Hit(f"{short(call.node)} waits for the GPU on every iteration of the loop at {where(ctx, loop)}: "
                       f"it calls {describe(inner.node)} ({where(ctx, inner.node)})", node=call.node,
                       evidence={"loop_line": line_of(ctx, loop), "sync_line": line_of(ctx, inner.node)})
+
+
+def _few_runs(ctx, loop) -> bool:
+    """``for i in range(0, 5):`` (and no loop around it, or only loops of known short counts): a handful of waits,
+    nothing to win. A two-pass flip loop inside a loop over batches runs per batch."""
+    total = 1
+    for each in [loop] + ctx.enclosing_loops(loop):
+        count = ctx.loop_iterations(each)
+        if count is None:
+            return False
+        total *= count
+    return total <= _FEW
 
 
 def _timing_waits(ctx) -> set[int]:
