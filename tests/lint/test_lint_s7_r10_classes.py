@@ -180,6 +180,34 @@ for images in loader:
         feats = model(images.cuda().flip(3) if flip else images.cuda())
         store(feats.cpu())
 """, [10]),
+    ("GA105", "an ensemble moved model by model on every batch; appending a model to the list runs nothing (GA107)", """
+import torch
+def get_models(paths):
+    models = []
+    for path in paths:
+        model = Net.load_from_checkpoint(path).to("cuda")
+        model.eval()
+        models.append(model)
+    return models
+def predict(models, loader, device):
+    preds = []
+    with torch.no_grad():
+        for batch in loader:
+            imgs = batch.to(device)
+            for model in models:
+                model = model.to("cuda")
+                preds.append(model(imgs))
+    return preds
+predict(get_models(["a.ckpt", "b.ckpt"]), loader, "cuda")
+""", [15]),
+    ("GA107", "models.append(model) is not a forward", """
+import torch
+models = []
+for path in paths:
+    model = Net.load_from_checkpoint(path).to("cuda")
+    model.eval()
+    models.append(model)
+""", []),
 ]
 
 

@@ -13,7 +13,10 @@ from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, EVAL, MODEL
 from advisor.lint.flow.literals import alias_names
 from advisor.lint.names import last_identifier
 
-_NOT_A_FORWARD = api.MODEL_QUIET_METHODS | api.MODEL_SELF_METHODS | {"parameters", "named_parameters", "apply"}
+_NOT_A_FORWARD = api.MODEL_QUIET_METHODS | api.MODEL_SELF_METHODS | {"parameters", "named_parameters", "apply"} | {
+    # a list or dict of models (an ensemble): `models.append(model)` keeps it, runs nothing
+    "append", "extend", "insert", "pop", "remove", "clear", "index", "count", "copy", "keys", "values", "items",
+    "get", "update", "setdefault"}
 
 
 def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:

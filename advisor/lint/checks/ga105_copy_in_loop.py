@@ -108,6 +108,10 @@ def run(ctx) -> Iterator[Hit]:
             if is_module and key is not None and _same_model(ctx, key, loop):  # not a new model each time
                 yield Hit(f"{short(call)} moves the model on every iteration of the loop at {where(ctx, loop)}",
                           node=call, severity="low", evidence={"loop_line": line_of(ctx, loop)})
+            elif is_module and key is not None and _ensemble_walk(ctx, key, loops):
+                yield Hit(f"{short(call)} moves every model of `{short(loop.iter)}` again on every iteration of the "
+                          f"loop at {where(ctx, loops[1])}", node=call, severity="low",
+                          evidence={"loop_line": line_of(ctx, loops[1])})
             elif _fill_made_in_loop(ctx, receiver, loop, call):
                 continue  # GA104 reports it where it is made: made on the GPU, nothing is copied at all
             elif _times_the_copy(ctx, loop):
@@ -227,6 +231,16 @@ def _same_model(ctx, key: str, loop: ast.AST) -> bool:
             if not (isinstance(value, ast.Name) and value.id == key):
                 return False
     return True
+
+
+def _ensemble_walk(ctx, key: str, loops: list[ast.AST]) -> bool:
+    """``for batch in loader: for model in models: model = model.to(device)``: the same ensemble, every model of it
+    moved again for each batch (the list is not rebuilt in the outer loop)."""
+    walk = loops[0]
+    if len(loops) < 2 or not isinstance(walk, (ast.For, ast.AsyncFor)) or key not in _target_names(walk.target) \
+            or not isinstance(walk.iter, ast.Name) or walk.iter.id in ctx.assigned_in(loops[1]):
+        return False
+    return not ctx.is_sweep(loops[1]) and ctx.loop_iterations(loops[1]) != 1
 
 
 def _same_model_passed_in_loop(ctx, info: FunctionInfo, parameter: str) -> Optional[ast.AST]:

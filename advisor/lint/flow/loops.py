@@ -246,7 +246,7 @@ class LoopAnalysis(FlowView):
             return True
         if isinstance(iterable, ast.Name):
             values = self.index.assigned_values.get(iterable.id, [])
-            return bool(values) and all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) for v in values)
+            return bool(values) and all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) and v.elts for v in values)
         return False
 
     # -- host reads ----------------------------------------------------------------------------------
