@@ -208,6 +208,20 @@ for path in paths:
     model.eval()
     models.append(model)
 """, []),
+    ("GA102", "x = x.cuda() in the timed loop is a copy (x is on the CPU on the first pass): the region starts there", """
+import time
+import torch
+model = Net().eval().cuda()
+tens = torch.ones(16, 3, 224, 224)
+t = 0
+for i in range(10):
+    s = time.time()
+    tens = tens.cuda()
+    out = model(tens)
+    out.cpu()
+    t += time.time() - s
+print(t)
+""", [8]),
 ]
 
 

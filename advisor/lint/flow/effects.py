@@ -238,18 +238,14 @@ class Effects(FlowView):
         return bool(every & CUDA_DEVICE) and not every & (CUDA_TENSOR | CUDA_MODEL)
 
     def _logs_cuda(self, call: ast.Call) -> bool:
-        """A logger is handed a CUDA tensor, or a dict or list holding one. A logger that takes a dict
-        (wandb.log(d), writer.add_scalars(tag, d)) is handed a dict, never a bare tensor: a value the pass
-        takes for one there is a helper's result it guessed from the helper's arguments
-        (``wandb.log(get_wandb_logs(loss_item, recall))``), so only a dict seen to hold CUDA tensors counts."""
+        """A logger is handed a CUDA tensor, or a dict or list holding one. A logger that takes a dict (wandb.log(d),
+        writer.add_scalars(tag, d)) is handed a dict, never a bare tensor: a value the pass takes for one there is a
+        helper's result guessed from its arguments (``wandb.log(get_logs(loss_item))``): only a dict of CUDA tensors."""
         func = call.func
         name = self.qual(func) or (func.attr if isinstance(func, ast.Attribute) else "")  # writer.add_scalars
         takes_dict = name.rsplit(".", 1)[-1] in _DICT_LOGGERS
-        for argument in list(call.args) + [k.value for k in call.keywords]:
-            kind = self.kind(argument)
-            if kind & CUDA_TENSOR and (kind & CONTAINER or not takes_dict):
-                return True
-        return False
+        kinds = [self.kind(argument) for argument in list(call.args) + [k.value for k in call.keywords]]
+        return any(kind & CUDA_TENSOR and (kind & CONTAINER or not takes_dict) for kind in kinds)
 
     def _arguments_kind(self, call: ast.Call) -> int:
         return reduce(or_, (self.kind(a) for a in list(call.args) + [k.value for k in call.keywords]), 0)
@@ -272,7 +268,9 @@ class Effects(FlowView):
                 return 0, None  # t.numpy() of a CUDA tensor raises instead of copying: a bug, not a slow read
             if attr in api.HOST_SYNC_METHODS or (attr == "to" and value & CPU_TENSOR and not value & CUDA_TENSOR):
                 return SYNC | HOST_READ, None
-            if attr in api.NON_TENSOR_METHODS and attr != "backward" or attr == "cuda" or attr in api.VIEW_METHODS \
+            if attr == "cuda":  # of a tensor on the CPU on some path (x = x.cuda() in a loop) a copy, else nothing
+                return (WORK if receiver & CPU_TENSOR else 0), None
+            if attr in api.NON_TENSOR_METHODS and attr != "backward" or attr in api.VIEW_METHODS \
                     or attr in api.MODEL_QUIET_METHODS:  # (a view: x.t() launches nothing; torch.load(p).eval()
                 return 0, None  # of what the pass took for a tensor is a module's set-up)
             return WORK | COMPUTE, None
