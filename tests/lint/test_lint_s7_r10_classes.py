@@ -222,6 +222,30 @@ for i in range(10):
     t += time.time() - s
 print(t)
 """, [8]),
+    ("GA103", "accelerate's prepare() places the model and the loader's batches: reads of their results wait", """
+import torch
+from accelerate import Accelerator
+accelerator = Accelerator()
+model = build_model()
+optimizer = torch.optim.AdamW(model.parameters())
+model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
+for epoch in range(10):
+    for batch in train_dataloader:
+        loss = model(batch).mean()
+        accelerator.backward(loss)
+        optimizer.step()
+        print(loss.item())
+""", [12]),
+    ("GA107", "model.load_param_from_tensor(t) writes the model's state: not a forward", """
+import torch
+test_model = Net().cuda()
+test_model.eval()
+weights = torch.randn(10, 100, device="cuda")
+for sample in range(10):
+    test_model.load_param_from_tensor(weights[sample])
+    test_model.set_weights(weights[sample])
+    out = test_model.predict_proba(weights[sample])
+""", [8]),
 ]
 
 

@@ -6,6 +6,7 @@ which runs its own forward under no_grad), and a model handed in only where the 
 from __future__ import annotations
 
 import ast
+import re
 from typing import Optional
 
 from advisor.lint import torch_api as api
@@ -17,6 +18,9 @@ _NOT_A_FORWARD = api.MODEL_QUIET_METHODS | api.MODEL_SELF_METHODS | {"parameters
     # a list or dict of models (an ensemble): `models.append(model)` keeps it, runs nothing
     "append", "extend", "insert", "pop", "remove", "clear", "index", "count", "copy", "keys", "values", "items",
     "get", "update", "setdefault"}
+
+# model.load_param_from_tensor(t), net.set_weights(w), model.update_buffers(x): methods that write a model's state
+_SETS_STATE = re.compile(r"^_*(load|set|copy|assign|register|reset|init|update|fill|save)(_|$)")
 
 
 def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
@@ -33,7 +37,7 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
         if callee & CUDA_MODEL or arguments & CUDA_TENSOR:
             return func
         return func if _unknown_eval_model(ctx, func, callee, arguments) else None
-    if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD:
+    if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD and not _SETS_STATE.match(func.attr):
         receiver = ctx.kind(func.value)
         if receiver & (MODEL | CUDA_MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR) \
                 and ctx.kind(call) & CUDA_TENSOR and not (arguments & (CUDA_TENSOR | CPU_TENSOR) == 0 and (

@@ -1,21 +1,26 @@
 """What a call's result holds when its kind alone does not say: each element of a tuple a user's function returns
 (``x, y, idx = train_feed(...)`` with ``return var_x, var_y, end``: without it every name of the unpacking got every
-element's kind, idx a CUDA tensor because x is), and a tensor handed to an unknown call and bound back."""
+element's kind, idx a CUDA tensor because x is), what Hugging Face Accelerate's ``accelerator.prepare(model, optimizer,
+loader)`` hands back (each object placed on the accelerator), and a tensor handed to an unknown call and bound back."""
 
 from __future__ import annotations
 
 import ast
 from typing import Optional
 
-from advisor.lint.flow.kinds import CPU_TENSOR, CUDA_TENSOR, F64, NUMPY
+from advisor.lint.flow.kinds import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, F64, LOADER, MODEL, NUMPY
 from advisor.lint.flow.scopes import FunctionInfo
+from advisor.lint.torch_api import MODEL_NAME_HINT
 
 
 def returned_shape(analyzer, target: ast.AST, value: ast.AST) -> Optional[tuple[int, ...]]:
     """The per-element kinds for unpacking ``value`` (a call of the user's function) into ``target``, when every
     return of that function is a tuple of as many elements; None otherwise."""
-    if not (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, ast.Call)
-            and isinstance(value.func, ast.Name)):
+    if not (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, ast.Call)):
+        return None
+    if _accelerator_prepare(analyzer, value) and len(value.args) == len(target.elts):
+        return tuple(_prepared(analyzer, argument) for argument in value.args)
+    if not isinstance(value.func, ast.Name):
         return None
     info = analyzer.scopes.resolve(value.func.id, analyzer.scope)
     if not isinstance(info, FunctionInfo):
@@ -31,6 +36,28 @@ def returned_shape(analyzer, target: ast.AST, value: ast.AST) -> Optional[tuple[
         for position, element in enumerate(value_tuple.elts):  # type: ignore[union-attr]
             shape[position] |= analyzer.values.get(element, 0)
     return tuple(shape)
+
+
+def _accelerator_prepare(analyzer, call: ast.Call) -> bool:
+    """``accelerator.prepare(...)`` with ``accelerator = Accelerator(...)`` of the accelerate package."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "prepare" and isinstance(func.value, ast.Name)):
+        return False
+    made = analyzer.index.assigned_values.get(func.value.id, [])
+    return len(made) == 1 and isinstance(made[0], ast.Call) \
+        and (analyzer.names.qual(made[0].func) or "").startswith("accelerate.")
+
+
+def _prepared(analyzer, argument: ast.AST) -> int:
+    """A model comes back on the device; a DataLoader comes back yielding batches already there (LOADER with
+    CUDA_TENSOR: what its iteration hands out); anything else as it was."""
+    kind = analyzer.values.get(argument, 0)
+    name = argument.id if isinstance(argument, ast.Name) else ""
+    if kind & LOADER or "loader" in name.lower():
+        return LOADER | CUDA_TENSOR
+    if kind & MODEL or not kind and MODEL_NAME_HINT.search(name):
+        return MODEL | CUDA_MODEL
+    return kind
 
 
 def kept_through_call(targets: list[ast.AST], value: ast.AST, values: dict[ast.AST, int]) -> int:

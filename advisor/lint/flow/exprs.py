@@ -315,8 +315,8 @@ class ExprEvaluator:
                 return self.element_of(node.args[0], self.values.get(node.args[0], 0))
             if callee == "range":
                 return 0
-        if kind & LOADER:
-            return CPU_TENSOR | (kind & F64)  # a batch: the copy to the GPU is needed, pin_memory makes it cheap
+        if kind & LOADER:  # a batch: the copy to the GPU is needed, pin_memory makes it cheap -- unless the loader
+            return (CUDA_TENSOR if kind & CUDA_TENSOR else CPU_TENSOR) | (kind & F64)  # places it (accelerate)
         return kind & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL | CUDA_DEVICE)
 
     def bind_target(self, target: ast.AST, shape: Shape) -> None:
