@@ -179,6 +179,10 @@ class FileContext:
         """``for v in t`` / ``for i in range(t.size(0))`` with ``t`` on CUDA: as many iterations as ``t`` has rows."""
         return self._loops.walks_cuda_tensor(loop)
 
+    def loop_runs_update(self, loop: ast.AST) -> bool:
+        """Does every iteration run backward() / optimizer.step() (a training step)?"""
+        return self._loops.runs_update(loop)
+
     def loop_is_hot(self, loop: ast.AST) -> bool:
         """Is every iteration a training or benchmark step (CUDA compute, no hot loop inside)?"""
         return self._loops.is_hot(loop)

@@ -246,6 +246,25 @@ for sample in range(10):
     test_model.set_weights(weights[sample])
     out = test_model.predict_proba(weights[sample])
 """, [8]),
+    ("GA103", "loss.item() just before a training step's clock logs the loss (reported); in a latency loop it is the "
+     "wait that makes the clock right (not)", """
+import time
+import torch
+model = Net().cuda()
+for images, labels in loader:
+    start = time.time()
+    loss = criterion(model(images.cuda()), labels.cuda())
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    losses.append(loss.item())
+    took = time.time() - start
+with torch.no_grad():
+    for images in loader:
+        start = time.time()
+        out = model(images.cuda()).sum().item()
+        took = time.time() - start
+""", [10]),
 ]
 
 
