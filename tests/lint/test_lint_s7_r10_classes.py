@@ -265,6 +265,18 @@ with torch.no_grad():
         out = model(images.cuda()).sum().item()
         took = time.time() - start
 """, [10]),
+    ("GA103", "accelerator.gather(loss) hands back a tensor on the loss's device: reading it every step waits", """
+import torch
+model = Net().cuda()
+for batch in loader:
+    loss = model(batch.cuda()).mean()
+    loss.backward()
+    optimizer.step()
+    avg = accelerator.gather(loss.repeat(8)).mean()
+    total += avg.item()
+    other = helper.collect(loss)
+    total += other.item()
+""", [8]),
 ]
 
 
