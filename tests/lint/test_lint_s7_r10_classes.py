@@ -277,6 +277,17 @@ for batch in loader:
     other = helper.collect(loss)
     total += other.item()
 """, [8]),
+    ("GA109", "a device parameter every call fills with None is the CPU default, not the GPU its name suggests", """
+import torch
+class SplitOp:
+    def __init__(self, n, device=None, dtype=torch.float64):
+        self.x = torch.linspace(0, 1, n, device=device, dtype=dtype)
+class OnGpu:
+    def __init__(self, n, device=None, dtype=torch.float64):
+        self.x = torch.linspace(0, 1, n, device=device, dtype=dtype)
+op = SplitOp(128, device=None, dtype=torch.float64)
+gpu = OnGpu(128, device="cuda")
+""", [7]),
 ]
 
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from functools import reduce
+from operator import or_
 from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.argparse_options import argparse_options
-from advisor.lint.flow.call_results import kept_through_call, returned_shape
+from advisor.lint.flow.call_results import kept_through_call, passed_only_none, returned_shape
 from advisor.lint.flow.calls import CallEvaluator
 from advisor.lint.flow.conditions import cuda_condition
 from advisor.lint.flow.env import Environment
@@ -141,7 +143,8 @@ class FlowAnalyzer(CallEvaluator):
         environment.current, environment.outer, environment.env = info, self._outer_envs(info), {}
         for name in info.positional + info.keyword_only + [info.vararg, info.kwarg]:
             if name is not None:
-                environment.env[name] = info.param_kinds.get(name, 0) or name_hint(name)
+                environment.env[name] = info.param_kinds.get(name, 0) or (
+                    0 if passed_only_none(self.index, info, name) else name_hint(name))
         if info.takes_self and info.class_info is not None:
             environment.env[info.positional[0]] = (MODEL if info.class_info.is_model else 0) | info.class_info.instance_bit
         seen = self.cuda_seen
@@ -282,10 +285,7 @@ class FlowAnalyzer(CallEvaluator):
 
     def _fallback_device(self, value: ast.AST) -> int:
         arguments = list(value.args) + [k.value for k in value.keywords] if isinstance(value, ast.Call) else []
-        found = 0
-        for argument in arguments:
-            found |= self.values.get(argument, 0) & DEVICE_BITS
-        return found
+        return reduce(or_, (self.values.get(argument, 0) & DEVICE_BITS for argument in arguments), 0)
 
     def _augassign(self, node: ast.AugAssign) -> None:
         key = dotted(node.target)

@@ -71,3 +71,35 @@ def kept_through_call(targets: list[ast.AST], value: ast.AST, values: dict[ast.A
         if isinstance(argument, ast.Name) and argument.id == name:
             return values.get(argument, 0) & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY)  # X = scaler.transform(X)
     return 0
+
+
+def passed_only_none(index, info: FunctionInfo, name: str) -> bool:
+    """``def __init__(self, ..., device=None)`` and every call in the file (``split_op(..., device=None)``) passes
+    None or leaves the default None: the parameter holds None (the CPU default), not a device its name suggests."""
+    default = _default(info, name)
+    callee = info.class_info.name if info.name == "__init__" and info.class_info is not None else info.name
+    sites = index.calls_by_name.get(callee, [])
+    position = info.positional.index(name) - info.takes_self if name in info.positional else None
+    seen = False
+    for site in sites:
+        passed = next((k.value for k in site.keywords if k.arg == name), None)
+        if passed is None and position is not None and 0 <= position < len(site.args):
+            passed = site.args[position]
+        passed = passed if passed is not None else default
+        if not (isinstance(passed, ast.Constant) and passed.value is None):
+            return False
+        seen = True
+    return seen
+
+
+def _default(info: FunctionInfo, name: str) -> Optional[ast.AST]:
+    arguments = info.node.args
+    positional = arguments.posonlyargs + arguments.args
+    for argument, default in zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults,
+                                 strict=True):
+        if argument.arg == name:
+            return default
+    for argument, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True):
+        if argument.arg == name:
+            return default
+    return None
