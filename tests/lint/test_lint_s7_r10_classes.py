@@ -288,6 +288,15 @@ class OnGpu:
 op = SplitOp(128, device=None, dtype=torch.float64)
 gpu = OnGpu(128, device="cuda")
 """, [7]),
+    ("GA104", "a factory through two Python-number operations, (torch.arange(n) + 0.5) * dx, is still made only to be "
+     "copied", """
+import torch
+dx = 0.01
+N = 1000
+x = ((torch.arange(N - 1) + 0.5) * dx).to("cuda")
+data = torch.load("a.pt")
+y = ((data + 0.5) * dx).to("cuda")
+""", [4]),
 ]
 
 

@@ -228,10 +228,13 @@ def _literal(ctx, factory: Optional[ast.Call]) -> bool:
 
 
 def _factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
-    if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
-        # torch.zeros(n, n) + 2.0: a factory and a Python number, all computed on the CPU before the copy
+    while isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
+        # torch.zeros(n, n) + 2.0, (torch.arange(n) + 0.5) * dx: a factory and Python numbers, all computed on the
+        # CPU before the copy
         sides = [side for side in (node.left, node.right) if not ctx.is_number(side)]
-        node = sides[0] if len(sides) == 1 else node
+        if len(sides) != 1:
+            break
+        node = sides[0]
     while isinstance(node, ast.Call):
         name = ctx.qual(node.func) or ""
         if name.count(".") == 1 and name.startswith("torch.") and name[6:] in api.FACTORIES:
