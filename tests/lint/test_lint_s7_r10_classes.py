@@ -297,6 +297,19 @@ x = ((torch.arange(N - 1) + 0.5) * dx).to("cuda")
 data = torch.load("a.pt")
 y = ((data + 0.5) * dx).to("cuda")
 """, [4]),
+    ("GA103", "a meta-learning inner loop that steps by torch.autograd.grad is the step loop: its print(loss.item()) "
+     "waits every step", """
+import torch
+model = Net().cuda()
+weights = dict(model.named_parameters())
+for inner in range(100):
+    loss = torch.tensor(0.0).to("cuda")
+    for graph in graphs:
+        loss += model.recon_loss(graph.cuda(), weights)
+    print(loss.item())
+    grads = torch.autograd.grad(loss, weights.values(), create_graph=True)
+    weights = {k: w - 0.05 * g for (k, w), g in zip(weights.items(), grads)}
+""", [8]),
 ]
 
 

@@ -16,7 +16,7 @@ from advisor.lint.flow.effects import COMPUTE, Event
 from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, children
 from advisor.lint.names import last_identifier
 
-UPDATES = frozenset({"backward", "step"})
+UPDATES = frozenset({"backward", "step", "grad"})  # (torch.autograd.grad: a hand-written or meta-learning step)
 OPTIMIZER_STEP = frozenset({"step"})
 # an optimizer (or GradScaler) handed in from outside, whose parameters the file cannot place
 _NOT_THIS_BODY = (*FUNCTION_TYPES, *LOOP_TYPES, ast.Lambda, ast.ClassDef)
