@@ -75,6 +75,11 @@ GRAD_OFF_CONTEXTS = frozenset({
 })
 GRAD_SWITCHES = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"})
 
+# Linear algebra that checks its result for errors on the host: "When inputs are on a CUDA device, this function
+# synchronizes that device with the CPU" (torch.linalg docs; the *_ex variants do not).
+SYNCING_LINALG = frozenset({f"torch.linalg.{name}" for name in (
+    "cholesky", "inv", "solve", "eig", "eigvals", "eigh", "eigvalsh", "svd", "svdvals", "lstsq", "matrix_rank", "pinv")}
+    | {"torch.inverse", "torch.cholesky", "torch.svd", "torch.pinverse"})
 # Methods on a CUDA tensor that wait for the GPU and copy to the host.
 HOST_SYNC_METHODS = frozenset({"item", "tolist", "cpu", "numpy", "nonzero"})
 # Builtins that turn a tensor into a Python value (or text): a host sync for a CUDA tensor.

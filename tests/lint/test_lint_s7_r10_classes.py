@@ -310,6 +310,21 @@ for inner in range(100):
     grads = torch.autograd.grad(loss, weights.values(), create_graph=True)
     weights = {k: w - 0.05 * g for (k, w), g in zip(weights.items(), grads)}
 """, [8]),
+    ("GA101", "torch.inverse / torch.linalg.eigh check their result on the host: the clock after them is right; "
+     "inv_ex does not", """
+import time
+import torch
+a = torch.rand(256, 256, device="cuda")
+torch.inverse(a)
+t0 = time.time()
+torch.inverse(a)
+t1 = time.time()
+w, v = torch.linalg.eigh(a @ a.T)
+t2 = time.time()
+inv, info = torch.linalg.inv_ex(a)
+t3 = time.time()
+print(t1 - t0, t2 - t1, t3 - t2)
+""", [11]),
 ]
 
 

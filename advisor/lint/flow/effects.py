@@ -224,7 +224,7 @@ class Effects(FlowView):
                     return (WORK if last in api.NON_FILLING_FACTORIES else WORK | KERNEL), None
                 if not qualified.startswith("torch.") and self._placed_data(call):
                     return WORK, None  # get_batch(split, device): data placed on the device, nothing computed
-                return WORK | COMPUTE, None
+                return WORK | COMPUTE | (SYNC if qualified in api.SYNCING_LINALG else 0), None
             return (WORK if value & CUDA_MODEL else 0), None
         if isinstance(func, ast.Attribute):
             return self._method_effect(call, func, value)
