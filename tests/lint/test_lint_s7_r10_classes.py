@@ -325,6 +325,19 @@ inv, info = torch.linalg.inv_ex(a)
 t3 = time.time()
 print(t1 - t0, t2 - t1, t3 - t2)
 """, [11]),
+    ("GA103", "for family, vectors in [('shared', cuda_list), ...]: each name gets its own position's kind", """
+import torch
+a = torch.randn(64, 8, device="cuda")
+b = torch.randn(64, 8, device="cuda")
+for family, initials in [("shared", [a, b]), ("ll1", [b, a])]:
+    for j, vector in enumerate(initials):
+        if family == "shared":
+            out = vector * 2
+        else:
+            out = vector @ vector
+        if out.sum() > 0:
+            out = out * 0.5
+""", [10]),
 ]
 
 

@@ -315,6 +315,10 @@ class ExprEvaluator:
                 return self.element_of(node.args[0], self.values.get(node.args[0], 0))
             if callee == "range":
                 return 0
+        if isinstance(node, (ast.List, ast.Tuple)) and node.elts and all(  # for family, cls, rank in [("a", A, 8),
+                isinstance(e, ast.Tuple) and len(e.elts) == len(node.elts[0].elts) for e in node.elts):  # ...]
+            return tuple(union(tuple(self.values.get(e.elts[i], 0) for e in node.elts))
+                         for i in range(len(node.elts[0].elts)))  # each name gets its own position's kinds
         if kind & LOADER:  # a batch: the copy to the GPU is needed, pin_memory makes it cheap -- unless the loader
             return (CUDA_TENSOR if kind & CUDA_TENSOR else CPU_TENSOR) | (kind & F64)  # places it (accelerate)
         return kind & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL | CUDA_DEVICE)
