@@ -338,6 +338,28 @@ for family, initials in [("shared", [a, b]), ("ll1", [b, a])]:
         if out.sum() > 0:
             out = out * 0.5
 """, [10]),
+    ("GA103", "a loop whose body calls an imported train_joint_epoch(...) runs an epoch per iteration: its prints "
+     "are per epoch", """
+import torch
+from project.training import train_joint_epoch
+model = Net().cuda()
+for factor in factors:
+    loss = model(x.cuda()).sum()
+    result = train_joint_epoch(model, optimizer, loader, device="cuda")
+    print(f"factor {factor}: loss={loss.item():.4g}")
+for step in range(1000):
+    loss = model(x.cuda()).sum()
+    print(loss.item())
+""", [10]),
+    ("GA108", "`if not args.no_anomaly:` is on unless turned off; `if args.detect_anomaly:` is asked for", """
+import torch
+from project.training import train_joint_epoch
+if not args.no_anomaly:
+    torch.autograd.set_detect_anomaly(True)
+if args.detect_anomaly:
+    torch.autograd.set_detect_anomaly(True)
+train_joint_epoch(model, optimizer, loader)
+""", [4]),
 ]
 
 

@@ -22,6 +22,7 @@ import re
 from typing import Iterator, Optional
 
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
+from advisor.lint.names import last_identifier
 
 DOC = CheckDoc(
     what=('Finds debugging switches left on: CUDA_LAUNCH_BLOCKING=1, PYTORCH_NO_CUDA_MEMORY_CACHING=1 (also '
@@ -96,7 +97,7 @@ def _under_debug_flag(ctx, node: ast.AST) -> bool:
     the fix recommends), not left on."""
     child = node
     for parent in ctx.index.ancestors(node):
-        if isinstance(parent, ast.If) and child in parent.body and any(
+        if isinstance(parent, ast.If) and child in parent.body and not _opt_out(parent.test) and any(
                 _DEBUG_FLAG.search(text) for text in _words(parent.test)):
             return True
         if isinstance(parent, ast.ClassDef) and _DEBUG_FLAG.search(parent.name) and not _is_module_class(parent):
@@ -106,6 +107,15 @@ def _under_debug_flag(ctx, node: ast.AST) -> bool:
             return True  # a callback's on_train_start / on_train_end pair: a plugin the user turns on
         child = parent
     return False
+
+
+def _opt_out(test: ast.AST) -> bool:
+    """``if not args.no_anomaly:``: on unless the user turns it off -- on by default, not asked for."""
+    return isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) \
+        and _OPT_OUT.match(last_identifier(test.operand) if isinstance(test.operand, (ast.Name, ast.Attribute)) else "")
+
+
+_OPT_OUT = re.compile(r"(no|disable|skip|without)_", re.IGNORECASE)
 
 
 def _is_module_class(cls: ast.ClassDef) -> bool:

@@ -101,7 +101,7 @@ class LoopAnalysis(FlowView):
         if self.runs_update(loop):
             return True  # its own body runs backward() / optimizer.step(): one iteration is one step
         inner = self._children.get(loop, [])
-        if any(self.is_step_loop(one) for one in inner):
+        if any(self.is_step_loop(one) for one in inner) or steps.runs_epochs(self.index, loop):
             return False  # (nor is a loop around one whose iterations call a helper with a hot loop: epochs)
         return not any(event.callee is not None and self.function_has_hot_loop(event.callee, 0) for event in
                        events + [e for one in inner for e in self.iteration_events(one, stop_at_loops=True)])

@@ -38,15 +38,7 @@ def runs_update(events: list[Event], updates: frozenset = UPDATES) -> bool:
 
 def update_calls(body: list[ast.stmt], updates: frozenset = UPDATES) -> list[ast.Call]:
     """The ``X.step()`` / ``X.backward()`` calls in ``body`` outside its inner loops and definitions."""
-    found, stack = [], list(body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, _NOT_THIS_BODY):
-            continue
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in updates:
-            found.append(node)
-        stack.extend(children(node))
-    return found
+    return [call for call in _body_calls(body) if isinstance(call.func, ast.Attribute) and call.func.attr in updates]
 
 
 def named_like_optimizer(call: ast.Call) -> bool:
@@ -86,3 +78,29 @@ def in_exit_branch(index, node: ast.AST) -> bool:
             return True
         child = parent
     return False
+
+
+_EPOCH_RUN = re.compile(r"epoch|^(train|fit)(_model|_network|_net)?$|^run_training", re.IGNORECASE)
+
+
+def runs_epochs(index, loop: ast.AST) -> bool:
+    """Does the loop's own body call a training run the file does not define (``train_joint_epoch(model, ...)``,
+    ``fit(model, data)`` imported from the project)? Then one iteration is a run or an epoch, not a step."""
+    for call in _body_calls(loop.body):
+        name = last_identifier(call.func)
+        if name not in index.bound_names and _EPOCH_RUN.search(name):  # (not the file's own def or variable)
+            return True
+    return False
+
+
+def _body_calls(body: list[ast.stmt]) -> list[ast.Call]:
+    """The calls in ``body`` outside its inner loops and definitions."""
+    found, stack = [], list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _NOT_THIS_BODY):
+            continue
+        if isinstance(node, ast.Call):
+            found.append(node)
+        stack.extend(children(node))
+    return found
