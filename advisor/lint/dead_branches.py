@@ -2,7 +2,9 @@
 
 Two kinds (issue 12's labelling convention, session 6):
 - **Never run at all**: a test of a module constant the file never rebinds (``DATA_TYPE = "float"`` ...
-  ``if DATA_TYPE == "double": x = x.double()``), or of a literal (``if False:``). No check reports there.
+  ``if DATA_TYPE == "double": x = x.double()``), of an entry of a module-level settings object built from literals
+  and only ever read (``args = EasyDict({"cuda": False})`` ... ``if args.cuda:``), or of a literal (``if False:``).
+  No check reports there.
 - **Run only without CUDA**: the CPU fallback of a device test (the ``else:`` of ``if torch.cuda.is_available():``,
   the body of ``if device == "cpu":``). Nothing there is on a GPU, so checks of GPU costs and of float64 on the
   GPU stay silent there (a debug switch set on that path still costs, on the CPU: GA108 still reports).
@@ -52,8 +54,8 @@ def fixed_answers(index: FileIndex) -> dict[ast.If, bool]:
 
 
 def _may_be_fixed(test: ast.AST) -> bool:
-    """Cheap: a literal, a bare name, a comparison with a literal, or `not` / `and` / `or` of those."""
-    if isinstance(test, (ast.Constant, ast.Name)):
+    """Cheap: a literal, a bare name, a setting (args.cuda), a comparison with a literal, or `not` / `and` / `or`."""
+    if isinstance(test, (ast.Constant, ast.Name)) or _setting_key(test) is not None:
         return True
     if isinstance(test, ast.UnaryOp):
         return _may_be_fixed(test.operand)
@@ -97,18 +99,58 @@ def _module_constants(index: FileIndex) -> dict[str, object]:
             value = statement.value
             if len(targets) == 1 and isinstance(targets[0], ast.Name) and isinstance(value, ast.Constant):
                 candidates[targets[0].id] = value.value
+            elif len(targets) == 1 and isinstance(targets[0], ast.Name):
+                candidates.update({f"{targets[0].id}.{key}": item for key, item in _settings(value).items()})
     if not candidates:
         return {}
     imported = {alias.asname or alias.name.split(".")[0] for node in index.imports for alias in node.names}
     constants = {}
-    for name, value in candidates.items():
-        if name in imported or name in index.parameters or any(f.name == name for f in index.functions) \
+    for key, value in candidates.items():
+        name = key.split(".", 1)[0]
+        if name in imported or "." not in key and name in index.parameters or any(f.name == name for f in index.functions) \
                 or any(c.name == name for c in index.classes):
             continue
-        stores = sum(1 for node in index.names_by_id.get(name, ()) if not isinstance(node.ctx, ast.Load))
-        if stores == 1:
-            constants[name] = value
+        uses = index.names_by_id.get(name, ())
+        stores = sum(1 for node in uses if not isinstance(node.ctx, ast.Load))
+        if stores == 1 and ("." not in key or all(_only_read(index, node) for node in uses
+                                                  if isinstance(node.ctx, ast.Load))):
+            constants[key] = value
     return constants
+
+
+_SETTINGS_WRAPPERS = frozenset({"EasyDict", "edict", "dict", "SimpleNamespace", "Namespace", "AttrDict", "Munch"})
+
+
+def _settings(value: ast.AST) -> dict[str, object]:
+    """``EasyDict({"cuda": False, ...})`` / ``SimpleNamespace(cuda=False)`` / ``{"cuda": False}``: its literal entries."""
+    if isinstance(value, ast.Call) and value.func is not None:
+        name = value.func.attr if isinstance(value.func, ast.Attribute) else getattr(value.func, "id", "")
+        if name not in _SETTINGS_WRAPPERS:
+            return {}
+        found = {k.arg: k.value.value for k in value.keywords if k.arg and isinstance(k.value, ast.Constant)}
+        return found | (_settings(value.args[0]) if len(value.args) == 1 else {})
+    if isinstance(value, ast.Dict):
+        return {k.value: v.value for k, v in zip(value.keys, value.values, strict=True)
+                if isinstance(k, ast.Constant) and isinstance(k.value, str) and isinstance(v, ast.Constant)}
+    return {}
+
+
+def _only_read(index: FileIndex, use: ast.Name) -> bool:
+    """``args.cuda`` / ``args["cuda"]`` read, never written, updated or handed on (which could change an entry)."""
+    parent = index.parents.get(use)
+    if isinstance(parent, ast.Attribute):
+        return isinstance(parent.ctx, ast.Load) and not isinstance(index.parents.get(parent), ast.Call)
+    return isinstance(parent, ast.Subscript) and isinstance(parent.ctx, ast.Load)
+
+
+def _setting_key(node: ast.AST) -> Optional[str]:
+    """``args.cuda`` / ``args["cuda"]`` -> "args.cuda"."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant) \
+            and isinstance(node.slice.value, str):
+        return f"{node.value.id}.{node.slice.value}"
+    return None
 
 
 def _local_constants(index: FileIndex, function: ast.AST, module: dict[str, object],
@@ -127,6 +169,8 @@ def _local_constants(index: FileIndex, function: ast.AST, module: dict[str, obje
                      and index.scope_of(node) is function)
         if stores == 0 and name in module:
             constants[name] = module[name]
+        if stores == 0:  # args.cuda of a module-level settings object the function does not rebind
+            constants.update({key: value for key, value in module.items() if key.startswith(name + ".")})
         elif stores == 1 and name in bound_here and not _declared_outside(index, name):
             constants[name] = bound_here[name]
     return constants
@@ -143,6 +187,9 @@ def _constant_answer(test: ast.AST, constants: dict[str, object]) -> object:
         return bool(test.value)
     if isinstance(test, ast.Name):
         return bool(constants[test.id]) if test.id in constants else _UNKNOWN
+    key = _setting_key(test)
+    if key is not None:
+        return bool(constants[key]) if key in constants else _UNKNOWN
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         inner = _constant_answer(test.operand, constants)
         return inner if inner is _UNKNOWN else not inner
@@ -156,7 +203,7 @@ def _constant_answer(test: ast.AST, constants: dict[str, object]) -> object:
         left, right = _value(test.left, constants), _value(test.comparators[0], constants)
         if left is _UNKNOWN or right is _UNKNOWN:
             return _UNKNOWN
-        if not (isinstance(test.left, ast.Name) or isinstance(test.comparators[0], ast.Name)):
+        if not any(isinstance(side, ast.Name) or _setting_key(side) for side in (test.left, test.comparators[0])):
             return _UNKNOWN  # two literals compared: someone's placeholder, leave it
         return _compare(test.ops[0], left, right)
     return _UNKNOWN
@@ -167,6 +214,8 @@ def _value(node: ast.AST, constants: dict[str, object]) -> object:
         return node.value
     if isinstance(node, ast.Name) and node.id in constants:
         return constants[node.id]
+    if _setting_key(node) in constants:
+        return constants[_setting_key(node)]  # type: ignore[index]
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and all(isinstance(e, ast.Constant) for e in node.elts):
         return tuple(e.value for e in node.elts)  # type: ignore[attr-defined]
     return _UNKNOWN

@@ -360,6 +360,30 @@ if args.detect_anomaly:
     torch.autograd.set_detect_anomaly(True)
 train_joint_epoch(model, optimizer, loader)
 """, [4]),
+    ("GA106", "args = EasyDict({'cuda': False}) only read: `if ... and args.cuda:` never runs, the program is CPU code; "
+     "the same settings changed later are not fixed", """
+import torch
+import easydict
+args = easydict.EasyDict({"batch_size": 32, "cuda": False})
+device = "cpu"
+if torch.cuda.is_available() and args.cuda:
+    device = "cuda"
+loader = torch.utils.data.DataLoader(dataset, batch_size=args.batch_size)
+def describe(args):
+    return args.name
+model = Net(args.batch_size).to(device)
+""", []),
+    ("GA106", "(twin) the settings object is changed, so its entry is not fixed", """
+import torch
+import easydict
+args = easydict.EasyDict({"batch_size": 32, "cuda": False})
+args.cuda = torch.cuda.is_available()
+device = "cpu"
+if torch.cuda.is_available() and args.cuda:
+    device = "cuda"
+loader = torch.utils.data.DataLoader(dataset, batch_size=args.batch_size)
+model = Net().to(device)
+""", [8]),
 ]
 
 
