@@ -138,8 +138,9 @@ def _settings(value: ast.AST) -> dict[str, object]:
 def _only_read(index: FileIndex, use: ast.Name) -> bool:
     """``args.cuda`` / ``args["cuda"]`` read, never written, updated or handed on (which could change an entry)."""
     parent = index.parents.get(use)
-    if isinstance(parent, ast.Attribute):
-        return isinstance(parent.ctx, ast.Load) and not isinstance(index.parents.get(parent), ast.Call)
+    if isinstance(parent, ast.Attribute):  # (not args.update(...): a method that may change it)
+        call = index.parents.get(parent)
+        return isinstance(parent.ctx, ast.Load) and not (isinstance(call, ast.Call) and call.func is parent)
     return isinstance(parent, ast.Subscript) and isinstance(parent.ctx, ast.Load)
 
 
