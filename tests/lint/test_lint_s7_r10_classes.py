@@ -384,6 +384,17 @@ if torch.cuda.is_available() and args.cuda:
 loader = torch.utils.data.DataLoader(dataset, batch_size=args.batch_size)
 model = Net().to(device)
 """, [8]),
+    ("GA107", "a library model's generate() runs under no_grad itself; a generate the file writes is its own forward", """
+import torch
+from transformers import GPT2LMHeadModel
+model = GPT2LMHeadModel.from_pretrained("gpt2").to("cuda")
+model.eval()
+inputs = tokenizer.encode("hello", return_tensors="pt").to("cuda")
+outputs = model.generate(inputs, max_length=100)
+print(tokenizer.decode(outputs[0]))
+logits = model(inputs).logits
+print(logits.argmax())
+""", [8]),
 ]
 
 

@@ -37,7 +37,8 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
         if callee & CUDA_MODEL or arguments & CUDA_TENSOR:
             return func
         return func if _unknown_eval_model(ctx, func, callee, arguments) else None
-    if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD and not _SETS_STATE.match(func.attr):
+    if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD and not _SETS_STATE.match(func.attr) \
+            and not _library_generate(ctx, func):
         receiver = ctx.kind(func.value)
         if receiver & (MODEL | CUDA_MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR) \
                 and ctx.kind(call) & CUDA_TENSOR and not (arguments & (CUDA_TENSOR | CPU_TENSOR) == 0 and (
@@ -54,6 +55,12 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
             and not ctx.callees(call) and ctx.qual(func) is None:
         return func
     return None
+
+
+def _library_generate(ctx, func: ast.Attribute) -> bool:
+    """``model.generate(inputs, max_length=100)`` of a model class the file does not write: Hugging Face's generate
+    runs under torch.no_grad() itself."""
+    return func.attr == "generate" and not any(f.name == "generate" for f in ctx.index.functions)
 
 
 def _named_like_a_model(ctx, func: ast.AST) -> bool:
