@@ -1,4 +1,4 @@
-"""The seeded dev/held-out split the lint corpora five to ten share: the third corpus's rule
+"""The seeded dev/held-out split the lint corpora five to eleven share: the third corpus's rule
 (scripts_r3_split.split_with: shuffle with the seed, place the items carrying the rarest check ids first in the half that
 keeps per-check counts, clean counts and half sizes closest, then swap pairs while that lowers the imbalance), each
 corpus with its own seed, in one wave (each was split once, when complete, before anyone scored it). Recomputable from
