@@ -395,6 +395,26 @@ print(tokenizer.decode(outputs[0]))
 logits = model(inputs).logits
 print(logits.argmax())
 """, [8]),
+    ("GA103", "a helper's crit(logits, label) on CUDA tensors, and model.scale.item() of a CUDA model's parameter, "
+     "are reads every step; .item() hands back a number", """
+import torch
+def train_epoch(model, loader, crit, opt, device):
+    total = 0
+    for spec, label in loader:
+        spec, label = spec.to(device), label.to(device)
+        loss = crit(model(spec), label)
+        loss.backward()
+        opt.step()
+        total += loss.item()
+    return total
+model = Net().cuda()
+for step, batch in enumerate(loader):
+    loss = model(batch.cuda()).mean()
+    loss.backward()
+    logs = {"loss": 0.0}
+    logs["scale"] = model.softmax_multiplier.item()
+    wandb.log(logs)
+""", [9, 16]),
 ]
 
 

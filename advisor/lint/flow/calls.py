@@ -227,6 +227,8 @@ class CallEvaluator(ExprEvaluator):
         receiver_node = node.func.value if isinstance(node.func, ast.Attribute) else node.func
         if attr in ("to", "cuda", "cpu"):
             return self._move(receiver, attr, node, pos, kw)
+        if attr in ("item", "tolist"):  # a Python number or list, whatever it was called on
+            return 0
         if attr == "type" and node.args and receiver & (CUDA_TENSOR | CPU_TENSOR):
             target = node.args[0]
             text = target.value if isinstance(target, ast.Constant) and isinstance(target.value, str) \
@@ -243,8 +245,7 @@ class CallEvaluator(ExprEvaluator):
             # converting it must not lose that it is one (.cuda() next moves a model, not a tensor)
             receiver = MODEL
         if attr in ("eval", "train") and receiver & (CUDA_TENSOR | CPU_TENSOR) and looks_like_model(receiver_node):
-            # model, opt, epoch = load_checkpoint(device, path) read as data; .eval() says it is a module (on CUDA if
-            # the data was)
+            # model, opt, epoch = load_checkpoint(device, path) read as data; .eval() says it is a module (on CUDA if so)
             receiver = (receiver & ~(CUDA_TENSOR | CPU_TENSOR)) | MODEL | (CUDA_MODEL if receiver & CUDA_TENSOR else 0)
         module = _is_module(receiver) or (receiver == 0 and attr in ("eval", "train")
                                           and looks_like_model(receiver_node))

@@ -261,6 +261,8 @@ class Effects(FlowView):
         if attr == "format" and is_text(func.value):  # "{:.4f}".format(loss)
             return (SYNC | HOST_READ if self._arguments_kind(call) & CUDA_TENSOR else 0), None
         receiver = self.kind(func.value)
+        if attr in ("item", "tolist") and receiver & CUDA_MODEL and isinstance(func.value, ast.Attribute):
+            return SYNC | HOST_READ, None  # model.scale.item(): only a tensor has .item(): a parameter on the GPU
         if attr == "copy_" and (receiver | self._arguments_kind(call)) & CUDA_TENSOR:
             return WORK, None  # h.copy_(d) / d.copy_(h): a copy between devices, no computation
         if receiver & CUDA_TENSOR:
