@@ -415,6 +415,13 @@ for step, batch in enumerate(loader):
     logs["scale"] = model.softmax_multiplier.item()
     wandb.log(logs)
 """, [9, 16]),
+    ("GA104", ".to(torch.int8) is a dtype cast on the CPU: the factory under it is reported where it is made", """
+import torch
+def init_lattice(n, p, device):
+    lattice = torch.bernoulli(torch.full((n, n), p)).to(torch.int8) * 2 - 1
+    return lattice.to(device)
+lattice = init_lattice(64, 0.5, "cuda")
+""", [3]),
 ]
 
 

@@ -252,8 +252,9 @@ def _factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
 
 
 def _cpu_type_cast(ctx, call: ast.Call) -> bool:
-    """``t.type(torch.FloatTensor)``: a cast that stays on the CPU (pre-0.4 code), like ``t.float()``."""
-    if call.func.attr != "type" or len(call.args) != 1:  # type: ignore[union-attr]
+    """``t.type(torch.FloatTensor)``: a cast that stays on the CPU (pre-0.4 code), like ``t.float()``; also
+    ``t.to(torch.int8)``, a dtype alone."""
+    if call.func.attr not in ("type", "to") or len(call.args) != 1 or call.keywords:  # type: ignore[union-attr]
         return False
     argument = call.args[0]
     if isinstance(argument, ast.Name):  # typ = torch.float; t.type(typ)
@@ -262,7 +263,8 @@ def _cpu_type_cast(ctx, call: ast.Call) -> bool:
     text = ctx.qual(argument) or ""
     if text.startswith("torch.") and text[6:] in _DTYPES:
         return True  # t.type(torch.float): a dtype cast, on the device the tensor is on
-    return text.startswith("torch.") and text.endswith("Tensor") and not text.startswith("torch.cuda.")
+    return call.func.attr == "type" and text.startswith("torch.") and text.endswith("Tensor") \
+        and not text.startswith("torch.cuda.")  # type: ignore[union-attr]
 
 
 def _numpy_fill(ctx, factory: Optional[ast.Call]) -> Optional[ast.Call]:
