@@ -422,6 +422,22 @@ def init_lattice(n, p, device):
     return lattice.to(device)
 lattice = init_lattice(64, 0.5, "cuda")
 """, [3]),
+    ("GA108", "a CUDA-only switch set by a program that keeps its work on the CPU costs nothing; a launcher that "
+     "hands the work on is reported", """
+import os
+import torch
+from diffusers import StableDiffusionPipeline
+os.environ["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1"
+pipe = StableDiffusionPipeline.from_pretrained("sd-v1-5")
+pipe = pipe.to("cpu")
+image = pipe("a cat").images[0]
+""", []),
+    ("GA108", "(twin) the same switch in a launcher that names no device", """
+import os
+from project.train import run_training
+os.environ["CUDA_LAUNCH_BLOCKING"] = "1"
+run_training()
+""", [3]),
 ]
 
 

@@ -143,7 +143,8 @@ def _words(test: ast.AST) -> Iterator[str]:
 
 
 def _switches(ctx) -> Iterator[Hit]:
-    yield from _environment(ctx)
+    if ctx.uses_cuda or not _runs_on_the_cpu(ctx):
+        yield from _environment(ctx)  # (the switches in _DEBUG_ENV slow CUDA only: a CPU program pays nothing)
     # Anomaly detection is process-wide: an entry point or module that switches it on and hands the work to code
     # elsewhere (run_training(...), an imported simulator) slows that code down, CUDA or not in this file. Only a
     # program that visibly builds its model and trains it here, all on the CPU (a tutorial), is not this tool's
@@ -171,6 +172,13 @@ def _switches(ctx) -> Iterator[Hit]:
             hit = _profiler(ctx, call)
             if hit is not None:
                 yield hit
+
+
+def _runs_on_the_cpu(ctx) -> bool:
+    """``pipe = pipe.to("cpu")`` / ``device = torch.device("cpu")`` in a file that never names CUDA: its work runs on
+    the CPU (a launcher that only sets the switch and hands the work on names no device either, and is reported)."""
+    return any(isinstance(a, ast.Constant) and a.value == "cpu" for call in ctx.index.calls
+               if (getattr(call.func, "attr", "") == "to" or ctx.qual(call.func) == "torch.device") for a in call.args)
 
 
 def _trains_here(ctx) -> bool:
