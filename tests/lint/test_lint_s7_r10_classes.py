@@ -438,6 +438,16 @@ from project.train import run_training
 os.environ["CUDA_LAUNCH_BLOCKING"] = "1"
 run_training()
 """, [3]),
+    ("GA106", "device = 0 is CUDA device 0: model.to(device) puts the model on the GPU the loader feeds", """
+import torch
+from torch.utils.data import DataLoader
+device = 0
+model = Net()
+train_loader = DataLoader(dataset, batch_size=64)
+model.to(device)
+for imgs, labels in train_loader:
+    out = model(imgs.to(device))
+""", [5]),
 ]
 
 

@@ -41,6 +41,7 @@ from advisor.lint.flow.literals import (
     alias_names,
     dtype_kind,
     is_device_key,
+    is_device_number,
     looks_like_model,
     makes_new_data,
     placed_on,
@@ -291,8 +292,7 @@ class CallEvaluator(ExprEvaluator):
             return CUDA_DEVICE | (pos[1] if len(pos) > 1 else 0)  # config.get("device", "cpu"): may be CUDA
         if not receiver and _all(pos, kw) & CUDA_TENSOR and (api.COMPUTES_ON_ITS_INPUTS.search(attr)
                                                             or api.COMPUTE_METHOD_HINT.match(attr)):
-            # `self.dmodel(x)` (a wrapped model stored in __init__), `self._extract_features(imgs)` of a class
-            # the file does not show: a model run on CUDA tensors returns CUDA tensors
+            # `self.dmodel(x)`, `self._extract_features(imgs)` of a class the file does not show: CUDA in, CUDA out
             return CUDA_TENSOR
         return 0
 
@@ -308,7 +308,7 @@ class CallEvaluator(ExprEvaluator):
             arguments = list(zip(node.args, pos, strict=False)) + [(k.value, kw.get(k.arg, 0)) for k in node.keywords
                                                       if k.arg in ("device", "dtype", "other")]
             for arg_node, kind in arguments:
-                if isinstance(arg_node, ast.Constant) and type(arg_node.value) is int:
+                if is_device_number(arg_node, self.index.assigned_values):  # .to(0), .to(device) with device = 0
                     target, device_given = target | CUDA_DEVICE, True
                 elif kind & DTYPE:
                     dtype_f64 = bool(kind & DTYPE_F64)

@@ -45,6 +45,12 @@ def is_device_key(node: Optional[ast.AST]) -> bool:
     return isinstance(node, ast.Constant) and node.value in api.DEVICE_NAME_HINT
 
 
+def is_device_number(node: ast.AST, assigned: dict[str, list[ast.AST]]) -> bool:
+    """``0`` in ``x.to(0)``, or a name bound only to such numbers (``device = 0``): a CUDA device index."""
+    values = assigned.get(node.id, []) if isinstance(node, ast.Name) else [node]
+    return bool(values) and all(isinstance(v, ast.Constant) and type(v.value) is int for v in values)
+
+
 def is_text(node: ast.AST) -> bool:
     return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
 
