@@ -448,6 +448,31 @@ model.to(device)
 for imgs, labels in train_loader:
     out = model(imgs.to(device))
 """, [5]),
+    ("GA103", "device='cpu' of a trainer no call here makes is only a default (a caller may hand it a GPU); called "
+     "here with the default, it is the CPU", """
+import torch
+class Trainer:
+    def __init__(self, model, loader, criterion, optimizer, device="cpu"):
+        self.model, self.loader, self.criterion, self.optimizer, self.device = model, loader, criterion, optimizer, device
+    def train(self):
+        self.model.to(self.device)
+        total = 0.0
+        for inputs, labels in self.loader:
+            inputs, labels = inputs.to(self.device), labels.to(self.device)
+            loss = self.criterion(self.model(inputs), labels)
+            loss.backward()
+            self.optimizer.step()
+            total += loss.item()
+        return total
+def model_train(epochs=10, device="cpu"):
+    model = Net().to(device)
+    for epoch in range(epochs):
+        for x in loader:
+            loss = model(x.to(device)).mean()
+            loss.backward()
+            print(loss.item())
+model_train(epochs=100)
+""", [13]),
 ]
 
 

@@ -18,7 +18,7 @@ from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.argparse_options import argparse_options
-from advisor.lint.flow.call_results import kept_through_call, passed_only_none, returned_shape
+from advisor.lint.flow.call_results import defaulted_device, kept_through_call, passed_only_none, returned_shape
 from advisor.lint.flow.calls import CallEvaluator
 from advisor.lint.flow.conditions import cuda_condition
 from advisor.lint.flow.env import Environment
@@ -387,7 +387,7 @@ class FlowAnalyzer(CallEvaluator):
         defaults = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults, strict=True))
         defaults += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d is not None]
         for argument, default in defaults:
-            kind = self.ev(default)
+            kind = defaulted_device(self.index, info, argument.arg, self.ev(default))
             if info is not None and self._grow(info, argument.arg, kind):
                 self.dirty.add(info)
 

@@ -8,9 +8,19 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from advisor.lint.flow.kinds import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, F64, LOADER, MODEL, NUMPY
+from advisor.lint.flow.kinds import (
+    CPU_TENSOR,
+    CUDA_DEVICE,
+    CUDA_MODEL,
+    CUDA_TENSOR,
+    DEVICE_BITS,
+    F64,
+    LOADER,
+    MODEL,
+    NUMPY,
+)
 from advisor.lint.flow.scopes import FunctionInfo
-from advisor.lint.torch_api import MODEL_NAME_HINT
+from advisor.lint.torch_api import DEVICE_NAME_HINT, MODEL_NAME_HINT
 
 
 def returned_shape(analyzer, target: ast.AST, value: ast.AST) -> Optional[tuple[int, ...]]:
@@ -73,12 +83,25 @@ def kept_through_call(targets: list[ast.AST], value: ast.AST, values: dict[ast.A
     return 0
 
 
+def defaulted_device(index, info: Optional[FunctionInfo], name: str, kind: int) -> int:
+    """``def train(..., device="cpu")`` that no call in the file makes: "cpu" is only the default, and a caller
+    elsewhere may hand it a GPU -- the parameter may be either. (Called here with the default, it is the CPU.)"""
+    if kind & DEVICE_BITS and name in DEVICE_NAME_HINT and info is not None and not call_sites(index, info):
+        return kind | CUDA_DEVICE
+    return kind
+
+
+def call_sites(index, info: FunctionInfo) -> list[ast.Call]:
+    """The calls in the file by the function's name (the class's name for an ``__init__``)."""
+    callee = info.class_info.name if info.name == "__init__" and info.class_info is not None else info.name
+    return index.calls_by_name.get(callee, [])
+
+
 def passed_only_none(index, info: FunctionInfo, name: str) -> bool:
     """``def __init__(self, ..., device=None)`` and every call in the file (``split_op(..., device=None)``) passes
     None or leaves the default None: the parameter holds None (the CPU default), not a device its name suggests."""
     default = _default(info, name)
-    callee = info.class_info.name if info.name == "__init__" and info.class_info is not None else info.name
-    sites = index.calls_by_name.get(callee, [])
+    sites = call_sites(index, info)
     position = info.positional.index(name) - info.takes_self if name in info.positional else None
     seen = False
     for site in sites:
