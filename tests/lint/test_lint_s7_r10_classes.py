@@ -473,6 +473,26 @@ def model_train(epochs=10, device="cpu"):
             print(loss.item())
 model_train(epochs=100)
 """, [13]),
+    ("GA107", "a GAN's netG(noise).detach() in the D step: netG trains in the same loop; a DQN's frozen target "
+     "net's detached forward records for nothing", """
+import torch
+netG, netD = G().cuda(), D().cuda()
+policy_net, target_net = Q().cuda(), Q().cuda()
+for x in loader:
+    noise = torch.randn(64, 100, device="cuda")
+    lossD = crit(netD(x.cuda()), real) + crit(netD(netG(noise).detach()), fake)
+    lossD.backward()
+    optD.step()
+    lossG = crit(netD(netG(noise)), real)
+    lossG.backward()
+    optG.step()
+for s, a, s2 in replay:
+    q = policy_net(s).gather(1, a)
+    nxt = target_net(s2).max(1)[0].detach()
+    loss = crit(q, nxt)
+    loss.backward()
+    opt.step()
+""", [14]),
 ]
 
 

@@ -125,7 +125,11 @@ def run(ctx) -> Iterator[Hit]:
             frozen = grad_state.frozen_models(ctx.index)
         if grad_state.is_frozen(model, frozen) and not _fed_a_graph(ctx, call, scope, frozen, carrying):
             continue  # no parameter requires grad and neither does the input: nothing is recorded
+        if loops and sample_after_training(ctx, call, loops[0]):
+            continue  # a preview sample after the epoch's training pass (below, for any forward)
         if grad_state.output_detached(ctx.index, call, reads_in):
+            if loops and _trained_in_loop(ctx, model, call, loops[-1], reads_in):
+                continue  # netD(netG(z).detach()) in a GAN's D step: netG trains in the same loop (its G step)
             reported.add(key)  # a teacher's logits, a DQN target: the graph is recorded and thrown away
             yield Hit(f"{short(call)} records an autograd graph that is never used: its output is detached "
                       "(run it under torch.no_grad())", node=call)
@@ -154,6 +158,15 @@ def run(ctx) -> Iterator[Hit]:
         yield Hit(f"{short(call)} runs the model on every iteration of the loop at {where(ctx, loops[0])} with "
                   "autograd on and no backward pass (no torch.no_grad() or torch.inference_mode() around it)",
                   node=call)
+
+
+def _trained_in_loop(ctx, model: ast.AST, call: ast.Call, loop: ast.AST, reads_in) -> bool:
+    """Another forward of the same model in the loop keeps its graph (``output = netD(netG(noise))`` before
+    ``lossG.backward()``): the model trains here, its detached forward is part of a training step."""
+    text = short(model)
+    return any(other is not call and (found := model_of(ctx, other)) is not None and short(found) == text
+               and not grad_state.output_detached(ctx.index, other, reads_in)
+               for other in ast.walk(loop) if other.__class__ is ast.Call)
 
 
 def _grad_mode_of_caller(ctx, call: ast.Call) -> bool:
