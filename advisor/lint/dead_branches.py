@@ -107,7 +107,8 @@ def _module_constants(index: FileIndex) -> dict[str, object]:
     constants = {}
     for key, value in candidates.items():
         name = key.split(".", 1)[0]
-        if name in imported or "." not in key and name in index.parameters or any(f.name == name for f in index.functions) \
+        if name in imported or "." not in key and name in index.parameters \
+                or any(f.name == name for f in index.functions) \
                 or any(c.name == name for c in index.classes):
             continue
         uses = index.names_by_id.get(name, ())
@@ -122,7 +123,7 @@ _SETTINGS_WRAPPERS = frozenset({"EasyDict", "edict", "dict", "SimpleNamespace", 
 
 
 def _settings(value: ast.AST) -> dict[str, object]:
-    """``EasyDict({"cuda": False, ...})`` / ``SimpleNamespace(cuda=False)`` / ``{"cuda": False}``: its literal entries."""
+    """``EasyDict({"cuda": False})`` / ``SimpleNamespace(cuda=False)`` / ``{"cuda": False}``: its literal entries."""
     if isinstance(value, ast.Call) and value.func is not None:
         name = value.func.attr if isinstance(value.func, ast.Attribute) else getattr(value.func, "id", "")
         if name not in _SETTINGS_WRAPPERS:

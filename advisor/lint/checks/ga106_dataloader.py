@@ -127,7 +127,8 @@ def _feeds_the_cpu(ctx, call: ast.Call) -> bool:
     loops = []
     home = ctx.index.scope_of(call)
     for use in ctx.index.names_by_id.get(name, ()):
-        if not isinstance(use.ctx, ast.Load) or not isinstance(home, ast.Module) and ctx.index.scope_of(use) is not home:
+        if not isinstance(use.ctx, ast.Load) or not isinstance(home, ast.Module) \
+                and ctx.index.scope_of(use) is not home:
             continue  # (a function's loader is its local: the same name in another function is another loader)
         holder = next((a for a in ctx.index.ancestors(use) if isinstance(a, (ast.For, ast.AsyncFor, ast.stmt))), None)
         scope = ctx.index.scope_of(use)

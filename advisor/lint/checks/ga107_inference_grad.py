@@ -16,7 +16,8 @@ Must match:   model.eval(); for x in loader: preds.append(model(x.to(device)))
 Must not:     the same under `with torch.no_grad():` / `with torch.inference_mode():`, or in a function
               decorated with @torch.no_grad(), or one only ever called under no_grad; a loop (or a function it
               calls) that runs backward / an optimizer step; one forward written in an epoch loop after the
-              loop of its training pass (a preview sample: one graph per epoch); a frozen model (requires_grad_(False), or
+              loop of its training pass (a preview sample: one graph per epoch); a frozen model
+              (requires_grad_(False), or
               `for p in model.parameters(): p.requires_grad = False`) fed data without a graph; a single
               nn layer benchmarked on its own (tpconv = nn.ConvTranspose1d(...)); one forward at a script's top
               level timed by a clock started before the model was made (it times a cold start, model loading

@@ -102,7 +102,8 @@ def _written_in(loop: ast.AST) -> set[str]:
     for node in ast.walk(loop):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             found.add(node.id)
-        elif isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name):
+        elif isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load) \
+                and isinstance(node.value, ast.Name):
             found.add(node.value.id)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr in ("append", "extend", "insert") and isinstance(node.func.value, ast.Name):

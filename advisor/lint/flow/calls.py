@@ -246,7 +246,7 @@ class CallEvaluator(ExprEvaluator):
             # converting it must not lose that it is one (.cuda() next moves a model, not a tensor)
             receiver = MODEL
         if attr in ("eval", "train") and receiver & (CUDA_TENSOR | CPU_TENSOR) and looks_like_model(receiver_node):
-            # model, opt, epoch = load_checkpoint(device, path) read as data; .eval() says it is a module (on CUDA if so)
+            # model, opt, epoch = load_checkpoint(device, path) read as data: .eval() says it is a module (CUDA if so)
             receiver = (receiver & ~(CUDA_TENSOR | CPU_TENSOR)) | MODEL | (CUDA_MODEL if receiver & CUDA_TENSOR else 0)
         module = _is_module(receiver) or (receiver == 0 and attr in ("eval", "train")
                                           and looks_like_model(receiver_node))
