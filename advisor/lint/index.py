@@ -45,6 +45,20 @@ def _parameter_names(functions: list) -> Iterator[str]:
                 yield argument.arg
 
 
+def target_names(target: Optional[ast.AST]) -> set[str]:
+    """The names an assignment or loop target binds (``for i, (x, y) in ...`` -> {"i", "x", "y"})."""
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)} if target is not None else set()
+
+
+def parameter_defaults(arguments: ast.arguments) -> dict[str, ast.expr]:
+    """Each parameter's default by name (``def f(x, n=3, *, device="cpu")`` -> {"n": 3, "device": "cpu"})."""
+    positional = arguments.posonlyargs + arguments.args
+    found = {a.arg: d for a, d in zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults,
+                                      strict=True)}
+    found.update((a.arg, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d is not None)
+    return found
+
+
 ScopeNode = Union[ast.Module, ast.FunctionDef, ast.AsyncFunctionDef]
 LOOP_TYPES = (ast.For, ast.AsyncFor, ast.While)
 FUNCTION_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef)

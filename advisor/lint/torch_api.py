@@ -75,6 +75,8 @@ GRAD_OFF_CONTEXTS = frozenset({
 })
 GRAD_SWITCHES = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"})
 
+# Calls that join tensors into a new one (a copy on the device the pieces are on).
+JOINS = frozenset({"torch.cat", "torch.concat", "torch.concatenate", "torch.stack", "torch.hstack", "torch.vstack"})
 # Linear algebra that checks its result for errors on the host: "When inputs are on a CUDA device, this function
 # synchronizes that device with the CPU" (torch.linalg docs; the *_ex variants do not).
 SYNCING_LINALG = frozenset({f"torch.linalg.{name}" for name in (

@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 from typing import Iterator, Optional
 
+from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.measured_time import reports_minutes
 from advisor.lint.flow import SYNC, WORK
@@ -102,7 +103,6 @@ def _copies_only(region) -> bool:
     return not region.runs_kernels
 
 
-_JOINS = frozenset({"torch.cat", "torch.concat", "torch.concatenate", "torch.stack", "torch.hstack", "torch.vstack"})
 
 
 def _waits_every_iteration(ctx, region) -> bool:
@@ -119,7 +119,7 @@ def _waits_every_iteration(ctx, region) -> bool:
         return False
     end = loops[-1].end_lineno or loops[-1].lineno
     after = [e for e in region.events if e.bits & WORK and e.node.lineno > end]
-    return all(isinstance(e.node, ast.Call) and ctx.qual(e.node.func) in _JOINS for e in after)
+    return all(isinstance(e.node, ast.Call) and ctx.qual(e.node.func) in api.JOINS for e in after)
 
 
 def _conditional(ctx, node: ast.AST, loop: ast.AST) -> bool:

@@ -147,7 +147,6 @@ def run(ctx) -> Iterator[Hit]:
                   evidence={"created": short(factory) if factory is not None else short(receiver)})
 
 
-_JOINS = frozenset({"torch.cat", "torch.concat", "torch.concatenate", "torch.stack", "torch.hstack", "torch.vstack"})
 
 
 def _joined_factories(ctx, receiver: ast.AST, copy: ast.Call) -> list[ast.Call]:
@@ -156,7 +155,7 @@ def _joined_factories(ctx, receiver: ast.AST, copy: ast.Call) -> list[ast.Call]:
     while isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute) \
             and receiver.func.attr in api.VIEW_METHODS | _CASTS | {"reshape", "flatten"}:
         receiver = receiver.func.value
-    if not (isinstance(receiver, ast.Call) and ctx.qual(receiver.func) in _JOINS and receiver.args
+    if not (isinstance(receiver, ast.Call) and ctx.qual(receiver.func) in api.JOINS and receiver.args
             and isinstance(receiver.args[0], (ast.List, ast.Tuple)) and receiver.args[0].elts):
         return []
     scope = ctx.index.scope_of(copy)

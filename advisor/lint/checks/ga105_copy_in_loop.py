@@ -27,6 +27,7 @@ from advisor.lint import torch_api as api
 from advisor.lint.checks.common import line_of, short, where
 from advisor.lint.checks.invariant import is_literal, loop_invariant
 from advisor.lint.flow import COMPUTE, CPU_DEVICE, CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, DTYPE, MODEL, FunctionInfo
+from advisor.lint.index import target_names
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import dotted
 
@@ -217,7 +218,7 @@ def _same_model(ctx, key: str, loop: ast.AST) -> bool:
     (``model = model.to(device)``, ``model = model.cuda().train()``)."""
     if key not in ctx.assigned_in(loop):
         return True
-    if "." in key or isinstance(loop, (ast.For, ast.AsyncFor)) and key in _target_names(loop.target):
+    if "." in key or isinstance(loop, (ast.For, ast.AsyncFor)) and key in target_names(loop.target):
         return False
     for node in ast.walk(loop):
         if isinstance(node, ast.Name) and node.id == key and isinstance(node.ctx, ast.Store):
@@ -237,7 +238,7 @@ def _ensemble_walk(ctx, key: str, loops: list[ast.AST]) -> bool:
     """``for batch in loader: for model in models: model = model.to(device)``: the same ensemble, every model of it
     moved again for each batch (the list is not rebuilt in the outer loop)."""
     walk = loops[0]
-    if len(loops) < 2 or not isinstance(walk, (ast.For, ast.AsyncFor)) or key not in _target_names(walk.target) \
+    if len(loops) < 2 or not isinstance(walk, (ast.For, ast.AsyncFor)) or key not in target_names(walk.target) \
             or not isinstance(walk.iter, ast.Name) or walk.iter.id in ctx.assigned_in(loops[1]):
         return False
     return not ctx.is_sweep(loops[1]) and ctx.loop_iterations(loops[1]) != 1
@@ -266,10 +267,6 @@ def _is_module(kind: int) -> bool:
     """A module, and no tensor on any path: of the receiver, or -- when nothing is known of the receiver (a model
     an imported class made) -- of what the move returns (the pass reads `model.to(device)` as a module's move)."""
     return bool(kind & (MODEL | CUDA_MODEL)) and not kind & (CUDA_TENSOR | CPU_TENSOR)
-
-
-def _target_names(target: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
 
 
 def _to_gpu(ctx, call: ast.Call) -> bool:

@@ -8,7 +8,7 @@ import re
 from typing import Optional
 
 from advisor.lint.flow import CUDA_WORKER
-from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, children
+from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, children, target_names
 from advisor.lint.names import last_identifier
 
 MAX_CALLER_DEPTH = 4
@@ -79,7 +79,7 @@ def _calls_along(root: ast.AST, inner: ast.AST) -> list[ast.Call]:
     inside ``root``, or the forward itself) and outside loops that end before ``inner`` starts."""
     start, end = inner.lineno, inner.end_lineno or inner.lineno
     results = _written_in(inner) if isinstance(inner, LOOP_TYPES) else None
-    if results is not None and not results - _target_names(inner):
+    if results is not None and not results - target_names(getattr(inner, "target", None)):
         results = None  # a loop that keeps nothing (``for _ in range(10): model(x)``, a warm-up): later loops count
     found: list[ast.Call] = []
     stack: list[ast.AST] = list(root.body) + list(getattr(root, "orelse", []))
@@ -109,11 +109,6 @@ def _written_in(loop: ast.AST) -> set[str]:
                 and node.func.attr in ("append", "extend", "insert") and isinstance(node.func.value, ast.Name):
             found.add(node.func.value.id)
     return found
-
-
-def _target_names(loop: ast.AST) -> set[str]:
-    target = getattr(loop, "target", None)
-    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)} if target is not None else set()
 
 
 def _reads_first(loop: ast.AST, names: set[str]) -> bool:

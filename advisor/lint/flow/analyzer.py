@@ -39,7 +39,7 @@ from advisor.lint.flow.kinds import (
 )
 from advisor.lint.flow.literals import name_hint
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
-from advisor.lint.index import FileIndex
+from advisor.lint.index import FileIndex, parameter_defaults
 from advisor.lint.names import Names, dotted
 
 _MAX_PASSES = 8
@@ -382,13 +382,9 @@ class FlowAnalyzer(CallEvaluator):
         for decorator in node.decorator_list:
             self.ev(decorator)
         info = self.scopes.functions.get(node)
-        arguments = node.args
-        positional = arguments.posonlyargs + arguments.args
-        defaults = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults, strict=True))
-        defaults += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d is not None]
-        for argument, default in defaults:
-            kind = defaulted_device(self.index, info, argument.arg, self.ev(default))
-            if info is not None and self._grow(info, argument.arg, kind):
+        for argument, default in parameter_defaults(node.args).items():
+            kind = defaulted_device(self.index, info, argument, self.ev(default))
+            if info is not None and self._grow(info, argument, kind):
                 self.dirty.add(info)
 
     def _classdef(self, node: ast.ClassDef) -> None:

@@ -20,6 +20,7 @@ from advisor.lint.flow.kinds import (
     NUMPY,
 )
 from advisor.lint.flow.scopes import FunctionInfo
+from advisor.lint.index import parameter_defaults
 from advisor.lint.torch_api import DEVICE_NAME_HINT, MODEL_NAME_HINT
 
 
@@ -100,7 +101,7 @@ def call_sites(index, info: FunctionInfo) -> list[ast.Call]:
 def passed_only_none(index, info: FunctionInfo, name: str) -> bool:
     """``def __init__(self, ..., device=None)`` and every call in the file (``split_op(..., device=None)``) passes
     None or leaves the default None: the parameter holds None (the CPU default), not a device its name suggests."""
-    default = _default(info, name)
+    default = parameter_defaults(info.node.args).get(name)
     sites = call_sites(index, info)
     position = info.positional.index(name) - info.takes_self if name in info.positional else None
     seen = False
@@ -113,16 +114,3 @@ def passed_only_none(index, info: FunctionInfo, name: str) -> bool:
             return False
         seen = True
     return seen
-
-
-def _default(info: FunctionInfo, name: str) -> Optional[ast.AST]:
-    arguments = info.node.args
-    positional = arguments.posonlyargs + arguments.args
-    for argument, default in zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults,
-                                 strict=True):
-        if argument.arg == name:
-            return default
-    for argument, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True):
-        if argument.arg == name:
-            return default
-    return None

@@ -15,7 +15,7 @@ from advisor.lint.flow.argparse_options import argparse_options
 from advisor.lint.flow.literal_sizes import literal_numel, numpy_numel, shape_numel
 from advisor.lint.flow.shapes import TensorShapes, count
 from advisor.lint.flow.tiny_models import TinyModels, peel_same_model
-from advisor.lint.index import FileIndex
+from advisor.lint.index import FileIndex, parameter_defaults
 from advisor.lint.names import Names
 
 _MAX_DEPTH = 24  # a chain of names from a numpy array to the loss: each name, call and operator is a level
@@ -181,8 +181,7 @@ class TensorSizes:
             return []
         arguments = scope.args
         parameters = [a.arg for a in arguments.posonlyargs + arguments.args]
-        defaults = dict(zip(parameters[len(parameters) - len(arguments.defaults):], arguments.defaults, strict=True))
-        defaults.update((a.arg, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d)
+        defaults = parameter_defaults(arguments)
         if name not in parameters and name not in [a.arg for a in arguments.kwonlyargs]:
             return []
         position = parameters.index(name) if name in parameters else None
