@@ -7,6 +7,7 @@ Must match:   weights = torch.from_numpy(w)  ...  for x in loader: y = model(x) 
               for x in loader: model = model.to(device)   /   def step(model, x): model.cuda()  (called per batch)
               while True: rgb = np.ascontiguousarray(rgba[..., :3]); torch.from_numpy(rgb).cuda()  (rgba constant)
               for step in range(n): scale = torch.tensor([0.5, 2.0]).cuda()
+              for step in range(n): lam = torch.tensor(0.01, device="cuda")   (a literal made on the GPU each time)
               for epoch in range(n): inputs = torch.from_numpy(x_train).float().to(device)   (converted on the way)
               model = Generator(cfg) (an imported class); for epoch in range(n): model.to(device).train()
 Must not:     for x, y in loader: x = x.to(device)     (new data each iteration: the copy is the point)
@@ -91,6 +92,7 @@ def measured_cost(machine) -> Optional[str]:
 
 
 def run(ctx) -> Iterator[Hit]:
+    yield from _literals_made_on_gpu(ctx)
     for call in ctx.index.calls:
         func = call.func
         if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda")):
@@ -145,6 +147,26 @@ def run(ctx) -> Iterator[Hit]:
             what = "host data" if dotted(receiver) is None else "CPU tensor"
             yield Hit(f"{short(call)} copies the same {what} `{key}` to the GPU on every call of "
                       f"{info.name}(), {repeated}", node=call, evidence={"tensor": key})
+
+
+_LITERAL_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor"})
+
+
+def _literals_made_on_gpu(ctx) -> Iterator[Hit]:
+    """``for step in range(n): lam = torch.tensor(0.01, device="cuda")``: the factory copies its host literal to
+    the GPU on every iteration, as ``torch.tensor(0.01).cuda()`` would."""
+    for call in ctx.index.calls:
+        if ctx.qual(call.func) not in _LITERAL_FACTORIES or not call.args or not is_literal(call.args[0]) \
+                or not any(k.arg == "device" for k in call.keywords) or not ctx.kind(call) & CUDA_TENSOR:
+            continue
+        loops = ctx.index.enclosing_loops(call)
+        if not loops or ctx.is_sweep(loops[0]) or ctx.loop_iterations(loops[0]) == 1:
+            continue
+        data = ast.unparse(call.args[0])
+        yield Hit(f"{short(call)} copies the same host data `{data}` to the GPU on every iteration of the loop at "
+                  f"{where(ctx, loops[0])}", node=call, evidence={"loop_line": line_of(ctx, loops[0]), "tensor": data},
+                  fix="Make it once, before the loop, and use that inside (a Python number also works as is in "
+                      "most ops: `x * 0.01` needs no tensor).")
 
 
 _TIMER_CALLS = re.compile(r"(^|\.)(time|perf_counter|monotonic|process_time|record|start|stop|tic|toc)$")

@@ -20,7 +20,10 @@ Must match:   b = torch.ones(4, device="cuda"); for _ in range(100000): b += b
               model = nn.Sequential(nn.Linear(2, 1), nn.Sigmoid()).to(device) trained 10,001 times on the 4x2 XOR
               table: a model built only of torch.nn layers whose sizes the code spells out (flow/tiny_models.py),
               its loss, backward and SGD(model.parameters()) step are tiny ops too
-Must not:     the same loop with the forward of a model the file does not size (a class of its own or imported,
+              model = LinearRegressionModel(1, 1) of a class whose __init__ makes only nn.Linear(input_dim,
+              output_dim) and whose forward calls it: the same tiny model, 1,000 epochs on an 11x1 array
+Must not:     the same loop with the forward of a model the file does not size (a class of its own with a conv,
+              a loop or another method in it, or imported,
               a convolution) or a large tensor (10,000,000 elements) in its body;  a loop that breaks early
               (`if i > 12: break` in range(100))
               for _ in range(10): b += b   (a few iterations and ops: nothing to win)
@@ -36,7 +39,7 @@ from typing import Iterator, Optional
 
 from advisor.lint.checks.common import line_of, short, where
 from advisor.lint.flow import COMPUTE, CONTAINER, CUDA_TENSOR, KERNEL
-from advisor.lint.flow.sizes import (
+from advisor.lint.flow.op_sizes import (
     MATMUL_FUNCTIONS,
     REDUCING_FUNCTIONS,
     REDUCING_METHODS,
@@ -57,7 +60,8 @@ DOC = CheckDoc(
           'what the call sites pass); an elementwise loss module (nn.MSELoss, nn.L1Loss, ...) and the step of an '
           'optimizer built over a list of tiny tensors (torch.optim.SGD([w, b])) count as small ops, and so does a '
           'model built only of torch.nn layers whose sizes the code spells out (nn.Linear(2, 1), activations) '
-          'with its optimizer. '
+          'with its optimizer -- also a model class of the file\'s own whose __init__ makes only such layers '
+          '(LinearRegressionModel(1, 1)) and whose forward only calls them and elementwise math. '
           'An op on a tensor whose size the code does not say (a model\'s output, a parameter no call site '
           'sizes) is not known to be small, and keeps it quiet.'),
     why=('Every CUDA op is a kernel launch that costs the CPU several microseconds, while a tiny kernel runs '
@@ -140,7 +144,17 @@ def run(ctx) -> Iterator[Hit]:
         reported.update([e.node for e in compute] + stores)
         # the loop's own line (not inside a helper it calls): its first computing op, else its first fill or store
         first = next((e.node for e in compute if e.bits & COMPUTE), compute[0].node if compute else stores[0])
+        first = min([first] + _copies_in(ctx, loop), key=lambda node: (node.lineno, node.col_offset))
         yield _hit(ctx, loop, first, len(ops), max(sizes), iterations, repeats)  # type: ignore[type-var]
+
+
+def _copies_in(ctx, loop: ast.AST) -> list[ast.AST]:
+    """Copies of tiny host data to the GPU in the loop's own body (``inputs = torch.from_numpy(x_train).cuda()``):
+    the body's first op, when the loop starts with one, is where the finding points."""
+    calls = [node for statement in loop.body for node in ast.walk(statement) if isinstance(node, ast.Call)]
+    return [call for call in calls if isinstance(call.func, ast.Attribute)
+            and call.func.attr in ("cuda", "to") and ctx.is_cuda_tensor(call)
+            and ctx.enclosing_loops(call)[:1] == [loop] and ctx.numel(call) is not None]
 
 
 def _stores(ctx) -> dict[ast.AST, list[ast.AST]]:
@@ -163,8 +177,8 @@ def _ops(ctx, compute: list, depth: int) -> Optional[list[ast.AST]]:
     inside it, whose sizes come from what the call sites pass; None past a few levels of calls."""
     ops: list[ast.AST] = []
     for event in compute:
-        if event.callee is None:
-            ops.append(event.node)
+        if event.callee is None or isinstance(event.node, ast.Call) and ctx.tiny_model(event.node.func) is not None:
+            ops.append(event.node)  # (a tiny model class of the user's: sized as a whole, by its layers)
             continue
         inner = [e for e in ctx.function_events(event.callee) if e.bits & COMPUTE] if depth < _MAX_CALL_DEPTH else []
         if any(ctx.index.enclosing_loops(e.node) for e in inner):

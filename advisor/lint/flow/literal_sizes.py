@@ -9,9 +9,11 @@ from typing import Optional, Protocol
 
 
 class Sizes(Protocol):
-    """What these read of sizes.py: constant ints."""
+    """What these read of sizes.py: constant ints, and the elements of what a name holds."""
 
     def int_value(self, node: ast.AST) -> Optional[int]: ...
+
+    def numel(self, node: ast.AST, depth: int = 0) -> Optional[int]: ...
 
 
 # numpy factories whose shape the code spells out, as torch.tensor(np.zeros(n)) sees them.
@@ -34,8 +36,27 @@ def numpy_numel(qualified: str, call: ast.Call, sizes: Sizes) -> Optional[int]:
     if qualified == "numpy.arange" and len(call.args) == 1:
         return sizes.int_value(call.args[0])
     if qualified in ("numpy.array", "numpy.asarray") and call.args:
-        return literal_numel(call.args[0])
+        data = call.args[0]  # np.array(x_values) of x_values = [i for i in range(11)]: follow the name
+        return literal_numel(data) if not isinstance(data, (ast.Name, ast.ListComp)) else sizes.numel(data)
     return None
+
+
+def comprehension_numel(node: ast.ListComp, sizes: Sizes) -> Optional[int]:
+    """``[2 * i + 1 for i in range(11)]`` or ``[i ** 3 for i in x_values]``: one number per item of what it walks
+    (at most that thing's elements), when each item is plain arithmetic on numbers."""
+    if len(node.generators) != 1 or node.generators[0].ifs or node.generators[0].is_async:
+        return None
+    if not all(isinstance(n, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop, ast.Load))
+               for n in ast.walk(node.elt)):
+        return None
+    walked = node.generators[0].iter
+    if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "range" \
+            and 1 <= len(walked.args) <= 2:
+        bounds = [sizes.int_value(argument) for argument in walked.args]
+        if None in bounds:
+            return None
+        return bounds[0] if len(bounds) == 1 else max(0, bounds[1] - bounds[0])  # type: ignore[operator]
+    return sizes.numel(walked) if isinstance(walked, ast.Name) else None
 
 
 def shape_numel(shape: list[ast.AST], sizes: Sizes) -> Optional[int]:

@@ -12,7 +12,16 @@ from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.argparse_options import argparse_options
-from advisor.lint.flow.literal_sizes import literal_numel, numpy_numel, shape_numel
+from advisor.lint.flow.literal_sizes import comprehension_numel, literal_numel, numpy_numel, shape_numel
+from advisor.lint.flow.op_sizes import (
+    ELEMENTWISE_LOSSES,
+    MATMUL_FUNCTIONS,
+    REDUCING_FUNCTIONS,
+    REDUCING_METHODS,
+    SAME_SIZE_FUNCTIONS,
+    SAME_SIZE_METHODS,
+    VIEWS,
+)
 from advisor.lint.flow.shapes import TensorShapes, count
 from advisor.lint.flow.tiny_models import TinyModels, peel_same_model
 from advisor.lint.index import FileIndex, parameter_defaults
@@ -24,43 +33,8 @@ _SHAPE_FACTORIES = frozenset({"zeros", "ones", "empty", "rand", "randn", "full"}
 _DATA_FACTORIES = frozenset({"tensor", "as_tensor", "asarray", "Tensor", "FloatTensor", "LongTensor", "IntTensor",
                              "HalfTensor", "DoubleTensor"})
 _LIKE_FACTORIES = frozenset({"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like"})
-# Methods that keep the element count: moves, casts, copies, elementwise math.
-SAME_SIZE_METHODS = frozenset({
-    "to", "cuda", "float", "half", "double", "bfloat16", "clone", "detach", "contiguous", "add", "add_", "sub",
-    "sub_", "mul", "mul_", "div", "div_", "pow", "pow_", "neg", "neg_", "abs", "abs_", "exp", "exp_", "log",
-    "log_", "sqrt", "sqrt_", "sin", "sin_", "cos", "cos_", "tanh", "tanh_", "sigmoid", "sigmoid_", "relu",
-    "relu_", "clamp", "clamp_", "fill_", "zero_", "copy_", "lerp", "lerp_", "addcmul_", "addcdiv_", "square",
-    "rsqrt", "reciprocal", "sign", "floor", "ceil", "round", "fmod", "remainder", "maximum", "minimum",
-    "tan", "tan_", "atan", "asin", "acos", "sinh", "cosh", "asinh", "acosh", "atanh", "atan2", "log2", "log10",
-    "log1p", "expm1", "erf", "erfc", "exp2", "trunc", "frac", "hypot", "clip", "clip_", "masked_fill",
-    "masked_fill_", "nan_to_num", "square_", "exp2_", "logical_not", "logical_and", "logical_or",
-    "bernoulli", "bernoulli_", "normal_", "uniform_", "exponential_", "random_", "poisson",
-})
-# torch.<name>(t, ...) functions that keep the element count of their tensor argument.
-SAME_SIZE_FUNCTIONS = frozenset({
-    "add", "sub", "mul", "div", "pow", "neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid",
-    "relu", "clamp", "where", "maximum", "minimum", "square", "rsqrt", "reciprocal", "sign", "floor", "ceil",
-    "round", "lerp", "addcmul", "addcdiv", "fmod", "remainder", "tan", "atan", "asin", "acos", "sinh", "cosh",
-    "asinh", "acosh", "atanh", "atan2", "log2", "log10", "log1p", "expm1", "erf", "erfc", "exp2", "trunc", "frac",
-    "hypot", "clip", "nan_to_num", "logical_not", "logical_and", "logical_or", "true_divide",
-    "bernoulli", "normal", "poisson",  # draws shaped like their tensor arguments
-})
-# Reductions (and softmax-like ops along a dimension): at most their operand's elements.
-REDUCING_FUNCTIONS = frozenset({
-    "sum", "mean", "prod", "amax", "amin", "norm", "std", "var", "logsumexp", "softmax", "log_softmax", "cumsum",
-    "cumprod", "argmax", "argmin", "all", "any", "count_nonzero", "dist",
-})
-REDUCING_METHODS = REDUCING_FUNCTIONS | {"max", "min"}
-# Products of matrices: at most (elements of one) x (elements of the other) elements -- a loose bound that
-# stays small when both are tiny (a 5x2 @ 2x1 step of hand-written regression).
-MATMUL_FUNCTIONS = frozenset({"matmul", "mm", "bmm", "mv", "dot", "outer", "inner"})
-# nn loss modules as cheap as an elementwise op and a reduction on their inputs.
-ELEMENTWISE_LOSSES = frozenset({"MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss"})
 # Attributes that are a tensor of the same elements: w.grad, t.data, t.T.
 _SAME_SIZE_ATTRIBUTES = frozenset({"grad", "data", "T", "mT", "H", "mH", "real"})
-# Methods that rearrange the same elements (no op of their own to count: views): x.reshape(-1, 1) keeps x's size.
-_VIEWS = frozenset({"reshape", "view", "view_as", "flatten", "ravel", "squeeze", "unsqueeze", "t", "permute",
-                    "transpose", "movedim"})
 
 class TensorSizes:
     def __init__(self, names: Names, index: FileIndex) -> None:
@@ -73,7 +47,7 @@ class TensorSizes:
         self._passed: set[ast.AST] = set()  # arguments that stand for a parameter's values
         self.shapes = TensorShapes(self)
         self._options: Optional[tuple[set[str], dict[str, ast.AST]]] = None  # argparse: parsed names, defaults
-        self.tiny_models = TinyModels(names.qual, self._values, index.scope_of, self.int_value)
+        self.tiny_models = TinyModels(names.qual, self._values, index.scope_of, self.int_value, index.classes)
 
     def numel(self, node: ast.AST, depth: int = 0) -> Optional[int]:
         """Elements of the tensor ``node`` evaluates to, or None when the code does not say."""
@@ -94,6 +68,8 @@ class TensorSizes:
             return self.numel(node.value, depth + 1)
         if isinstance(node, ast.UnaryOp):
             return self.numel(node.operand, depth + 1)
+        if isinstance(node, ast.ListComp):  # data for np.array(...) / torch.tensor(...)
+            return comprehension_numel(node, self)
         if isinstance(node, ast.Compare):  # a mask: as many elements as the operands broadcast to
             sides = [self._operand(side, depth) for side in [node.left] + node.comparators]
             return None if None in sides or not any(sides) else max(sides)  # type: ignore[type-var]
@@ -317,7 +293,8 @@ class TensorSizes:
             if last in api.FUNCTIONAL_LOSSES:
                 sizes = [self._operand(a, depth) for a in call.args[:2]]
                 return None if None in sizes or not any(sizes) else max(sizes)  # type: ignore[type-var]
-        if qualified in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") and call.args:
+        if qualified in ("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.autograd.Variable",
+                         "torch.autograd.variable.Variable") and call.args:  # the tensor it wraps
             return self.numel(call.args[0], depth + 1)
         if isinstance(call.func, ast.Name) and not qualified:
             if self.loss_module(call.func):  # loss_fn(z, y): reduces (or keeps) its inputs' elements
@@ -330,7 +307,7 @@ class TensorSizes:
             return self._returned(call, depth + 1)
         if isinstance(call.func, ast.Attribute) and not qualified:
             attr, receiver = call.func.attr, call.func.value
-            if attr in SAME_SIZE_METHODS or attr in REDUCING_METHODS or attr in _VIEWS:
+            if attr in SAME_SIZE_METHODS or attr in REDUCING_METHODS or attr in VIEWS:
                 return self.numel(receiver, depth + 1)
             if attr in MATMUL_FUNCTIONS and len(call.args) == 1:
                 return self._product(receiver, call.args[0], depth)

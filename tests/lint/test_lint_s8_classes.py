@@ -1,0 +1,140 @@
+"""Classes of session 8 (issue 12), each with its must-not twin: a literal made on the GPU on every iteration
+(GA105), a tiny model class of the user's own (GA110), and the sizes that reach it (list comprehensions,
+np.array of a name, Variable)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+CASES = [
+    ("GA105", "a literal made on the GPU on every iteration is copied each time; one made once, or from the "
+     "loop's own values, is not", """
+import torch
+model = torch.nn.Linear(10, 1).cuda()
+lam = torch.tensor(0.5, device="cuda")
+for step in range(1000):
+    scale = torch.tensor(0.01, device="cuda")
+    mask = torch.tensor([1.0, 0.0], device="cuda")
+    now = torch.tensor(step, device="cuda")
+    loss = model(torch.randn(64, 10, device="cuda")).mean() * scale * lam + mask.sum() + now
+for size in [1, 2, 4]:
+    sweep = torch.tensor(0.1, device="cuda")
+""", [5, 6]),
+    ("GA110", "a model class of the user's own, built of one nn.Linear sized by its arguments, trained 1,000 "
+     "times on 11 points; reported at the loop body's first copy", """
+import numpy as np
+import torch
+import torch.nn as nn
+from torch.autograd import Variable
+class LinearRegressionModel(nn.Module):
+    def __init__(self, input_dim, output_dim):
+        super(LinearRegressionModel, self).__init__()
+        self.linear = nn.Linear(input_dim, output_dim)
+    def forward(self, x):
+        out = self.linear(x)
+        return out
+x_values = [i for i in range(11)]
+x_train = np.array(x_values, dtype=np.float32).reshape(-1, 1)
+y_train = np.array([2 * i + 1 for i in x_values], dtype=np.float32).reshape(-1, 1)
+model = LinearRegressionModel(1, 1).cuda()
+criterion = nn.MSELoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(1000):
+    inputs = Variable(torch.from_numpy(x_train).cuda())
+    labels = Variable(torch.from_numpy(y_train).cuda())
+    optimizer.zero_grad()
+    loss = criterion(model(inputs), labels)
+    loss.backward()
+    optimizer.step()
+""", [19]),
+    ("GA110", "a class with sizes kept on self, parameters of its own and relu in forward is a tiny model too",
+     """
+import torch
+import torch.nn as nn
+class TwoLayer(nn.Module):
+    def __init__(self, input_dim, hidden_dim, output_dim=1):
+        super().__init__()
+        self.hidden_dim = hidden_dim
+        self.hidden = nn.Linear(input_dim, self.hidden_dim)
+        self.out = nn.Linear(self.hidden_dim, output_dim)
+        self.scale = nn.Parameter(torch.ones(1))
+    def forward(self, x):
+        return self.out(torch.relu(self.hidden(x))) * self.scale
+model = TwoLayer(input_dim=2, hidden_dim=4).cuda()
+opt = torch.optim.Adam(model.parameters())
+x = torch.randn(4, 2, device="cuda")
+y = torch.randn(4, 1, device="cuda")
+for step in range(5000):
+    loss = ((model(x) - y) ** 2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", [17]),
+    ("GA110", "a class whose forward loops, calls a conv, reads an attribute __init__ did not size, or that has "
+     "other methods, is not known to be tiny", """
+import torch
+import torch.nn as nn
+class Looping(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(2, 2)
+    def forward(self, x):
+        for _ in range(3):
+            x = self.fc(x)
+        return x
+class Conv(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 64, 3)
+    def forward(self, x):
+        return self.conv(x)
+class Configured(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.fc = nn.Linear(2, 1)
+        self.cfg = cfg
+    def forward(self, x):
+        return self.fc(x) * self.cfg.scale
+class Helper(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(2, 1)
+    def forward(self, x):
+        return self.fc(self.embed(x))
+    def embed(self, x):
+        return x.repeat(1000, 1)
+x = torch.randn(4, 2, device="cuda")
+for model in [Looping(), Conv(), Configured(object()), Helper()]:
+    model.cuda()
+for step in range(5000):
+    a = Looping().cuda()(x).sum()
+    b = Configured(None).cuda()(x).sum()
+    c = Helper().cuda()(x).sum()
+""", []),
+    ("GA110", "a user class sized by a module constant too large for a tiny op is not reported", """
+import torch
+import torch.nn as nn
+HIDDEN = 4096
+class Wide(nn.Module):
+    def __init__(self, hidden=HIDDEN):
+        super().__init__()
+        self.fc = nn.Linear(1024, hidden)
+    def forward(self, x):
+        return torch.relu(self.fc(x))
+model = Wide().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(64, 1024, device="cuda")
+for step in range(1000):
+    loss = model(x).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", []),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_s8_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
