@@ -132,6 +132,54 @@ for step in range(1000):
     loss.backward()
     opt.step()
 """, []),
+    ("GA103", "an agent's per-step action read counts when the update with its own loop runs only as the episode "
+     "ends (a branch that breaks); an update called every step makes the outer loop epochs", """
+import torch
+device = "cuda"
+class Agent:
+    def __init__(self):
+        self.policy = torch.nn.Linear(4, 2).to(device)
+        self.opt = torch.optim.Adam(self.policy.parameters())
+    def act(self, s):
+        return self.policy(torch.tensor(s, device=device)).argmax().item()
+    def learn(self, batch):
+        for _ in range(10):
+            loss = self.policy(torch.randn(8, 4, device=device)).sum()
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+def run(env, agent, episodes):
+    for episode in range(episodes):
+        s = env.reset()
+        for t in range(300):
+            a = agent.act(s)
+            s, r, done, _ = env.step(a)
+            if done:
+                agent.learn(None)
+                break
+class Stepper:
+    def __init__(self):
+        self.policy = torch.nn.Linear(4, 2).to(device)
+        self.opt = torch.optim.Adam(self.policy.parameters())
+    def choose(self, s):
+        return self.policy(torch.tensor(s, device=device)).argmax().item()
+    def learn(self, batch):
+        for _ in range(10):
+            loss = self.policy(torch.randn(8, 4, device=device)).sum()
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+def run_every_step(env, stepper, episodes):
+    for episode in range(episodes):
+        s = env.reset()
+        for t in range(300):
+            a = stepper.choose(s)
+            s, r, done, _ = env.step(a)
+            stepper.learn(None)
+agent = Agent()
+run(None, agent, 100)
+run_every_step(None, Stepper(), 100)
+""", [8]),
 ]
 
 

@@ -66,9 +66,8 @@ class LoopAnalysis(FlowView):
     def iteration_events(self, loop: ast.AST, stop_at_loops: bool = False) -> list[Event]:
         """What runs every iteration: a while-loop's condition, then the body."""
         key = (loop, stop_at_loops)
-        cached = self._iteration_events.get(key)
-        if cached is not None:
-            return cached
+        if key in self._iteration_events:
+            return self._iteration_events[key]
         events = []
         if isinstance(loop, ast.While):
             events = self.effects.events([loop.test])
@@ -102,9 +101,11 @@ class LoopAnalysis(FlowView):
             return True  # its own body runs backward() / optimizer.step(): one iteration is one step
         inner = self._children.get(loop, [])
         if any(self.is_step_loop(one) for one in inner) or steps.runs_epochs(self.index, loop):
-            return False  # (nor is a loop around one whose iterations call a helper with a hot loop: epochs)
-        return not any(event.callee is not None and self.function_has_hot_loop(event.callee, 0) for event in
-                       events + [e for one in inner for e in self.iteration_events(one, stop_at_loops=True)])
+            return False  # (nor a loop calling a helper with a hot loop: epochs -- unless in a branch that leaves
+            # the loop: an update as an episode ends with `break` runs once)
+        return not any(event.callee is not None and self.function_has_hot_loop(event.callee, 0)
+                       and not steps.in_exit_branch(self.index, event.node)
+                       for event in events + [e for one in inner for e in self.iteration_events(one, True)])
 
     def is_step_loop(self, loop: ast.AST) -> bool:
         """A hot loop that makes the loops around it per-epoch. A walk over a model's parameters or an
@@ -304,8 +305,7 @@ class LoopAnalysis(FlowView):
                        for a in arguments)
 
     def _variadic_derived(self, info: FunctionInfo) -> set[str]:
-        """Names in ``info`` whose value comes from its ``*args`` / ``**kwargs`` (through assignments, loops and
-        comprehensions), flow-insensitively."""
+        """Names in ``info`` whose value comes from its ``*args`` / ``**kwargs`` (assigned, looped, comprehended)."""
         derived = {name for name in (info.vararg, info.kwarg) if name}
         if not derived:
             return derived
