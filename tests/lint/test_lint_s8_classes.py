@@ -180,6 +180,43 @@ agent = Agent()
 run(None, agent, 100)
 run_every_step(None, Stepper(), 100)
 """, [8]),
+    ("GA110", "sizes and counts from a dataclass config's defaults (cfg: Config) and from a function's returned "
+     "tuple (X, y = make_data(cfg)); a field the file builds with two values is unknown", """
+from dataclasses import dataclass
+import torch
+@dataclass
+class Config:
+    epochs: int = 400
+    n: int = 128
+@dataclass
+class Other:
+    n: int = 128
+def make_data(cfg: Config):
+    X = torch.randn(cfg.n, 2).to("cuda")
+    y = torch.randn(cfg.n, device="cuda")
+    return X, y
+def train(cfg: Config):
+    X, y = make_data(cfg)
+    model = torch.nn.Linear(2, 1).to("cuda")
+    opt = torch.optim.AdamW(model.parameters())
+    loss_fn = torch.nn.MSELoss()
+    for step in range(cfg.epochs + 1):
+        opt.zero_grad()
+        loss = loss_fn(model(X).squeeze(-1), y)
+        loss.backward()
+        opt.step()
+def train_other(cfg: Other):
+    X = torch.randn(cfg.n, 2, device="cuda")
+    model = torch.nn.Linear(2, 1).to("cuda")
+    opt = torch.optim.AdamW(model.parameters())
+    for step in range(1000):
+        loss = (model(X) ** 2).mean()
+        loss.backward()
+        opt.step()
+train(Config())
+train_other(Other(n=10))
+train_other(Other(n=1_000_000))
+""", [21]),
 ]
 
 

@@ -2,8 +2,7 @@
 ``torch.tensor([1.0, 2.0])``, ``torch.zeros((2, 3))``, and what elementwise ops and moves make of them.
 
 Flow-insensitive and conservative: a name has a size only if every value ever assigned to it has one (the
-largest counts); anything computed from data, shapes or parameters has no size, and checks stay quiet.
-"""
+largest counts); anything computed from data, shapes or parameters has no size, and checks stay quiet."""
 
 from __future__ import annotations
 
@@ -12,6 +11,7 @@ from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.argparse_options import argparse_options
+from advisor.lint.flow.config_fields import ConfigFields, config_fields, field_values
 from advisor.lint.flow.literal_sizes import comprehension_numel, literal_numel, numpy_numel, shape_numel
 from advisor.lint.flow.op_sizes import (
     ELEMENTWISE_LOSSES,
@@ -44,9 +44,10 @@ class TensorSizes:
         self._by_name: dict[tuple[str, ast.AST], Optional[int]] = {}
         self._in_scope: dict[tuple[str, ast.AST], list[ast.AST]] = {}
         self._functions: Optional[dict[str, ast.FunctionDef]] = None
-        self._passed: set[ast.AST] = set()  # arguments that stand for a parameter's values
+        self._passed: set[ast.AST] = set()  # values from elsewhere: arguments for a parameter, a returned part
         self.shapes = TensorShapes(self)
         self._options: Optional[tuple[set[str], dict[str, ast.AST]]] = None  # argparse: parsed names, defaults
+        self._configs: Optional[ConfigFields] = None  # dataclass configs: class -> field -> values
         self.tiny_models = TinyModels(names.qual, self._values, index.scope_of, self.int_value, index.classes)
 
     def numel(self, node: ast.AST, depth: int = 0) -> Optional[int]:
@@ -128,7 +129,7 @@ class TensorSizes:
         found = self._in_scope.get(key)
         if found is None:
             values = self.index.assigned_values.get(name, [])
-            found = [v for v in values if self.index.scope_of(v) is scope]
+            found = [v for v in values if self.index.scope_of(v) is scope] or self._unpacked(name, scope)
             if not found and scope is not self.index.tree:
                 found = self._arguments(name, scope) or \
                     [v for v in values if self.index.scope_of(v) is self.index.tree]
@@ -138,6 +139,25 @@ class TensorSizes:
         return found
 
     values_of = _values  # what shapes.py reads
+
+    def _unpacked(self, name: str, scope: ast.AST) -> list[ast.AST]:
+        """``X, y = make_data(cfg)``: the parts at X's place in every tuple the file's function returns."""
+        found: list[ast.AST] = []
+        for node in self.index.assigns:
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple)
+                    and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)):
+                continue
+            names = [t.id if isinstance(t, ast.Name) else None for t in node.targets[0].elts]
+            function = self._module_functions().get(node.value.func.id)
+            if name not in names or function is None or self.index.scope_of(node) is not scope:
+                continue
+            returns = [r.value for r in ast.walk(function) if isinstance(r, ast.Return)
+                       and self.index.scope_of(r) is function]
+            if not returns or not all(isinstance(r, ast.Tuple) and len(r.elts) == len(names) for r in returns):
+                return []
+            found.extend(r.elts[names.index(name)] for r in returns)  # type: ignore[union-attr]
+        self._passed.update(found)
+        return found
 
     def _module_functions(self) -> dict[str, ast.FunctionDef]:
         """The module's top-level defs by name (a name defined once, and not also assigned)."""
@@ -355,8 +375,14 @@ class TensorSizes:
             if self._options is None:
                 self._options = argparse_options(self.index)
             parsed, defaults = self._options
-            default = defaults.get(node.attr) if node.value.id in parsed else None
-            return None if default is None else self.int_value(default, depth + 1, options)
+            if node.value.id in parsed:
+                default = defaults.get(node.attr)
+                return None if default is None else self.int_value(default, depth + 1, options)
+            if self._configs is None:
+                self._configs = config_fields(self.index)
+            values = field_values(self._configs, self.index, node) or [None]  # cfg.epochs of `cfg: Config`
+            ints = {self.int_value(v, depth + 1, options) if v is not None else None for v in values}
+            return ints.pop() if len(ints) == 1 and None not in ints else None
         if isinstance(node, ast.BinOp) and isinstance(node.op, _INT_OPS):
             left = self.int_value(node.left, depth + 1, options)
             right = self.int_value(node.right, depth + 1, options)
