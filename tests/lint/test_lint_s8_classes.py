@@ -217,6 +217,143 @@ train(Config())
 train_other(Other(n=10))
 train_other(Other(n=1_000_000))
 """, [21]),
+    ("GA103", "self.device that an imported base class sets is a device that can be CUDA; a class with no base that "
+     "never sets it says nothing", """
+import torch
+from base import BaseTrainer
+class Trainer(BaseTrainer):
+    def train_epoch(self):
+        for data in self.data_loader:
+            loss = self.model(data.to(self.device)).mean()
+            loss.backward()
+            self.optimizer.step()
+            print(loss.item())
+class Plain:
+    def run(self):
+        for data in self.data_loader:
+            loss = self.model(data.to(self.device)).mean()
+            loss.backward()
+            print(loss.item())
+""", [9]),
+    ("GA108", "anomaly detection left on in a LightningModule: the Trainer elsewhere picks the device; a CPU tutorial "
+     "that trains here is left alone", """
+import torch
+import lightning as L
+class Enhancer(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        torch.autograd.set_detect_anomaly(mode=True)
+        self.net = torch.nn.Linear(4, 4)
+    def training_step(self, batch, batch_idx):
+        return self.net(batch).mean()
+    def configure_optimizers(self):
+        return torch.optim.Adam(self.parameters())
+""", [6]),
+    ("GA108", "the CPU tutorial twin: the model is built and trained here, on the CPU", """
+import torch
+torch.autograd.set_detect_anomaly(True)
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(100):
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", []),
+    ("GA103", "t.type(torch.FloatTensor) of a CUDA tensor copies it back every batch; .type(torch.cuda.FloatTensor) "
+     "stays on the GPU", """
+import torch
+def validate(model, loader, device):
+    accuracy = 0
+    for images, labels in loader:
+        out = model(images.to(device))
+        equal = out.argmax(1) == labels.to(device)
+        accuracy += equal.type(torch.FloatTensor).mean()
+        on_gpu = equal.type(torch.cuda.FloatTensor).mean()
+    return accuracy
+""", [7]),
+    ("GA107", "a frozen backbone whose head is replaced by index (model.classifier[6] = nn.Linear(...)) still "
+     "records: its eval pass without no_grad is reported; a backbone frozen whole is not", """
+import torch
+import torchvision
+model = torchvision.models.vgg16()
+for param in model.parameters():
+    param.requires_grad = False
+model.classifier[6] = torch.nn.Linear(4096, 102)
+backbone = torchvision.models.resnet18()
+for param in backbone.parameters():
+    param.requires_grad = False
+model.cuda().eval()
+backbone.cuda().eval()
+for images in loader:
+    out = model(images.cuda())
+    features = backbone(images.cuda())
+""", [13]),
+    ("GA102", "one finding per cold start: a total around calls of a helper that times the same first forward "
+     "itself is left to the helper's clock", """
+import time
+import torch
+def predict(model, x):
+    start = time.time()
+    out = model(x)
+    torch.cuda.synchronize()
+    return out, time.time() - start
+model = torch.nn.Linear(8, 8).cuda().eval()
+begin = time.time()
+times = []
+for x in [torch.randn(4, 8).cuda() for _ in range(10)]:
+    out, took = predict(model, x)
+    times.append(took)
+torch.cuda.synchronize()
+print(time.time() - begin, sum(times) / len(times))
+""", [5]),
+    ("GA102", "a clock around a configured training run (an update loop of a count the code does not spell out, in "
+     "a function it calls) is left alone: the cold start is noise next to it", """
+import time
+import numpy as np
+import torch
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+class Net(torch.nn.Module):
+    def __init__(self, layers):
+        super().__init__()
+        self.layers = torch.nn.ModuleList([torch.nn.Linear(a, b) for a, b in zip(layers, layers[1:])])
+        self.optimizer = torch.optim.Adam(self.parameters())
+    def forward(self, x):
+        for layer in self.layers:
+            x = torch.tanh(layer(x))
+        return x
+def training_loop(net, iterations):
+    epoch = 0
+    while epoch <= iterations:
+        net.optimizer.zero_grad()
+        x = torch.from_numpy(np.random.uniform(size=(5000, 2))).float().to(device)
+        loss = net(x).pow(2).mean()
+        loss.backward()
+        net.optimizer.step()
+        epoch = epoch + 1
+def create_network(layers, iterations):
+    start = time.time()
+    net = Net(layers)
+    net = net.to(device)
+    training_loop(net, iterations)
+    end = time.time()
+    print("Total Time:", end - start)
+""", []),
+    ("GA102", "1,000 epochs of a tiny regression timed from a cold start are no such run (the cold start is as long "
+     "as they are)", """
+import time
+import torch
+net = torch.nn.Linear(2, 1).to("cuda")
+opt = torch.optim.Adam(net.parameters())
+start = time.time()
+for epoch in range(1000):
+    loss = net(torch.randn(64, 2, device="cuda")).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+torch.cuda.synchronize()
+print(time.time() - start)
+""", [7]),
 ]
 
 

@@ -96,10 +96,17 @@ def run(ctx) -> Iterator[Hit]:
     holding the first computation is the measurement it spoils."""
     found = list(_cold_regions(ctx))
     for region, hit, first in found:
-        if first is not None and any(other is not region and other_first is first and _inside(other, region)
-                                     for other, _, other_first in found):
-            continue
+        if first is not None and any(other is not region and other_first is first and (
+                _inside(other, region) or _holds(ctx, other, first) and not _holds(ctx, region, first))
+                for other, _, other_first in found):
+            continue  # (also a total around calls of a helper that times the same first forward itself)
         yield hit
+
+
+def _holds(ctx, region, node: ast.AST) -> bool:
+    """Is ``node`` written between the region's clocks, in its own function?"""
+    lines = [getattr(region.open, "lineno", None), getattr(region.close, "lineno", None)]
+    return None not in lines and ctx.index.scope_of(node) is region.scope and lines[0] <= node.lineno <= lines[1]
 
 
 def _warmed_up_by_a_call(ctx, region) -> bool:
@@ -124,6 +131,30 @@ def _dropped(ctx, call: ast.Call) -> bool:
         isinstance(t, ast.Name) and t.id == "_" for t in parent.targets))
 
 
+_LONG_RUN = 10_000  # optimizer steps: a cold start of a second or less is noise next to them
+
+
+def _runs_long_training(ctx, region) -> bool:
+    """A clock around a training run that is no loop over a DataLoader: ``training_loop(net, iterations=10_000)`` of
+    a physics-informed net -- an update loop of many steps (or of a count the code does not spell out: a configured
+    run), written whole in the region or in a function it calls. (1,000 epochs of a tiny regression are no such run:
+    their total is a few tenths of a second, the size of the cold start.)"""
+    if region.open is None or ctx.index.enclosing_loops(region.open) != ctx.index.enclosing_loops(region.close):
+        return False  # a lap clock (t0 before the loop, t1 = time.time() in it): each lap is its own number
+    lines = (getattr(region.around or region.open, "lineno", 0), getattr(region.close, "end_lineno", 0) or 0)
+    loops = [loop for loop in ctx.index.loops if ctx.index.scope_of(loop) is region.scope
+             and lines[0] <= loop.lineno and (loop.end_lineno or 0) <= lines[1]]  # (not a lap clock inside it)
+    functions, seen = [e.callee for e in region.events if e.callee is not None], set()
+    while functions:
+        info = functions.pop()
+        if info in seen or len(seen) > 8:
+            continue
+        seen.add(info)
+        loops += [loop for loop in ctx.index.loops if ctx.index.scope_of(loop) is info.node]
+        functions += [e.callee for e in ctx.function_events(info) if e.callee is not None]
+    return any(ctx.loop_runs_update(loop) and (ctx.loop_iterations(loop) or _LONG_RUN) >= _LONG_RUN for loop in loops)
+
+
 def _inside(inner, outer) -> bool:
     """Is the clock pair ``inner`` written within ``outer``'s (a per-batch time inside a total)?"""
     lines = [getattr(getattr(r, side), "lineno", None) for r in (inner, outer) for side in ("open", "close")]
@@ -135,7 +166,8 @@ def _inside(inner, outer) -> bool:
 def _cold_regions(ctx) -> Iterator[tuple]:
     for region in ctx.timed_regions():
         if region.repeated or ctx.region_trains(region) or drops_cold_runs(ctx, region) \
-                or reports_minutes(ctx, region) or totals_training_steps(ctx, region) or _warmed_up_by_a_call(ctx, region):
+                or reports_minutes(ctx, region) or totals_training_steps(ctx, region) or _warmed_up_by_a_call(ctx, region) \
+                or _runs_long_training(ctx, region):
             continue  # the cold run never reaches the number reported, or is noise next to it
         if not region.has_work:
             hit = _unseen_work(ctx, region)

@@ -184,6 +184,8 @@ def _runs_on_the_cpu(ctx) -> bool:
 def _trains_here(ctx) -> bool:
     """Does this file train itself: a backward pass, or an optimizer over a model? (A module that only defines the
     model, switching anomaly detection on in its __init__, hands the training to whoever builds it.)"""
+    if any(last_identifier(base).endswith("LightningModule") for c in ctx.index.classes for base in c.bases):
+        return False  # a LightningModule: the Trainer that runs it (elsewhere) picks the device, often a GPU
     return bool(ctx.index.calls_by_name.get("backward")) or any(
         (ctx.qual(call.func) or "").startswith("torch.optim.") for call in ctx.index.calls)
 

@@ -45,13 +45,13 @@ def frozen_models(index) -> frozenset[str]:
 
 
 def _new_part_after_freeze(index, name: str) -> bool:
-    """``model.classifier = nn.Sequential(...)`` after the freeze: a new head whose parameters do require grad,
-    so the model still records (transfer learning's frozen backbone)."""
+    """``model.classifier = nn.Sequential(...)`` (or ``model.classifier[6] = nn.Linear(...)``) after the freeze: a
+    new head whose parameters do require grad, so the model still records (transfer learning's frozen backbone)."""
     for node in index.assigns:
         if isinstance(node, ast.Assign) and isinstance(node.value, (ast.Call, ast.Name)):  # = nn.Linear(...) / = head
             for target in node.targets:
-                if isinstance(target, ast.Attribute) and _text(target.value) == name \
-                        and target.attr != "requires_grad":
+                if isinstance(target, (ast.Attribute, ast.Subscript)) and getattr(target, "attr", "") != "requires_grad" \
+                        and (_text(target.value) == name or _text(target.value).startswith(name + ".")):
                     return True
     return False
 

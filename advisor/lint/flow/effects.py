@@ -183,7 +183,7 @@ class Effects(FlowView):
         if isinstance(func, ast.Attribute):
             if func.attr == "format" or func.attr in api.HOST_SYNC_METHODS or func.attr in api.LOGGING_METHODS:
                 return True
-            if func.attr == "to":
+            if func.attr in ("to", "type"):  # (.to("cpu"), .type(torch.FloatTensor))
                 return bool(self.kind(func.value) & CUDA_TENSOR)
         elif isinstance(func, ast.Name) and func.id in api.SYNC_BUILTINS:
             return any(self.kind(argument) & CUDA_TENSOR for argument in call.args)
@@ -268,8 +268,8 @@ class Effects(FlowView):
         if receiver & CUDA_TENSOR:
             if attr == "numpy" and not receiver & CPU_TENSOR:
                 return 0, None  # t.numpy() of a CUDA tensor raises instead of copying: a bug, not a slow read
-            if attr in api.HOST_SYNC_METHODS or (attr == "to" and value & CPU_TENSOR and not value & CUDA_TENSOR):
-                return SYNC | HOST_READ, None
+            if attr in api.HOST_SYNC_METHODS or attr in ("to", "type") and value & CPU_TENSOR and not value & CUDA_TENSOR:
+                return SYNC | HOST_READ, None  # (.to("cpu") and .type(torch.FloatTensor) copy back too)
             if attr == "cuda":  # of a tensor on the CPU on some path (x = x.cuda() in a loop) a copy, else nothing
                 return (WORK if receiver & CPU_TENSOR else 0), None
             if attr in api.NON_TENSOR_METHODS and attr != "backward" or attr in api.VIEW_METHODS \

@@ -165,6 +165,9 @@ class ExprEvaluator:
                 if method is not None and (method.touches_cuda or (method.is_abstract and info.holds_cuda)):
                     # forward_fn = self.forward_torch: the computation (a subclass's, for an abstract one)
                     return CUDA_FN  # of an object that keeps its tensors on the GPU
+            if attr in api.DEVICE_NAME_HINT and isinstance(node.value, ast.Name) and node.value.id == "self" and all(
+                    info.node.bases and "self." + attr not in info.attrs for info in self.scopes.classes_of(base)):
+                return CUDA_DEVICE  # self.device that a base class of another file sets: a device, can be CUDA
             base &= ~INSTANCE_BITS
         if attr in api.DEVICE_NAME_HINT:
             if not base and api.DEVICE_HOLDER.search(last_identifier(node.value)):
