@@ -354,6 +354,42 @@ for epoch in range(1000):
 torch.cuda.synchronize()
 print(time.time() - start)
 """, [7]),
+    ("GA102", "a clock helper of the file's own (def _time(): torch.cuda.synchronize(); return time.time()) is a "
+     "clock: its region runs the first CUDA computation cold; the helper's sync closes it right (no GA101)", """
+import time
+import torch
+def _time():
+    torch.cuda.synchronize()
+    return time.time()
+total = 0.0
+for _ in range(100):
+    inp = torch.randn(8, 40, 256, 64).cuda()
+    start = _time()
+    out = torch.nn.functional.scaled_dot_product_attention(inp, inp, inp)
+    total += _time() - start
+print(total)
+""", [10]),
+    ("GA101", "the same clock helper syncs before it reads the clock: the region is synchronized", """
+import time
+import torch
+def _time():
+    torch.cuda.synchronize()
+    return time.time()
+total = 0.0
+for _ in range(100):
+    inp = torch.randn(8, 40, 256, 64).cuda()
+    start = _time()
+    out = torch.nn.functional.scaled_dot_product_attention(inp, inp, inp)
+    total += _time() - start
+print(total)
+""", []),
+    ("GA109", "t.astype(np.float32) of a float64 tensor (a slip for .to(torch.float32)) states float32: not reported; "
+     "the float64 tensor moved as it is, is", """
+import numpy as np
+import torch
+img = torch.from_numpy(np.random.random((8, 3, 32, 32))).astype(np.float32).cuda()
+raw = torch.from_numpy(np.random.random((8, 3, 32, 32))).cuda()
+""", [4]),
 ]
 
 

@@ -279,7 +279,7 @@ class CallEvaluator(ExprEvaluator):
                 return NUMPY | (receiver & F64)
             if attr == "pin_memory":
                 return CPU_TENSOR | (receiver & F64)
-            out = receiver & (CUDA_TENSOR | CPU_TENSOR | F64 | FRESH)
+            out = receiver & (CUDA_TENSOR | CPU_TENSOR | FRESH | (0 if attr == "astype" else F64))  # (a slip for .to(dtype))
             if _all(pos, kw) & CUDA_TENSOR:
                 out |= CUDA_TENSOR
             return out

@@ -18,7 +18,7 @@ from functools import cached_property
 from typing import Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.flow.effects import CLOCK, COMPUTE, Effects, Event
+from advisor.lint.flow.effects import CLOCK, COMPUTE, SYNC, Effects, Event
 from advisor.lint.flow.kinds import CUDA_ANY, CUDA_DEVICE, LOADER
 from advisor.lint.flow.loops import LoopAnalysis
 from advisor.lint.flow.regions import TimedRegion
@@ -49,7 +49,7 @@ class Timings(FlowView):
         by_scope: dict[ast.AST, list[ast.Call]] = {}
         for call in self.index.calls:
             name = self.qual(call.func)
-            if name in api.CLOCKS:
+            if name in api.CLOCKS or self._reads_clock(call):
                 by_scope.setdefault(self.index.scope_of(call), []).append(call)
             elif name in api.TIMEIT_CALLS:
                 region = self._timeit_region(call)
@@ -61,6 +61,20 @@ class Timings(FlowView):
         regions.extend(self._magic_regions())
         regions.extend(self._event_regions())
         return regions
+
+    @cached_property
+    def _clock_helpers(self) -> frozenset[str]:
+        """``def _time(): torch.cuda.synchronize(); return time.time()``: the file's own functions that return a clock
+        read -- each call is a clock (its summary says whether it waits for the GPU first)."""
+        helpers = set()
+        for function in self.index.functions:
+            returns = [node.value for node in ast.walk(function) if isinstance(node, ast.Return)]
+            if returns and all(isinstance(value, ast.Call) and self.qual(value.func) in api.CLOCKS for value in returns):
+                helpers.add(function.name)
+        return frozenset(helpers)
+
+    def _reads_clock(self, node: ast.AST) -> bool:
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self._clock_helpers
 
     # -- CUDA events -------------------------------------------------------------------------------
     def _event_regions(self) -> list[TimedRegion]:
@@ -95,10 +109,10 @@ class Timings(FlowView):
     # -- clock pairs -------------------------------------------------------------------------------
     def _clock_regions(self, scope: ast.AST) -> list[TimedRegion]:
         events = self._scope_events(scope)
-        position = {id(e.node): i for i, e in enumerate(events) if e.bits & CLOCK}
+        position = {id(e.node): i for i, e in enumerate(events) if e.bits & CLOCK or self._reads_clock(e.node)}
         assigned: list[tuple[tuple[int, int], str, int]] = []  # (where, variable, event index)
         for index, event in enumerate(events):
-            if event.bits & CLOCK:
+            if event.bits & CLOCK or self._reads_clock(event.node):
                 target = _assigned_name(self.index.parents.get(event.node))
                 if target is not None:
                     assigned.append(((event.node.lineno, event.node.col_offset), target, index))
@@ -129,7 +143,8 @@ class Timings(FlowView):
             if close is None or start is None or start >= close or (start, close) in seen:
                 continue
             seen.add((start, close))
-            regions.append(TimedRegion("clock", scope, events[close].node, events[start + 1:close],
+            waits = events[close].bits & SYNC and self._reads_clock(events[close].node)  # _time(): syncs, then reads
+            regions.append(TimedRegion("clock", scope, events[close].node, events[start + 1:close + (1 if waits else 0)],
                                        open=events[start].node, difference=node))
         return regions
 
