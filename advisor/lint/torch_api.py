@@ -200,10 +200,11 @@ NOT_DATA_HINT = re.compile(r"loader|iter|dataset|sampler|optim|sched|scaler|logg
 # What an unknown name most likely holds, by its name alone (a parameter nobody in the file passes, a name a
 # star import brings): `device` is the accelerator when there is one; `x_gpu` / `cuda_tensor` are CUDA tensors.
 DEVICE_NAME_HINT = frozenset({"device", "DEVICE", "cuda_device", "gpu_device", "torch_device"})
-# Objects that hold a configured device (`args.device`, `run_context.device`, `trainer.device`), as opposed to a
-# tensor whose device is wherever it is (`idx.device` of a forward's input: unknown, not a guess of CUDA).
+# Objects that hold a configured device (`args.device`, `run_context.device`, `trainer.device`, a handed-in
+# `model.device`: where it runs), as opposed to a tensor whose device is wherever it is (`idx.device` of a forward's
+# input: unknown, not a guess of CUDA).
 DEVICE_HOLDER = re.compile(r"^(args|opts?|h?params|hps?)$|conf|cfg|setting|option|context|ctx|trainer|runner|"
-                           r"accelerator|fabric|engine|env|setup", re.IGNORECASE)
+                           r"accelerator|fabric|engine|env|setup|^model$", re.IGNORECASE)
 CUDA_TENSOR_NAME_HINT = re.compile(
     r"^(?!(use|no|is|has|enable|disable|num|n|with|on|run|cpu|allow|force)_)[A-Za-z]\w*_(cuda|gpu)$"
     r"|^(cuda|gpu)_(tensor|tensors|array|data|input|inputs|x|y|batch)$")

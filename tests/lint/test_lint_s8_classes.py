@@ -390,6 +390,59 @@ import torch
 img = torch.from_numpy(np.random.random((8, 3, 32, 32))).astype(np.float32).cuda()
 raw = torch.from_numpy(np.random.random((8, 3, 32, 32))).cuda()
 """, [4]),
+    ("GA104", "a name rebound in a loop: each binding's own reads count, not the other binding's", """
+import torch
+ar = torch.rand(100, 100)
+ca = ar.cuda(2)
+z = torch.einsum("ij,ik,il->jkl", ca, ca, ca)
+for i in range(100):
+    ar = torch.rand(800, 800)
+    ca = ar.cuda(2)
+    z = torch.einsum("ji,ki,li->jkl", ca, ca, ca)
+data = torch.rand(10)
+print(data.sum())
+gpu = data.cuda()
+""", [2, 6]),
+    ("GA101", "timeit.Timer(...) is read where .timeit() runs; timeit.timeit(\"infer()\") times the file's infer()", """
+import timeit
+import torch
+Q = torch.randn(128, 4, 20, 16, device="cuda")
+model = torch.nn.Linear(16, 16).cuda()
+def infer():
+    model(Q)
+t0 = timeit.Timer(stmt="torch.nn.functional.scaled_dot_product_attention(Q, Q, Q)", globals={"Q": Q, "torch": torch})
+print(t0.timeit(100) / 100)
+print(timeit.timeit("infer()", globals=locals(), number=1_000))
+""", [8, 9]),
+    ("GA105", "an attribute a method of the loop reassigns (self.last_observation = observation) holds new data on "
+     "every call; one set only in __init__ is the same each time", """
+import torch
+class Agent:
+    def __init__(self, env, model):
+        self.env, self.model, self.device = env, model.cuda(), "cuda"
+        self.last_observation = env.reset()
+        self.goal = torch.tensor([1.0, 2.0])
+    def act(self):
+        x = torch.Tensor(self.last_observation).to(self.device)
+        return (self.model(x) + self.goal.to(self.device)).argmax().item()
+    def train(self):
+        while True:
+            action = self.act()
+            observation, reward, done, _ = self.env.step(action)
+            self.last_observation = observation
+""", [9]),
+    ("GA103", "device = model.device of a model handed in: where the model runs, can be CUDA", """
+import torch
+def train_network(model, train_loader, optimizer):
+    device = model.device
+    for x, y in train_loader:
+        x = x.to(device=device, dtype=torch.float)
+        if torch.isnan(x).any():
+            continue
+        loss = model(x).mean()
+        loss.backward()
+        optimizer.step()
+""", [6]),
 ]
 
 

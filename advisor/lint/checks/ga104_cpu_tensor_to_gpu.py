@@ -23,7 +23,7 @@ Must not:     torch.randn(64, 128, device="cuda");  batch.to(device) for batches
 from __future__ import annotations
 
 import ast
-from collections import Counter
+from collections import defaultdict
 from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
@@ -85,7 +85,7 @@ def measured_cost(machine) -> Optional[str]:
 
 
 def run(ctx) -> Iterator[Hit]:
-    uses: dict[ast.AST, Counter] = {}
+    uses: dict[ast.AST, dict[str, list[int]]] = {}
     for call in ctx.index.calls:
         func = call.func
         if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda", "type")):
@@ -116,9 +116,12 @@ def run(ctx) -> Iterator[Hit]:
             untouched_fill = _is_constant_fill(ctx, factory) and not _used_between(ctx, scope, receiver.id, factory, call)
             if not (before & FRESH or _numpy_fill(ctx, factory) or untouched_fill):
                 continue  # (a fill whose shape only was read, torch.ones_like(x), is still untouched)
-            counts = uses.get(scope) or uses.setdefault(scope, _name_loads(scope))
-            if not _assigned_back(ctx, call, receiver.id) and counts[receiver.id] > 1 \
-                    and not untouched_fill:
+            loads = (uses.get(scope) or uses.setdefault(scope, _name_loads(scope)))[receiver.id]
+            if factory is not None:  # the loads this binding reaches: up to the name's next assignment
+                end = min([v.lineno for v in ctx.index.assigned_values.get(receiver.id, ()) if v.lineno > factory.lineno
+                           and ctx.index.scope_of(v) is scope], default=10**9)
+                loads = [line for line in loads if factory.lineno <= line < end]
+            if not _assigned_back(ctx, call, receiver.id) and len(loads) > 1 and not untouched_fill:
                 continue  # the CPU tensor is used elsewhere too: the copy may be needed (unless it is a
                 # constant fill not touched before the copy: a zero vector made on the GPU is the same one)
         elif factory is None or not (before & FRESH or _numpy_fill(ctx, factory)):
@@ -166,7 +169,7 @@ def _joined_factories(ctx, receiver: ast.AST, copy: ast.Call) -> list[ast.Call]:
                 and piece.func.attr in api.VIEW_METHODS | {"reshape", "flatten"}:
             piece = piece.func.value
         if isinstance(piece, ast.Name):
-            if loops and piece.id not in ctx.assigned_in(loops[0]) or _name_loads(scope)[piece.id] != 1:
+            if loops and piece.id not in ctx.assigned_in(loops[0]) or len(_name_loads(scope)[piece.id]) != 1:
                 return []  # made before the loop (GA105's copy), or read elsewhere too: the CPU tensor is data
             piece = _factory_assignment(ctx, scope, piece.id, copy.lineno)
         else:
@@ -367,13 +370,13 @@ def _assigned_back(ctx, call: ast.Call, name: str) -> bool:
     return isinstance(parent, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in parent.targets)
 
 
-def _name_loads(scope: ast.AST) -> Counter:
-    counts: Counter = Counter()
+def _name_loads(scope: ast.AST) -> dict[str, list[int]]:
+    counts: dict[str, list[int]] = defaultdict(list)  # name -> the lines that read it
     stack = list(scope.body)
     while stack:
         node = stack.pop()
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            counts[node.id] += 1
+            counts[node.id].append(node.lineno)
         elif not isinstance(node, FUNCTION_TYPES):
             stack.extend(ast.iter_child_nodes(node))
     return counts

@@ -140,7 +140,7 @@ def run(ctx) -> Iterator[Hit]:
                           f"loop at {where(ctx, loop)} with the same model", node=call, severity="low",
                           evidence={"loop_line": line_of(ctx, loop)})
             continue
-        if not _invariant_cpu_tensor(ctx, key, before, ctx.assigned_in(info.node)):
+        if not _invariant_cpu_tensor(ctx, key, before, ctx.assigned_in(info.node)) or _set_by_a_method(ctx, key):
             continue
         repeated = _why_repeated(ctx, info, 0, set())
         if repeated:
@@ -305,6 +305,18 @@ def _invariant_cpu_tensor(ctx, key: Optional[str], kind: int, assigned: set[str]
     if key is None or not kind & CPU_TENSOR or kind & CUDA_TENSOR:
         return False
     return key not in assigned and key.split(".")[0] not in assigned
+
+
+def _set_by_a_method(ctx, key: str) -> bool:
+    """``self.last_observation = observation`` in the loop's method: the attribute holds new data each call."""
+    if not key.startswith("self."):
+        return False
+    for node in ctx.index.assigns:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        function = ctx.index.scope_of(node)
+        if any(dotted(target) == key for target in targets) and getattr(function, "name", "__init__") != "__init__":
+            return True
+    return False
 
 
 def _locals(info: FunctionInfo) -> set[str]:

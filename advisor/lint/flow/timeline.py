@@ -19,10 +19,11 @@ from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.effects import CLOCK, COMPUTE, SYNC, Effects, Event
-from advisor.lint.flow.kinds import CUDA_ANY, CUDA_DEVICE, LOADER
+from advisor.lint.flow.kinds import LOADER
 from advisor.lint.flow.loops import LoopAnalysis
 from advisor.lint.flow.regions import TimedRegion
 from advisor.lint.flow.scopes import FunctionInfo
+from advisor.lint.flow.timeit_regions import TimeitRegions
 from advisor.lint.flow.view import FlowView
 from advisor.lint.flow.wrappers import WrappedTimings
 from advisor.lint.names import dotted
@@ -52,7 +53,7 @@ class Timings(FlowView):
             if name in api.CLOCKS or self._reads_clock(call):
                 by_scope.setdefault(self.index.scope_of(call), []).append(call)
             elif name in api.TIMEIT_CALLS:
-                region = self._timeit_region(call)
+                region = TimeitRegions(self, self.effects).region(call)
                 if region is not None:
                     regions.append(region)
         for scope in by_scope:
@@ -147,38 +148,6 @@ class Timings(FlowView):
             regions.append(TimedRegion("clock", scope, events[close].node, events[start + 1:close + (1 if waits else 0)],
                                        open=events[start].node, difference=node))
         return regions
-
-    # -- timeit ------------------------------------------------------------------------------------
-    def _timeit_region(self, call: ast.Call) -> Optional[TimedRegion]:
-        statement = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "stmt"), None)
-        scope = self.index.scope_of(call)
-        region = TimedRegion("timeit", scope, call, repeated=True)
-        if isinstance(statement, ast.Lambda):
-            region.events = self.effects.events([statement.body])
-        elif isinstance(statement, ast.Name):
-            found = self.flow.scopes.resolve(statement.id, scope)
-            if not isinstance(found, FunctionInfo):
-                return None
-            summary = self.effects.summary(found)
-            region.events = [Event(statement, summary.bits, found)] if summary.bits else []
-        elif isinstance(statement, ast.Constant) and isinstance(statement.value, str):
-            region.assumed_work, region.assumed_sync = self._string_statement(statement.value)
-        else:
-            return None
-        return region
-
-    def _string_statement(self, text: str) -> tuple[bool, bool]:
-        """timeit("torch.mm(a, b)", globals=globals()): does the string use CUDA values, and sync?"""
-        try:
-            tree = ast.parse(text)
-        except SyntaxError:
-            return False, True
-        env = self.flow.module_env
-        uses = any(isinstance(n, ast.Name) and env.get(n.id, 0) & (CUDA_ANY | CUDA_DEVICE)
-                   for n in ast.walk(tree))
-        syncs = any(isinstance(n, ast.Attribute) and n.attr in api.HOST_SYNC_METHODS | {"synchronize"}
-                    for n in ast.walk(tree))
-        return uses, syncs
 
     # -- notebook magics ---------------------------------------------------------------------------
     def _magic_regions(self) -> list[TimedRegion]:
@@ -376,6 +345,4 @@ def _assigned_name(parent: Optional[ast.AST]) -> Optional[str]:
     if isinstance(parent, ast.AnnAssign):
         return dotted(parent.target)
     return None
-
-
 
