@@ -443,6 +443,34 @@ def train_network(model, train_loader, optimizer):
         loss.backward()
         optimizer.step()
 """, [6]),
+    ("GA107", "one forward timed by a clock started after the model was made (a speed test) records the graph "
+     "into the number; a timed training step (backward after it), or model.fit(...), is not inference", """
+import time
+import torch
+from kernels import AttentionLayer
+def benchmark(num_heads):
+    model = AttentionLayer(dim=128, num_heads=num_heads).cuda()
+    x = torch.randn(1, 64, 128, device="cuda")
+    torch.cuda.synchronize()
+    start = time.time()
+    _ = model(x)
+    torch.cuda.synchronize()
+    return time.time() - start
+def step_time(num_heads):
+    model = AttentionLayer(dim=128, num_heads=num_heads).cuda()
+    x = torch.randn(1, 64, 128, device="cuda")
+    start = time.time()
+    model(x).sum().backward()
+    torch.cuda.synchronize()
+    return time.time() - start
+def fit_time(model, data):
+    model = model.cuda()
+    start = time.time()
+    model.fit(data)
+    return time.time() - start
+for h in [1, 2, 4, 8]:
+    print(benchmark(h), step_time(h))
+""", [9]),
 ]
 
 

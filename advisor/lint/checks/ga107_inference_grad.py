@@ -13,6 +13,7 @@ Must match:   model.eval(); for x in loader: preds.append(model(x.to(device)))
               def extract(model, loader): f = model; return [f(b.cuda()).detach() for b in loader]  (an alias)
               feats = [m(x)[2] for m in seniors]; [cka(z, f.detach()) for f in feats]  in a training loop whose
               batch is marked x.requires_grad = False (a batch, not parameters: no model is frozen by it)
+              def benchmark(h): model = Layer(h).cuda(); start = time.time(); _ = model(x); ...  (a speed test)
 Must not:     the same under `with torch.no_grad():` / `with torch.inference_mode():`, or in a function
               decorated with @torch.no_grad(), or one only ever called under no_grad; a loop (or a function it
               calls) that runs backward / an optimizer step; one forward written in an epoch loop after the
@@ -48,7 +49,8 @@ from advisor.lint.names import last_identifier
 DOC = CheckDoc(
     what=('Finds a model run on the GPU for inference with autograd still on: after model.eval(), or in a '
           'loop that runs the forward pass and never calls backward (prediction, evaluation, feature '
-          'extraction, a speed test), TorchScript models (torch.jit.load/trace/script) included -- with no '
+          'extraction, a speed test), or once between the clocks of a speed test (the clock measures the '
+          'recording too), TorchScript models (torch.jit.load/trace/script) included -- with no '
           'torch.no_grad() or torch.inference_mode() around it. A frozen model (every parameter with '
           'requires_grad=False) records nothing and is not reported, unless its input carries a graph (the '
           'output of a model that records).'),
@@ -153,12 +155,23 @@ def run(ctx) -> Iterator[Hit]:
             yield Hit(f"{short(call)} runs a model in eval mode with autograd on (no torch.no_grad() or "
                       f"torch.inference_mode() around it){measured}", node=call)
             continue
-        if not loops or trains_around(ctx, call, scope, loops, training) or sample_after_training(ctx, call, loops[0]):
+        if not loops:
+            timed = _timed_calls(ctx) if timed is None else timed
+            if _speed_test(ctx, model, timed.get(call)) and not _backward_after(ctx, call, scope) \
+                    and not _FITS.search(last_identifier(call.func)):  # (model.fit(data): a training run)
+                reported.add(key)  # start = time.time(); _ = model(x); ...: the recording is in the number
+                yield Hit(f"{short(call)} is timed with autograd on and no backward pass: the clock measures the "
+                          "graph recording too (no torch.no_grad() or torch.inference_mode() around it)", node=call)
+            continue
+        if trains_around(ctx, call, scope, loops, training) or sample_after_training(ctx, call, loops[0]):
             continue
         reported.add(key)
         yield Hit(f"{short(call)} runs the model on every iteration of the loop at {where(ctx, loops[0])} with "
                   "autograd on and no backward pass (no torch.no_grad() or torch.inference_mode() around it)",
                   node=call)
+
+
+_FITS = re.compile(r"^(fit|train)", re.IGNORECASE)
 
 
 def _trained_in_loop(ctx, model: ast.AST, call: ast.Call, loop: ast.AST, reads_in) -> bool:
@@ -208,7 +221,9 @@ def _speed_test(ctx, model: ast.AST, clock_start: Optional[int]) -> bool:
     (a clock started before, around the model's loading too, times a cold start, where it is noise)."""
     if clock_start is None:
         return False
-    made = [value.lineno for value in ctx.index.assigned_values.get(model.id, [])] if isinstance(model, ast.Name) else []
+    scope = ctx.index.scope_of(model)
+    made = [value.lineno for value in ctx.index.assigned_values.get(model.id, [])
+            if ctx.index.scope_of(value) is scope] if isinstance(model, ast.Name) else []  # (this function's model)
     return all(line < clock_start for line in made)
 
 
@@ -335,7 +350,7 @@ def _backward_after(ctx, call: ast.Call, scope: ast.AST) -> bool:
     if loops:
         candidates = [c for c in candidates if loops[0] in ctx.index.enclosing_loops(c)]
     for other in candidates:
-        if other.lineno <= call.lineno:
+        if (other.end_lineno, other.end_col_offset) <= (call.end_lineno, call.end_col_offset):  # (x).backward() ends later
             continue
         func = other.func
         wants = (isinstance(func, ast.Attribute) and func.attr == "backward") or \
