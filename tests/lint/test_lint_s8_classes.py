@@ -471,6 +471,42 @@ def fit_time(model, data):
 for h in [1, 2, 4, 8]:
     print(benchmark(h), step_time(h))
 """, [9]),
+    ("GA107", "_, device = get_cuda_if_available() names a device chosen elsewhere, like device = get_device()", """
+import torch
+from net import CNN
+from cuda import get_cuda_if_available
+_, device = get_cuda_if_available()
+nets = [CNN(), CNN(), CNN()]
+for net in nets:
+    net.eval()
+    net.to(device)
+for x in loader:
+    ys = [net(x.to(device)).argmax(dim=1) for net in nets]
+""", [10]),
+    ("GA103", "a metric handed in as a parameter (train(..., numpy_iou)) runs its host reads every batch; "
+     "model.train(True) is no call of the function train()", """
+import numpy
+import torch
+def train(model, train_dl, loss_fn, optimizer, acc_fn, epochs=20):
+    for epoch in range(epochs):
+        model.train(True)
+        for x, y in train_dl:
+            x, y = x.to("cuda"), y.to("cuda")
+            optimizer.zero_grad()
+            outputs = model(x)
+            loss = loss_fn(outputs, y)
+            loss.backward()
+            optimizer.step()
+            acc = acc_fn(outputs, y)
+def numpy_iou(outs, labels, threshold=0.5):
+    inter = numpy.logical_and((outs > threshold).cpu().numpy(), labels.cpu().numpy())
+    return inter.sum()
+def never_in_a_loop(outs):
+    return outs.cpu().numpy()
+model = torch.nn.Linear(4, 4).cuda()
+train(model, loader, torch.nn.MSELoss(), torch.optim.SGD(model.parameters(), lr=0.1), numpy_iou)
+print(never_in_a_loop(model(torch.randn(2, 4, device="cuda"))))
+""", [15, 15]),
 ]
 
 

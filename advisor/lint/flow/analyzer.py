@@ -274,6 +274,9 @@ class FlowAnalyzer(CallEvaluator):
             kind = self._fallback_device(value) or CUDA_DEVICE
         for target in node.targets:
             self.bind_target(target, returned_shape(self, target, value) or kind)
+            for element in (target.elts if isinstance(target, ast.Tuple) and self._chosen_elsewhere(value) else []):
+                if isinstance(element, ast.Name) and element.id in api.DEVICE_NAME_HINT and not self.lookup(element.id):
+                    self.bind_target(element, CUDA_DEVICE)  # _, device = get_cuda_if_available(): as above
 
     def _chosen_elsewhere(self, value: ast.AST) -> bool:
         """A value the file does not spell out (a config entry, a helper's result), as opposed to a literal

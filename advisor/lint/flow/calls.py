@@ -354,8 +354,8 @@ class CallEvaluator(ExprEvaluator):
                 return pos[0] if pos else 0
             if name in _MATH_BUILTINS:
                 return _all(pos, kw) & (CUDA_TENSOR | CPU_TENSOR | F64)
-            found = self.scopes.resolve(name, self.scope)
-            if isinstance(found, FunctionInfo):
+            found = self.scopes.resolve(name, self.scope) or self.scopes.held_function(node.func, self.scope)
+            if isinstance(found, FunctionInfo):  # (held: a parameter every call fills with one function: acc_fn)
                 return self.call_function(found, node, pos, kw, skip_self=False)
             if isinstance(found, ClassInfo):
                 return self.instantiate(found, node, pos, kw)

@@ -153,6 +153,25 @@ class ScopeIndex:
                 node = self.classes[node].parent
         return None
 
+    def _passed_for(self, name: str, scope: ast.AST) -> list[ast.AST]:
+        """``def train(model, ..., acc_fn)`` called ``train(..., numpy_iou)``: what the file's calls pass for a
+        parameter (by position or keyword), when every call passes something."""
+        info = self.functions.get(scope)
+        if info is None or info.name == "__init__" or name not in info.positional + info.keyword_only:
+            return []
+        position = info.positional.index(name) - info.takes_self if name in info.positional else None
+        passed = []
+        for site in self.index.calls_by_name.get(info.name, ()):
+            if isinstance(site.func, ast.Name) == (info.class_info is not None):
+                continue  # (model.train(True) does not call a function train(); a method is called on something)
+            value = next((k.value for k in site.keywords if k.arg == name), None)
+            if value is None and position is not None and 0 <= position < len(site.args):
+                value = site.args[position]
+            if value is None or any(isinstance(a, ast.Starred) for a in site.args):
+                return []
+            passed.append(value)
+        return passed
+
     def held_function(self, node: ast.AST, scope: ast.AST, depth: int = 0) -> Optional[FunctionInfo]:
         """The user's function an expression evaluates to: a def's own name, a name bound to one (``step =
         train_step``; ``step = make_step(model)`` where make_step returns a nested def), functools.partial(f)."""
@@ -167,7 +186,7 @@ class ScopeIndex:
             if found is not None:
                 result = found if isinstance(found, FunctionInfo) else None
             else:
-                values = self.index.assigned_values.get(node.id, ())
+                values = list(self.index.assigned_values.get(node.id, ())) or self._passed_for(node.id, scope)
                 held = {self.held_function(v, self.index.scope_of(v), depth + 1) for v in values if v is not node}
                 result = held.pop() if len(held) == 1 and None not in held else None
             self._held[key] = result
@@ -204,6 +223,12 @@ class ScopeIndex:
             for name, values in self.index.assigned_values.items():
                 if any(isinstance(v, (ast.Name, ast.Call)) for v in values):
                     held = self.held_function(ast.Name(id=name, ctx=ast.Load()), self.index.tree)
+                    if held is not None and held.name != name:
+                        self._holders.setdefault(held, set()).add(name)
+            for function in self.functions.values():  # def train(..., acc_fn): called with train(..., numpy_iou)
+                for name in function.positional + function.keyword_only:
+                    held = self.held_function(ast.Name(id=name, ctx=ast.Load()), function.node) \
+                        if self.index.calls_by_name.get(name) else None
                     if held is not None and held.name != name:
                         self._holders.setdefault(held, set()).add(name)
         return self._holders.get(info, set())
