@@ -507,6 +507,25 @@ model = torch.nn.Linear(4, 4).cuda()
 train(model, loader, torch.nn.MSELoss(), torch.optim.SGD(model.parameters(), lr=0.1), numpy_iou)
 print(never_in_a_loop(model(torch.randn(2, 4, device="cuda"))))
 """, [15, 15]),
+    ("GA103", "train(..., device=torch.device('cpu')) that the file never calls may be handed a GPU -- its own "
+     "model.train() is no call of it; one the file calls with the default stays on the CPU", """
+import torch
+def train(model, loader, optimizer, criterion, device=torch.device("cpu")):
+    model.train()
+    for image, label in loader:
+        image, label = image.to(device), label.to(device)
+        loss = criterion(model(image), label)
+        loss.backward()
+        optimizer.step()
+        print(loss.item())
+def evaluate(model, loader, criterion, device=torch.device("cpu")):
+    for image, label in loader:
+        image, label = image.to(device), label.to(device)
+        loss = criterion(model(image), label)
+        loss.backward()
+        print(loss.item())
+evaluate(torch.nn.Linear(4, 2), test_loader, torch.nn.CrossEntropyLoss())
+""", [9]),
 ]
 
 

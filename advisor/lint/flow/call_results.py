@@ -94,8 +94,10 @@ def defaulted_device(index, info: Optional[FunctionInfo], name: str, kind: int) 
 
 def call_sites(index, info: FunctionInfo) -> list[ast.Call]:
     """The calls in the file by the function's name (the class's name for an ``__init__``)."""
-    callee = info.class_info.name if info.name == "__init__" and info.class_info is not None else info.name
-    return index.calls_by_name.get(callee, [])
+    if info.name == "__init__" and info.class_info is not None:
+        return index.calls_by_name.get(info.class_info.name, [])
+    method = info.class_info is not None  # (model.train() is no call of a plain function train(); a method's is)
+    return [c for c in index.calls_by_name.get(info.name, []) if isinstance(c.func, ast.Attribute) == method]
 
 
 def passed_only_none(index, info: FunctionInfo, name: str) -> bool:
