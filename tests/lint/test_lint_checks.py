@@ -434,9 +434,18 @@ for step, xb in enumerate(loader):
     loss.backward()
     if step % 100 == 0:
         print(loss.item())
+""", []),
+    ("GA103", "a switch set before the loop (args.verbose) holds on every iteration, like a plain flag: when on, "
+     "every step reads (session 8's settled convention)", """
+model = nn.Linear(8, 1).cuda()
+for step, xb in enumerate(loader):
+    loss = model(xb.cuda()).sum()
+    loss.backward()
     if args.verbose:
         print(f"{loss}")
-""", []),
+    if self.test_mode and step % 10 == 0:
+        print(loss.item())
+""", [6]),
     ("GA103", "a flag set before the loop holds on every iteration", """
 model = nn.Linear(8, 1).cuda()
 is_main = int(os.environ.get("RANK", 0)) == 0

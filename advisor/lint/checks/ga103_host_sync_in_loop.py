@@ -14,6 +14,7 @@ Must match:   for x, y in loader: loss = step(x, y); running += loss.item()
               for micro in range(n): x, y = get_batch(split, ctx.device); ...; total += loss.item()
               for x, y in loader: ...; for j in range(len(y)): hits[y[j]] += correct[j].item()  (per element)
               for t in range(n): sim.update()  where update walks self.forces (a few registered parts) and prints
+              if verbose: / if args.verbose: print(loss.item())   (a switch set before the loop: when on, every step)
 Must not:     ...; total += loss.detach()  then  total.item() after the loop
               if step % 100 == 0: print(loss.item())      (some iterations only)
               for epoch in range(n): train_one_epoch(); print(val_loss.item())   (once per epoch)

@@ -384,7 +384,7 @@ class LoopAnalysis(FlowView):
         if cuda_condition(test, self.names.qual) is not None or rank_condition(test):
             return False  # `if device.type == 'cuda':` / `if rank == 0:` holds on every iteration on a GPU
         if isinstance(test, ast.Attribute):
-            return True  # `if args.verbose:` -- a switch the user turns on to see more
+            return stop is None or not isinstance(stop, LOOP_TYPES) or dotted(test) in self.assigned(stop)
         if isinstance(test, ast.Name):
             # `if log_now:` set in the loop varies per iteration; `if is_main:` set before it holds for all of them
             return stop is None or not isinstance(stop, LOOP_TYPES) or test.id in self.assigned(stop)
