@@ -6,8 +6,9 @@ Two kinds (issue 12's labelling convention, session 6):
   and only ever read (``args = EasyDict({"cuda": False})`` ... ``if args.cuda:``), or of a literal (``if False:``).
   No check reports there.
 - **Run only without CUDA**: the CPU fallback of a device test (the ``else:`` of ``if torch.cuda.is_available():``,
-  the body of ``if device == "cpu":``). Nothing there is on a GPU, so checks of GPU costs and of float64 on the
-  GPU stay silent there (a debug switch set on that path still costs, on the CPU: GA108 still reports).
+  the body of ``if device == "cpu":``), and the path of another accelerator (``elif tpu:``, ``if args.use_xla:``,
+  ``with torch_xla.step():``). Nothing there is on a CUDA GPU, so checks of GPU costs and of float64 on the GPU
+  stay silent there (a debug switch set on that path still costs: GA108 still reports).
 
 A branch on a command-line option or a function parameter can run and is left alone. Only ``if`` statements are
 read; the answer of a conditional expression is rarely where a finding lands.
@@ -16,15 +17,19 @@ read; the answer of a conditional expression is rarely where a finding lands.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from advisor.lint.flow.conditions import cuda_condition
 from advisor.lint.index import FileIndex
+from advisor.lint.names import last_identifier
 
 # Checks that still report on a path that runs without CUDA: a debug switch slows the CPU run as well.
 KEPT_ON_CPU_PATHS = frozenset({"GA108"})
 _UNKNOWN = object()
+# A flag that picks another accelerator than CUDA: `tpu`, `args.use_xla`, `on_mps`.
+_OTHER_ACCELERATOR = re.compile(r"(^|_)(tpu|xla|mps|npu|hpu|xpu|ipu)(_|$)", re.IGNORECASE)
 
 
 @dataclass
@@ -81,6 +86,12 @@ def dead_lines(index: FileIndex, qual: Callable[[ast.AST], Optional[str]],
         on_cuda = cuda_condition(node.test, qual, strict=True)
         if on_cuda is not None:
             _mark(dead.cpu_only, node.orelse if on_cuda else node.body)
+        elif isinstance(node.test, (ast.Name, ast.Attribute)) and _OTHER_ACCELERATOR.search(last_identifier(node.test)):
+            _mark(dead.cpu_only, node.body)  # `elif tpu:`: the TPU / XLA / MPS path
+    for node in index.withs:
+        if any(isinstance(item.context_expr, ast.Call) and (qual(item.context_expr.func) or "").startswith("torch_xla.")
+               for item in node.items):
+            _mark(dead.cpu_only, node.body)  # `with torch_xla.step():` runs on an XLA device
     return dead
 
 

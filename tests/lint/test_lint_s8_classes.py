@@ -526,6 +526,77 @@ def evaluate(model, loader, criterion, device=torch.device("cpu")):
         print(loss.item())
 evaluate(torch.nn.Linear(4, 2), test_loader, torch.nn.CrossEntropyLoss())
 """, [9]),
+    ("GA101", "the TPU path (elif tpu:, with torch_xla.step():) runs on no CUDA GPU: its clocks are not CUDA's", """
+import time
+import torch
+def train_one_epoch(model, loader, criterion, optimizer, device, tpu=False):
+    for samples, targets in loader:
+        if not tpu:
+            samples = samples.to(device)
+            start = time.time()
+            loss = criterion(model(samples), targets.to(device))
+            print(time.time() - start)
+        elif tpu:
+            import torch_xla
+            step_start = time.time()
+            loss = criterion(model(samples), targets)
+            print(time.time() - step_start)
+""", [9]),
+    ("GA103", "a trainer class: self.device = rank if distributed else get_device(name) can be CUDA; validate() every "
+     "N steps does not make the batch loop an epoch loop; the read in train_one_batch runs every batch", """
+import torch
+from utils import get_device
+class Trainer:
+    def __init__(self, model, train_loader, val_loader, config, distributed=False, local_rank=0):
+        self.device = local_rank if distributed else get_device(config.device)
+        self.model = model.to(self.device)
+        self.train_loader, self.val_loader = train_loader, val_loader
+        self.optimizer = torch.optim.Adam(self.model.parameters())
+        self.steps = 0
+    def forward_pass(self, data):
+        x, y = data
+        return torch.nn.functional.cross_entropy(self.model(x.to(self.device)), y.to(self.device))
+    def train_one_batch(self, data):
+        loss = self.forward_pass(data)
+        self.backward_pass(loss)
+        return loss.item()
+    def backward_pass(self, loss):
+        loss.backward()
+        self.optimizer.step()
+    def validate(self):
+        self.model.eval()
+        with torch.no_grad():
+            for data in self.val_loader:
+                self.forward_pass(data)
+        self.model.train()
+    def train_one_epoch(self):
+        for data in self.train_loader:
+            loss = self.train_one_batch(data)
+            self.steps += 1
+            if self.steps % 500 == 0:
+                self.validate()
+""", [16]),
+    ("GA107", "the same trainer: forward_pass runs a model that validate() leaves in eval mode, but the training "
+     "step that calls it runs backward on its result: no inference finding", """
+import torch
+from utils import get_device
+class Trainer:
+    def __init__(self, model, config):
+        self.device = get_device(config.device)
+        self.model = model.to(self.device)
+    def forward_pass(self, data):
+        x, y = data
+        return torch.nn.functional.cross_entropy(self.model(x.to(self.device)), y.to(self.device))
+    def train_one_batch(self, data):
+        loss = self.forward_pass(data)
+        self.backward_pass(loss)
+    def backward_pass(self, loss):
+        loss.backward()
+    def validate(self, loader):
+        self.model.eval()
+        for data in loader:
+            self.model(data[0].to(self.device))
+""", [18]),
 ]
 
 

@@ -148,7 +148,7 @@ def run(ctx) -> Iterator[Hit]:
                 module_names = _module_names(ctx) if module_names is None else module_names
                 if clock is None and not _outputs_read(ctx, call, module_names):
                     continue  # a warm-up whose outputs are dropped: nothing keeps its graph alive
-            if _backward_after(ctx, call, scope):
+            if _backward_after(ctx, call, scope) or _caller_steps_back(ctx, call):
                 continue
             reported.add(key)
             measured = "; the clock around it measures the recording too" if clock is not None else ""
@@ -172,6 +172,19 @@ def run(ctx) -> Iterator[Hit]:
 
 
 _FITS = re.compile(r"^(fit|train)", re.IGNORECASE)
+
+
+def _caller_steps_back(ctx, call: ast.Call) -> bool:
+    """``def forward_pass(self, data): return self.criterion(self.model(x), y)`` called by a training step that runs
+    backward on what it returns (``loss = self.forward_pass(data); self.backward_pass(loss)``): a training forward,
+    whatever mode another method (validate's model.eval()) leaves the model in."""
+    info = ctx.function_of(call)
+    for site in ctx.call_sites(info) if info is not None else []:
+        scope = ctx.index.scope_of(site)
+        if _backward_after(ctx, site, scope) or any("backward" in last_identifier(other.func)
+                                                    and other.lineno >= site.lineno for other in ctx.calls_in(scope)):
+            return True
+    return False
 
 
 def _trained_in_loop(ctx, model: ast.AST, call: ast.Call, loop: ast.AST, reads_in) -> bool:

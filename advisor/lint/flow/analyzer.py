@@ -40,7 +40,7 @@ from advisor.lint.flow.kinds import (
 from advisor.lint.flow.literals import name_hint
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
 from advisor.lint.index import FileIndex, parameter_defaults
-from advisor.lint.names import Names, dotted
+from advisor.lint.names import Names, dotted, last_identifier
 
 _MAX_PASSES = 8
 _MAX_NESTING = 20  # on-demand analyses inside each other (calls inside calls)
@@ -268,9 +268,9 @@ class FlowAnalyzer(CallEvaluator):
             self.bind_target(node.targets[0], shape)
             return
         kind = self.ev(value) or kept_through_call(node.targets, value, self.values)
-        if not kind and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
-                and node.targets[0].id in api.DEVICE_NAME_HINT and self._chosen_elsewhere(value):
-            # device = get_device() / cfg["device"]: chosen elsewhere, can be CUDA -- unless a fallback is named
+        if not kind and len(node.targets) == 1 and isinstance(node.targets[0], (ast.Name, ast.Attribute)) \
+                and last_identifier(node.targets[0]) in api.DEVICE_NAME_HINT and self._chosen_elsewhere(value):
+            # device = get_device() / self.device = cfg["device"]: chosen elsewhere, can be CUDA -- unless a fallback
             kind = self._fallback_device(value) or CUDA_DEVICE
         for target in node.targets:
             self.bind_target(target, returned_shape(self, target, value) or kind)
@@ -282,9 +282,10 @@ class FlowAnalyzer(CallEvaluator):
         """A value the file does not spell out (a config entry, a helper's result), as opposed to a literal
         (None, "mps"), torch's own constructor of a device the pass does not model (torch.device("mps")), or a
         tensor's own device (``device = idx.device``: wherever the input is; exprs.py reads configured ones)."""
-        if isinstance(value, ast.Call):
-            return not (self.names.qual(value.func) or "").startswith("torch.")
-        return isinstance(value, (ast.Name, ast.Subscript))
+        if isinstance(value, ast.IfExp):  # self.local_rank if distributed else get_device(name)
+            return self._chosen_elsewhere(value.body) or self._chosen_elsewhere(value.orelse)
+        return not (self.names.qual(value.func) or "").startswith("torch.") if isinstance(value, ast.Call) \
+            else isinstance(value, (ast.Name, ast.Subscript))
 
     def _fallback_device(self, value: ast.AST) -> int:
         arguments = list(value.args) + [k.value for k in value.keywords] if isinstance(value, ast.Call) else []

@@ -33,7 +33,7 @@ from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.view import FlowView
 from advisor.lint.flow.walks import walks_few_components, walks_parameters
 from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, children
-from advisor.lint.names import dotted
+from advisor.lint.names import dotted, last_identifier
 
 _MAX_DEPTH = 6
 
@@ -101,10 +101,10 @@ class LoopAnalysis(FlowView):
             return True  # its own body runs backward() / optimizer.step(): one iteration is one step
         inner = self._children.get(loop, [])
         if any(self.is_step_loop(one) for one in inner) or steps.runs_epochs(self.index, loop):
-            return False  # (nor a loop calling a helper with a hot loop: epochs -- unless in a branch that leaves
-            # the loop: an update as an episode ends with `break` runs once)
+            return False  # (nor a loop calling a helper with a hot loop: epochs -- unless only in a branch that leaves
+            # the loop or runs now and then: an update as an episode ends, then `break`; validate() every N steps)
         return not any(event.callee is not None and self.function_has_hot_loop(event.callee, 0)
-                       and not steps.in_exit_branch(self.index, event.node)
+                       and not steps.in_exit_branch(self.index, event.node) and not self.guarded(event.node, loop)
                        for event in events + [e for one in inner for e in self.iteration_events(one, True)])
 
     def is_step_loop(self, loop: ast.AST) -> bool:
@@ -146,10 +146,8 @@ class LoopAnalysis(FlowView):
 
     def function_has_hot_loop(self, info: FunctionInfo, depth: int) -> bool:
         known = self._function_hot.get(info)
-        if known is not None:
-            return known
-        if depth > _MAX_DEPTH:
-            return False
+        if known is not None or depth > _MAX_DEPTH:
+            return bool(known)
         self._function_hot[info] = False
         loops = self._loops_by_scope.get(info.node, [])
         found = any(self.is_step_loop(loop) for loop in loops) or any(
@@ -195,8 +193,9 @@ class LoopAnalysis(FlowView):
         iterable = loop.iter
         while isinstance(iterable, ast.Call) and iterable.args and not self.kind(iterable) & LOADER:
             iterable = iterable.args[0]
-        named_loader = isinstance(iterable, ast.Name) and not self.kind(iterable) and "loader" in iterable.id.lower()
-        return bool(self.kind(iterable) & LOADER) or named_loader  # data_loader = get_dataloader(...): batches
+        named_loader = isinstance(iterable, (ast.Name, ast.Attribute)) and not self.kind(iterable) \
+            and "loader" in last_identifier(iterable).lower()  # data_loader = get_dataloader(...), self.train_loader
+        return bool(self.kind(iterable) & LOADER) or named_loader
 
     def iterations(self, loop: ast.AST) -> Optional[int]:
         """The iteration count the code spells out (``range(100_000)``, ``while i < N``), else None."""
