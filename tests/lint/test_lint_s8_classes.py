@@ -539,7 +539,7 @@ def train_one_epoch(model, loader, criterion, optimizer, device, tpu=False):
         elif tpu:
             import torch_xla
             step_start = time.time()
-            loss = criterion(model(samples), targets)
+            loss = criterion(model(samples.to(device)), targets.to(device))
             print(time.time() - step_start)
 """, [9]),
     ("GA103", "a trainer class: self.device = rank if distributed else get_device(name) can be CUDA; validate() every "
