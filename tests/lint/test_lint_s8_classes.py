@@ -597,6 +597,44 @@ class Trainer:
         for data in loader:
             self.model(data[0].to(self.device))
 """, [18]),
+    ("GA103", "map(to_cuda, batch) gives what to_cuda makes: CUDA tensors, read every update step", """
+import numpy as np
+import torch
+def update(model, opt, buffer, device, epochs):
+    to_cuda = lambda x: torch.from_numpy(x).to(device=torch.device("cuda"), dtype=torch.float32)
+    for epoch in range(epochs):
+        states, returns = map(to_cuda, buffer.get())
+        loss = ((model(states) - returns) ** 2).mean()
+        loss.backward()
+        opt.step()
+        print(loss.item())
+""", [10]),
+    ("GA108", "anomaly detection in a train_model() that is handed its model trains code built elsewhere", """
+import torch
+def train_model(epoch, model, optimizer, batches):
+    torch.autograd.set_detect_anomaly(True)
+    for ws in batches:
+        optimizer.zero_grad()
+        loss = model.forward(ws)
+        loss.backward()
+        optimizer.step()
+""", [3]),
+    ("GA103", "a loss class of a library made with CUDA weights (FocalLoss(alpha=w).to(device)) is a module: what it "
+     "returns is a CUDA tensor, read every step", """
+import torch
+from losses import FocalLoss
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(8, 2).to(device)
+loss_func = FocalLoss(alpha=torch.tensor([0.3, 0.7], device=device))
+loss_func = loss_func.to(device)
+total = 0.0
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for image, label in loader:
+    loss = loss_func(model(image.to(device)), label.to(device))
+    loss.backward()
+    opt.step()
+    total += float(loss)
+""", [13]),
 ]
 
 

@@ -186,8 +186,15 @@ def _trains_here(ctx) -> bool:
     model, switching anomaly detection on in its __init__, hands the training to whoever builds it.)"""
     if any(last_identifier(base).endswith("LightningModule") for c in ctx.index.classes for base in c.bases):
         return False  # a LightningModule: the Trainer that runs it (elsewhere) picks the device, often a GPU
-    return bool(ctx.index.calls_by_name.get("backward")) or any(
+    trains = bool(ctx.index.calls_by_name.get("backward")) or any(
         (ctx.qual(call.func) or "").startswith("torch.optim.") for call in ctx.index.calls)
+    return trains and _builds_a_model(ctx)  # (a train_model(model, ...) handed its model trains code from elsewhere)
+
+
+def _builds_a_model(ctx) -> bool:
+    """torch.nn layers made here, or a model class of the file's own."""
+    return bool(ctx.index.classes) or any((ctx.qual(call.func) or "").startswith("torch.nn.")
+                                          and (ctx.qual(call.func) or "")[9:10].isupper() for call in ctx.index.calls)
 
 
 def _environment(ctx) -> Iterator[Hit]:

@@ -171,8 +171,8 @@ class CallEvaluator(ExprEvaluator):
             elif every & CPU_TENSOR:
                 out |= CPU_TENSOR | (every & F64)
             return out
-        if name.split(".", 1)[0] not in _NOT_ON_CUDA and _all(pos, kw) & CUDA_TENSOR:
-            return CUDA_TENSOR  # a library built on torch (torchdiffeq.odeint, kornia, ...) fed CUDA tensors
+        if name.split(".", 1)[0] not in _NOT_ON_CUDA and _all(pos, kw) & CUDA_TENSOR:  # a library built on torch
+            return CUDA_MODEL if last.endswith("Loss") else CUDA_TENSOR  # fed CUDA tensors (FocalLoss(w): a module)
         if name.split(".", 1)[0] not in _NOT_ON_CUDA:
             return placed_on(last, pos, kw)
         return 0
@@ -350,8 +350,8 @@ class CallEvaluator(ExprEvaluator):
             self.values[node.func] = self.values.get(node.func, 0) | held
         pos, kw = self.eval_args(node)
         if held is None:
-            if name in ("iter", "next", "list", "tuple", "sorted", "reversed"):
-                return pos[0] if pos else 0
+            if name in ("iter", "next", "list", "tuple", "sorted", "reversed", "map"):  # map(to_cuda, batch): its results
+                return (CUDA_TENSOR if pos[0] & CUDA_FN else 0) if name == "map" and pos else pos[0] if pos else 0
             if name in _MATH_BUILTINS:
                 return _all(pos, kw) & (CUDA_TENSOR | CPU_TENSOR | F64)
             found = self.scopes.resolve(name, self.scope) or self.scopes.held_function(node.func, self.scope)
@@ -361,8 +361,8 @@ class CallEvaluator(ExprEvaluator):
                 return self.instantiate(found, node, pos, kw)
             if name == "Variable" and node.args and name not in self.index.bound_names:
                 return pos[0]  # pre-0.4 code quoted without its imports: torch.autograd.Variable is its tensor
-            if api.COMPUTES_ON_ITS_INPUTS.search(name) and _all(pos, kw) & CUDA_TENSOR:
-                return CUDA_TENSOR  # an unknown callable named like a model or a loss, fed CUDA tensors
+            if api.COMPUTES_ON_ITS_INPUTS.search(name) and _all(pos, kw) & CUDA_TENSOR:  # named like a model or a loss,
+                return CUDA_MODEL if name.endswith("Loss") else CUDA_TENSOR  # fed CUDA tensors (FocalLoss(w): a module)
             if name[:1].isupper() and api.FREE_MODEL_NAME.match(name) and not _all(pos, kw) & (CUDA_TENSOR | CPU_TENSOR):
                 return MODEL  # `Net()` of a star import: the class is made, not a snippet's model run
             if name not in _BUILTINS:
