@@ -635,6 +635,32 @@ for image, label in loader:
     opt.step()
     total += float(loss)
 """, [13]),
+    ("GA101", "model.generate(...) tests for its stop token after every token (a host read each step): the clock "
+     "after it measures the GPU work; a plain forward is not waited for", """
+import time
+import torch
+from transformers import AutoModelForCausalLM
+model = AutoModelForCausalLM.from_pretrained("m").to("cuda")
+inputs = torch.randint(0, 100, (1, 16), device="cuda")
+start = time.time()
+out = model.generate(inputs, max_new_tokens=15)
+print(time.time() - start)
+start = time.time()
+logits = model(inputs)
+print(time.time() - start)
+""", [11]),
+    ("GA105", "moving a parameter-free loss module every epoch (loss_fn.to(device)) walks nothing; the model's move "
+     "is reported", """
+import torch
+def train(epochs, device, loader, model, loss_fn, optimizer):
+    for t in range(epochs):
+        model.to(device)
+        loss_fn.to(device)
+        for x, y in loader:
+            loss = loss_fn(model(x.to(device)), y.to(device))
+            loss.backward()
+            optimizer.step()
+""", [4]),
 ]
 
 

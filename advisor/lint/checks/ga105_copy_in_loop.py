@@ -75,6 +75,7 @@ INFO = CheckInfo(
     references=("https://pytorch.org/tutorials/recipes/recipes/tuning_guide.html",),
     doc=DOC,
 )
+_LOSS_NAME = re.compile(r"loss|criterion", re.IGNORECASE)
 _PER_CALL_METHODS = frozenset({"forward", "__call__", "training_step", "validation_step", "predict_step"})
 _MAX_DEPTH = 4
 # Tensor methods that give a converted view or copy of the same data: what is copied to the GPU is still it.
@@ -107,7 +108,8 @@ def run(ctx) -> Iterator[Hit]:
             loop = loops[0]
             if ctx.is_sweep(loop) or ctx.loop_iterations(loop) == 1:
                 continue  # (`for epoch in range(1):` copies once)
-            is_module = _is_module(before) or (not before and _is_module(ctx.kind(call)))
+            is_module = (_is_module(before) or (not before and _is_module(ctx.kind(call)))) \
+                and not _LOSS_NAME.search(key or "")  # (loss_fn.to(device): no parameters to walk, a no-op)
             if is_module and key is not None and _same_model(ctx, key, loop):  # not a new model each time
                 yield Hit(f"{short(call)} moves the model on every iteration of the loop at {where(ctx, loop)}",
                           node=call, severity="low", evidence={"loop_line": line_of(ctx, loop)})
