@@ -661,6 +661,20 @@ def train(epochs, device, loader, model, loss_fn, optimizer):
             loss.backward()
             optimizer.step()
 """, [4]),
+    ("GA104", "a fill kept in an attribute (self.real_label = torch.zeros(...)) and copied back into it in the same "
+     "method, and a factory wrapped in nn.Parameter, are made on the CPU only to be copied", """
+import torch
+class GANTrainer:
+    def __init__(self, batch_size, cuda=False):
+        self.real_label = torch.zeros((batch_size, 1))
+        self.data = torch.zeros((batch_size, 1))
+        print(self.data.sum())
+        if cuda:
+            self.real_label = self.real_label.cuda()
+            self.data = self.data.cuda()
+scale = 0.02
+weights = torch.nn.Parameter(scale * torch.rand(4, 4, 2)).cuda()
+""", [4, 11]),
 ]
 
 

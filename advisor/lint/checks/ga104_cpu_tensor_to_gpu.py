@@ -27,6 +27,7 @@ from collections import defaultdict
 from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
+from advisor.lint.checks.attribute_fills import attribute_fill
 from advisor.lint.checks.common import short, where
 from advisor.lint.flow import CPU_DEVICE, CPU_TENSOR, CUDA_DEVICE, CUDA_TENSOR, FRESH
 from advisor.lint.flow.literals import holds_literal_data
@@ -124,6 +125,10 @@ def run(ctx) -> Iterator[Hit]:
             if not _assigned_back(ctx, call, receiver.id) and len(loads) > 1 and not untouched_fill:
                 continue  # the CPU tensor is used elsewhere too: the copy may be needed (unless it is a
                 # constant fill not touched before the copy: a zero vector made on the GPU is the same one)
+        elif factory is None and isinstance(receiver, ast.Attribute):  # self.label = torch.zeros(n); ...cuda()
+            factory = attribute_fill(ctx, receiver, call, lambda value: _factory_call(ctx, value))
+            if factory is None or not (_is_constant_fill(ctx, factory) or ctx.kind(factory) & FRESH):
+                continue
         elif factory is None or not (before & FRESH or _numpy_fill(ctx, factory)):
             continue
         if isinstance(receiver, ast.Name) and _device_varies_by_call(ctx, call) \
@@ -247,8 +252,7 @@ def _factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
         unimported_variable = isinstance(node.func, ast.Name) and node.func.id == "Variable" and not name \
             and "Variable" not in ctx.index.bound_names
         if (name in api.PASSTHROUGH_CALLS or unimported_variable) and node.args:  # Variable(torch.randn(n)).cuda()
-            node = node.args[0]
-            continue
+            return _factory_call(ctx, node.args[0])  # (also nn.Parameter(scale * torch.rand(n)))
         return None
     return None
 
