@@ -5,6 +5,7 @@ Names are fully qualified (after names.Names.qual) or bare method names where th
 
 from __future__ import annotations
 
+import ast
 import re
 
 # Host clocks: reading one before and after GPU work is a timing.
@@ -93,6 +94,17 @@ LOGGING_METHODS = frozenset({"add_scalar", "add_scalars", "add_histogram", "set_
                              # tensorboard's image, video, embedding and curve writers make_np() their tensors too
                              "add_image", "add_images", "add_video", "add_embedding", "add_pr_curve", "add_mesh"})
 LOGGING_FUNCTIONS = frozenset({"wandb.log", "mlflow.log_metric", "mlflow.log_metrics"})
+# Meters whose update() turns tensors into numbers (torchvision's reference MetricLogger / SmoothedValue: v.item()).
+METER_HOLDER = re.compile(r"logger|meter", re.IGNORECASE)
+
+
+def is_logging_call(func: ast.AST) -> bool:
+    """writer.add_scalar(...), pbar.set_postfix(...), metric_logger.update(loss=loss): a logger of the values given."""
+    if not isinstance(func, ast.Attribute):
+        return False
+    return func.attr in LOGGING_METHODS or func.attr == "update" and bool(METER_HOLDER.search(ast.unparse(func.value)))
+
+
 # Modules whose functions turn a tensor argument into a Python number: math.isfinite(loss) reads it.
 HOST_VALUE_MODULES = ("math.",)
 # Tensor methods whose result is not a tensor.

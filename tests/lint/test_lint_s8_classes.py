@@ -675,6 +675,26 @@ class GANTrainer:
 scale = 0.02
 weights = torch.nn.Parameter(scale * torch.rand(4, 4, 2)).cuda()
 """, [4, 11]),
+    ("GA108", "CUDA_LAUNCH_BLOCKING set to a device list (\"0,1,2,3\": CUDA_VISIBLE_DEVICES' value by mistake) "
+     "reads as no number: off; \"1\" is on", """
+import os
+os.environ["CUDA_LAUNCH_BLOCKING"] = "0,1,2,3,4,5,6,7"
+os.environ["CUDA_LAUNCH_BLOCKING"] = "1"
+import torch
+x = torch.ones(4, device="cuda")
+""", [3]),
+    ("GA103", "for k, v in losses.items(): k is a key (formatting it reads nothing); a meter's update() handed CUDA "
+     "tensors turns them into numbers every step", """
+import torch
+def train(model, criterion, loader, optimizer, metric_logger, device):
+    for samples, targets in loader:
+        loss_dict = criterion(model(samples.to(device)), targets.to(device))
+        losses = sum(loss_dict.values())
+        unscaled = {f"{k}_unscaled": v for k, v in loss_dict.items()}
+        losses.backward()
+        optimizer.step()
+        metric_logger.update(loss=losses, **unscaled)
+""", [9]),
 ]
 
 

@@ -326,6 +326,8 @@ def _is_off(node: ast.AST) -> bool:
     """A literal that leaves the switch off; a variable (an explicit debug flag) counts as off too."""
     if not isinstance(node, ast.Constant):
         return True
+    if isinstance(node.value, str) and "," in node.value:
+        return True  # "0,1,2,3": a device list (CUDA_VISIBLE_DEVICES' value by mistake) reads as no number: off
     return node.value in (None, False, 0, "0", "", "default", "false", "False")
 
 

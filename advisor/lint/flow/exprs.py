@@ -318,6 +318,9 @@ class ExprEvaluator:
                 return self.element_of(node.args[0], self.values.get(node.args[0], 0))
             if callee == "range":
                 return 0
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "items" \
+                and not node.args:  # for k, v in losses.items(): a key (a name), then the tensor
+            return (0, kind & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL))
         if isinstance(node, (ast.List, ast.Tuple)) and node.elts and all(  # for family, cls, rank in [("a", A, 8),
                 isinstance(e, ast.Tuple) and len(e.elts) == len(node.elts[0].elts) for e in node.elts):  # ...]
             return tuple(union(tuple(self.values.get(e.elts[i], 0) for e in node.elts))
