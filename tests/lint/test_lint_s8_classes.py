@@ -695,6 +695,33 @@ def train(model, criterion, loader, optimizer, metric_logger, device):
         optimizer.step()
         metric_logger.update(loss=losses, **unscaled)
 """, [9]),
+    ("GA104", "self.device in a method written outside a class (a trainer mixin's def step(self, real)): a device "
+     "configured elsewhere, can be CUDA", """
+import torch
+def _train_discriminator(self, real):
+    noise = torch.randn((self.batch_size, self.z_dim)).to(self.device)
+    fake = self.netG(noise)
+    return self.netD(real).mean() - self.netD(fake).mean()
+""", [3]),
+    ("GA103", "an LBFGS closure that builds its loss over layers in a loop, then calls backward, is one step: the "
+     "read in it runs every optimizer step", """
+import torch
+from model import convs
+dst = torch.rand(1, 3, 64, 64, requires_grad=True, device="cuda")
+optimizer = torch.optim.LBFGS([dst])
+def closure():
+    optimizer.zero_grad()
+    loss = torch.zeros((), device="cuda")
+    x = dst
+    for conv in convs:
+        x = conv(x)
+        loss = loss + x.pow(2).mean()
+    loss.backward()
+    print("%.8f" % loss)
+    return loss
+for i in range(600):
+    optimizer.step(closure)
+""", [13]),
 ]
 
 

@@ -170,7 +170,8 @@ class ExprEvaluator:
                 return CUDA_DEVICE  # self.device that a base class of another file sets: a device, can be CUDA
             base &= ~INSTANCE_BITS
         if attr in api.DEVICE_NAME_HINT:
-            if not base and api.DEVICE_HOLDER.search(last_identifier(node.value)):
+            if not base and (api.DEVICE_HOLDER.search(last_identifier(node.value)) or ast.unparse(node.value) == "self"
+                             and not self.ev(node.value) & INSTANCE_BITS):  # (def step(self, ...) outside a class)
                 return CUDA_DEVICE  # args.device / run_context.device: a device configured elsewhere, can be CUDA
             return (CUDA_DEVICE if base & (CUDA_TENSOR | CUDA_MODEL) else 0) | \
                 (CPU_DEVICE if base & CPU_TENSOR else 0)

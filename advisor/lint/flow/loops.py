@@ -115,7 +115,7 @@ class LoopAnalysis(FlowView):
         the per-layer losses summed before ``loss.backward()`` are parts of that step; so is a walk over a CUDA
         tensor's elements that computes nothing (``for j in range(len(y)): c[y[j]] += ok[j].item()``)."""
         if not self.is_hot(loop) or self.walks_parameters(loop) or walks_few_components(self.index, loop) or \
-                self._in_model_forward(loop) or \
+                self._in_model_forward(loop) or steps.update_after(self.index, loop) or \
                 not any(event.bits & COMPUTE for event in self.iteration_events(loop, stop_at_loops=True)):
             return False
         around = self.index.enclosing_loops(loop)

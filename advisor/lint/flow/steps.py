@@ -104,3 +104,12 @@ def _body_calls(body: list[ast.stmt]) -> list[ast.Call]:
             found.append(node)
         stack.extend(children(node))
     return found
+
+
+def update_after(index, loop: ast.AST) -> bool:
+    """Does the loop's own function run backward() after the loop, outside it (``for C in convs: loss = loss +
+    f(C(x))`` then ``loss.backward()`` in an LBFGS closure)? Then the loop builds one step's loss: part of that
+    step, not a loop of steps."""
+    scope, end = index.scope_of(loop), loop.end_lineno or loop.lineno
+    return any(isinstance(call.func, ast.Attribute) and call.func.attr == "backward" and call.lineno > end
+               and index.scope_of(call) is scope for call in index.calls_by_name.get("backward", ()))
