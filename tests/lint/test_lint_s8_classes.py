@@ -722,6 +722,11 @@ def closure():
 for i in range(600):
     optimizer.step(closure)
 """, [13]),
+    ("GA104", "torch.zeros(shape, dtype=torch.long).random_(0, n).cuda(): drawn in place on the CPU, then copied",
+     """
+import torch
+labels = torch.zeros((8, 32), dtype=torch.long).random_(0, 9).cuda()
+""", [2]),
 ]
 
 

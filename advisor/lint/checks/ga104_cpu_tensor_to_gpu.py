@@ -67,7 +67,8 @@ INFO = CheckInfo(
                 "#create-tensors-directly-on-the-target-device",),
     doc=DOC,
 )
-_CASTS = frozenset({"float", "half", "double", "bfloat16", "contiguous"})
+_CASTS = frozenset({"float", "half", "double", "bfloat16", "contiguous",
+                    "random_", "normal_", "uniform_", "bernoulli_", "exponential_"})  # (in-place draws on the CPU)
 _NUMPY_FILLS = api.NUMPY_FILLS
 _TORCH_FILLS = api.TORCH_FILLS
 _WRAPPERS = api.FILL_WRAPPERS
