@@ -313,10 +313,11 @@ def _set_by_a_method(ctx, key: str) -> bool:
     """``self.last_observation = observation`` in the loop's method: the attribute holds new data each call."""
     if not key.startswith("self."):
         return False
-    for node in ctx.index.assigns:
+    attr = key.split(".", 1)[1]
+    for node in ctx.index.assigns:  # (a cheap test of the attribute's name first: the file may hold thousands)
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        function = ctx.index.scope_of(node)
-        if any(dotted(target) == key for target in targets) and getattr(function, "name", "__init__") != "__init__":
+        if any(isinstance(t, ast.Attribute) and t.attr == attr and dotted(t) == key for t in targets) \
+                and getattr(ctx.index.scope_of(node), "name", "__init__") != "__init__":
             return True
     return False
 

@@ -22,6 +22,7 @@ from advisor.lint.flow.op_sizes import (
     SAME_SIZE_METHODS,
     VIEWS,
 )
+from advisor.lint.flow.returned_parts import returned_parts, unpack_statements
 from advisor.lint.flow.shapes import TensorShapes, count
 from advisor.lint.flow.tiny_models import TinyModels, peel_same_model
 from advisor.lint.index import FileIndex, parameter_defaults
@@ -48,6 +49,7 @@ class TensorSizes:
         self.shapes = TensorShapes(self)
         self._options: Optional[tuple[set[str], dict[str, ast.AST]]] = None  # argparse: parsed names, defaults
         self._configs: Optional[ConfigFields] = None  # dataclass configs: class -> field -> values
+        self._unpacks: Optional[dict[str, list[ast.Assign]]] = None
         self.tiny_models = TinyModels(names.qual, self._values, index.scope_of, self.int_value, index.classes)
 
     def numel(self, node: ast.AST, depth: int = 0) -> Optional[int]:
@@ -142,20 +144,9 @@ class TensorSizes:
 
     def _unpacked(self, name: str, scope: ast.AST) -> list[ast.AST]:
         """``X, y = make_data(cfg)``: the parts at X's place in every tuple the file's function returns."""
-        found: list[ast.AST] = []
-        for node in self.index.assigns:
-            if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple)
-                    and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)):
-                continue
-            names = [t.id if isinstance(t, ast.Name) else None for t in node.targets[0].elts]
-            function = self._module_functions().get(node.value.func.id)
-            if name not in names or function is None or self.index.scope_of(node) is not scope:
-                continue
-            returns = [r.value for r in ast.walk(function) if isinstance(r, ast.Return)
-                       and self.index.scope_of(r) is function]
-            if not returns or not all(isinstance(r, ast.Tuple) and len(r.elts) == len(names) for r in returns):
-                return []
-            found.extend(r.elts[names.index(name)] for r in returns)  # type: ignore[union-attr]
+        if self._unpacks is None:
+            self._unpacks = unpack_statements(self.index)
+        found = returned_parts(self.index, self._unpacks, self._module_functions(), name, scope)
         self._passed.update(found)
         return found
 

@@ -68,9 +68,13 @@ class Timings(FlowView):
         """``def _time(): torch.cuda.synchronize(); return time.time()``: the file's own functions that return a clock
         read -- each call is a clock (its summary says whether it waits for the GPU first)."""
         helpers = set()
-        for function in self.index.functions:
-            returns = [node.value for node in ast.walk(function) if isinstance(node, ast.Return)]
-            if returns and all(isinstance(value, ast.Call) and self.qual(value.func) in api.CLOCKS for value in returns):
+        candidates = {self.index.scope_of(call) for call in self.index.calls  # (from the calls: no walk of the file)
+                      if isinstance(self.index.parents.get(call), ast.Return) and self.qual(call.func) in api.CLOCKS}
+        for function in candidates:
+            returns = [node.value for node in ast.walk(function) if isinstance(node, ast.Return)
+                       and self.index.scope_of(node) is function]
+            if isinstance(function, ast.FunctionDef) and all(
+                    isinstance(value, ast.Call) and self.qual(value.func) in api.CLOCKS for value in returns):
                 helpers.add(function.name)
         return frozenset(helpers)
 
