@@ -19,7 +19,7 @@ from advisor.lint.flow.kinds import (
     MODEL,
     NUMPY,
 )
-from advisor.lint.flow.scopes import FunctionInfo
+from advisor.lint.flow.scopes import FunctionInfo, call_sites, passed_at
 from advisor.lint.index import parameter_defaults
 from advisor.lint.torch_api import DEVICE_NAME_HINT, MODEL_NAME_HINT
 
@@ -92,25 +92,13 @@ def defaulted_device(index, info: Optional[FunctionInfo], name: str, kind: int) 
     return kind
 
 
-def call_sites(index, info: FunctionInfo) -> list[ast.Call]:
-    """The calls in the file by the function's name (the class's name for an ``__init__``)."""
-    if info.name == "__init__" and info.class_info is not None:
-        return index.calls_by_name.get(info.class_info.name, [])
-    method = info.class_info is not None  # (model.train() is no call of a plain function train(); a method's is)
-    return [c for c in index.calls_by_name.get(info.name, []) if isinstance(c.func, ast.Attribute) == method]
-
-
 def passed_only_none(index, info: FunctionInfo, name: str) -> bool:
     """``def __init__(self, ..., device=None)`` and every call in the file (``split_op(..., device=None)``) passes
     None or leaves the default None: the parameter holds None (the CPU default), not a device its name suggests."""
     default = parameter_defaults(info.node.args).get(name)
-    sites = call_sites(index, info)
-    position = info.positional.index(name) - info.takes_self if name in info.positional else None
     seen = False
-    for site in sites:
-        passed = next((k.value for k in site.keywords if k.arg == name), None)
-        if passed is None and position is not None and 0 <= position < len(site.args):
-            passed = site.args[position]
+    for site in call_sites(index, info):
+        passed = passed_at(site, info, name)
         passed = passed if passed is not None else default
         if not (isinstance(passed, ast.Constant) and passed.value is None):
             return False

@@ -159,14 +159,9 @@ class ScopeIndex:
         info = self.functions.get(scope)
         if info is None or info.name == "__init__" or name not in info.positional + info.keyword_only:
             return []
-        position = info.positional.index(name) - info.takes_self if name in info.positional else None
         passed = []
-        for site in self.index.calls_by_name.get(info.name, ()):
-            if isinstance(site.func, ast.Name) == (info.class_info is not None):
-                continue  # (model.train(True) does not call a function train(); a method is called on something)
-            value = next((k.value for k in site.keywords if k.arg == name), None)
-            if value is None and position is not None and 0 <= position < len(site.args):
-                value = site.args[position]
+        for site in call_sites(self.index, info):
+            value = passed_at(site, info, name)
             if value is None or any(isinstance(a, ast.Starred) for a in site.args):
                 return []
             passed.append(value)
@@ -259,3 +254,20 @@ class ScopeIndex:
             for info in self.functions.values():
                 self._children.setdefault(info.parent, []).append(info)
         return self._children.get(node, [])
+
+
+def call_sites(index: FileIndex, info: FunctionInfo) -> list[ast.Call]:
+    """The calls in the file by the function's name (the class's name for an ``__init__``)."""
+    if info.name == "__init__" and info.class_info is not None:
+        return index.calls_by_name.get(info.class_info.name, [])
+    method = info.class_info is not None  # (model.train() is no call of a plain function train(); a method's is)
+    return [c for c in index.calls_by_name.get(info.name, []) if isinstance(c.func, ast.Attribute) == method]
+
+
+def passed_at(site: ast.Call, info: FunctionInfo, name: str) -> Optional[ast.expr]:
+    """What a call passes for the parameter ``name`` (by keyword, else by position), or None."""
+    value = next((k.value for k in site.keywords if k.arg == name), None)
+    position = info.positional.index(name) - info.takes_self if name in info.positional else None
+    if value is None and position is not None and 0 <= position < len(site.args):
+        value = site.args[position]
+    return value
