@@ -118,7 +118,7 @@ def run(ctx) -> Iterator[Hit]:
             untouched_fill = _is_constant_fill(ctx, factory) and not _used_between(ctx, scope, receiver.id, factory, call)
             if not (before & FRESH or _numpy_fill(ctx, factory) or untouched_fill):
                 continue  # (a fill whose shape only was read, torch.ones_like(x), is still untouched)
-            loads = (uses.get(scope) or uses.setdefault(scope, _name_loads(scope)))[receiver.id]
+            loads = (uses[scope] if scope in uses else uses.setdefault(scope, _name_loads(scope)))[receiver.id]
             if factory is not None:  # the loads this binding reaches: up to the name's next assignment
                 end = min([v.lineno for v in ctx.index.assigned_values.get(receiver.id, ()) if v.lineno > factory.lineno
                            and ctx.index.scope_of(v) is scope], default=10**9)

@@ -151,6 +151,7 @@ class ExprEvaluator:
             return held
         attr = node.attr
         base = self.ev(node.value, keep_fresh=attr in api.TENSOR_META_ATTRS)  # x.shape reads no values
+        of_a_class = bool(base & INSTANCE_BITS)  # (an instance of the file's own class, stripped below)
         if not base and isinstance(node.value, ast.Name) and node.value.id in self.parsed_args:
             default = self.argparse_defaults.get(attr)  # args.device: what --device defaults to
             return self.ev(default) if default is not None else 0
@@ -170,8 +171,8 @@ class ExprEvaluator:
                 return CUDA_DEVICE  # self.device that a base class of another file sets: a device, can be CUDA
             base &= ~INSTANCE_BITS
         if attr in api.DEVICE_NAME_HINT:
-            if not base and (api.DEVICE_HOLDER.search(last_identifier(node.value)) or ast.unparse(node.value) == "self"
-                             and not self.ev(node.value) & INSTANCE_BITS):  # (def step(self, ...) outside a class)
+            if not base and (api.DEVICE_HOLDER.search(last_identifier(node.value)) or isinstance(node.value, ast.Name)
+                             and node.value.id == "self" and not of_a_class):  # (def step(self, ...) outside a class)
                 return CUDA_DEVICE  # args.device / run_context.device: a device configured elsewhere, can be CUDA
             return (CUDA_DEVICE if base & (CUDA_TENSOR | CUDA_MODEL) else 0) | \
                 (CPU_DEVICE if base & CPU_TENSOR else 0)
