@@ -183,6 +183,9 @@ OTHER_DTYPE_PREFIXES = ("torch.float", "torch.half", "torch.bfloat", "torch.int"
                         "numpy.bool", "numpy.half", "numpy.single")
 
 MODEL_CONSTRUCTOR_PREFIXES = ("torchvision.models.", "timm.create_model", "torch.hub.load")
+# Predictors of libraries that place, run (in inference mode) and read back their results themselves: calling one
+# hands back host-side result objects, so the file's code around it launches no CUDA work of its own.
+PREDICTOR_LIBRARIES = ("ultralytics.", "transformers.pipeline", "transformers.pipelines.")
 # A TorchScript archive loads as a module (on the device of map_location, else where it was saved).
 SCRIPTED_MODEL_LOADERS = frozenset({"torch.jit.load"})
 # Compilers that take a module (first argument) and return a module: the example inputs do not make it a tensor.

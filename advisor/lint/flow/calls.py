@@ -12,6 +12,7 @@ import sys
 from typing import Optional
 
 from advisor.lint import torch_api as api
+from advisor.lint.flow.device_sources import ENVIRONMENT_READERS, environment_device, sets_default_cuda
 from advisor.lint.flow.exprs import ExprEvaluator
 from advisor.lint.flow.kinds import (
     CONTAINER,
@@ -43,6 +44,7 @@ from advisor.lint.flow.literals import (
     is_device_key,
     is_device_number,
     looks_like_model,
+    made_by_predictor_library,
     makes_new_data,
     placed_on,
 )
@@ -121,16 +123,12 @@ class CallEvaluator(ExprEvaluator):
             return CUDA_TENSOR | (F64 if name.endswith("DoubleTensor") else 0)
         if name.startswith("torch.cuda."):
             return 0
-        if name == "torch.set_default_device":
-            self.default_cuda = self.default_cuda or bool(_all(pos, kw) & CUDA_DEVICE)
+        default = sets_default_cuda(name, node, _all(pos, kw), self.names.qual)
+        if default is not None:
+            self.default_cuda = self.default_cuda or default
             return 0
-        if name == "torch.set_default_tensor_type" and node.args:  # the pre-2.1 way: ('torch.cuda.FloatTensor')
-            first = node.args[0]
-            for choice in (first.body, first.orelse) if isinstance(first, ast.IfExp) else (first,):  # cuda if available
-                text = choice.value if isinstance(choice, ast.Constant) and isinstance(choice.value, str) \
-                    else self.names.qual(choice) or ""
-                self.default_cuda = self.default_cuda or text.startswith("torch.cuda.")
-            return 0
+        if name in ENVIRONMENT_READERS:
+            return environment_device(node, pos)
         if name.count(".") == 1 and name.startswith("torch.") and last in api.FACTORIES:
             return self._factory(last, node, pos, kw)
         if name in api.LOADERS:  # batches keep the dataset's dtype
@@ -298,6 +296,8 @@ class CallEvaluator(ExprEvaluator):
 
     def _move(self, receiver: int, attr: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
         receiver_node = node.func.value if isinstance(node.func, ast.Attribute) else node.func
+        if not receiver and made_by_predictor_library(receiver_node, self.names.qual, self.index.assigned_values):
+            return 0
         module = _is_module(receiver) or (receiver & ~(EVAL | F64) == 0 and looks_like_model(receiver_node))
         target, device_given, dtype_f64 = 0, False, None
         if attr == "cuda":

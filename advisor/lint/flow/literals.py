@@ -6,7 +6,7 @@ Shared by the expression and call layers (exprs.py, calls.py) and by effects.py.
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from typing import Callable, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.kinds import (
@@ -71,6 +71,15 @@ def looks_like_model(node: ast.AST) -> bool:
         if isinstance(node.func, ast.Attribute) and node.func.attr in ("apply", "train", "eval"):
             return True  # net_class(args).apply(weights_init): methods only an nn.Module has, returning the module
     return bool(api.MODEL_NAME_HINT.search(last_identifier(node)))
+
+
+def made_by_predictor_library(node: ast.AST, qual: Callable[[ast.AST], Optional[str]],
+                              assigned_values: dict[str, list[ast.AST]]) -> bool:
+    """``YOLO("best.pt")``, ``pipeline("ocr")`` (or a name bound only to such calls): a predictor that runs and
+    reads back its results itself, so ``.to(device)`` on it places nothing the file then computes with."""
+    values = assigned_values.get(node.id, []) if isinstance(node, ast.Name) else [node]
+    return bool(values) and all(isinstance(value, ast.Call)
+                                and (qual(value.func) or "").startswith(api.PREDICTOR_LIBRARIES) for value in values)
 
 
 def alias_names(assigned_values: dict[str, list[ast.AST]], name: str) -> list[str]:

@@ -1,0 +1,68 @@
+"""Classes of session 9 (issue 12), each with its must-not twin: a device a run takes from its environment
+(``os.getenv("DEVICE", "cpu")``), and a library predictor (Ultralytics ``YOLO``) that places, runs and reads back
+its results itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+CASES = [
+    ("GA103", "os.getenv('DEVICE', 'cpu') may name CUDA: 'cpu' is only the default; another variable says nothing",
+     """
+import os
+import torch
+from model import Net
+device = os.getenv("DEVICE", "cpu")
+model = Net().to(device)
+opt = torch.optim.Adam(model.parameters())
+for x, y in loader:
+    loss = (model(x.to(device)) - y.to(device)).pow(2).mean()
+    loss.backward()
+    opt.step()
+    print(loss.item())
+where = os.getenv("DATA_DIR", "cpu")
+other = Net().to(where)
+for x in loader:
+    print(other(x.to(where)).item())
+""", [11]),
+    ("GA106", "os.environ.get('DEVICE', 'cpu') feeds the loaders' batches to a device that may be CUDA", """
+import os
+import torch
+from torch.utils.data import DataLoader
+device = os.environ.get("DEVICE", "cpu")
+loader = DataLoader(dataset, batch_size=64)
+model = torch.nn.Linear(8, 1).to(device)
+for x, y in loader:
+    model(x.to(device))
+""", [5]),
+    ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
+     "results are host objects; a torchvision model moved the same way is a forward", """
+import torch
+import torchvision
+from ultralytics import YOLO
+detector = YOLO("yolo11s.pt").to("cuda")
+net = torchvision.models.resnet18().to("cuda")
+net.eval()
+for frame, batch in frames:
+    results = detector(frame)
+    logits = net(batch.to("cuda"))
+    boxes = results[0].boxes.xyxy.cpu().numpy()
+""", [9]),
+    ("GA101", "a clock around a YOLO call bound to a name first, then moved: the library synchronises itself",
+     """
+import time
+from ultralytics import YOLO
+model = YOLO("best.pt")
+model.to("cuda")
+start = time.time()
+results = model(frame, verbose=False)
+print(time.time() - start)
+""", []),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_s9_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
