@@ -37,6 +37,17 @@ model = torch.nn.Linear(8, 1).to(device)
 for x, y in loader:
     model(x.to(device))
 """, [5]),
+    ("GA104", "a --device option that defaults to cpu is a switch made to be set to cuda; a constant 'cpu' is not",
+     """
+import argparse
+import torch
+parser = argparse.ArgumentParser()
+parser.add_argument("--device", default="cpu")
+args = parser.parse_args()
+DEVICE = "cpu"
+noise = torch.randn(64, 100).to(args.device)
+table = torch.randn(64, 100).to(DEVICE)
+""", [7]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

@@ -154,7 +154,8 @@ class ExprEvaluator:
         of_a_class = bool(base & INSTANCE_BITS)  # (an instance of the file's own class, stripped below)
         if not base and isinstance(node.value, ast.Name) and node.value.id in self.parsed_args:
             default = self.argparse_defaults.get(attr)  # args.device: what --device defaults to
-            return self.ev(default) if default is not None else 0
+            kind = self.ev(default) if default is not None else 0
+            return kind | CUDA_DEVICE if kind & CPU_DEVICE else kind  # --device cpu: a switch, made to be set
         if base & INSTANCE_BITS:  # trainer.model: what the class's methods stored in self.model
             held = 0
             for info in self.scopes.classes_of(base):
