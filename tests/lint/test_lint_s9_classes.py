@@ -48,6 +48,23 @@ DEVICE = "cpu"
 noise = torch.randn(64, 100).to(args.device)
 table = torch.randn(64, 100).to(DEVICE)
 """, [7]),
+    ("GA103", "an entry of a table of modules handed CUDA tensors (postprocessors['bbox'](outputs, sizes)) returns "
+     "CUDA data; one handed host data does not", """
+import torch
+from model import Net
+model = Net().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y, sizes in loader:
+    outputs = model(x.cuda())
+    loss = outputs.pow(2).mean()
+    loss.backward()
+    opt.step()
+    results = postprocessors["bbox"](outputs, sizes)
+    for r in results:
+        scores = r["scores"].tolist()
+    names = formatters["csv"](y)
+    print(names.tolist())
+""", [12]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

@@ -100,9 +100,9 @@ class CallEvaluator(ExprEvaluator):
         callee = self.ev(func)
         pos, kw = self.eval_args(node)
         out = self.call_value(callee, pos, kw)
-        if not out and isinstance(func, ast.Call) and _all(pos, kw) & CUDA_TENSOR \
-                and api.COMPUTES_ON_ITS_INPUTS.search(dotted(func.func) or ""):
-            return CUDA_TENSOR  # criterion()(out, label): a loss class handed in, made and applied to CUDA tensors
+        if not out and _all(pos, kw) & CUDA_TENSOR and (isinstance(func, ast.Subscript) or isinstance(func, ast.Call)
+                                                       and api.COMPUTES_ON_ITS_INPUTS.search(dotted(func.func) or "")):
+            return CUDA_TENSOR  # criterion()(out, y): a loss class handed in; heads["bbox"](x): a table of modules
         return out
 
     # -- torch / numpy / stdlib -------------------------------------------------------------------
