@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 import re
 
+from advisor.lint.names import last_identifier
+
 # Host clocks: reading one before and after GPU work is a timing.
 CLOCKS = frozenset({
     "time.time", "time.perf_counter", "time.monotonic", "time.process_time", "time.time_ns",
@@ -98,10 +100,17 @@ LOGGING_FUNCTIONS = frozenset({"wandb.log", "mlflow.log_metric", "mlflow.log_met
 METER_HOLDER = re.compile(r"logger|meter", re.IGNORECASE)
 
 
-def is_logging_call(func: ast.AST) -> bool:
-    """writer.add_scalar(...), pbar.set_postfix(...), metric_logger.update(loss=loss): a logger of the values given."""
+# Tokenizers and processors whose decode() turns token ids into text: a CUDA tensor of ids is copied back first.
+DECODER_HOLDER = re.compile(r"tokeni[sz]er|processor|^tok$|vocab", re.IGNORECASE)
+
+
+def reads_what_it_is_handed(func: ast.AST) -> bool:
+    """writer.add_scalar(...), pbar.set_postfix(...), metric_logger.update(loss=loss): a logger of the values given;
+    tokenizer.batch_decode(ids): text made from the ids given. Either turns a CUDA tensor into host values."""
     if not isinstance(func, ast.Attribute):
         return False
+    if func.attr in ("decode", "batch_decode"):
+        return bool(DECODER_HOLDER.search(last_identifier(func.value)))
     return func.attr in LOGGING_METHODS or func.attr == "update" and bool(METER_HOLDER.search(ast.unparse(func.value)))
 
 

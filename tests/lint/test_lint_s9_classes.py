@@ -65,6 +65,21 @@ for x, y, sizes in loader:
     names = formatters["csv"](y)
     print(names.tolist())
 """, [12]),
+    ("GA103", "tokenizer.batch_decode of CUDA ids copies them back on every batch; decoding host ids does not",
+     """
+import torch
+from transformers import AutoTokenizer, AutoModelForSeq2SeqLM
+tokenizer = AutoTokenizer.from_pretrained("t5-small")
+model = AutoModelForSeq2SeqLM.from_pretrained("t5-small").cuda()
+model.eval()
+texts = []
+with torch.no_grad():
+    for batch in loader:
+        ids = batch["input_ids"].cuda()
+        out = model(input_ids=ids, labels=ids)
+        texts.extend(tokenizer.batch_decode(torch.argmax(out.logits, dim=-1)))
+        texts.append(tokenizer.decode(batch["input_ids"][0]))
+""", [11]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

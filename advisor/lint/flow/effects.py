@@ -181,7 +181,7 @@ class Effects(FlowView):
         """Cheap pre-filter: could this call be a host read of a CUDA tensor?"""
         func = call.func
         if isinstance(func, ast.Attribute):
-            if func.attr == "format" or func.attr in api.HOST_SYNC_METHODS or api.is_logging_call(func):
+            if func.attr == "format" or func.attr in api.HOST_SYNC_METHODS or api.reads_what_it_is_handed(func):
                 return True
             if func.attr in ("to", "type"):  # (.to("cpu"), .type(torch.FloatTensor))
                 return bool(self.kind(func.value) & CUDA_TENSOR)
@@ -256,7 +256,7 @@ class Effects(FlowView):
 
     def _method_effect(self, call: ast.Call, func: ast.Attribute, value: int) -> tuple[int, Optional[FunctionInfo]]:
         attr = func.attr
-        if api.is_logging_call(func) and self._logs_cuda(call):  # writer.add_scalar("loss", loss, step)
+        if api.reads_what_it_is_handed(func) and self._logs_cuda(call):  # writer.add_scalar("loss", loss, step)
             return SYNC | HOST_READ, None
         if attr == "format" and is_text(func.value):  # "{:.4f}".format(loss)
             return (SYNC | HOST_READ if self._arguments_kind(call) & CUDA_TENSOR else 0), None
