@@ -80,6 +80,49 @@ with torch.no_grad():
         texts.extend(tokenizer.batch_decode(torch.argmax(out.logits, dim=-1)))
         texts.append(tokenizer.decode(batch["input_ids"][0]))
 """, [11]),
+    ("GA101", "a timing decorator whose wrapper synchronises after the call and before its closing clock times "
+     "right; the same wrapper without the wait is reported at its closing clock", """
+import time
+import torch
+a = torch.rand(4096, 4096, device="cuda")
+def show_time(func):
+    def wrapper(*args, **kwargs):
+        torch.cuda.synchronize()
+        start = time.time()
+        res = func(*args, **kwargs)
+        torch.cuda.synchronize(device="cuda:0")
+        print(time.time() - start)
+        return res
+    return wrapper
+def careless(func):
+    def wrapper(*args):
+        start = time.time()
+        res = func(*args)
+        print(time.time() - start)
+        return res
+    return wrapper
+@show_time
+def run_torch():
+    return (a @ a).contiguous()
+@careless
+def run_again():
+    return (a @ a).contiguous()
+""", [17]),
+    ("GA101", "a timing context manager that synchronises after its yield times right", """
+import time
+from contextlib import contextmanager
+import torch
+a = torch.rand(4096, 4096, device="cuda")
+@contextmanager
+def timer(name):
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    yield
+    torch.cuda.synchronize()
+    print(name, time.perf_counter() - start)
+with timer("matmul"):
+    b = a @ a
+""", []),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

@@ -44,14 +44,16 @@ class WrappedTimings(FlowView):
                 if not isinstance(found, FunctionInfo):
                     continue
                 for region in clock_regions:
-                    if self._times_argument(region, found):
-                        out.append(self._around(info.node, info.node, self.effects.summary(info).events, region))
+                    call = self._wrapped_call(region, found)
+                    if call is not None:
+                        out.append(self._around(info.node, info.node, self.effects.summary(info).events, region, call))
         return out
 
-    def _times_argument(self, region: TimedRegion, decorator: FunctionInfo) -> bool:
-        """Does the region, in a function nested in ``decorator``, call a parameter of the functions around it?"""
+    def _wrapped_call(self, region: TimedRegion, decorator: FunctionInfo) -> Optional[ast.Call]:
+        """The call the region, in a function nested in ``decorator``, makes of a parameter of the functions around
+        it (``result = fn(*args)``), if any."""
         if region.open is None or decorator.node not in self.index.ancestors(region.scope):
-            return False
+            return None
         parameters: set[str] = set()
         for node in self.index.ancestors(region.scope):
             info = self.flow.scopes.functions.get(node)
@@ -60,9 +62,9 @@ class WrappedTimings(FlowView):
             if node is decorator.node:
                 break
         start, end = (region.open.lineno, region.open.col_offset), (region.close.lineno, region.close.col_offset)
-        return any(isinstance(c.func, ast.Name) and start < (c.lineno, c.col_offset) < end
-                   and self.index.scope_of(c) is region.scope
-                   for name in parameters for c in self.index.calls_by_name.get(name, ()))
+        return next((c for name in parameters for c in self.index.calls_by_name.get(name, ())
+                     if isinstance(c.func, ast.Name) and start < (c.lineno, c.col_offset) < end
+                     and self.index.scope_of(c) is region.scope), None)
 
     # -- context managers --------------------------------------------------------------------------
     def _managed(self, clock_regions: list[TimedRegion]) -> list[TimedRegion]:
@@ -77,7 +79,8 @@ class WrappedTimings(FlowView):
                 manager = self._manager(item.context_expr, statement)
                 if manager is not None and manager in timers:
                     events = self.effects.events(statement.body)
-                    out.append(self._around(statement, self.index.scope_of(statement), events, timers[manager]))
+                    timing, resumed = timers[manager]
+                    out.append(self._around(statement, self.index.scope_of(statement), events, timing, resumed))
         return out
 
     def _manager(self, expression: ast.AST, where: ast.AST) -> Optional[ast.AST]:
@@ -90,23 +93,24 @@ class WrappedTimings(FlowView):
         classes = self.flow.scopes.classes_of(kind) if kind else []
         return classes[0].node if len(classes) == 1 else None
 
-    def _timing_generators(self, clock_regions: list[TimedRegion]) -> dict[ast.AST, TimedRegion]:
-        """@contextmanager functions with a clock pair around their ``yield``."""
-        found: dict[ast.AST, TimedRegion] = {}
+    def _timing_generators(self, clock_regions: list[TimedRegion]) -> dict[ast.AST, tuple[TimedRegion, ast.AST]]:
+        """@contextmanager functions with a clock pair around their ``yield`` (and that yield)."""
+        found: dict[ast.AST, tuple[TimedRegion, Optional[ast.AST]]] = {}
         for region in clock_regions:
             info = self.flow.scopes.functions.get(region.scope)
             if info is None or region.open is None or not any(
                     (self.qual(d) or dotted(d) or "").endswith("contextmanager") for d in info.node.decorator_list):
                 continue
             start, end = (region.open.lineno, region.open.col_offset), (region.close.lineno, region.close.col_offset)
-            if any(isinstance(n, (ast.Yield, ast.YieldFrom)) and self.index.scope_of(n) is info.node
-                   and start < (n.lineno, n.col_offset) < end for n in ast.walk(info.node)):
-                found[info.node] = region
+            resumed = next((n for n in ast.walk(info.node) if isinstance(n, (ast.Yield, ast.YieldFrom))
+                            and self.index.scope_of(n) is info.node and start < (n.lineno, n.col_offset) < end), None)
+            if resumed is not None:
+                found[info.node] = (region, resumed)
         return found
 
-    def _timing_classes(self) -> dict[ast.AST, TimedRegion]:
+    def _timing_classes(self) -> dict[ast.AST, tuple[TimedRegion, Optional[ast.AST]]]:
         """Classes whose ``__enter__`` stores a clock read in ``self.x`` and whose ``__exit__`` subtracts it."""
-        found: dict[ast.AST, TimedRegion] = {}
+        found: dict[ast.AST, tuple[TimedRegion, Optional[ast.AST]]] = {}
         for info in self.flow.scopes.classes.values():
             enter, leave = info.methods.get("__enter__"), info.methods.get("__exit__")
             if enter is None or leave is None:
@@ -117,11 +121,17 @@ class WrappedTimings(FlowView):
             for node in ast.walk(leave.node):
                 if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and dotted(node.right) in stored \
                         and isinstance(node.left, ast.Call) and self.qual(node.left.func) in api.CLOCKS:
-                    found[info.node] = TimedRegion("clock", leave.node, node.left, open=enter.node, difference=node)
+                    timing = TimedRegion("clock", leave.node, node.left, open=enter.node, difference=node)
+                    found[info.node] = (timing, None)
                     break
         return found
 
     @staticmethod
-    def _around(around: ast.AST, scope: ast.AST, events: list, timing: TimedRegion) -> TimedRegion:
-        return TimedRegion("clock", scope, timing.close, events, open=around, difference=timing.difference,
-                           around=around)
+    def _around(around: ast.AST, scope: ast.AST, events: list, timing: TimedRegion,
+                resumed: Optional[ast.AST]) -> TimedRegion:
+        """The wrapped code's events, then what the wrapper does after it and before its closing clock
+        (``result = fn(*args); torch.cuda.synchronize(); t1 = time.time()``: the wait that makes the clock right)."""
+        after = (resumed.end_lineno, resumed.end_col_offset) if resumed is not None else None
+        tail = [e for e in timing.events if after is not None and (e.node.lineno, e.node.col_offset) >= after]
+        return TimedRegion("clock", scope, timing.close, list(events) + tail, open=around,
+                           difference=timing.difference, around=around)
