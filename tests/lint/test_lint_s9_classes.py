@@ -123,6 +123,39 @@ def timer(name):
 with timer("matmul"):
     b = a @ a
 """, []),
+    ("GA101", "end = time.time() before a loop that restarts it every iteration: the pre-loop clock times only the "
+     "first iteration's set-up; a clock that is not restarted still is a region", """
+import time
+import torch
+from model import Net
+model = Net().cuda()
+end = time.time()
+model.half()
+for x in loader:
+    data_time.update(time.time() - end)
+    out = model(x.cuda().half())
+    end = time.time()
+start = time.time()
+for x in loader:
+    y = model(x.cuda())
+    print(time.time() - start)
+""", [14]),
+    ("GA103", "a per-batch read before the meter's clock in an evaluation loop that restarts its clock is a read "
+     "like any other, not the wait that closes a timing", """
+import time
+import torch
+from model import Net
+model = Net().cuda()
+model.eval()
+correct = 0
+end = time.time()
+with torch.no_grad():
+    for x, y in loader:
+        out = model(x.cuda())
+        correct += (out.argmax(1) == y.cuda()).sum().item()
+        batch_time.update(time.time() - end)
+        end = time.time()
+""", [11]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

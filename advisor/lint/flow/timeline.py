@@ -145,13 +145,25 @@ class Timings(FlowView):
                 continue
             if close is not None and start is not None and start > close:
                 start, close = close, start  # `start_time - end_time`: subtracted the wrong way round, same region
-            if close is None or start is None or start >= close or (start, close) in seen:
+            if close is None or start is None or start >= close or (start, close) in seen \
+                    or self._restarted_in_loop(events[start].node, events[close].node, opened, assigned, events):
                 continue
             seen.add((start, close))
             waits = events[close].bits & SYNC and self._reads_clock(events[close].node)  # _time(): syncs, then reads
             regions.append(TimedRegion("clock", scope, events[close].node, events[start + 1:close + (1 if waits else 0)],
                                        open=events[start].node, difference=node))
         return regions
+
+    def _restarted_in_loop(self, start: ast.AST, close: ast.AST, variable: str, assigned: list, events: list) -> bool:
+        """``end = time.time()`` before a loop whose body reads ``time.time() - end`` and then sets ``end`` again:
+        the clock from before the loop times the first iteration only (with the set-up before it); every other
+        iteration is timed from the restart, which is the region that counts."""
+        loops = self.index.enclosing_loops(close)
+        if not loops or loops[0] in self.index.ancestors(start):
+            return False
+        loop, after = loops[0], (close.lineno, close.col_offset)
+        return any(name == variable and where > after and loop in self.index.ancestors(events[index].node)
+                   for where, name, index in assigned)
 
     # -- notebook magics ---------------------------------------------------------------------------
     def _magic_regions(self) -> list[TimedRegion]:
