@@ -156,6 +156,24 @@ with torch.no_grad():
         batch_time.update(time.time() - end)
         end = time.time()
 """, [11]),
+    ("GA103", "the branch that fills an empty accumulator runs on the first batch only; the else branch that "
+     "grows it runs on every other batch", """
+import numpy as np
+import torch
+from model import Net
+model = Net().cuda().eval()
+allpreds = np.array([])
+feats = None
+with torch.no_grad():
+    for x in loader:
+        out = model(x.cuda())
+        if not allpreds.size:
+            allpreds = out.cpu().numpy()
+        else:
+            allpreds = np.concatenate((allpreds, out.cpu().numpy()))
+        if feats is None:
+            feats = out.mean().item()
+""", [13]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

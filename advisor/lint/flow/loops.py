@@ -349,9 +349,10 @@ class LoopAnalysis(FlowView):
             if isinstance(parent, ast.ExceptHandler):
                 return True  # runs when something failed, not on every iteration
             if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test and (
-                    self.is_guard(parent.test, stop) or isinstance(parent, ast.If) and steps.runs_once(
-                        parent.body if child in parent.body else parent.orelse)):
-                return True  # (a branch that leaves the loop -- sys.exit(), raise, break -- runs once at most)
+                    self.is_guard(parent.test, stop) or isinstance(parent, ast.If) and (steps.runs_once(
+                        parent.body if child in parent.body else parent.orelse)
+                        or child in parent.body and steps.fills_when_empty(parent.test, parent.body))):
+                return True  # (a branch that leaves the loop, or fills an empty accumulator, runs once at most)
             child = parent
         return False
 

@@ -50,6 +50,36 @@ def named_like_optimizer(call: ast.Call) -> bool:
 _EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit"})
 
 
+def fills_when_empty(test: ast.AST, body: list[ast.stmt]) -> bool:
+    """``if not preds.size: preds = p.cpu().numpy() else: preds = np.concatenate(...)``, ``if acc is None:``,
+    ``if len(acc) == 0:``: the body fills an accumulator the test finds empty, so it runs on the first iteration
+    only (the else branch runs on all the others)."""
+    tested = _emptiness_tested(test)
+    return tested is not None and any(isinstance(target, ast.Name) and target.id == tested
+                                      for statement in body if isinstance(statement, ast.Assign)
+                                      for target in statement.targets)
+
+
+def _emptiness_tested(test: ast.AST):
+    """The name ``not x`` / ``not x.size`` / ``x is None`` / ``len(x) == 0`` / ``x.size == 0`` finds empty."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        operand = test.operand.value if isinstance(test.operand, ast.Attribute) and test.operand.attr in _SIZES \
+            else test.operand
+        return operand.id if isinstance(operand, ast.Name) else None
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant) \
+            and test.comparators[0].value in (None, 0) and isinstance(test.ops[0], (ast.Is, ast.Eq)):
+        left = test.left
+        if isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len" and left.args:
+            left = left.args[0]
+        elif isinstance(left, ast.Attribute) and left.attr in _SIZES:
+            left = left.value
+        return left.id if isinstance(left, ast.Name) else None
+    return None
+
+
+_SIZES = frozenset({"size", "shape", "numel"})
+
+
 def runs_once(body: list[ast.stmt]) -> bool:
     """Does the body leave the loop unconditionally (``...; break`` as a smoke test of one batch, or a debug
     ``sys.exit()`` after the first pass)?"""
