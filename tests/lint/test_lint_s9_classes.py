@@ -174,6 +174,27 @@ with torch.no_grad():
         if feats is None:
             feats = out.mean().item()
 """, [13]),
+    ("GA103", "three metric reads before a per-batch clock are reads for their own sake, each reported; a latency "
+     "loop's single read before its clock is how it waits for the GPU", """
+import time
+import torch
+from model import Net
+model = Net().cuda().eval()
+with torch.no_grad():
+    for x, y in loader:
+        start = time.time()
+        out = model(x.cuda())
+        loss = out.mean()
+        meter.update(loss.item())
+        top1.update(out.max().item())
+        top5.update(out.min().item())
+        took = time.time() - start
+    for _ in range(100):
+        start = time.time()
+        out = model(x.cuda())
+        out.sum().item()
+        times.append(time.time() - start)
+""", [10, 11, 12]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch
