@@ -183,6 +183,10 @@ class FileContext:
         """Does every iteration run backward() / optimizer.step() (a training step)?"""
         return self._loops.runs_update(loop)
 
+    def runs_on_some_iterations(self, node: ast.AST, loop: ast.AST) -> bool:
+        """Is ``node`` under a branch of ``loop`` that runs only sometimes (every N steps, on a new best, once)?"""
+        return self._loops.guarded(node, loop)
+
     def loop_is_hot(self, loop: ast.AST) -> bool:
         """Is every iteration a training or benchmark step (CUDA compute, no hot loop inside)?"""
         return self._loops.is_hot(loop)

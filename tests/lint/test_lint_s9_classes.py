@@ -195,6 +195,27 @@ with torch.no_grad():
         out.sum().item()
         times.append(time.time() - start)
 """, [10, 11, 12]),
+    ("GA105", "a copy made only every N steps, under a rare branch, or to the GPU the loop walks to is no "
+     "per-iteration copy; the same copy on every step is", """
+import torch
+from model import Net
+model = Net().cuda()
+opt = torch.optim.Adam(model.parameters())
+def evaluate(net, loader):
+    net.to("cuda")
+    return sum(net(x.cuda()).sum() for x in loader)
+for step, (x, y) in enumerate(loader):
+    loss = (model(x.cuda()) - y.cuda()).pow(2).mean()
+    loss.backward()
+    opt.step()
+    if step % 100 == 0:
+        evaluate(model, val_loader)
+    if loss < 0:
+        loss = torch.tensor([1000.0]).to("cuda")
+    scale = torch.tensor([1000.0]).to("cuda")
+for i in range(torch.cuda.device_count()):
+    probe = torch.tensor([1.0, 2.0]).cuda(i)
+""", [16]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

@@ -106,8 +106,9 @@ def run(ctx) -> Iterator[Hit]:
         loops = ctx.index.enclosing_loops(call)
         if loops:
             loop = loops[0]
-            if ctx.is_sweep(loop) or ctx.loop_iterations(loop) == 1:
-                continue  # (`for epoch in range(1):` copies once)
+            if ctx.is_sweep(loop) or ctx.loop_iterations(loop) == 1 or ctx.runs_on_some_iterations(call, loop) \
+                    or _device_varies(ctx, call, loop):
+                continue  # (`for epoch in range(1):` copies once; `if step % 100 == 0:` now and then; .cuda(i))
             is_module = (_is_module(before) or (not before and _is_module(ctx.kind(call)))) \
                 and not _LOSS_NAME.search(key or "")  # (loss_fn.to(device): no parameters to walk, a no-op)
             if is_module and key is not None and _same_model(ctx, key, loop):  # not a new model each time
@@ -162,7 +163,8 @@ def _literals_made_on_gpu(ctx) -> Iterator[Hit]:
                 or not any(k.arg == "device" for k in call.keywords) or not ctx.kind(call) & CUDA_TENSOR:
             continue
         loops = ctx.index.enclosing_loops(call)
-        if not loops or ctx.is_sweep(loops[0]) or ctx.loop_iterations(loops[0]) == 1:
+        if not loops or ctx.is_sweep(loops[0]) or ctx.loop_iterations(loops[0]) == 1 \
+                or ctx.runs_on_some_iterations(call, loops[0]):
             continue
         data = ast.unparse(call.args[0])
         yield Hit(f"{short(call)} copies the same host data `{data}` to the GPU on every iteration of the loop at "
@@ -281,10 +283,19 @@ def _same_model_passed_in_loop(ctx, info: FunctionInfo, parameter: str) -> Optio
         passed = next((k.value for k in site.keywords if k.arg == parameter), None)
         if passed is None and position is not None and 0 <= position < len(site.args):
             passed = site.args[position]
-        if loops and isinstance(passed, ast.Name) and not isinstance(passed, ast.Starred) \
+        if loops and isinstance(passed, ast.Name) and not ctx.runs_on_some_iterations(site, loops[0]) \
                 and _same_model(ctx, passed.id, loops[0]):
             return loops[0]
     return None
+
+
+def _device_varies(ctx, call: ast.Call, loop: ast.AST) -> bool:
+    """``for i in range(torch.cuda.device_count()): x = torch.tensor([1.0]).cuda(i)`` (or ``.to(f"cuda:{i}")``): a
+    copy to another GPU on each iteration, not the same copy again. (``.to(x.device)`` of a batch: the same GPU.)"""
+    assigned = ctx.assigned_in(loop)
+    arguments = [a for a in list(call.args) + [k.value for k in call.keywords if k.arg == "device"]
+                 if not isinstance(a, ast.Attribute)]
+    return any(isinstance(n, ast.Name) and n.id in assigned for argument in arguments for n in ast.walk(argument))
 
 
 def _is_module(kind: int) -> bool:
