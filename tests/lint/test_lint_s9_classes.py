@@ -216,6 +216,20 @@ for step, (x, y) in enumerate(loader):
 for i in range(torch.cuda.device_count()):
     probe = torch.tensor([1.0, 2.0]).cuda(i)
 """, [16]),
+    ("GA103", "a module imported under a name the loop later binds to its loss (from lightly import loss; loss = "
+     "criterion(...)): loss.item() reads the tensor; the module's own attributes are still the module's", """
+import torch
+from lightly import loss
+from model import Net
+model = Net().cuda()
+criterion = loss.NTXentLoss(temperature=0.1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x0, x1 in loader:
+    loss = criterion(model(x0.cuda()), model(x1.cuda()))
+    loss.backward()
+    opt.step()
+    print(loss.item())
+""", [11]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

@@ -84,7 +84,7 @@ def _is_module(kind: int) -> bool:
 class CallEvaluator(ExprEvaluator):
     def _call(self, node: ast.Call) -> int:
         func = node.func
-        qualified = self.names.qual(func)
+        qualified = self.qual_here(func)
         if qualified is not None and isinstance(func, ast.Name) and self.lookup(func.id):
             return self._name_call(node, func.id)  # `from model import model; model = model.cuda(); model(x)`
         if qualified is not None:

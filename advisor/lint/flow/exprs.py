@@ -137,10 +137,19 @@ class ExprEvaluator:
             self.bind(node.id, kind & ~FRESH)
         return kind
 
+    def qual_here(self, node: ast.AST) -> Optional[str]:
+        """``names.qual`` -- unless the chain's root name holds a tensor at this point: ``from lightly import loss``,
+        then ``loss = criterion(z0, z1)``: ``loss.item()`` reads the tensor (imports are collected file-wide)."""
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        bound = self.lookup(root.id) if isinstance(root, ast.Name) and root is not node else None
+        return None if bound and bound & TENSOR_BITS else self.names.qual(node)
+
     def _attribute(self, node: ast.Attribute) -> int:
         if not isinstance(node.ctx, ast.Load):
             return 0
-        qualified = self.names.qual(node)
+        qualified = self.qual_here(node)
         if qualified is not None:
             if qualified in api.F64_DTYPES:
                 return DTYPE | DTYPE_F64

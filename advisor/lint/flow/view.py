@@ -8,6 +8,7 @@ import ast
 from typing import Optional
 
 from advisor.lint.flow.analyzer import FlowResult
+from advisor.lint.flow.kinds import TENSOR_BITS
 from advisor.lint.index import FileIndex
 from advisor.lint.names import Names
 
@@ -23,4 +24,12 @@ class FlowView:
         return self.flow.values.get(node, 0)
 
     def qual(self, node: ast.AST) -> Optional[str]:
+        """The import path of ``node`` -- unless its root name holds a tensor here: ``from lightly import loss``
+        and later ``loss = criterion(z0, z1)``: ``loss.item()`` reads that tensor, not a function of the module
+        (imports are collected for the whole file; the pass knows what the name holds at this line)."""
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if root is not node and self.flow.values.get(root, 0) & TENSOR_BITS:
+            return None
         return self.names.qual(node)
