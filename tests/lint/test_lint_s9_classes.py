@@ -230,6 +230,59 @@ for x0, x1 in loader:
     opt.step()
     print(loss.item())
 """, [11]),
+    ("GA103", "a loop calling the model's own training_step (backward and step inside) is a loop of steps, even "
+     "when the metric helpers it calls walk a tensor row by row; its per-step reads count", """
+import torch
+import torch.nn as nn
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(64, 5)
+        self.optimizer = torch.optim.Adam(self.parameters())
+    def forward(self, x):
+        return self.fc(x)
+    def accuracy(self, out, y):
+        pred = out.argmax(1)
+        hits = 0.0
+        for i in range(out.size(0)):
+            hits += (pred[i] == y[i]).float()
+        return hits / out.size(0)
+    def training_step(self, batch):
+        x, y = batch
+        self.optimizer.zero_grad()
+        out = self(x)
+        loss = nn.functional.cross_entropy(out, y)
+        loss.backward()
+        self.optimizer.step()
+        return [loss, self.accuracy(out, y)]
+net = Net().cuda()
+xs = torch.randn(100, 32, 64, device="cuda").split(1)
+ys = torch.randint(0, 5, (100, 32), device="cuda").split(1)
+for i in range(len(xs)):
+    loss, acc = net.training_step([xs[i][0], ys[i][0]])
+    total = loss.item()
+""", [29]),
+    ("GA103", "a method of the file's own model class that the loop calls runs its reads on every step, reported "
+     "where they are", """
+import torch
+import torch.nn as nn
+class Policy(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+    def forward(self, x):
+        return self.fc(x)
+    def act(self, state):
+        probs = torch.softmax(self(state), dim=-1)
+        return torch.multinomial(probs, 1).item()
+policy = Policy().cuda()
+opt = torch.optim.Adam(policy.parameters())
+for episode in range(1000):
+    action = policy.act(torch.randn(1, 4, device="cuda"))
+    loss = policy(torch.randn(8, 4, device="cuda")).sum()
+    loss.backward()
+    opt.step()
+""", [11]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

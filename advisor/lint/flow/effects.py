@@ -31,7 +31,7 @@ from advisor.lint.flow.kinds import (
     INSTANCE_BITS,
     MODEL,
 )
-from advisor.lint.flow.literals import is_mask, is_text
+from advisor.lint.flow.literals import is_mask, is_text, is_text_data
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.flow.view import FlowView
 from advisor.lint.index import FileIndex, children
@@ -276,6 +276,9 @@ class Effects(FlowView):
                     or attr in api.MODEL_QUIET_METHODS:  # (a view: x.t() launches nothing; torch.load(p).eval()
                 return 0, None  # of what the pass took for a tensor is a module's set-up)
             return WORK | COMPUTE, None
+        method = self._own_method(receiver, attr)  # transformer.training_step(batch): the file's own code runs
+        if method is not None:
+            return self.summary(method).bits, method
         if receiver & (CUDA_MODEL | MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR):
             if attr in api.MODEL_QUIET_METHODS:
                 return 0, None
@@ -304,14 +307,17 @@ class Effects(FlowView):
             method = self.flow.scopes.method_of(self.index.scope_of(call), attr)
             if method is not None:
                 return self.summary(method).bits, method
-        if receiver & INSTANCE_BITS:
-            for info in self.flow.scopes.classes_of(receiver):
-                method = info.methods.get(attr)
-                if method is not None:
-                    return self.summary(method).bits, method
         if attr in ("to", "cuda"):
             return (WORK if value & (CUDA_TENSOR | CUDA_MODEL) else 0), None
         return (WORK | COMPUTE if value & CUDA_TENSOR else 0), None
+
+    def _own_method(self, receiver: int, attr: str) -> Optional[FunctionInfo]:
+        """A method of the file's own class, found by name -- not its forward (a model call, which the model
+        branch reads as a forward) nor the nn.Module methods it inherits."""
+        if not receiver & INSTANCE_BITS or attr in ("forward", "__call__"):
+            return None
+        return next((info.methods[attr] for info in self.flow.scopes.classes_of(receiver) if attr in info.methods),
+                    None)
 
     def _closure(self, call: ast.Call, attr: str) -> Optional[FunctionInfo]:
         if attr != "step" or not call.args:
@@ -353,20 +359,8 @@ class Effects(FlowView):
     def _text_only(self, call: ast.Call) -> bool:
         """The data handed in is text (strings, lists of strings, names bound only to those), and no keyword
         hands in a tensor (beam=5, batch_size=bs are settings)."""
-        return bool(call.args) and all(self._is_text_data(a, 0) for a in call.args) \
+        return bool(call.args) and all(is_text_data(a, self.index.assigned_values) for a in call.args) \
             and not any(self.kind(k.value) & (CUDA_TENSOR | CPU_TENSOR) for k in call.keywords)
-
-    def _is_text_data(self, node: ast.AST, depth: int) -> bool:
-        if is_text(node):
-            return True
-        if isinstance(node, (ast.List, ast.Tuple)):
-            return bool(node.elts) and all(self._is_text_data(e, depth) for e in node.elts)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):  # ["a", "b"] * 8
-            return self._is_text_data(node.left, depth) and isinstance(node.right, ast.Constant)
-        if isinstance(node, ast.Name) and depth < 4:
-            values = self.index.assigned_values.get(node.id, [])
-            return bool(values) and all(self._is_text_data(v, depth + 1) for v in values)
-        return False
 
     def _forward_of(self, func: ast.AST) -> Optional[FunctionInfo]:
         kind = self.kind(func)

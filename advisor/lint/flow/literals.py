@@ -73,6 +73,20 @@ def looks_like_model(node: ast.AST) -> bool:
     return bool(api.MODEL_NAME_HINT.search(last_identifier(node)))
 
 
+def is_text_data(node: ast.AST, assigned_values: dict[str, list[ast.AST]], depth: int = 0) -> bool:
+    """Strings, lists of strings (``["a", "b"] * 8``), or a name bound only to those: text handed to a model."""
+    if is_text(node):
+        return True
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return bool(node.elts) and all(is_text_data(e, assigned_values, depth) for e in node.elts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        return is_text_data(node.left, assigned_values, depth) and isinstance(node.right, ast.Constant)
+    if isinstance(node, ast.Name) and depth < 4:
+        values = assigned_values.get(node.id, [])
+        return bool(values) and all(is_text_data(v, assigned_values, depth + 1) for v in values)
+    return False
+
+
 def made_by_predictor_library(node: ast.AST, qual: Callable[[ast.AST], Optional[str]],
                               assigned_values: dict[str, list[ast.AST]]) -> bool:
     """``YOLO("best.pt")``, ``pipeline("ocr")`` (or a name bound only to such calls): a predictor that runs and

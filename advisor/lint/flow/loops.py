@@ -97,8 +97,8 @@ class LoopAnalysis(FlowView):
             # (a walk over a tensor's rows to write them out `if i % write_interval == 0:` runs now and then)
         if self.iterates_loader(loop):
             return True  # one iteration per batch is a step, whatever else it calls
-        if self.runs_update(loop):
-            return True  # its own body runs backward() / optimizer.step(): one iteration is one step
+        if self.runs_update(loop) or any(e.callee is not None and steps.is_step_function(e.callee.node) for e in events):
+            return True  # its body (or a training_step(batch) it calls) runs backward() and step(): one step
         inner = self._children.get(loop, [])
         if any(self.is_step_loop(one) for one in inner) or steps.runs_epochs(self.index, loop):
             return False  # (nor a loop calling a helper with a hot loop: epochs -- unless only in a branch that leaves

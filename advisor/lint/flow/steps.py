@@ -41,6 +41,14 @@ def update_calls(body: list[ast.stmt], updates: frozenset = UPDATES) -> list[ast
     return [call for call in _body_calls(body) if isinstance(call.func, ast.Attribute) and call.func.attr in updates]
 
 
+def is_step_function(node: ast.AST) -> bool:
+    """``def training_step(self, batch): ...; loss.backward(); self.optimizer.step(); return loss``: a helper whose
+    own body (its loops aside) runs both the backward pass and the optimizer step. A loop calling it on every
+    iteration is a loop of steps, whatever per-element loops its metrics run inside."""
+    calls = update_calls(node.body) if isinstance(node, FUNCTION_TYPES) else []
+    return {"backward", "step"} <= {call.func.attr for call in calls}  # type: ignore[attr-defined]
+
+
 def named_like_optimizer(call: ast.Call) -> bool:
     """``self.optimizer.step()`` / ``opt.step()`` / ``scaler.step(opt)``: an optimizer handed in from outside
     has no kind the pass could know, its name says what it is."""
