@@ -283,6 +283,27 @@ for episode in range(1000):
     loss.backward()
     opt.step()
 """, [11]),
+    ("GA103", "a loss held in a lambda that closes over a CUDA weight (criterion = lambda x, y: focal_loss(x, y, "
+     "alpha=alpha)) fed CUDA tensors returns a CUDA tensor; a lambda fed host numbers does not", """
+import torch
+import torch.nn as nn
+from torchvision import models
+def focal_loss(inputs, targets, alpha=None, gamma=2.0):
+    ce = nn.functional.cross_entropy(inputs, targets, weight=alpha, reduction="none")
+    return ((1 - torch.exp(-ce)) ** gamma * ce).mean()
+def main():
+    device = torch.device("cuda")
+    alpha = torch.ones(5).to(device)
+    model = models.resnet50().to(device)
+    criterion = lambda inputs, targets: focal_loss(inputs, targets, alpha=alpha, gamma=2.0)
+    scale = lambda v: v * 2
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    for x, y in loader:
+        loss = criterion(model(x.to(device)), y.to(device))
+        loss.backward()
+        opt.step()
+        print(loss.item(), scale(3))
+""", [18]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

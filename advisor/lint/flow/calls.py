@@ -386,8 +386,8 @@ class CallEvaluator(ExprEvaluator):
         """Calling a value: a model (forward) or anything else we hold."""
         arguments = _all(pos, kw)
         out = 0
-        if callee & CUDA_MODEL or (callee & MODEL and arguments & CUDA_TENSOR) \
-                or (callee & CUDA_TENSOR and not callee & CPU_TENSOR):  # torch.load(p).cuda() called: a whole model
+        if callee & CUDA_MODEL or (callee & (MODEL | CUDA_FN) and arguments & CUDA_TENSOR) \
+                or (callee & CUDA_TENSOR and not callee & CPU_TENSOR):  # (a lambda loss; torch.load(p).cuda())
             out = CUDA_TENSOR
         elif callee & MODEL and arguments & CPU_TENSOR:
             out = CPU_TENSOR
