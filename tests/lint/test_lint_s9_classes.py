@@ -304,6 +304,18 @@ def main():
         opt.step()
         print(loss.item(), scale(3))
 """, [18]),
+    ("GA103", "an instance of a library class (pdist = distances.CosineSimilarity()) called on CUDA embeddings "
+     "returns CUDA data; called on host arrays it does not", """
+import torch
+from pytorch_metric_learning import distances
+from model import Net
+model = Net().cuda().eval()
+pdist = distances.CosineSimilarity()
+with torch.no_grad():
+    for a, b in loader:
+        d = pdist(model(a.cuda()), model(b.cuda())).cpu().numpy()
+        e = pdist(a, b).cpu().numpy()
+""", [8]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

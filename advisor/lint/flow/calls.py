@@ -44,9 +44,11 @@ from advisor.lint.flow.literals import (
     is_device_key,
     is_device_number,
     looks_like_model,
+    made_by_library_class,
     made_by_predictor_library,
     makes_new_data,
     placed_on,
+    type_cast,
 )
 from advisor.lint.flow.numpy_kinds import numpy_result
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
@@ -229,16 +231,9 @@ class CallEvaluator(ExprEvaluator):
         if attr in ("item", "tolist"):  # a Python number or list, whatever it was called on
             return 0
         if attr == "type" and node.args and receiver & (CUDA_TENSOR | CPU_TENSOR):
-            target = node.args[0]
-            text = target.value if isinstance(target, ast.Constant) and isinstance(target.value, str) \
-                else self.names.qual(target) or ""
-            if not text and isinstance(target, ast.Name):  # dtype = torch.cuda.FloatTensor if GPU else ...: may be CUDA
-                texts = [self.names.qual(v) or "" for v in self.index.assigned_values.get(target.id, ())]
-                text = next((t for t in texts if t.startswith("torch.cuda.")), "")
-            if text.startswith("torch.cuda."):  # x.type(torch.cuda.FloatTensor): a copy to the GPU
-                return CUDA_TENSOR | (F64 if text.endswith("DoubleTensor") else 0)
-            if text.startswith("torch.") and text.endswith("Tensor"):  # a cast on the CPU: still just made
-                return CPU_TENSOR | (receiver & FRESH) | (F64 if text.endswith("DoubleTensor") else 0)
+            cast = type_cast(node.args[0], receiver, self.names.qual, self.index.assigned_values)
+            if cast:
+                return cast
         if receiver == 0 and attr in _MODEL_DTYPE_METHODS and looks_like_model(receiver_node):
             # GenLSTM(stride=500).double(), netG.half(): a class the file imports, made or named like a model;
             # converting it must not lose that it is one (.cuda() next moves a model, not a tensor)
@@ -377,6 +372,7 @@ class CallEvaluator(ExprEvaluator):
         out = self.call_value(held, pos, kw) | self.run_forward(held, node, pos, kw)
         if not out and not held and _all(pos, kw) & CUDA_TENSOR and (
                 api.COMPUTES_ON_ITS_INPUTS.search(name) or name in self.index.parameter_owners
+                or made_by_library_class(self.index.assigned_values.get(name, ()), self.names.qual)
                 or any(api.MODEL_NAME_HINT.search(a) for a in alias_names(self.index.assigned_values, name))):
             # a name like a model (or one whose .parameters() are taken, or an alias of one), fed CUDA tensors
             return CUDA_TENSOR

@@ -6,6 +6,7 @@ Shared by the expression and call layers (exprs.py, calls.py) and by effects.py.
 from __future__ import annotations
 
 import ast
+import sys
 from typing import Callable, Optional
 
 from advisor.lint import torch_api as api
@@ -16,6 +17,8 @@ from advisor.lint.flow.kinds import (
     CUDA_TENSOR,
     DTYPE,
     DTYPE_F64,
+    F64,
+    FRESH,
     MODEL_BITS,
     NUMPY,
     TENSOR_BITS,
@@ -85,6 +88,34 @@ def is_text_data(node: ast.AST, assigned_values: dict[str, list[ast.AST]], depth
         values = assigned_values.get(node.id, [])
         return bool(values) and all(is_text_data(v, assigned_values, depth + 1) for v in values)
     return False
+
+
+def made_by_library_class(values, qual: Callable[[ast.AST], Optional[str]]) -> bool:
+    """``pdist = distances.CosineSimilarity()``: a name bound only to instances of an imported class (not the
+    standard library's) -- a module or callable object of a library built on torch, which computes on what it is
+    handed (``pdist(a, b)`` of CUDA embeddings is on the GPU)."""
+    return bool(values) and all(
+        isinstance(v, ast.Call) and last_identifier(v.func)[:1].isupper()
+        and (qual(v.func) or "").split(".", 1)[0] not in _NOT_TORCH_LIBRARIES and qual(v.func) is not None
+        for v in values)
+
+
+_NOT_TORCH_LIBRARIES = frozenset(sys.stdlib_module_names) | {"numpy", "pandas", "sklearn", "scipy", "PIL", "cv2"}
+
+
+def type_cast(target: ast.AST, receiver: int, qual: Callable[[ast.AST], Optional[str]],
+              assigned_values: dict[str, list[ast.AST]]) -> int:
+    """``x.type(torch.cuda.FloatTensor)``: a copy to the GPU; ``x.type(torch.DoubleTensor)``: a cast on the CPU
+    (still just made); 0 for any other target."""
+    text = target.value if isinstance(target, ast.Constant) and isinstance(target.value, str) else qual(target) or ""
+    if not text and isinstance(target, ast.Name):  # dtype = torch.cuda.FloatTensor if GPU else ...: may be CUDA
+        texts = [qual(v) or "" for v in assigned_values.get(target.id, ())]
+        text = next((t for t in texts if t.startswith("torch.cuda.")), "")
+    if text.startswith("torch.cuda."):
+        return CUDA_TENSOR | (F64 if text.endswith("DoubleTensor") else 0)
+    if text.startswith("torch.") and text.endswith("Tensor"):
+        return CPU_TENSOR | (receiver & FRESH) | (F64 if text.endswith("DoubleTensor") else 0)
+    return 0
 
 
 def made_by_predictor_library(node: ast.AST, qual: Callable[[ast.AST], Optional[str]],
