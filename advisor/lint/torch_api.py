@@ -101,6 +101,7 @@ METER_HOLDER = re.compile(r"logger|meter", re.IGNORECASE)
 
 
 # Tokenizers and processors whose decode() turns token ids into text: a CUDA tensor of ids is copied back first.
+DECODERS = frozenset({"decode", "batch_decode"})
 DECODER_HOLDER = re.compile(r"tokeni[sz]er|processor|^tok$|vocab", re.IGNORECASE)
 
 
@@ -109,7 +110,7 @@ def reads_what_it_is_handed(func: ast.AST) -> bool:
     tokenizer.batch_decode(ids): text made from the ids given. Either turns a CUDA tensor into host values."""
     if not isinstance(func, ast.Attribute):
         return False
-    if func.attr in ("decode", "batch_decode"):
+    if func.attr in DECODERS:
         return bool(DECODER_HOLDER.search(last_identifier(func.value)))
     return func.attr in LOGGING_METHODS or func.attr == "update" and bool(METER_HOLDER.search(ast.unparse(func.value)))
 

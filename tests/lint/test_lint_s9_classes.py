@@ -316,6 +316,22 @@ with torch.no_grad():
         d = pdist(model(a.cuda()), model(b.cuda())).cpu().numpy()
         e = pdist(a, b).cpu().numpy()
 """, [8]),
+    ("GA103", "decoding what generate() made waits for nothing (generate read every step's tokens already); "
+     "decoding argmax ids computed in the loop does", """
+import torch
+from transformers import AutoTokenizer, AutoModelForSeq2SeqLM
+tokenizer = AutoTokenizer.from_pretrained("t5-small")
+model = AutoModelForSeq2SeqLM.from_pretrained("t5-small").cuda().eval()
+with torch.no_grad():
+    for batch in loader:
+        ids = batch["input_ids"].cuda()
+        beams = model.generate(input_ids=ids, num_beams=4, num_return_sequences=4)
+        for beam in beams:
+            text = tokenizer.decode(beam, skip_special_tokens=True)
+        first = tokenizer.batch_decode(beams[:1])
+        logits = model(input_ids=ids, labels=ids).logits
+        guess = tokenizer.batch_decode(logits.argmax(-1))
+""", [13]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

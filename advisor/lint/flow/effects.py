@@ -31,7 +31,7 @@ from advisor.lint.flow.kinds import (
     INSTANCE_BITS,
     MODEL,
 )
-from advisor.lint.flow.literals import is_mask, is_text, is_text_data
+from advisor.lint.flow.literals import came_from_generate, is_mask, is_text, is_text_data
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.flow.view import FlowView
 from advisor.lint.index import FileIndex, children
@@ -256,8 +256,9 @@ class Effects(FlowView):
 
     def _method_effect(self, call: ast.Call, func: ast.Attribute, value: int) -> tuple[int, Optional[FunctionInfo]]:
         attr = func.attr
-        if api.reads_what_it_is_handed(func) and self._logs_cuda(call):  # writer.add_scalar("loss", loss, step)
-            return SYNC | HOST_READ, None
+        if api.reads_what_it_is_handed(func) and self._logs_cuda(call) and not (
+                func.attr in api.DECODERS and call.args and came_from_generate(call.args[0], self.index)):
+            return SYNC | HOST_READ, None  # writer.add_scalar("loss", loss, step); not decode(generate()'s ids)
         if attr == "format" and is_text(func.value):  # "{:.4f}".format(loss)
             return (SYNC | HOST_READ if self._arguments_kind(call) & CUDA_TENSOR else 0), None
         receiver = self.kind(func.value)

@@ -118,6 +118,21 @@ def type_cast(target: ast.AST, receiver: int, qual: Callable[[ast.AST], Optional
     return 0
 
 
+def came_from_generate(node: ast.AST, index, depth: int = 0) -> bool:
+    """``ids = model.generate(...)``, ``ids[0]``, ``for row in ids:``: token ids generate() made. It has read every
+    step's tokens to test for the end, so the GPU is idle when they are decoded: that decode waits for nothing."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Attribute) and node.func.attr == "generate"
+    if not isinstance(node, ast.Name) or depth > 3:
+        return False
+    sources = list(index.assigned_values.get(node.id, ())) + [
+        loop.iter for loop in index.loops if isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
+        and loop.target.id == node.id]
+    return bool(sources) and all(came_from_generate(source, index, depth + 1) for source in sources)
+
+
 def made_by_predictor_library(node: ast.AST, qual: Callable[[ast.AST], Optional[str]],
                               assigned_values: dict[str, list[ast.AST]]) -> bool:
     """``YOLO("best.pt")``, ``pipeline("ocr")`` (or a name bound only to such calls): a predictor that runs and
