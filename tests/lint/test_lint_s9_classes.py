@@ -332,6 +332,34 @@ with torch.no_grad():
         logits = model(input_ids=ids, labels=ids).logits
         guess = tokenizer.batch_decode(logits.argmax(-1))
 """, [13]),
+    ("GA107", "the model's own training_step (backward and step inside) is a training step, not an inference "
+     "forward; its own predict() run in a loop with autograd on is", """
+import torch
+import torch.nn as nn
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(64, 5)
+        self.optimizer = torch.optim.Adam(self.parameters())
+    def forward(self, x):
+        return self.fc(x)
+    def training_step(self, x, y):
+        self.optimizer.zero_grad()
+        loss = nn.functional.cross_entropy(self(x), y)
+        loss.backward()
+        self.optimizer.step()
+        return loss
+    def predict(self, x):
+        return self(x).argmax(1)
+net = Net().cuda()
+xs = torch.randn(100, 32, 64, device="cuda")
+ys = torch.randint(0, 5, (100, 32), device="cuda")
+for i in range(100):
+    loss = net.training_step(xs[i], ys[i])
+net.eval()
+for i in range(100):
+    pred = net.predict(xs[i])
+""", [25]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

@@ -12,6 +12,7 @@ from typing import Optional
 from advisor.lint import torch_api as api
 from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, EVAL, MODEL
 from advisor.lint.flow.literals import alias_names
+from advisor.lint.flow.steps import is_step_function
 from advisor.lint.names import last_identifier
 
 _NOT_A_FORWARD = api.MODEL_QUIET_METHODS | api.MODEL_SELF_METHODS | {"parameters", "named_parameters", "apply"} | {
@@ -38,7 +39,8 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
             return func
         return func if _unknown_eval_model(ctx, func, callee, arguments) else None
     if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD and not _SETS_STATE.match(func.attr) \
-            and not _library_generate(ctx, func):
+            and not _library_generate(ctx, func) and not any(is_step_function(f.node) for f in ctx.callees(call)):
+        # (net.training_step(batch) of the file's own class runs backward() and step() itself: a training step)
         receiver = ctx.kind(func.value)
         if receiver & (MODEL | CUDA_MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR) \
                 and ctx.kind(call) & CUDA_TENSOR and not (arguments & (CUDA_TENSOR | CPU_TENSOR) == 0 and (
