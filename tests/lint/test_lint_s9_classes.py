@@ -360,6 +360,16 @@ net.eval()
 for i in range(100):
     pred = net.predict(xs[i])
 """, [25]),
+    ("GA104", "class weights computed from counts the program spells out (torch.tensor of a list, then divided) "
+     "are data, not a fill the GPU could make; a constant fill times a number still is", """
+import torch
+counts = torch.tensor([labels.count(i) for i in range(5)], dtype=torch.float)
+total = counts.sum()
+alpha = total / (len(counts) * counts)
+alpha = alpha.to(torch.device("cuda"))
+ones = torch.ones(5) * 2.0
+ones = ones.to(torch.device("cuda"))
+""", [6]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

@@ -41,6 +41,7 @@ from advisor.lint.flow.kinds import (
 from advisor.lint.flow.literals import (
     alias_names,
     dtype_kind,
+    holds_literal_data,
     is_device_key,
     is_device_number,
     looks_like_model,
@@ -189,7 +190,8 @@ class CallEvaluator(ExprEvaluator):
         elif self.default_cuda:
             out = CUDA_TENSOR
         else:
-            out = CPU_TENSOR | (FRESH if makes_new_data(name, node, pos[0] if pos else 0, self.values) else 0)
+            out = CPU_TENSOR | (FRESH if makes_new_data(name, node, pos[0] if pos else 0, self.values)
+                                and not holds_literal_data(name, node) else 0)  # (data spelled out: no fill)
         if name == "DoubleTensor":
             out |= F64
         if "dtype" in kw:  # dtype=float is torch.float64, as in numpy
