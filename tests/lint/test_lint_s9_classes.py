@@ -370,6 +370,20 @@ alpha = alpha.to(torch.device("cuda"))
 ones = torch.ones(5) * 2.0
 ones = ones.to(torch.device("cuda"))
 """, [6]),
+    ("GA103", "a read in the index of an augmented assignment (counts[t.item()] += 1) runs every iteration", """
+import torch
+model = torch.nn.Linear(4, 3).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+counts = [0, 0, 0]
+for x, labels in loader:
+    out = model(x.cuda())
+    labels = labels.cuda()
+    out.sum().backward()
+    opt.step()
+    for t in labels:
+        counts[t.item()] += 1
+    counts[0] += 1
+""", [11]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch
