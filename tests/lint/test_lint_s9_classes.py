@@ -384,6 +384,15 @@ for x, labels in loader:
         counts[t.item()] += 1
     counts[0] += 1
 """, [11]),
+    ("GA104", "a fill reshaped on the CPU before its copy (torch.arange(n).unsqueeze(1).to(device)) is still the "
+     "fill; data loaded from a file and reshaped is not", """
+import torch
+import numpy as np
+device = torch.device("cuda")
+position = torch.arange(0, 512, dtype=torch.float).unsqueeze(1).to(device)
+grid = torch.zeros(64, 64).view(-1).to(device)
+table = torch.from_numpy(np.load("t.npy")).unsqueeze(0).to(device)
+""", [4, 5]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

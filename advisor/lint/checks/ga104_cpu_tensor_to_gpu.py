@@ -67,7 +67,8 @@ INFO = CheckInfo(
                 "#create-tensors-directly-on-the-target-device",),
     doc=DOC,
 )
-_CASTS = frozenset({"float", "half", "double", "bfloat16", "contiguous",
+_CASTS = frozenset({"float", "half", "double", "bfloat16", "int", "long", "contiguous",  # (and views: still the fill)
+                    "unsqueeze", "squeeze", "view", "reshape", "expand", "flatten", "t", "transpose", "permute",
                     "random_", "normal_", "uniform_", "bernoulli_", "exponential_"})  # (in-place draws on the CPU)
 _NUMPY_FILLS = api.NUMPY_FILLS
 _TORCH_FILLS = api.TORCH_FILLS
