@@ -393,6 +393,25 @@ position = torch.arange(0, 512, dtype=torch.float).unsqueeze(1).to(device)
 grid = torch.zeros(64, 64).view(-1).to(device)
 table = torch.from_numpy(np.load("t.npy")).unsqueeze(0).to(device)
 """, [4, 5]),
+    ("GA103", "the parts of a list of CUDA tensors a helper returns are tensors: `if loss < best:` reads one; "
+     "testing the list itself does not", """
+import torch
+model = torch.nn.Linear(8, 1).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+def step(x):
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    opt.step()
+    return [loss, loss.detach() * 2]
+best = 1e9
+for x in loader:
+    outs = step(x.cuda())
+    loss, scaled = outs
+    if loss < best:
+        best = loss
+    if outs:
+        pass
+""", [13]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

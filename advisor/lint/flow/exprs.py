@@ -350,9 +350,9 @@ class ExprEvaluator:
                     and not any(isinstance(e, ast.Starred) for e in items):
                 for item, item_shape in zip(items, shape, strict=True):
                     self.bind_target(item, item_shape)
-            else:
+            else:  # loss, acc = step(batch) returning [loss, acc]: the parts of a list of tensors are tensors
                 for item in items:
-                    self.bind_target(item, union(shape) & ~FRESH)
+                    self.bind_target(item, union(shape) & ~(FRESH | CONTAINER))
         elif isinstance(target, ast.Starred):
             self.bind_target(target.value, shape)
         elif isinstance(target, ast.Attribute):
