@@ -412,6 +412,24 @@ for x in loader:
     if outs:
         pass
 """, [13]),
+    ("GA107", "a validation forward after model.eval() at the end of each epoch records a graph; a GAN's preview "
+     "sample after the epoch's training pass (no eval()) is left alone", """
+import torch
+model = torch.nn.Linear(8, 1).cuda()
+netG = torch.nn.Linear(8, 8).cuda()
+opt = torch.optim.SGD(list(model.parameters()) + list(netG.parameters()), lr=0.1)
+for epoch in range(100):
+    model.train()
+    for x, y in loader:
+        loss = (model(x.cuda()) - y.cuda()).pow(2).mean() + netG(x.cuda()).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    sample = netG(noise)
+    model.eval()
+    y_pred = model(x_val)
+    history.append(float((y_pred - y_val).pow(2).mean()))
+""", [14]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

@@ -128,8 +128,8 @@ def run(ctx) -> Iterator[Hit]:
             frozen = grad_state.frozen_models(ctx.index)
         if grad_state.is_frozen(model, frozen) and not _fed_a_graph(ctx, call, scope, frozen, carrying):
             continue  # no parameter requires grad and neither does the input: nothing is recorded
-        if loops and sample_after_training(ctx, call, loops[0]):
-            continue  # a preview sample after the epoch's training pass (below, for any forward)
+        if loops and sample_after_training(ctx, call, loops[0]) and not ctx.kind(model) & EVAL:
+            continue  # a preview sample after the epoch's training pass (after model.eval(): a validation pass)
         if grad_state.output_detached(ctx.index, call, reads_in):
             if loops and _trained_in_loop(ctx, model, call, loops[-1], reads_in):
                 continue  # netD(netG(z).detach()) in a GAN's D step: netG trains in the same loop (its G step)
