@@ -140,11 +140,14 @@ class ExprEvaluator:
     def qual_here(self, node: ast.AST) -> Optional[str]:
         """``names.qual`` -- unless the chain's root name holds a tensor at this point: ``from lightly import loss``,
         then ``loss = criterion(z0, z1)``: ``loss.item()`` reads the tensor (imports are collected file-wide)."""
-        root = node
+        qualified = self.names.qual(node)
+        if qualified is None or not isinstance(node, ast.Attribute):
+            return qualified
+        root = node.value
         while isinstance(root, ast.Attribute):
             root = root.value
-        bound = self.lookup(root.id) if isinstance(root, ast.Name) and root is not node else None
-        return None if bound and bound & TENSOR_BITS else self.names.qual(node)
+        bound = self.lookup(root.id) if isinstance(root, ast.Name) else None
+        return None if bound and bound & TENSOR_BITS else qualified
 
     def _attribute(self, node: ast.Attribute) -> int:
         if not isinstance(node.ctx, ast.Load):

@@ -27,9 +27,10 @@ class FlowView:
         """The import path of ``node`` -- unless its root name holds a tensor here: ``from lightly import loss``
         and later ``loss = criterion(z0, z1)``: ``loss.item()`` reads that tensor, not a function of the module
         (imports are collected for the whole file; the pass knows what the name holds at this line)."""
-        root = node
+        qualified = self.names.qual(node)
+        if qualified is None or not isinstance(node, ast.Attribute):
+            return qualified
+        root = node.value
         while isinstance(root, ast.Attribute):
             root = root.value
-        if root is not node and self.flow.values.get(root, 0) & TENSOR_BITS:
-            return None
-        return self.names.qual(node)
+        return None if self.flow.values.get(root, 0) & TENSOR_BITS else qualified
