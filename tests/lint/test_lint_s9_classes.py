@@ -430,6 +430,24 @@ for epoch in range(100):
     y_pred = model(x_val)
     history.append(float((y_pred - y_val).pow(2).mean()))
 """, [14]),
+    ("GA104", "a legacy sized constructor zeroed or filled in place on the CPU, then copied, is a fill the GPU could "
+     "make; data wrapped and copied is not", """
+import torch
+n = 1000
+v = torch.DoubleTensor(n, 3).zero_().cuda()
+w = torch.FloatTensor(n).fill_(0.9).cuda()
+x = torch.DoubleTensor(positions).cuda()
+""", [3, 4]),
+    ("GA106", "DataLoader(...) with an Ellipsis placeholder (a course template) is no loader to tune; a real one is",
+     """
+import torch
+from torch.utils.data import DataLoader
+model = Net().cuda()
+train_loader = DataLoader(...)
+test_loader = DataLoader(test_set, batch_size=64)
+for x, y in test_loader:
+    model(x.cuda())
+""", [5]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

@@ -69,7 +69,7 @@ INFO = CheckInfo(
 )
 _CASTS = frozenset({"float", "half", "double", "bfloat16", "int", "long", "contiguous",  # (and views: still the fill)
                     "unsqueeze", "squeeze", "view", "reshape", "expand", "flatten", "t", "transpose", "permute",
-                    "random_", "normal_", "uniform_", "bernoulli_", "exponential_"})  # (in-place draws on the CPU)
+                    "random_", "normal_", "uniform_", "bernoulli_", "exponential_", "zero_", "fill_"})  # in place
 _NUMPY_FILLS = api.NUMPY_FILLS
 _TORCH_FILLS = api.TORCH_FILLS
 _WRAPPERS = api.FILL_WRAPPERS

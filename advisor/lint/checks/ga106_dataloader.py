@@ -86,8 +86,9 @@ def run(ctx) -> Iterator[Hit]:
         return
     defaults: Optional[dict[str, ast.AST]] = None
     for call in ctx.index.calls:
-        if ctx.qual(call.func) not in api.LOADERS or any(isinstance(a, ast.Starred) for a in call.args):
-            continue
+        if ctx.qual(call.func) not in api.LOADERS or any(isinstance(a, ast.Starred) for a in call.args) \
+                or any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in call.args):
+            continue  # (DataLoader(...) in a course template: a placeholder for the student to fill in)
         keywords = _keywords(ctx, call)
         if keywords is None:
             continue  # **options the file does not spell out

@@ -270,6 +270,8 @@ class CallEvaluator(ExprEvaluator):
         if receiver & (CUDA_TENSOR | CPU_TENSOR):
             if attr in api.NON_TENSOR_METHODS:
                 return 0
+            if attr in ("zero_", "fill_") and not receiver & CUDA_TENSOR:  # FloatTensor(n).fill_(.9): every value
+                return receiver | FRESH  # overwritten with a constant on the CPU -- a fill, whatever it held
             if attr == "numpy":
                 return NUMPY | (receiver & F64)
             if attr == "pin_memory":
