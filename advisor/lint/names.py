@@ -8,7 +8,7 @@ and friends resolve to their usual modules unless the file binds those names to 
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 _CONVENTIONAL = {
     "torch": "torch", "np": "numpy", "numpy": "numpy", "time": "time", "timeit": "timeit",
@@ -89,6 +89,18 @@ class Names:
         except KeyError:
             found = self._cache[node] = self._qual(node)
             return found
+
+    def qual_unless_rebound(self, node: ast.AST, rebound: Callable[[ast.Name], bool]) -> Optional[str]:
+        """``qual(node)`` -- or None where ``rebound`` says the chain's root name holds a value of the file's at this
+        point: ``from lightly import loss``, later ``loss = criterion(z0, z1)``: ``loss.item()`` reads the tensor
+        (imports are collected file-wide; only the data-flow pass knows what the name holds at a given line)."""
+        qualified = self.qual(node)
+        if qualified is None or not isinstance(node, ast.Attribute):
+            return qualified
+        root = node.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return None if isinstance(root, ast.Name) and rebound(root) else qualified
 
     def _qual(self, node: ast.AST) -> Optional[str]:
         parts: list[str] = []

@@ -138,16 +138,8 @@ class ExprEvaluator:
         return kind
 
     def qual_here(self, node: ast.AST) -> Optional[str]:
-        """``names.qual`` -- unless the chain's root name holds a tensor at this point: ``from lightly import loss``,
-        then ``loss = criterion(z0, z1)``: ``loss.item()`` reads the tensor (imports are collected file-wide)."""
-        qualified = self.names.qual(node)
-        if qualified is None or not isinstance(node, ast.Attribute):
-            return qualified
-        root = node.value
-        while isinstance(root, ast.Attribute):
-            root = root.value
-        bound = self.lookup(root.id) if isinstance(root, ast.Name) else None
-        return None if bound and bound & TENSOR_BITS else qualified
+        """The import path of ``node`` unless its root name holds a tensor here (names.qual_unless_rebound)."""
+        return self.names.qual_unless_rebound(node, lambda root: bool((self.lookup(root.id) or 0) & TENSOR_BITS))
 
     def _attribute(self, node: ast.Attribute) -> int:
         if not isinstance(node.ctx, ast.Load):

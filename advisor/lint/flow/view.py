@@ -24,13 +24,5 @@ class FlowView:
         return self.flow.values.get(node, 0)
 
     def qual(self, node: ast.AST) -> Optional[str]:
-        """The import path of ``node`` -- unless its root name holds a tensor here: ``from lightly import loss``
-        and later ``loss = criterion(z0, z1)``: ``loss.item()`` reads that tensor, not a function of the module
-        (imports are collected for the whole file; the pass knows what the name holds at this line)."""
-        qualified = self.names.qual(node)
-        if qualified is None or not isinstance(node, ast.Attribute):
-            return qualified
-        root = node.value
-        while isinstance(root, ast.Attribute):
-            root = root.value
-        return None if self.flow.values.get(root, 0) & TENSOR_BITS else qualified
+        """The import path of ``node`` unless its root name holds a tensor here (names.qual_unless_rebound)."""
+        return self.names.qual_unless_rebound(node, lambda root: bool(self.flow.values.get(root, 0) & TENSOR_BITS))
