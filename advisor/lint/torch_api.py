@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 
 from advisor.lint.names import last_identifier
 
@@ -193,6 +194,10 @@ OTHER_DTYPE_PREFIXES = ("torch.float", "torch.half", "torch.bfloat", "torch.int"
                         "numpy.bool", "numpy.half", "numpy.single")
 
 MODEL_CONSTRUCTOR_PREFIXES = ("torchvision.models.", "timm.create_model", "torch.hub.load")
+# Libraries that take arrays or log values but do not compute on CUDA tensors (they need host data).
+NOT_ON_CUDA = frozenset(sys.stdlib_module_names) | {
+    "numpy", "wandb", "mlflow", "tqdm", "matplotlib", "sklearn", "scipy", "pandas", "PIL", "cv2", "seaborn",
+    "tensorboard", "tensorboardX", "neptune", "comet_ml", "imageio", "skimage", "h5py", "yaml"}
 # Predictors of libraries that place, run (in inference mode) and read back their results themselves: calling one
 # hands back host-side result objects, so the file's code around it launches no CUDA work of its own.
 PREDICTOR_LIBRARIES = ("ultralytics.", "transformers.pipeline", "transformers.pipelines.")

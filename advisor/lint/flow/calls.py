@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 import builtins
-import sys
 from typing import Optional
 
 from advisor.lint import torch_api as api
@@ -58,10 +57,6 @@ from advisor.lint.names import dotted
 Kw = dict[Optional[str], int]
 _MATH_BUILTINS = frozenset({"sum", "min", "max", "abs"})
 _BUILTINS = frozenset(dir(builtins))
-# Libraries that take arrays or log values but do not compute on CUDA tensors (they need host data).
-_NOT_ON_CUDA = frozenset(sys.stdlib_module_names) | {
-    "numpy", "wandb", "mlflow", "tqdm", "matplotlib", "sklearn", "scipy", "pandas", "PIL", "cv2", "seaborn",
-    "tensorboard", "tensorboardX", "neptune", "comet_ml", "imageio", "skimage", "h5py", "yaml"}
 _COPYING_FACTORIES = frozenset({"tensor", "as_tensor", "asarray"})
 _MOVE_RECEIVER_METHODS = frozenset({"to", "cuda", "double", "float", "half", "bfloat16", "pin_memory"})
 _MODEL_DTYPE_METHODS = frozenset({"double", "float", "half", "bfloat16"})
@@ -92,7 +87,7 @@ class CallEvaluator(ExprEvaluator):
             return self._name_call(node, func.id)  # `from model import model; model = model.cuda(); model(x)`
         if qualified is not None:
             if isinstance(func, ast.Attribute) and func.attr in api.MODEL_SELF_METHODS \
-                    and qualified.split(".", 1)[0] not in _NOT_ON_CUDA | {"torch"} and looks_like_model(func.value):
+                    and qualified.split(".", 1)[0] not in api.NOT_ON_CUDA | {"torch"} and looks_like_model(func.value):
                 return self._method_call(node, func)  # `from model import model; model.cuda()`: a module moved
             pos, kw = self.eval_args(node, keep_first_fresh=qualified.startswith("torch.") and qualified.endswith("_like"))
             return self._library_call(qualified, node, pos, kw)
@@ -172,9 +167,9 @@ class CallEvaluator(ExprEvaluator):
             elif every & CPU_TENSOR:
                 out |= CPU_TENSOR | (every & F64)
             return out
-        if name.split(".", 1)[0] not in _NOT_ON_CUDA and _all(pos, kw) & CUDA_TENSOR:  # a library built on torch
+        if name.split(".", 1)[0] not in api.NOT_ON_CUDA and _all(pos, kw) & CUDA_TENSOR:  # a library built on torch
             return CUDA_MODEL if last.endswith("Loss") else CUDA_TENSOR  # fed CUDA tensors (FocalLoss(w): a module)
-        if name.split(".", 1)[0] not in _NOT_ON_CUDA:
+        if name.split(".", 1)[0] not in api.NOT_ON_CUDA:
             return placed_on(last, pos, kw)
         return 0
 

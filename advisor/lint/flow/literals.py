@@ -6,7 +6,6 @@ Shared by the expression and call layers (exprs.py, calls.py) and by effects.py.
 from __future__ import annotations
 
 import ast
-import sys
 from typing import Callable, Optional
 
 from advisor.lint import torch_api as api
@@ -96,11 +95,9 @@ def made_by_library_class(values, qual: Callable[[ast.AST], Optional[str]]) -> b
     handed (``pdist(a, b)`` of CUDA embeddings is on the GPU)."""
     return bool(values) and all(
         isinstance(v, ast.Call) and last_identifier(v.func)[:1].isupper()
-        and (qual(v.func) or "").split(".", 1)[0] not in _NOT_TORCH_LIBRARIES and qual(v.func) is not None
+        and (qual(v.func) or "").split(".", 1)[0] not in api.NOT_ON_CUDA and qual(v.func) is not None
         for v in values)
 
-
-_NOT_TORCH_LIBRARIES = frozenset(sys.stdlib_module_names) | {"numpy", "pandas", "sklearn", "scipy", "PIL", "cv2"}
 
 
 def type_cast(target: ast.AST, receiver: int, qual: Callable[[ast.AST], Optional[str]],
