@@ -448,6 +448,19 @@ test_loader = DataLoader(test_set, batch_size=64)
 for x, y in test_loader:
     model(x.cuda())
 """, [5]),
+    ("GA103", "a device held deeper in a configuration (config.optimization.device) is a configured device, can "
+     "be CUDA; a batch's own .device is not a guess", """
+import torch
+from model import Net
+def train(config, loader):
+    model = Net().to(config.optimization.device)
+    opt = torch.optim.Adam(model.parameters())
+    for batch in loader:
+        loss = model(batch.to(config.optimization.device)).mean()
+        loss.backward()
+        opt.step()
+        print(loss.item())
+""", [10]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

@@ -176,7 +176,8 @@ class ExprEvaluator:
                 return CUDA_DEVICE  # self.device that a base class of another file sets: a device, can be CUDA
             base &= ~INSTANCE_BITS
         if attr in api.DEVICE_NAME_HINT:
-            if not base and (api.DEVICE_HOLDER.search(last_identifier(node.value)) or isinstance(node.value, ast.Name)
+            holder = (dotted(node.value) or last_identifier(node.value)).split(".")  # config.optimization.device
+            if not base and (any(api.DEVICE_HOLDER.search(part) for part in holder) or isinstance(node.value, ast.Name)
                              and node.value.id == "self" and not of_a_class):  # (def step(self, ...) outside a class)
                 return CUDA_DEVICE  # args.device / run_context.device: a device configured elsewhere, can be CUDA
             return (CUDA_DEVICE if base & (CUDA_TENSOR | CUDA_MODEL) else 0) | \
