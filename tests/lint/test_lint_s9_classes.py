@@ -461,6 +461,21 @@ def train(config, loader):
         opt.step()
         print(loss.item())
 """, [10]),
+    ("GA103", "a helper called twice inside one loop and nowhere else is that loop's: its read is reported where it "
+     "is; one also called outside a loop is reported at each call in the loop", """
+import torch
+model = torch.nn.Linear(16, 4).cuda().eval()
+def transcribe(x):
+    return model(x.cuda()).argmax(-1).cpu()
+def score(x):
+    return model(x.cuda()).max().item()
+with torch.no_grad():
+    for ref, hyp in pairs:
+        a = transcribe(ref)
+        b = transcribe(hyp)
+        s = score(ref)
+    total = score(last)
+""", [4, 11]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

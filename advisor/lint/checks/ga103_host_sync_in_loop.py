@@ -178,7 +178,7 @@ def run(ctx) -> Iterator[Hit]:
         for call, inner in ctx.calls_with_host_reads(loop):
             if id(inner.node) in timing:
                 continue
-            if _only_caller(ctx, call, inner):
+            if _only_caller(ctx, call, inner, loop):
                 # the helper runs only from this loop: each read in it is what to change, not only the first
                 holder = ctx.function_of(inner.node)
                 reads = ctx.every_call_host_reads(holder) if holder is not None else []
@@ -231,8 +231,11 @@ def _several_reads_close(region) -> bool:
     return sum(1 for e in region.events if e.bits & SYNC) > 1
 
 
-def _only_caller(ctx, call, inner) -> bool:
-    """Is ``call`` the one place that runs the helper it enters and the function holding the read?
-    (A closure handed to optimizer.step has no call site of its own.)"""
+def _only_caller(ctx, call, inner, loop) -> bool:
+    """Does only this loop run the helper ``call`` enters and the function holding the read -- from this call, or
+    from several calls all inside the loop (transcribe(ref) and transcribe(hyp) per utterance)? (A closure handed to
+    optimizer.step has no call site of its own.)"""
     holders = {call.callee, ctx.function_of(inner.node)} - {None}
-    return all(len(ctx.call_sites(info)) <= 1 for info in holders)
+    return all(len(sites) <= 1 or not info.vararg and all(loop in ctx.enclosing_loops(site) for site in sites)
+               for info, sites in ((info, ctx.call_sites(info)) for info in holders))  # (meter.add(*values): the
+    # call that hands it the CUDA tensor is the one to change)
