@@ -382,8 +382,10 @@ for x, labels in loader:
     opt.step()
     for t in labels:
         counts[t.item()] += 1
+    for a, b in zip(labels, labels):
+        matrix[b.item()][0] += 1
     counts[0] += 1
-""", [11]),
+""", [11, 13]),
     ("GA104", "a fill reshaped on the CPU before its copy (torch.arange(n).unsqueeze(1).to(device)) is still the "
      "fill; data loaded from a file and reshaped is not", """
 import torch

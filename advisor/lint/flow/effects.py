@@ -131,8 +131,10 @@ class Effects(FlowView):
             self._walk_all(node.targets, out)
         elif isinstance(node, ast.AugAssign):
             self._walk(node.value, out)
-            if isinstance(node.target, ast.Subscript):  # counts[t.item()] += 1: the index is read first
-                self._walk(node.target.slice, out)
+            target = node.target
+            while isinstance(target, ast.Subscript):  # counts[t.item()] += 1, m[a][b] += 1: the indices are read
+                self._walk(target.slice, out)
+                target = target.value
             if self.kind(node.target) & CUDA_TENSOR:
                 out.append(Event(node, WORK | COMPUTE))
 
