@@ -478,6 +478,15 @@ with torch.no_grad():
         s = score(ref)
     total = score(last)
 """, [4, 11]),
+    ("GA109", "torch.device('cuda:{}'.format(args.cuda)) is a CUDA device: the model moved there and cast to "
+     "float64 is reported at the cast; a text format is no device", """
+import torch
+from model import Net
+device = torch.device("cuda:{}".format(args.cuda)) if args.cuda >= 0 else torch.device("cpu")
+name = "run-{}".format(args.cuda)
+model = Net()
+model.to(device).double()
+""", [6]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

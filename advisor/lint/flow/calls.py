@@ -225,8 +225,8 @@ class CallEvaluator(ExprEvaluator):
         receiver_node = node.func.value if isinstance(node.func, ast.Attribute) else node.func
         if attr in ("to", "cuda", "cpu"):
             return self._move(receiver, attr, node, pos, kw)
-        if attr in ("item", "tolist"):  # a Python number or list, whatever it was called on
-            return 0
+        if attr in ("item", "tolist", "format"):  # a number, list or text ('cuda:{}'.format(i): a device)
+            return receiver & DEVICE_BITS if attr == "format" else 0
         if attr == "type" and node.args and receiver & (CUDA_TENSOR | CPU_TENSOR):
             cast = type_cast(node.args[0], receiver, self.names.qual, self.index.assigned_values)
             if cast:
