@@ -96,7 +96,7 @@ LOGGING_METHODS = frozenset({"add_scalar", "add_scalars", "add_histogram", "set_
                              "log_metric", "log_metrics",
                              # tensorboard's image, video, embedding and curve writers make_np() their tensors too
                              "add_image", "add_images", "add_video", "add_embedding", "add_pr_curve", "add_mesh"})
-LOGGING_FUNCTIONS = frozenset({"wandb.log", "mlflow.log_metric", "mlflow.log_metrics"})
+LOGGING_FUNCTIONS = frozenset({"wandb.log", "swanlab.log", "mlflow.log_metric", "mlflow.log_metrics"})
 # Meters whose update() turns tensors into numbers (torchvision's reference MetricLogger / SmoothedValue: v.item()).
 METER_HOLDER = re.compile(r"logger|meter", re.IGNORECASE)
 
@@ -196,7 +196,7 @@ OTHER_DTYPE_PREFIXES = ("torch.float", "torch.half", "torch.bfloat", "torch.int"
 MODEL_CONSTRUCTOR_PREFIXES = ("torchvision.models.", "timm.create_model", "torch.hub.load")
 # Libraries that take arrays or log values but do not compute on CUDA tensors (they need host data).
 NOT_ON_CUDA = frozenset(sys.stdlib_module_names) | {
-    "numpy", "wandb", "mlflow", "tqdm", "matplotlib", "sklearn", "scipy", "pandas", "PIL", "cv2", "seaborn",
+    "numpy", "wandb", "swanlab", "mlflow", "tqdm", "matplotlib", "sklearn", "scipy", "pandas", "PIL", "cv2", "seaborn",
     "tensorboard", "tensorboardX", "neptune", "comet_ml", "imageio", "skimage", "h5py", "yaml"}
 # Predictors of libraries that place, run (in inference mode) and read back their results themselves: calling one
 # hands back host-side result objects, so the file's code around it launches no CUDA work of its own.

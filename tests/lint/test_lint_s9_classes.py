@@ -487,6 +487,29 @@ name = "run-{}".format(args.cuda)
 model = Net()
 model.to(device).double()
 """, [6]),
+    ("GA104", "a fill made only to be handed to the file's own helper that copies it (to_var(torch.ones(n))) is "
+     "reported at the factory; data handed to the same helper is not", """
+import torch
+from torch.autograd import Variable
+def to_var(x):
+    x = x.cuda()
+    return Variable(x)
+for images, _ in loader:
+    images = to_var(images.view(images.size(0), -1))
+    real_labels = to_var(torch.ones(images.size(0)))
+    z = to_var(torch.randn(64, 100))
+""", [8, 9]),
+    ("GA103", "swanlab.log handed a CUDA tensor reads it on every step, as wandb.log does", """
+import torch
+import swanlab
+model = torch.nn.Linear(3, 1).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    loss = (model(x.cuda()) - y.cuda()).pow(2).mean()
+    loss.backward()
+    opt.step()
+    swanlab.log({"loss": loss})
+""", [9]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

@@ -29,6 +29,7 @@ from typing import Iterator, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.checks.attribute_fills import attribute_fill
 from advisor.lint.checks.common import short, where
+from advisor.lint.checks.handed_fills import fills_handed_in
 from advisor.lint.flow import CPU_DEVICE, CPU_TENSOR, CUDA_DEVICE, CUDA_TENSOR, FRESH
 from advisor.lint.flow.literals import holds_literal_data
 from advisor.lint.index import FUNCTION_TYPES
@@ -108,8 +109,9 @@ def run(ctx) -> Iterator[Hit]:
             loops = ctx.index.enclosing_loops(call)
             if loops and receiver.id not in ctx.assigned_in(loops[0]):
                 continue  # made before the loop, copied in it: GA105 reports the repeated copy
-            if _a_parameter(ctx, receiver, call):
-                continue  # def fit(X, y, device): X = X.to(device) -- moving what it is handed is the function's job
+            if _a_parameter(ctx, receiver, call):  # def fit(X, device): X.to(device): the function's job (the fill
+                yield from fills_handed_in(ctx, call, receiver.id, _factory_call, _literal)
+                continue  # made just to be handed to it, to_var(torch.ones(n)), is reported at the call)
             scope = ctx.index.scope_of(call)
             factory = _factory_assignment(ctx, scope, receiver.id, call.lineno)
             if _literal(ctx, factory):
