@@ -108,8 +108,9 @@ def _hit_line(hit: Hit) -> int:
 
 def _mentions_gpu(text: str) -> bool:
     """Every check needs torch or a CUDA switch somewhere in the file; most helper modules have neither. A
-    snippet quoted without its imports still shows autograd (``loss.backward()``)."""
-    return "torch" in text or "cuda" in text.lower() or ".backward(" in text
+    snippet quoted without its imports still shows autograd (``loss.backward()``); a project's evaluation helper
+    that imports nothing of torch still moves batches with ``.to(device)``."""
+    return "torch" in text or "cuda" in text.lower() or ".backward(" in text or ".to(device)" in text
 
 
 def _finding(unit: SourceUnit, info: CheckInfo, hit: Hit,

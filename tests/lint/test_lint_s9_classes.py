@@ -510,6 +510,17 @@ for x, y in loader:
     opt.step()
     swanlab.log({"loss": loss})
 """, [9]),
+    ("GA103", "an evaluation helper that imports nothing of torch but moves batches with .to(device) is GPU code; "
+     "a gnn handed in is a model", """
+def evaluate(loader, gnn, device):
+    gnn.eval()
+    correct = 0
+    for batch in loader:
+        batch = batch.to(device)
+        pred = gnn(batch.x, batch.edge_index, batch.batch).argmax(dim=1)
+        correct += int((pred == batch.y).sum())
+    return correct / len(loader.dataset)
+""", [7]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch
