@@ -200,7 +200,7 @@ NOT_ON_CUDA = frozenset(sys.stdlib_module_names) | {
     "tensorboard", "tensorboardX", "neptune", "comet_ml", "imageio", "skimage", "h5py", "yaml"}
 # Predictors of libraries that place, run (in inference mode) and read back their results themselves: calling one
 # hands back host-side result objects, so the file's code around it launches no CUDA work of its own.
-PREDICTOR_LIBRARIES = ("ultralytics.", "transformers.pipeline", "transformers.pipelines.")
+PREDICTOR_LIBRARIES = re.compile(r"ultralytics\.|transformers\.pipeline|diffusers\.\w*Pipeline")  # (not a UNet)
 # A TorchScript archive loads as a module (on the device of map_location, else where it was saved).
 SCRIPTED_MODEL_LOADERS = frozenset({"torch.jit.load"})
 # Compilers that take a module (first argument) and return a module: the example inputs do not make it a tensor.

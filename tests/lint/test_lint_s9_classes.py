@@ -521,6 +521,31 @@ def evaluate(loader, gnn, device):
         correct += int((pred == batch.y).sum())
     return correct / len(loader.dataset)
 """, [7]),
+    ("GA108", "sync debug mode switched on around one call and back to default after it (a test that no sync sneaks "
+     "in) is not left on; switched on for the whole run it is", """
+import torch
+def check_no_sync(ids, table):
+    torch.cuda.set_sync_debug_mode("error")
+    try:
+        paged_indices(ids, table)
+    finally:
+        torch.cuda.set_sync_debug_mode("default")
+def main():
+    torch.cuda.set_sync_debug_mode("warn")
+    train(torch.zeros(4, device="cuda"))
+""", [9]),
+    ("GA101", "a diffusers pipeline moved to CUDA returns PIL images: the clock after it waits for nothing queued",
+     """
+import time
+import torch
+from diffusers import StableDiffusionPipeline
+pipe = StableDiffusionPipeline.from_pretrained("sd-2-1", torch_dtype=torch.float16)
+pipe = pipe.to("cuda")
+for i in range(20):
+    start = time.time()
+    image = pipe(prompt="a panda").images[0]
+    times.append(time.time() - start)
+""", []),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

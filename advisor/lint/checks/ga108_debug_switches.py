@@ -161,7 +161,8 @@ def _switches(ctx) -> Iterator[Hit]:
             continue
         if not ctx.uses_cuda:
             continue  # a profiler in a CPU-only program is not this tool's business
-        if name == "torch.cuda.set_sync_debug_mode" and call.args and not _is_off(call.args[0]):
+        if name == "torch.cuda.set_sync_debug_mode" and call.args and not _is_off(call.args[0]) \
+                and not _switched_back(ctx, call, name):
             yield Hit("torch.cuda.set_sync_debug_mode is on: every synchronizing call is checked",
                       node=call, severity="medium", cost=_COSTS["sync_debug"])
         elif name == "torch.cuda.memory._record_memory_history" and _switched_on(call, default=True, key="enabled") \
@@ -336,6 +337,14 @@ def _switched_on(call: ast.Call, default: bool, key: str = "mode") -> bool:
     if value is None:
         return default
     return isinstance(value, ast.Constant) and bool(value.value)
+
+
+def _switched_back(ctx, call: ast.Call, name: str) -> bool:
+    """``set_sync_debug_mode("error"); try: run() finally: set_sync_debug_mode("default")``: on around one piece of
+    work in the same function (a test that no sync sneaks in), then off again -- not left on."""
+    scope = ctx.index.scope_of(call)
+    return any(other.lineno > call.lineno and ctx.index.scope_of(other) is scope and other.args
+               and _is_off(other.args[0]) and ctx.qual(other.func) == name for other in ctx.index.calls)
 
 
 def _memory_history_stopped(ctx) -> bool:

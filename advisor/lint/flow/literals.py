@@ -134,9 +134,12 @@ def made_by_predictor_library(node: ast.AST, qual: Callable[[ast.AST], Optional[
                               assigned_values: dict[str, list[ast.AST]]) -> bool:
     """``YOLO("best.pt")``, ``pipeline("ocr")`` (or a name bound only to such calls): a predictor that runs and
     reads back its results itself, so ``.to(device)`` on it places nothing the file then computes with."""
-    values = assigned_values.get(node.id, []) if isinstance(node, ast.Name) else [node]
-    return bool(values) and all(isinstance(value, ast.Call)
-                                and (qual(value.func) or "").startswith(api.PREDICTOR_LIBRARIES) for value in values)
+    name = node.id if isinstance(node, ast.Name) else None
+    values = assigned_values.get(name, []) if name is not None else [node]
+    made = [v for v in values if not (isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)  # (pipe =
+                                      and isinstance(v.func.value, ast.Name) and v.func.value.id == name)]  # pipe.to())
+    return bool(made) and all(isinstance(value, ast.Call) and api.PREDICTOR_LIBRARIES.match(qual(value.func) or "")
+                              for value in made)
 
 
 def alias_names(assigned_values: dict[str, list[ast.AST]], name: str) -> list[str]:
