@@ -546,6 +546,24 @@ for i in range(20):
     image = pipe(prompt="a panda").images[0]
     times.append(time.time() - start)
 """, []),
+    ("GA107", "a feature transform with fixed kernels (nnAudio STFT, torchaudio Spectrogram) records no graph when "
+     "timed; a model timed the same way does", """
+import time
+import torch
+import torchaudio
+from nnAudio import Spectrogram
+from model import Net
+y = torch.randn(16000, device="cuda")
+spec_layer = Spectrogram.STFT(device="cuda")
+net = Net().cuda()
+for e in range(20):
+    t0 = time.time()
+    spec = spec_layer(y)
+    mel = torchaudio.transforms.MelSpectrogram().to("cuda")(y)
+    out = net(y)
+    torch.cuda.synchronize()
+    times.append(time.time() - t0)
+""", [13]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch

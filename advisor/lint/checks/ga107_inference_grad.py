@@ -122,7 +122,8 @@ def run(ctx) -> Iterator[Hit]:
             continue
         if _grad_mode_of_caller(ctx, call):
             continue  # a module's forward (a Lightning eval hook) runs in the grad mode its caller chose
-        if _single_layer(ctx, model, lambda call=call: _handed_to_a_runner(ctx, call)) or _LOSS.search(last_identifier(model)):
+        if _single_layer(ctx, model, lambda call=call: _handed_to_a_runner(ctx, call)) or _LOSS.search(last_identifier(model)) \
+                or _feature_transform(ctx, model):
             continue  # nn.Conv2d(...) timed on its own: an operator benchmark; a loss: not a model's inference
         if frozen is None:
             frozen = grad_state.frozen_models(ctx.index)
@@ -238,6 +239,25 @@ def _speed_test(ctx, model: ast.AST, clock_start: Optional[int]) -> bool:
     made = [value.lineno for value in ctx.index.assigned_values.get(model.id, [])
             if ctx.index.scope_of(value) is scope] if isinstance(model, ast.Name) else []  # (this function's model)
     return all(line < clock_start for line in made)
+
+
+_FEATURE_TRANSFORMS = re.compile(r"^(torchaudio\.transforms|torchaudio\.compliance|nnAudio|torchvision\.transforms)\.")
+
+
+def _feature_transform(ctx, model: ast.AST) -> bool:
+    """``spec_layer = Spectrogram.STFT(device=device)`` (nnAudio), ``torchaudio.transforms.MelSpectrogram()``: a
+    feature transform with fixed kernels -- no parameter requires grad, so calling it records no graph."""
+    values = ctx.index.assigned_values.get(model.id, []) if isinstance(model, ast.Name) else [model]
+    made = [_unmoved(v) for v in values]
+    return bool(made) and all(isinstance(v, ast.Call) and _FEATURE_TRANSFORMS.match(ctx.qual(v.func) or "")
+                              for v in made)
+
+
+def _unmoved(value: ast.AST) -> ast.AST:
+    """``Spectrogram(n_fft).to(device)`` -> ``Spectrogram(n_fft)``."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ("to", "cuda"):
+        value = value.func.value
+    return value
 
 
 def _single_layer(ctx, model: ast.AST, benchmarked=lambda: False) -> bool:
