@@ -61,8 +61,10 @@ EVENT_CONSTRUCTORS = frozenset({
 })
 CUDA_WORKER_CONSTRUCTORS = frozenset({"torch.cuda.amp.GradScaler", "torch.amp.GradScaler"})
 LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader",
-                     # PyTorch Geometric's loaders are DataLoaders (subclasses, with num_workers and pin_memory)
-                     "torch_geometric.loader.DataLoader", "torch_geometric.data.DataLoader"})
+                     # PyTorch Geometric's and MONAI's loaders are DataLoaders (subclasses, with num_workers and
+                     # pin_memory)
+                     "torch_geometric.loader.DataLoader", "torch_geometric.data.DataLoader",
+                     "monai.data.DataLoader", "monai.data.dataloader.DataLoader"})
 DATASETS_OF_TENSORS = frozenset({"torch.utils.data.TensorDataset"})
 # Calls that hand back parts of the arrays they are given, of the same dtype (a float64 X stays float64).
 SPLITTING_CALLS = frozenset({"sklearn.model_selection.train_test_split", "numpy.split", "numpy.array_split"})

@@ -564,6 +564,15 @@ for e in range(20):
     torch.cuda.synchronize()
     times.append(time.time() - t0)
 """, [13]),
+    ("GA106", "MONAI's DataLoader is a torch DataLoader: with no workers and no pinned memory feeding a GPU it "
+     "is reported", """
+import torch
+from monai.data import DataLoader
+model = Net().cuda()
+loader = DataLoader(dataset, batch_size=4)
+for batch in loader:
+    model(batch["image"].cuda())
+""", [4]),
     ("GA107", "an Ultralytics YOLO moved to CUDA runs its own inference mode: calling it records no graph, its "
      "results are host objects; a torchvision model moved the same way is a forward", """
 import torch
