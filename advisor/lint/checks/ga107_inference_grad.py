@@ -254,8 +254,9 @@ def _feature_transform(ctx, model: ast.AST) -> bool:
 
 
 def _unmoved(value: ast.AST) -> ast.AST:
-    """``Spectrogram(n_fft).to(device)`` -> ``Spectrogram(n_fft)``."""
-    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ("to", "cuda"):
+    """``Spectrogram(n_fft).to(device)`` / ``nn.Conv2d(...).cuda().eval()`` -> the constructor call."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+            and value.func.attr in api.MODEL_SELF_METHODS:
         value = value.func.value
     return value
 
@@ -269,10 +270,7 @@ def _single_layer(ctx, model: ast.AST, benchmarked=lambda: False) -> bool:
     if not values:
         return False
     named_a_model = bool(api.MODEL_NAME_HINT.search(model.id))
-    for value in values:
-        while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
-                and value.func.attr in api.MODEL_SELF_METHODS:
-            value = value.func.value  # .cuda(), .to(device), .eval()
+    for value in map(_unmoved, values):  # (.cuda(), .to(device), .eval())
         name = ctx.qual(value.func) if isinstance(value, ast.Call) else None
         if not name or not name.startswith("torch.nn.") or name.rsplit(".", 1)[-1] in _CONTAINERS:
             return False
