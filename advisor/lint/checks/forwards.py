@@ -39,16 +39,17 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
             return func
         return func if _unknown_eval_model(ctx, func, callee, arguments) else None
     if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD and not _SETS_STATE.match(func.attr) \
-            and not _library_generate(ctx, func) and not any(is_step_function(f.node) for f in ctx.callees(call)):
-        # (net.training_step(batch) of the file's own class runs backward() and step() itself: a training step)
+            and not _library_generate(ctx, func):
         receiver = ctx.kind(func.value)
         if receiver & (MODEL | CUDA_MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR) \
-                and ctx.kind(call) & CUDA_TENSOR and not (arguments & (CUDA_TENSOR | CPU_TENSOR) == 0 and (
+                and ctx.kind(call) & CUDA_TENSOR and not any(is_step_function(f.node) for f in ctx.callees(call)) \
+                and not (arguments & (CUDA_TENSOR | CPU_TENSOR) == 0 and (
                     any(_record_literal(a) for a in call.args) or _text_only(ctx, call)
                     or api.RAW_INPUT_METHOD.search(func.attr))):
             # model.checkpoint({...}, f"epoch{n}"): a method handed a dict or a path, no tensor, is not a forward;
             # model.translate(sentences) / model.encode(["a", "b"]): a library's text API, which tokenizes and
-            # runs its own forward under no_grad (fairseq's translate, sentence-transformers' encode)
+            # runs its own forward under no_grad (fairseq's translate, sentence-transformers' encode); the file's
+            # own net.training_step(batch), which runs backward() and step() itself, is a training step
             return func.value
     if callee & CUDA_TENSOR and not callee & (MODEL | CUDA_MODEL | CPU_TENSOR) and _named_like_a_model(ctx, func):
         return func  # model = torch.load(path).cuda(); model(x): a whole model unpickled, read as data by the pass

@@ -28,6 +28,7 @@ from advisor.lint import torch_api as api
 from advisor.lint.checks.common import line_of, short, where
 from advisor.lint.checks.invariant import is_literal, loop_invariant
 from advisor.lint.flow import COMPUTE, CPU_DEVICE, CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, DTYPE, MODEL, FunctionInfo
+from advisor.lint.flow.scopes import passed_at
 from advisor.lint.index import target_names
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import dotted
@@ -275,14 +276,11 @@ def _same_model_passed_in_loop(ctx, info: FunctionInfo, parameter: str) -> Optio
     hands the function the same model on every iteration, or None."""
     if info.vararg == parameter or info.kwarg == parameter:
         return None
-    position = info.positional.index(parameter) - info.takes_self if parameter in info.positional else None
     if any(ctx.callee(site) is not info for site in ctx.call_sites(info)):
         return None  # also reached another way: which model arrives is not clear
     for site in ctx.call_sites(info):
         loops = ctx.enclosing_loops(site)
-        passed = next((k.value for k in site.keywords if k.arg == parameter), None)
-        if passed is None and position is not None and 0 <= position < len(site.args):
-            passed = site.args[position]
+        passed = passed_at(site, info, parameter)
         if loops and isinstance(passed, ast.Name) and not ctx.runs_on_some_iterations(site, loops[0]) \
                 and _same_model(ctx, passed.id, loops[0]):
             return loops[0]

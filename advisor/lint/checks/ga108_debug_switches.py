@@ -342,9 +342,8 @@ def _switched_on(call: ast.Call, default: bool, key: str = "mode") -> bool:
 def _switched_back(ctx, call: ast.Call, name: str) -> bool:
     """``set_sync_debug_mode("error"); try: run() finally: set_sync_debug_mode("default")``: on around one piece of
     work in the same function (a test that no sync sneaks in), then off again -- not left on."""
-    scope = ctx.index.scope_of(call)
-    return any(other.lineno > call.lineno and ctx.index.scope_of(other) is scope and other.args
-               and _is_off(other.args[0]) and ctx.qual(other.func) == name for other in ctx.index.calls)
+    return any(other.lineno > call.lineno and other.args and _is_off(other.args[0]) and ctx.qual(other.func) == name
+               for other in ctx.calls_in(ctx.index.scope_of(call)))
 
 
 def _memory_history_stopped(ctx) -> bool:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import ast
 from typing import Callable, Optional
 
+from advisor.lint import torch_api as api
 from advisor.lint.flow.kinds import CUDA_DEVICE, DEVICE_BITS
-from advisor.lint.flow.literals import is_device_key
 
 ENVIRONMENT_READERS = frozenset({"os.getenv", "os.environ.get"})
 
@@ -35,6 +35,6 @@ def sets_default_cuda(name: str, node: ast.Call, arguments: int,
 def environment_device(node: ast.Call, pos: list[int]) -> int:
     """``os.getenv("DEVICE", "cpu")``: may be CUDA whatever the default; any other variable says nothing."""
     key = node.args[0] if node.args else None
-    if isinstance(key, ast.Constant) and isinstance(key.value, str) and is_device_key(ast.Constant(key.value.lower())):
+    if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.lower() in api.DEVICE_NAME_HINT:
         return CUDA_DEVICE | (pos[1] & DEVICE_BITS if len(pos) > 1 else 0)
     return 0

@@ -93,11 +93,9 @@ def made_by_library_class(values, qual: Callable[[ast.AST], Optional[str]]) -> b
     """``pdist = distances.CosineSimilarity()``: a name bound only to instances of an imported class (not the
     standard library's) -- a module or callable object of a library built on torch, which computes on what it is
     handed (``pdist(a, b)`` of CUDA embeddings is on the GPU)."""
-    return bool(values) and all(
-        isinstance(v, ast.Call) and last_identifier(v.func)[:1].isupper()
-        and (qual(v.func) or "").split(".", 1)[0] not in api.NOT_ON_CUDA and qual(v.func) is not None
-        for v in values)
-
+    names = [qual(v.func) if isinstance(v, ast.Call) and last_identifier(v.func)[:1].isupper() else None
+             for v in values]
+    return bool(names) and all(name is not None and name.split(".", 1)[0] not in api.NOT_ON_CUDA for name in names)
 
 
 def type_cast(target: ast.AST, receiver: int, qual: Callable[[ast.AST], Optional[str]],

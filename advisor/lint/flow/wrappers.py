@@ -132,6 +132,6 @@ class WrappedTimings(FlowView):
         """The wrapped code's events, then what the wrapper does after it and before its closing clock
         (``result = fn(*args); torch.cuda.synchronize(); t1 = time.time()``: the wait that makes the clock right)."""
         after = (resumed.end_lineno, resumed.end_col_offset) if resumed is not None else None
-        tail = [e for e in timing.events if after is not None and (e.node.lineno, e.node.col_offset) >= after]
+        tail = [e for e in timing.events if (e.node.lineno, e.node.col_offset) >= after] if after is not None else []
         return TimedRegion("clock", scope, timing.close, list(events) + tail, open=around,
                            difference=timing.difference, around=around)
