@@ -107,7 +107,7 @@ def measured_cost(machine) -> Optional[str]:
 
 
 _ELEMENT_READS = frozenset({"item", "tolist", "cpu"})
-_FEW = 5  # iterations: a loop this short waits this often at most
+_FEW = 4  # iterations: a loop this short (range(4)) waits this often at most
 
 
 def _comprehension_reads(ctx) -> Iterator[Hit]:
@@ -198,7 +198,7 @@ def run(ctx) -> Iterator[Hit]:
 
 
 def _few_runs(ctx, loop) -> bool:
-    """``for i in range(0, 5):`` (and no loop around it, or only loops of known short counts): a handful of waits,
+    """``for i in range(0, 4):`` (and no loop around it, or only loops of known short counts): a handful of waits,
     nothing to win. A two-pass flip loop inside a loop over batches runs per batch."""
     total = 1
     for each in [loop] + ctx.enclosing_loops(loop):

@@ -55,7 +55,7 @@ from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.names import dotted
 
 Kw = dict[Optional[str], int]
-_MATH_BUILTINS = frozenset({"sum", "min", "max", "abs"})
+_MATH_BUILTINS = frozenset({"sum", "min", "max", "abs", "pow", "round"})  # on tensors they return tensors
 _BUILTINS = frozenset(dir(builtins))
 _COPYING_FACTORIES = frozenset({"tensor", "as_tensor", "asarray"})
 _MOVE_RECEIVER_METHODS = frozenset({"to", "cuda", "double", "float", "half", "bfloat16", "pin_memory"})

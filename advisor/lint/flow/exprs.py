@@ -208,8 +208,9 @@ class ExprEvaluator:
         out = 0
         if both & CUDA_TENSOR:
             out = CUDA_TENSOR | (both & F64)
-        elif both & CPU_TENSOR:
-            out = CPU_TENSOR | (both & (F64 | FRESH))
+        elif both & CPU_TENSOR:  # new only when every tensor in it is (inputs @ weights + noise: data)
+            fresh = all(side & FRESH or not side & CPU_TENSOR for side in (left, right))
+            out = CPU_TENSOR | (both & F64) | (FRESH if fresh else 0)
         if both & NUMPY:
             out |= NUMPY | (both & F64)
         if isinstance(node.op, ast.Add):

@@ -104,7 +104,9 @@ def type_cast(target: ast.AST, receiver: int, qual: Callable[[ast.AST], Optional
     (still just made); 0 for any other target."""
     text = target.value if isinstance(target, ast.Constant) and isinstance(target.value, str) else qual(target) or ""
     if not text and isinstance(target, ast.Name):  # dtype = torch.cuda.FloatTensor if GPU else ...: may be CUDA
-        texts = [qual(v) or "" for v in assigned_values.get(target.id, ())]
+        values = [part for v in assigned_values.get(target.id, ())
+                  for part in ((v.body, v.orelse) if isinstance(v, ast.IfExp) else (v,))]
+        texts = [qual(v) or "" for v in values]
         text = next((t for t in texts if t.startswith("torch.cuda.")), "")
     if text.startswith("torch.cuda."):
         return CUDA_TENSOR | (F64 if text.endswith("DoubleTensor") else 0)

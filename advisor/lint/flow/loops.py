@@ -32,6 +32,7 @@ from advisor.lint.flow.scopes import FunctionInfo
 from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.view import FlowView
 from advisor.lint.flow.walks import walks_few_components, walks_parameters
+from advisor.lint.flow.while_counts import while_iterations
 from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, children
 from advisor.lint.names import dotted, last_identifier
 
@@ -212,10 +213,7 @@ class LoopAnalysis(FlowView):
             if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
                 return len(iterable.elts)
             return None
-        test = loop.test
-        if isinstance(test, ast.Compare) and len(test.comparators) == 1 and isinstance(test.ops[0], (ast.Lt, ast.LtE)):
-            return sizes.int_value(test.comparators[0])
-        return None
+        return while_iterations(loop, self.index.parents.get(loop), sizes.int_value)
 
     def walks_cuda_tensor(self, loop: ast.AST) -> bool:
         """``for v in t`` / ``for i in range(len(t))`` / ``range(t.size(0))`` / ``range(t.shape[0])``, t on CUDA."""

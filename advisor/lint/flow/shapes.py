@@ -46,6 +46,8 @@ _BINARY_FUNCTIONS = frozenset({"add", "sub", "mul", "div", "pow", "maximum", "mi
 _MATMUL = frozenset({"matmul", "mm", "mv"})
 _FULL_REDUCTIONS = frozenset({"sum", "mean", "norm", "max", "min", "prod", "std", "var", "amax", "amin", "median"})
 _SAME_ATTRIBUTES = frozenset({"grad", "data"})
+_JOINS = frozenset({"cat", "concat", "concatenate", "stack"})
+_DIM_REDUCTIONS = _FULL_REDUCTIONS - {"max", "min", "median"}  # (with a dim those return (values, indices))
 
 
 class _Cycle:
@@ -131,6 +133,10 @@ class TensorShapes:
                 return ()
             if name in _BINARY_FUNCTIONS and call.args:
                 return self._broadcast([a for a in call.args if not isinstance(a, ast.Starred)], depth)
+            if name in _JOINS and call.args and isinstance(call.args[0], (ast.List, ast.Tuple)):
+                return self._join(name, call, depth)
+            if name in _DIM_REDUCTIONS and call.args:
+                return self._reduced(call.args[0], call.args[1:], call.keywords, depth)
             return None
         if qualified.startswith("torch.nn.functional.") and call.args \
                 and qualified.rsplit(".", 1)[-1] in api.FUNCTIONAL_ELEMENTWISE:
@@ -141,11 +147,47 @@ class TensorShapes:
                 return self._shape(receiver, depth + 1)
             if attr in _FULL_REDUCTIONS and not call.args and not call.keywords:
                 return ()  # v.sum(), v.norm()
+            if attr in _DIM_REDUCTIONS:
+                return self._reduced(receiver, call.args, call.keywords, depth)
             if attr in _BINARY_METHODS and len(call.args) == 1:
                 return self._broadcast([receiver, call.args[0]], depth)
             if attr in _MATMUL and len(call.args) == 1:
                 return _matmul(self._shape(receiver, depth + 1), self._shape(call.args[0], depth + 1))
         return None
+
+    def _join(self, name: str, call: ast.Call, depth: int) -> Result:
+        """``torch.cat([a, b, c], dim=1)``: the pieces' shapes added up along ``dim``; ``torch.stack``: a new
+        dimension as long as the list. Pieces of different ranks or sizes elsewhere: unknown."""
+        pieces = [self._shape(piece, depth + 1) for piece in call.args[0].elts]  # type: ignore[attr-defined]
+        if not pieces or not all(isinstance(piece, tuple) for piece in pieces) or len(set(map(len, pieces))) != 1:
+            return None
+        dim = self._dim(call.args[1:], call.keywords)
+        rank = len(pieces[0]) + (1 if name == "stack" else 0)  # type: ignore[arg-type]
+        if dim is None or not -rank <= dim < rank:
+            return None
+        dim %= rank
+        if name == "stack":
+            return pieces[0][:dim] + (len(pieces),) + pieces[0][dim:] if len(set(pieces)) == 1 else None  # type: ignore[index]
+        rest = {piece[:dim] + piece[dim + 1:] for piece in pieces}  # type: ignore[index]
+        if len(rest) != 1:
+            return None
+        return pieces[0][:dim] + (sum(piece[dim] for piece in pieces),) + pieces[0][dim + 1:]  # type: ignore[index]
+
+    def _reduced(self, tensor: ast.AST, args: list, keywords: list, depth: int) -> Result:
+        """``x.mean(dim=0)``, ``torch.sum(x, 1, keepdim=True)``: x's shape less (or with 1 at) that dimension."""
+        shape = self._shape(tensor, depth + 1)
+        dim = self._dim(args, keywords, default=None)
+        if not isinstance(shape, tuple) or dim is None or not -len(shape) <= dim < len(shape):
+            return None
+        dim %= len(shape)
+        keep = next((k.value for k in keywords if k.arg == "keepdim"), args[1] if len(args) > 1 else None)
+        if keep is not None and not isinstance(keep, ast.Constant):
+            return None
+        return shape[:dim] + ((1,) if keep is not None and keep.value else ()) + shape[dim + 1:]
+
+    def _dim(self, args: list, keywords: list, default: Optional[int] = 0) -> Optional[int]:
+        dim = next((k.value for k in keywords if k.arg in ("dim", "axis")), args[0] if args else None)
+        return default if dim is None else self.sizes.int_value(dim)
 
     def _spelled(self, shape: list[ast.AST]) -> Optional[Shape]:
         if len(shape) == 1 and isinstance(shape[0], (ast.Tuple, ast.List)):

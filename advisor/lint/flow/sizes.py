@@ -294,6 +294,10 @@ class TensorSizes:
             if name in SAME_SIZE_FUNCTIONS and call.args:
                 sizes = [self._operand(a, depth) for a in call.args if not isinstance(a, ast.Starred)]
                 return None if None in sizes or not any(sizes) else max(sizes)
+            if name in ("cat", "concat", "concatenate", "stack") and call.args \
+                    and isinstance(call.args[0], (ast.List, ast.Tuple)):  # the pieces' elements, together
+                sizes = [self.numel(piece, depth + 1) for piece in call.args[0].elts]
+                return None if not sizes or None in sizes else sum(sizes)  # type: ignore[arg-type]
             return None
         if qualified.startswith("numpy."):
             return numpy_numel(qualified, call, self)

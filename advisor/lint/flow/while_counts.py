@@ -1,0 +1,87 @@
+"""How many times a counted ``while`` loop runs, when the code spells it out.
+
+``r = 5`` ... ``while r != 0: ...; r -= 1`` runs five times, and ``i = 0`` ... ``while i < n: ...; i += 2`` runs
+n / 2 times: the counter starts at the constant written just before the loop, in the same block, and the body
+steps it by a constant on its own level (not under an ``if``: a step that runs only sometimes says nothing
+of the count); ``while i < n`` stepped some other way counts about n. Anything else (a condition on a tensor, a flag, a counter changed elsewhere) is not counted.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Callable, Optional
+
+IntValue = Callable[[ast.AST], Optional[int]]
+
+
+def while_iterations(loop: ast.While, parent: Optional[ast.AST], int_value: IntValue) -> Optional[int]:
+    counter, bound, counts_down = _condition(loop.test, int_value)
+    if bound is None:
+        return None
+    if counter is None:
+        return bound
+    start = _start(counter, loop, parent, int_value)
+    step = _step(counter, loop)
+    if step is None:
+        return None if counts_down else bound  # `while i < N` stepped some other way (i += batch): about N
+    if counts_down and step < 0:
+        return None if start is None else max(0, -(-(start - bound) // -step))
+    if not counts_down and step > 0:
+        return max(0, -(-(bound - (start or 0)) // step))  # `while i < N` with no start seen: from 0, as before
+    return None
+
+
+def _condition(test: ast.AST, int_value: IntValue) -> tuple[Optional[str], Optional[int], bool]:
+    """(counter, the bound it stops at, whether it counts down): ``r != 0`` / ``r > 0`` / ``r`` count down to
+    0 (``r >= 1`` to 0 too); ``i < n`` counts up to n (``i <= n`` to n + 1)."""
+    if isinstance(test, ast.Name):
+        return test.id, 0, True
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None, None, False
+    bound = int_value(test.comparators[0])
+    counter = test.left.id if isinstance(test.left, ast.Name) else None  # (self.step < n: counted up, about n)
+    op = test.ops[0]
+    if bound is None or counter is None and not isinstance(op, (ast.Lt, ast.LtE)):
+        return None, None, False
+    if isinstance(op, (ast.NotEq, ast.Gt)):
+        return counter, bound, True
+    if isinstance(op, ast.GtE):
+        return counter, bound - 1, True
+    if isinstance(op, ast.Lt):
+        return counter, bound, False
+    if isinstance(op, ast.LtE):
+        return counter, bound + 1, False
+    return None, None, False
+
+
+def _step(counter: str, loop: ast.While) -> Optional[int]:
+    """The constant the body's own level adds to the counter each iteration; None when it is not one such
+    step (none, several, or also assigned elsewhere in the body)."""
+    steps = [s for s in loop.body if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name)
+             and s.target.id == counter]
+    writes = [n for n in ast.walk(loop) if isinstance(n, ast.Name) and n.id == counter
+              and isinstance(n.ctx, ast.Store)]
+    if len(steps) != 1 or len(writes) != 1:
+        return None
+    step = steps[0]
+    if not (isinstance(step.value, ast.Constant) and isinstance(step.value.value, int)):
+        return None
+    if isinstance(step.op, ast.Add):
+        return step.value.value
+    if isinstance(step.op, ast.Sub):
+        return -step.value.value
+    return None
+
+
+def _start(counter: str, loop: ast.While, parent: Optional[ast.AST], int_value: IntValue) -> Optional[int]:
+    """The constant assigned to the counter by the last statement of the loop's block that writes it."""
+    block = next((getattr(parent, field) for field in ("body", "orelse", "finalbody")
+                  if loop in getattr(parent, field, [])), [])
+    for statement in reversed(block[:block.index(loop)] if loop in block else []):
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                and isinstance(statement.targets[0], ast.Name) and statement.targets[0].id == counter:
+            return int_value(statement.value)
+        if any(isinstance(n, ast.Name) and n.id == counter and isinstance(n.ctx, ast.Store)
+               for n in ast.walk(statement)):
+            return None  # written some other way (a tuple, a loop target): not a spelled-out start
+    return None

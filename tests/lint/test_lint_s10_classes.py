@@ -1,0 +1,94 @@
+"""Classes of session 10 (issue 12), each with its must-not twin: counted ``while`` loops, builtins on CUDA
+tensors, shapes through joins and reductions, arithmetic of new and old CPU tensors, and a tensor type chosen by
+``torch.cuda.FloatTensor if cuda else torch.FloatTensor``."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+CASES = [
+    ("GA103", "pow() of a CUDA tensor is a CUDA tensor: its .item() waits; a count-down while of 3 is a few reads",
+     """
+import torch
+x = torch.tensor(2.0, device="cuda")
+w = torch.tensor(3.0, device="cuda", requires_grad=True)
+opt = torch.optim.SGD([w], lr=0.1)
+r = 50
+while r != 0:
+    opt.zero_grad()
+    loss = pow(w * x - 1, 2)
+    print("loss:", loss.item())
+    loss.backward()
+    opt.step()
+    r -= 1
+k = 3
+while k > 0:
+    print(abs(w - x).item())
+    k -= 1
+""", [9]),
+    ("GA110", "a 5-step count-down while is too short to be launch-bound; a 10,000-step one is", """
+import torch
+x = torch.tensor(2.0, device="cuda")
+w = torch.tensor(3.0, device="cuda", requires_grad=True)
+opt = torch.optim.SGD([w], lr=0.1)
+r = 5
+while r != 0:
+    loss = (w * x - 1) ** 2
+    loss.backward()
+    opt.step()
+    r -= 1
+n = 10000
+while n > 0:
+    loss = (w * x - 1) ** 2
+    loss.backward()
+    opt.step()
+    n -= 1
+""", [13]),
+    ("GA110", "torch.cat of spelled-out pieces and a per-column mean keep their sizes: a (100, 3) regression is tiny",
+     """
+import torch
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+inputs = torch.cat([torch.rand(100, 1), torch.rand(100, 1) * 20, torch.rand(100, 1) * 900], dim=1)
+inputs_norm = (inputs - inputs.mean(dim=0)) / inputs.std(dim=0)
+inputs_norm = inputs_norm.to(device)
+w = torch.randn(3, 1, requires_grad=True, device=device)
+for i in range(10000):
+    loss = torch.mean(torch.square(inputs_norm @ w - 1.0))
+    loss.backward()
+    with torch.no_grad():
+        w -= 0.001 * w.grad
+    w.grad.zero_()
+big = torch.cat([torch.rand(100000, 1), torch.rand(100000, 1)], dim=1).to(device)
+v = torch.randn(2, 1, requires_grad=True, device=device)
+for i in range(10000):
+    big_loss = torch.mean(torch.square(big @ v))  # (sizes are per name, not per line: its own name)
+    big_loss.backward()
+""", [8]),
+    ("GA104", "targets computed from data and a little noise are data, not a fill made only to be copied", """
+import torch
+device = "cuda"
+inputs = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+targets = inputs @ torch.tensor([[1.1], [2.2]]) + 0.1 * torch.randn(2, 1)
+targets = targets.to(device)
+noise = torch.randn(2, 1) * 0.5 + torch.rand(2, 1)
+noise = noise.to(device)
+""", [7]),
+    ("GA104", "z.type(Tensor) with Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor copies z to the GPU",
+     """
+import torch
+cuda = torch.cuda.is_available()
+Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor
+for imgs, _ in loader:
+    real = imgs.type(Tensor)
+    z = torch.randn(imgs.size(0), 100)
+    z = z.type(Tensor)
+    loss = G(z).mean() + real.mean()
+""", [6]),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_s10_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
