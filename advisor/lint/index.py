@@ -76,6 +76,7 @@ class FileIndex:
         self.imports: list[ast.AST] = []
         self.assigns: list[ast.AST] = []  # Assign, AugAssign, AnnAssign
         self.formatted: list[ast.FormattedValue] = []
+        self.subscripts: list[ast.Subscript] = []
         self.tests: list[ast.AST] = []  # If, While, Assert, IfExp: nodes whose .test Python makes a bool of
         self.bound_names: set[str] = set()
         buckets = {
@@ -83,8 +84,8 @@ class FileIndex:
             ast.With: self.withs, ast.AsyncWith: self.withs, ast.FunctionDef: self.functions,
             ast.AsyncFunctionDef: self.functions, ast.ClassDef: self.classes, ast.Import: self.imports,
             ast.ImportFrom: self.imports, ast.Assign: self.assigns, ast.AugAssign: self.assigns,
-            ast.AnnAssign: self.assigns, ast.FormattedValue: self.formatted, ast.If: self.tests,
-            ast.Assert: self.tests, ast.IfExp: self.tests,
+            ast.AnnAssign: self.assigns, ast.FormattedValue: self.formatted, ast.Subscript: self.subscripts,
+            ast.If: self.tests, ast.Assert: self.tests, ast.IfExp: self.tests,
         }
         parents = self.parents
         self.subtractions: list[ast.BinOp] = []

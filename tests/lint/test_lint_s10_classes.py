@@ -86,6 +86,23 @@ for imgs, _ in loader:
     z = z.type(Tensor)
     loss = G(z).mean() + real.mean()
 """, [6]),
+    ("GA103", "a numpy array or a list indexed by CUDA scalars reads each index back; a dict hashes the tensor", """
+import numpy as np
+import torch
+model = Net().cuda()
+confusion = np.zeros((10, 10))
+classes = ["cat", "dog"]
+seen = {}
+for x, y in loader:
+    x, y = x.cuda(), y.cuda()
+    with torch.no_grad():
+        pred = model(x).argmax(1)
+    for t, p in zip(y, pred):
+        confusion[t, p] += 1
+    for p in pred:
+        print(classes[p])
+        seen[p] = True
+""", [12, 14]),
 ]
 
 

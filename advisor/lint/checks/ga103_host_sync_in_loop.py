@@ -95,6 +95,8 @@ def describe(node: ast.AST) -> str:
         return f"formatting {short(node.right)} into a string with %"
     if isinstance(node, ast.Call):
         return short(node)
+    if isinstance(node, ast.Subscript):  # classes[pred], confusion[t, p] += 1
+        return f"indexing {short(node.value)} (host data) with a CUDA tensor, {short(node)},"
     return f"using the CUDA tensor {short(node)} as a condition"
 
 
@@ -170,7 +172,7 @@ def run(ctx) -> Iterator[Hit]:
                 continue
             # Python 3.11 places every part of an f-string at the f-string: point at the formatted value
             read = event.node
-            if not isinstance(read, (ast.Call, ast.BinOp, ast.FormattedValue)):
+            if not isinstance(read, (ast.Call, ast.BinOp, ast.FormattedValue, ast.Subscript)):
                 read = ctx.condition_read(read)  # `if step > 3 and loss > 2:` points at `loss > 2`
             node = read.value if isinstance(read, ast.FormattedValue) else read
             yield Hit(f"{describe(read)} waits for the GPU on every iteration of the loop at "

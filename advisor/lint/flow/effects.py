@@ -31,7 +31,7 @@ from advisor.lint.flow.kinds import (
     INSTANCE_BITS,
     MODEL,
 )
-from advisor.lint.flow.literals import came_from_generate, is_mask, is_text, is_text_data
+from advisor.lint.flow.literals import came_from_generate, indexes_host_data, is_mask, is_text, is_text_data
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.flow.view import FlowView
 from advisor.lint.index import FileIndex, children
@@ -134,6 +134,7 @@ class Effects(FlowView):
             target = node.target
             while isinstance(target, ast.Subscript):  # counts[t.item()] += 1, m[a][b] += 1: the indices are read
                 self._walk(target.slice, out)
+                self._emit(target, out)  # confusion[t, p] += 1 of a numpy array: t and p are read too
                 target = target.value
             if self.kind(node.target) & CUDA_TENSOR:
                 out.append(Event(node, WORK | COMPUTE))
@@ -159,9 +160,11 @@ class Effects(FlowView):
                 out.append(Event(node, WORK | COMPUTE))
         elif isinstance(node, ast.FormattedValue) and self.kind(node.value) & CUDA_TENSOR:
             out.append(Event(node, SYNC | HOST_READ))
-        elif isinstance(node, ast.Subscript) and self.kind(node.value) & CUDA_TENSOR \
-                and is_mask(self.index, node.slice) and self.kind(node.slice) & CUDA_TENSOR:
-            out.append(Event(node, WORK | COMPUTE | SYNC))  # x[x > 0]: the result's size is read back first
+        elif isinstance(node, ast.Subscript) and self.kind(node.value) & CUDA_TENSOR:
+            if is_mask(self.index, node.slice) and self.kind(node.slice) & CUDA_TENSOR:
+                out.append(Event(node, WORK | COMPUTE | SYNC))  # x[x > 0]: the result's size is read back first
+        elif isinstance(node, ast.Subscript) and indexes_host_data(node, self.kind, self.index.assigned_values):
+            out.append(Event(node, SYNC | HOST_READ))  # classes[pred]: the index is read back first
 
     def truth_sync(self, test: ast.AST) -> bool:
         """Python asks a CUDA tensor for its truth value: the host waits for the GPU."""
@@ -384,14 +387,9 @@ class Effects(FlowView):
         self._in_progress.add(info)
         events = self.events(info.node.body)
         self._in_progress.discard(info)
-        bits = 0
-        last_work = last_sync = -1
-        for position, event in enumerate(events):
-            bits |= event.bits & (WORK | COMPUTE)
-            if event.bits & WORK:
-                last_work = position
-            if event.bits & SYNC:
-                last_sync = position
+        bits = reduce(or_, (event.bits & (WORK | COMPUTE) for event in events), 0)
+        last_work = max((at for at, event in enumerate(events) if event.bits & WORK), default=-1)
+        last_sync = max((at for at, event in enumerate(events) if event.bits & SYNC), default=-1)
         if last_sync >= 0 and last_sync >= last_work:
             bits |= SYNC
         summary = Summary(bits, events)

@@ -10,6 +10,7 @@ from typing import Callable, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.kinds import (
+    CONTAINER,
     CPU_TENSOR,
     CUDA_DEVICE,
     CUDA_MODEL,
@@ -225,3 +226,17 @@ def _mask_op(node: ast.AST) -> bool:
         return isinstance(node.operand, ast.Compare)
     return isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr)) \
         and isinstance(node.left, ast.Compare) and isinstance(node.right, ast.Compare)
+
+
+_HOST_CONTAINERS = (ast.List, ast.Tuple, ast.ListComp)  # (a dict hashes the tensor object: no read)
+
+
+def indexes_host_data(node: ast.Subscript, kind: Callable[[ast.AST], int],
+                      assigned_values: dict[str, list[ast.AST]]) -> bool:
+    """``confusion[t, p] += 1`` of a numpy array, ``classes[pred]`` of a list, with CUDA tensors as indices: each
+    index is read back to the host first (``__index__``), one wait per element."""
+    value = node.value
+    host = bool(kind(value) & NUMPY) or isinstance(value, ast.Name) and bool(assigned_values.get(value.id)) \
+        and all(isinstance(v, _HOST_CONTAINERS) for v in assigned_values[value.id])
+    indices = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    return host and any(kind(index) & CUDA_TENSOR and not kind(index) & CONTAINER for index in indices)

@@ -28,6 +28,7 @@ from advisor.lint.flow import steps
 from advisor.lint.flow.conditions import bound_is_fixed, cuda_condition, mode_switch, rank_condition
 from advisor.lint.flow.effects import COMPUTE, HOST_READ, KERNEL, SYNC, Effects, Event
 from advisor.lint.flow.kinds import CUDA_TENSOR, CUDA_WORKER, LOADER
+from advisor.lint.flow.literals import indexes_host_data
 from advisor.lint.flow.scopes import FunctionInfo
 from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.view import FlowView
@@ -256,6 +257,7 @@ class LoopAnalysis(FlowView):
         reads += [n.test for n in index.tests if effects.truth_sync(n.test)]
         reads += [c for c in index.calls if effects.call_effect_is_host_read(c)]
         reads += [n for n in index.text_formats if self.kind(n.right) & CUDA_TENSOR]
+        reads += [n for n in index.subscripts if indexes_host_data(n, self.kind, index.assigned_values)]
         found: dict[ast.AST, None] = {}
         seen_functions: set = set()
         work = [(node, 0) for node in reads]

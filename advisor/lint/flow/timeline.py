@@ -19,7 +19,7 @@ from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.effects import CLOCK, COMPUTE, SYNC, Effects, Event
-from advisor.lint.flow.kinds import LOADER
+from advisor.lint.flow.kinds import CUDA_TENSOR, LOADER
 from advisor.lint.flow.loops import LoopAnalysis
 from advisor.lint.flow.regions import TimedRegion
 from advisor.lint.flow.scopes import FunctionInfo
@@ -235,14 +235,20 @@ class Timings(FlowView):
 
     def _first(self, events: list[Event], bits: int, depth: int, visiting: set) -> list[Event]:
         for event in events:
-            if not event.bits & bits:
-                continue
+            if not event.bits & bits or bits & COMPUTE and self._data_cast(event.node):
+                continue  # (a cast of the input, x.float(), loads no kernel the timed work needs: no warm-up)
             if event.callee is None or depth >= _MAX_CALL_DEPTH or event.callee in visiting:
                 return [event]
             inner = self._first(self.effects.summary(event.callee).events, bits, depth + 1,
                                 visiting | {event.callee})
             return [event] + inner
         return []
+
+    def _data_cast(self, node: ast.AST) -> bool:
+        """``torch.tensor(y, device=device).float()``: a dtype or layout change of data, not a computation (a
+        model's ``net.double()`` converts its weights with kernels of its own: that one counts)."""
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CASTS \
+            and not node.args and not node.keywords and bool(self.kind(node.func.value) & CUDA_TENSOR)
 
     def trains(self, region: TimedRegion, over_loaders_only: bool = False) -> bool:
         """Does the region run a loop over a DataLoader (a training run, where start-up is noise)? Unless
@@ -362,3 +368,5 @@ def _assigned_name(parent: Optional[ast.AST]) -> Optional[str]:
         return dotted(parent.target)
     return None
 
+
+_CASTS = frozenset({"float", "half", "double", "bfloat16", "long", "int", "contiguous"})
