@@ -10,6 +10,8 @@ import ast
 from functools import cached_property
 from typing import Iterator, Optional, Union
 
+from advisor.lint.names import dotted
+
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 _AST = ast.AST
 # Fields that never hold a node worth visiting: context and operator singletons, names, flags.
@@ -162,6 +164,17 @@ class FileIndex:
         for node in self.parents:
             if node.__class__ is ast.Name:
                 found.setdefault(node.id, []).append(node)  # type: ignore[attr-defined]
+        return found
+
+    @cached_property
+    def assigned_by_dotted(self) -> dict[str, list[ast.AST]]:
+        """``self.forces = [...]``: the values of plain assignments, by the dotted name they are bound to (names
+        and attribute chains), built on first use."""
+        found: dict[str, list[ast.AST]] = {}
+        for node in self.assigns:
+            if isinstance(node, ast.Assign):
+                for key in {dotted(target) for target in node.targets} - {None}:
+                    found.setdefault(key, []).append(node.value)  # type: ignore[arg-type]
         return found
 
     def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:

@@ -48,8 +48,7 @@ def walks_few_components(index: FileIndex, loop: ast.AST) -> bool:
     key = dotted(loop.iter)
     if key is None:
         return False
-    made = [node.value for node in index.assigns if isinstance(node, ast.Assign)
-            and any(dotted(target) == key for target in node.targets)]
+    made = index.assigned_by_dotted.get(key, [])
     if not made or not all(isinstance(value, (ast.List, ast.Tuple)) for value in made):
         return False
     items = max(len(value.elts) for value in made)
