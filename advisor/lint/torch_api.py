@@ -156,6 +156,9 @@ MODEL_QUIET_METHODS = frozenset({
     "register_forward_pre_hook", "register_full_backward_hook", "register_buffer", "eval", "train",
     "requires_grad_", "add_module", "get_submodule", "extra_repr",
 })
+# A model's methods that run it on the GPU and hand back host data: whisper's model.transcribe(audio) returns a dict
+# of text (it has read every token back to decode it).
+MODEL_HOST_RESULT_METHODS = frozenset({"transcribe"})
 # A model's own set-up and bookkeeping methods (nanoGPT's configure_optimizers, get_num_params, crop_block_size,
 # estimate_mfu; Lightning's configure_optimizers): called with configuration values, not CUDA tensors, they
 # compute nothing on the GPU.

@@ -581,13 +581,13 @@ a = DataLoader(ds, batch_size=64, shuffle=True)
 b = DataLoader(ds, batch_size=64, num_workers=0, pin_memory=True)
 c = torch.utils.data.DataLoader(ds, 64, True, None, None, 4, None, False)
 """, [2, 3, 4]),
-    ("GA106", "configured loaders, hidden options, GPU-resident data, CPU programs", """
+    ("GA106", "configured loaders, hidden options; GPU-resident data is its own finding (session 10)", """
 device = torch.device("cuda")
 a = DataLoader(ds, batch_size=64, num_workers=4, pin_memory=True)
 b = DataLoader(ds, **loader_kwargs)
 xs = torch.randn(1000, 8, device=device)
 c = DataLoader(TensorDataset(xs, xs), batch_size=64)
-""", []),
+""", [5]),
     ("GA106", "no CUDA in the file", """
 loader = DataLoader(ds, batch_size=64)
 """, []),

@@ -103,7 +103,76 @@ for x, y in loader:
         print(classes[p])
         seen[p] = True
 """, [12, 14]),
+    ("GA107", "model.act() of a method decorated @torch.no_grad() records nothing; model.evaluate() does", """
+import torch
+import torch.nn as nn
+class Agent(nn.Module):
+    @torch.no_grad()
+    def act(self, obs):
+        return self.net(obs).argmax()
+    def evaluate(self, obs):
+        return self.net(obs)
+model = Agent().cuda()
+for step in range(1000):
+    obs = torch.randn(1, 4, device="cuda")
+    a = model.act(obs)
+    v = model.evaluate(obs)
+""", [13]),
+    ("GA107", "a model's helper that only its forward calls runs in the grad mode the forward's caller picks", """
+import torch
+import torch.nn as nn
+class Detector(nn.Module):
+    def voxel_heads(self, feats):
+        return [self.heads[i](feats) for i in range(3)]
+    def pnet_pass(self, feats):
+        out = []
+        for i in range(3):
+            out.append(self.pnets[i](feats))
+        return out
+    def forward(self, x):
+        return self.pnet_pass(self.backbone(x)), self.voxel_heads(x)
+net = Detector().cuda()
+for x, y in loader:
+    loss = crit(net(x.cuda()), y.cuda())
+    loss.backward()
+""", []),
+    ("GA101", "whisper's model.transcribe() hands back text: it has waited for the GPU; the first one is cold", """
+import time
+import whisper
+model = whisper.load_model("turbo").cuda()
+audio = whisper.load_audio(path)
+start = time.time()
+result = model.transcribe(audio)
+print(time.time() - start)
+for segment in result["segments"]:
+    print(segment["text"])
+""", []),
+    ("GA102", "the first model.transcribe() of a fresh model is timed cold", """
+import time
+import whisper
+model = whisper.load_model("turbo").cuda()
+start = time.time()
+result = model.transcribe("a.wav")
+print(time.time() - start)
+""", [5]),
 ]
+
+
+def test_a_loader_over_cuda_tensors_is_told_to_slice_batches_not_to_pin():
+    """pin_memory=True fails on CUDA tensors and a forked worker cannot use CUDA: the advice is to slice batches."""
+    from advisor.lint import lint_text
+
+    code = (
+        "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n"
+        "x = torch.randn(1000, 8, device='cuda')\ny = torch.randn(1000, 1, device='cuda')\n"
+        "loader = DataLoader(TensorDataset(x, y), batch_size=64, shuffle=True)\n"
+        "cpu_loader = DataLoader(TensorDataset(x.cpu(), y.cpu()), batch_size=64)\n"
+    )
+    found = {f.line: f for f in lint_text(code, path="snippet.py", select=["GA106"])}
+    assert sorted(found) == [5, 6]
+    assert "already on the GPU" in found[5].message and "pin_memory=True" not in found[5].message
+    assert "randperm" in (found[5].fix or "")
+    assert "no pin_memory=True" in found[6].message
 
 
 @pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])

@@ -4,6 +4,8 @@ Must match:   DataLoader(train_set, batch_size=64, shuffle=True)        (in a fi
               DataLoader(ds, batch_size=64, num_workers=0, pin_memory=True)
               DataLoader(ds, num_workers=args.num_workers, pin_memory=True)
                   with parser.add_argument("--num_workers", default=0, type=int) in the file
+              DataLoader(TensorDataset(x_cuda, y_cuda), batch_size=64)   (data already on the GPU: pinning and
+              workers do not apply, but it gathers each batch sample by sample: its own message and fix)
               for num_workers in range(1): DataLoader(ds, num_workers=num_workers, pin_memory=True)
               device = cfg['device']; DataLoader(ds, batch_size=b); ... x.to(device)   (a configured device)
               params = {'batch_size': 4, 'num_workers': 4}; DataLoader(ds, **params)   (a dict literal the
@@ -13,7 +15,6 @@ Must match:   DataLoader(train_set, batch_size=64, shuffle=True)        (in a fi
 Must not:     DataLoader(ds, batch_size=64, num_workers=4, pin_memory=True)
               DataLoader(ds, num_workers=args.workers, ...) with --workers defaulting to 4, or not declared here
               DataLoader(ds, **loader_kwargs)   (cannot see the options: a parameter, a value built elsewhere)
-              DataLoader(TensorDataset(x_cuda, y_cuda), ...)   (data already on the GPU: pinning fails)
               any DataLoader in a file that never puts a tensor or a model on CUDA (naming a CUDA device
               that nothing is moved to does not count); for num_workers in [2, 4, 8]: DataLoader(...);
               pl.Trainer(gpus=0) / Trainer(accelerator="cpu") with no other sign of CUDA; a loader read only by
@@ -34,7 +35,8 @@ DOC = CheckDoc(
     what=('Finds a DataLoader in a program that puts tensors or a model on CUDA (itself, or through a Lightning '
           'Trainer asked for GPUs) that loads in the main process '
           '(num_workers=0, the default, also when it comes from a command-line option whose default is 0) or '
-          'without pin_memory=True.'),
+          'without pin_memory=True; and a DataLoader over a dataset already on the GPU (TensorDataset of CUDA '
+          'tensors), which gathers each batch sample by sample in the main process.'),
     why=('With num_workers=0 the training process itself loads and collates every batch while the GPU waits; '
          'without pinned memory every batch is copied from pageable memory, slower, and the copy cannot '
          'overlap with compute.'),
@@ -93,7 +95,10 @@ def run(ctx) -> Iterator[Hit]:
         if keywords is None:
             continue  # **options the file does not spell out
         dataset = _argument(call, keywords, "dataset", 0)
-        if dataset is not None and ctx.kind(dataset) & CUDA_TENSOR or _feeds_the_cpu(ctx, call):
+        if dataset is not None and ctx.kind(dataset) & CUDA_TENSOR:
+            yield _gathers_on_the_gpu(call, dataset)
+            continue
+        if _feeds_the_cpu(ctx, call):
             continue
         if defaults is None:
             defaults = _option_defaults(ctx)
@@ -115,6 +120,19 @@ def run(ctx) -> Iterator[Hit]:
         if problems:
             yield Hit(f"DataLoader feeding a GPU with {' and '.join(problems)}", node=call,
                       evidence={"problems": problems})
+
+
+def _gathers_on_the_gpu(call: ast.Call, dataset: ast.AST) -> Hit:
+    """``DataLoader(TensorDataset(x_cuda, y_cuda), batch_size=64)``: pinning and worker processes do not apply to
+    CUDA tensors (pin_memory=True fails on them, a forked worker cannot use CUDA), but the loader still builds every
+    batch in the main process one sample at a time -- an indexing kernel per sample and a stack per batch."""
+    return Hit(f"DataLoader over a dataset already on the GPU ({short(dataset)}): it builds every batch one sample "
+               "at a time in the main process (a small indexing kernel per sample, then torch.stack); pin_memory "
+               "and worker processes do not apply to CUDA tensors", node=call,
+               fix="Slice whole batches instead: idx = torch.randperm(n, device=x.device); for i in range(0, n, "
+                   "bs): xb, yb = x[idx[i:i + bs]], y[idx[i:i + bs]] (or keep the dataset on the CPU and use "
+                   "pin_memory=True with workers)",
+               evidence={"problems": ["dataset already on the GPU"]})
 
 
 def _feeds_the_cpu(ctx, call: ast.Call) -> bool:

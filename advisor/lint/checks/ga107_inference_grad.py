@@ -40,8 +40,9 @@ from advisor.lint import torch_api as api
 from advisor.lint.checks import grad_state
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.forwards import model_of
-from advisor.lint.checks.training_steps import MAX_CALLER_DEPTH, sample_after_training, trains_around
-from advisor.lint.flow import EVAL, FunctionInfo
+from advisor.lint.checks.grad_off import grad_mode_of_caller, grad_off, grad_switched_off_lines, method_grad_off
+from advisor.lint.checks.training_steps import sample_after_training, trains_around
+from advisor.lint.flow import EVAL
 from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import last_identifier
@@ -91,15 +92,13 @@ INFO = CheckInfo(
 _LOSS = re.compile(r"criterion|loss", re.IGNORECASE)
 _CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "Module", "DataParallel",
                          "DistributedDataParallel"})
-_GRAD_OFF_WRAPPER = re.compile(r"no_?grad|inference_mode", re.IGNORECASE)
 _HARNESSES = ("timeit", "repeat", "Timer", "do_bench", "bench", "run_benchmark", "measure", "time_it", "timed",
               "profile", "run")
-_CALLER_DECIDES = re.compile(r"^_*forward|^(validation|test|predict)_step$")
 
 
 def run(ctx) -> Iterator[Hit]:
     reported: set[tuple[ast.AST, str]] = set()  # one finding per loop (per function outside loops) and model
-    global_off = _grad_switched_off_lines(ctx)
+    global_off = grad_switched_off_lines(ctx)
     frozen: Optional[frozenset[str]] = None
     carrying: dict[ast.AST, frozenset[str]] = {}  # per function: the names that may hold a graph
     training: dict[ast.AST, bool] = {}  # per function, and per outermost loop
@@ -118,9 +117,10 @@ def run(ctx) -> Iterator[Hit]:
         scope = ctx.index.scope_of(call)
         loops = ctx.index.enclosing_loops(call)
         key = (loops[0] if loops else scope, short(model))
-        if key in reported or any(line < call.lineno for line in global_off) or _grad_off(ctx, call, 0):
+        if key in reported or any(line < call.lineno for line in global_off) or grad_off(ctx, call, 0) \
+                or method_grad_off(ctx, call):
             continue
-        if _grad_mode_of_caller(ctx, call):
+        if grad_mode_of_caller(ctx, call):
             continue  # a module's forward (a Lightning eval hook) runs in the grad mode its caller chose
         if _single_layer(ctx, model, lambda call=call: _handed_to_a_runner(ctx, call)) or _LOSS.search(last_identifier(model)) \
                 or _feature_transform(ctx, model):
@@ -195,16 +195,6 @@ def _trained_in_loop(ctx, model: ast.AST, call: ast.Call, loop: ast.AST, reads_i
     return any(other is not call and (found := model_of(ctx, other)) is not None and short(found) == text
                and not grad_state.output_detached(ctx.index, other, reads_in)
                for other in ast.walk(loop) if other.__class__ is ast.Call)
-
-
-def _grad_mode_of_caller(ctx, call: ast.Call) -> bool:
-    """Inside ``forward`` (or a ``_forward_*`` helper) of the user's nn.Module: whoever calls the module picks
-    autograd's mode (a distillation teacher is called under no_grad by the training step). Lightning runs its
-    evaluation hooks under no_grad itself."""
-    info = ctx.function_of(call)
-    if info is None or info.class_info is None or not info.class_info.is_model:
-        return False
-    return bool(_CALLER_DECIDES.match(info.name))
 
 
 def _fed_a_graph(ctx, call: ast.Call, scope: ast.AST, frozen: frozenset[str], cache: dict) -> bool:
@@ -292,48 +282,6 @@ def _handed_to_a_runner(ctx, call: ast.Call) -> bool:
 def _harness_calls(ctx) -> list[ast.Call]:
     """Calls that take a function to run: benchmark(fn), timeit.timeit(fn), do_bench(fn), profile(fn) ..."""
     return [call for name in _HARNESSES for call in ctx.index.calls_by_name.get(name, ())]
-
-
-def _grad_off(ctx, node: ast.AST, depth: int) -> bool:
-    """Is ``node`` run with gradients off: a with-block, a decorator, or every caller of its function?"""
-    for parent in ctx.index.ancestors(node):
-        if isinstance(parent, (ast.With, ast.AsyncWith)) and any(_is_grad_off(ctx, i.context_expr)
-                                                                 for i in parent.items):
-            return True
-        if isinstance(parent, FUNCTION_TYPES):
-            if any(_is_grad_off(ctx, d) for d in parent.decorator_list):
-                return True
-            info = ctx.function_at(parent)
-            return info is not None and depth < MAX_CALLER_DEPTH and _callers_grad_off(ctx, info, depth)
-    return False
-
-
-def _callers_grad_off(ctx, info: FunctionInfo, depth: int) -> bool:
-    sites = [call for call in ctx.index.calls_by_name.get(info.name, ()) if _calls(ctx, call, info)]
-    return bool(sites) and all(_grad_off(ctx, site, depth + 1) for site in sites)
-
-
-def _calls(ctx, call: ast.Call, info: FunctionInfo) -> bool:
-    func = call.func
-    if isinstance(func, ast.Name) and func.id == info.name:
-        return ctx.resolve(func.id, ctx.index.scope_of(call)) is info
-    return isinstance(func, ast.Attribute) and func.attr == info.name and info.class_info is not None
-
-
-def _is_grad_off(ctx, node: ast.AST) -> bool:
-    target = node.func if isinstance(node, ast.Call) else node
-    name = ctx.qual(target)
-    if name in api.GRAD_OFF_CONTEXTS or _GRAD_OFF_WRAPPER.search(last_identifier(target)):
-        return True  # also a project's own wrapper of them (yolov5's @smart_inference_mode(), utils.no_grad())
-    return name in api.GRAD_SWITCHES and isinstance(node, ast.Call) and bool(node.args) \
-        and isinstance(node.args[0], ast.Constant) and node.args[0].value is False
-
-
-def _grad_switched_off_lines(ctx) -> list[int]:
-    """`torch.set_grad_enabled(False)` as a statement switches autograd off for what follows."""
-    return [call.lineno for call in ctx.index.calls
-            if isinstance(ctx.index.parents.get(call), ast.Expr) and _is_grad_off(ctx, call)
-            and ctx.qual(call.func) in api.GRAD_SWITCHES]
 
 
 def _outputs_read(ctx, call: ast.Call, uses: dict[str, list[ast.Name]]) -> bool:

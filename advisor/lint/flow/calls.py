@@ -257,6 +257,8 @@ class CallEvaluator(ExprEvaluator):
                                                    and not _all(pos, kw) & CUDA_TENSOR):
                 # model.configure_optimizers(wd, lr, ...): set-up, no tensor comes back (an optimizer does)
                 return CUDA_WORKER if receiver & CUDA_MODEL and attr.startswith("configure_optim") else 0
+            if attr in api.MODEL_HOST_RESULT_METHODS:
+                return 0
             return self.call_value(receiver & ~EVAL, pos, kw)  # forward, generate, predict, ...
         if receiver & CUDA_WORKER:
             return _all(pos, kw) & CUDA_TENSOR  # scaler.scale(loss)

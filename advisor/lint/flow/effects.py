@@ -296,9 +296,10 @@ class Effects(FlowView):
                 return WORK | KERNEL, None
             if attr in ("to", "cuda", "cpu", "half", "float", "double", "bfloat16"):
                 return (WORK if value & CUDA_MODEL else 0), None
-            if receiver & CUDA_MODEL and (self._text_only(call) or attr == "generate" or api.RAW_INPUT_METHOD.search(
-                    attr) and not self._arguments_kind(call) & (CUDA_TENSOR | CPU_TENSOR)):  # (generate: a stop test
-                return WORK | COMPUTE | SYNC, None  # per token) model.translate(texts), .infer_image(img): host data back
+            if receiver & CUDA_MODEL and (self._text_only(call) or attr == "generate" or attr in api.MODEL_HOST_RESULT_METHODS
+                                          or api.RAW_INPUT_METHOD.search(attr)
+                                          and not self._arguments_kind(call) & (CUDA_TENSOR | CPU_TENSOR)):
+                return WORK | COMPUTE | SYNC, None  # .translate(t), .transcribe(a): host data back; .generate: per token
             if value & CUDA_TENSOR or self._cuda_argument(call) or any(
                     self.kind(k.value) & CUDA_TENSOR for k in call.keywords):
                 return WORK | COMPUTE, None
