@@ -75,6 +75,12 @@ targets = targets.to(device)
 noise = torch.randn(2, 1) * 0.5 + torch.rand(2, 1)
 noise = noise.to(device)
 """, [7]),
+    ("GA104", "np.pi is a number: (torch.rand(1, n) * 2 * np.pi).to(device) is a fill made only to be copied", """
+import numpy as np
+import torch
+device = "cuda"
+phase = (torch.rand(1, 64) * 2 * np.pi).to(device)
+""", [4]),
     ("GA104", "z.type(Tensor) with Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor copies z to the GPU",
      """
 import torch
@@ -147,6 +153,21 @@ print(time.time() - start)
 for segment in result["segments"]:
     print(segment["text"])
 """, []),
+    ("GA105", "a literal made on the GPU in a loss helper the loop calls is copied every call; a lambda's x varies",
+     """
+import torch
+import numpy as np
+def weighted_loss(recon, target):
+    one = torch.tensor(1.0, device="cuda")
+    return ((recon - target) ** 2 * one).mean()
+def to_gpu(arrays):
+    return list(map(lambda x: torch.from_numpy(x).cuda(), arrays))
+model = Net().cuda()
+for x, y in loader:
+    xs = to_gpu([x, y])
+    loss = weighted_loss(model(xs[0]), xs[1])
+    loss.backward()
+""", [4]),
     ("GA102", "the first model.transcribe() of a fresh model is timed cold", """
 import time
 import whisper

@@ -134,8 +134,8 @@ def run(ctx) -> Iterator[Hit]:
                               "and use that inside.")
             continue
         info = ctx.function_at(ctx.index.scope_of(call))
-        if info is None or key is None:
-            continue
+        if info is None or key is None or _lambda_parameter(ctx, call, key):
+            continue  # (lambda x: torch.from_numpy(x).cuda(): x is whatever each call hands it)
         if "." not in key and key in _locals(info):
             moving_model = _is_module(before) or (not before and _is_module(ctx.kind(call)))
             loop = _same_model_passed_in_loop(ctx, info, key) if moving_model else None
@@ -153,6 +153,12 @@ def run(ctx) -> Iterator[Hit]:
                       f"{info.name}(), {repeated}", node=call, evidence={"tensor": key})
 
 
+def _lambda_parameter(ctx, call: ast.Call, key: str) -> bool:
+    root = key.split(".", 1)[0]
+    return any(isinstance(parent, ast.Lambda) and root in {a.arg for a in parent.args.args}
+               for parent in ctx.index.ancestors(call))
+
+
 _LITERAL_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor"})
 
 
@@ -164,10 +170,17 @@ def _literals_made_on_gpu(ctx) -> Iterator[Hit]:
                 or not any(k.arg == "device" for k in call.keywords) or not ctx.kind(call) & CUDA_TENSOR:
             continue
         loops = ctx.index.enclosing_loops(call)
+        data = ast.unparse(call.args[0])
+        info = ctx.function_of(call) if not loops else None
+        repeated = _why_repeated(ctx, info, 0, set()) if info is not None else None
+        if repeated and ctx.index.statement_of(call) in info.node.body:  # type: ignore[union-attr]
+            yield Hit(f"{short(call)} copies the same host data `{data}` to the GPU on every call of {info.name}(), "
+                      f"{repeated}", node=call, evidence={"tensor": data},  # type: ignore[union-attr]
+                      fix="Make it once, outside the function (or use the Python number as is: most ops take it).")
+            continue
         if not loops or ctx.is_sweep(loops[0]) or ctx.loop_iterations(loops[0]) == 1 \
                 or ctx.runs_on_some_iterations(call, loops[0]):
             continue
-        data = ast.unparse(call.args[0])
         yield Hit(f"{short(call)} copies the same host data `{data}` to the GPU on every iteration of the loop at "
                   f"{where(ctx, loops[0])}", node=call, evidence={"loop_line": line_of(ctx, loops[0]), "tensor": data},
                   fix="Make it once, before the loop, and use that inside (a Python number also works as is in "

@@ -119,7 +119,8 @@ class TensorSizes:
         if isinstance(node, ast.Attribute):
             base = node.value
             qualified = self.names.qual(base.func) if isinstance(base, ast.Call) else self.names.qual(node)
-            return (qualified or "").endswith(("finfo", "iinfo")) or (qualified or "").startswith("math.")
+            return (qualified or "").endswith(("finfo", "iinfo")) or (qualified or "").startswith("math.") \
+                or qualified in ("numpy.pi", "numpy.e", "numpy.inf", "numpy.nan", "torch.pi", "torch.e")
         if isinstance(node, ast.Name) and depth <= _MAX_DEPTH:
             values = self._values(node.id, self.index.scope_of(node))
             return bool(values) and all(self._is_scalar(v, depth + 1) for v in values)
