@@ -168,6 +168,23 @@ for x, y in loader:
     loss = weighted_loss(model(xs[0]), xs[1])
     loss.backward()
 """, [4]),
+    ("GA108", "a profiler around one call whose block only zeroes its inputs' grads in a loop profiles one call",
+     """
+import torch
+from torch.profiler import profile, ProfilerActivity
+def profile_once(func, inputs):
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        out = func(*inputs)
+        for i in inputs:
+            if i.grad is not None:
+                i.grad.zero_()
+    return prof.key_averages().table()
+def profile_steps(model, x):
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(100):
+            model(x.cuda())
+    return prof
+""", [11]),
     ("GA102", "the first model.transcribe() of a fresh model is timed cold", """
 import time
 import whisper

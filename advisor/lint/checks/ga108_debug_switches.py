@@ -363,6 +363,12 @@ def _unimported_profiler(ctx, call: ast.Call) -> bool:
         and func.id not in ctx.index.bound_names and any(k.arg in _PROFILER_KEYWORDS for k in call.keywords)
 
 
+def _runs_steps(ctx, loop: ast.AST) -> bool:
+    """A loop that runs work (``for _ in range(10): model(x)``), not one that zeroes its inputs' grads."""
+    return bool(ctx.iteration_events(loop)) or any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                                                    for n in ast.walk(loop))
+
+
 def _calls_a_looping_function(ctx, block: ast.AST) -> bool:
     """``with profile(): res = conv_loop(x, 10)``: the loop is in the user's function the block calls."""
     for statement in block.body:  # type: ignore[attr-defined]
@@ -381,7 +387,7 @@ def _profiler(ctx, call: ast.Call) -> Optional[Hit]:
     parent = ctx.index.parents.get(call)
     if isinstance(parent, ast.withitem):
         block = ctx.index.parents.get(parent)
-        if any(isinstance(n, (ast.For, ast.While)) for s in block.body for n in ast.walk(s)) \
+        if any(isinstance(n, (ast.For, ast.While)) and _runs_steps(ctx, n) for s in block.body for n in ast.walk(s)) \
                 or _calls_a_looping_function(ctx, block):
             return Hit("a profiler without a schedule wraps a loop: every iteration is profiled", node=call,
                        severity="medium", cost=_COSTS["profiler"])
