@@ -185,6 +185,62 @@ def profile_steps(model, x):
             model(x.cuda())
     return prof
 """, [11]),
+    ("GA103", "batches of a DataLoader over CUDA tensors are CUDA tensors: loss.item() per batch waits", """
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+x = torch.tensor(df.values, dtype=torch.float32).to("cuda")
+y = torch.tensor(labels).to("cuda")
+loader = DataLoader(TensorDataset(x, y), batch_size=64, shuffle=True)
+net = mlp.net()
+opt = torch.optim.Adam(net.parameters())
+for epoch in range(20):
+    running = 0.0
+    for xb, yb in loader:
+        loss = loss_fn(net(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        running += loss.item()
+""", [15]),
+    ("GA103", "model.linear.weight of a model moved to CUDA is a CUDA parameter: .item() every step waits", """
+import torch
+device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu")
+class Line(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = torch.nn.Linear(1, 1)
+    def forward(self, x):
+        return self.linear(x)
+model = Line().to(device)
+cpu_model = Line()
+x = torch.ones(8, 1, device=device)
+for step in range(1000):
+    model(x).sum().backward()
+    print(model.linear.weight.item(), cpu_model.linear.weight.item())
+""", [14]),
+    ("GA110", "SGD(params=model.parameters()) of a tiny model; x.to(device) of a tensor already there is no first op",
+     """
+import torch
+import torch.nn as nn
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+class Reg(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(1, 1)
+    def forward(self, x):
+        return self.linear(x)
+x_train = torch.tensor([[1.0], [2.0], [3.0]]).to(device)
+y_train = torch.tensor([[2.0], [4.0], [6.0]]).to(device)
+model = Reg().to(device)
+crit = nn.MSELoss()
+opt = torch.optim.SGD(params=model.parameters(), lr=0.01)
+for epoch in range(1000):
+    inputs = x_train.to(device)
+    loss = crit(model(inputs), y_train)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", [17]),
     ("GA102", "the first model.transcribe() of a fresh model is timed cold", """
 import time
 import whisper

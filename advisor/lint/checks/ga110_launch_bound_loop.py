@@ -154,6 +154,7 @@ def _copies_in(ctx, loop: ast.AST) -> list[ast.AST]:
     calls = [node for statement in loop.body for node in ast.walk(statement) if isinstance(node, ast.Call)]
     return [call for call in calls if isinstance(call.func, ast.Attribute)
             and call.func.attr in ("cuda", "to") and ctx.is_cuda_tensor(call)
+            and not ctx.kind(call.func.value) & CUDA_TENSOR  # (x_train.to(device) of a tensor already there: a no-op)
             and ctx.enclosing_loops(call)[:1] == [loop] and ctx.numel(call) is not None]
 
 

@@ -129,8 +129,8 @@ class CallEvaluator(ExprEvaluator):
             return environment_device(node, pos)
         if name.count(".") == 1 and name.startswith("torch.") and last in api.FACTORIES:
             return self._factory(last, node, pos, kw)
-        if name in api.LOADERS:  # batches keep the dataset's dtype
-            return LOADER | ((pos[0] if pos else kw.get("dataset", 0)) & F64)
+        if name in api.LOADERS:  # batches keep the dataset's dtype, and its device (a TensorDataset of CUDA tensors)
+            return LOADER | ((pos[0] if pos else kw.get("dataset", 0)) & (F64 | CUDA_TENSOR))
         if name in api.DATASETS_OF_TENSORS:
             return _all(pos, kw) & (CUDA_TENSOR | CPU_TENSOR | F64)
         if name in api.PASSTHROUGH_CALLS or name in api.SPLITTING_CALLS:  # (X_train, X_test, ... = split(X, y))

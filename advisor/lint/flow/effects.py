@@ -27,6 +27,7 @@ from advisor.lint.flow.kinds import (
     CUDA_MODEL,
     CUDA_TENSOR,
     CUDA_WORKER,
+    DTYPE,
     EVENT,
     INSTANCE_BITS,
     MODEL,
@@ -278,8 +279,9 @@ class Effects(FlowView):
                 return 0, None  # t.numpy() of a CUDA tensor raises instead of copying: a bug, not a slow read
             if attr in api.HOST_SYNC_METHODS or attr in ("to", "type") and value & CPU_TENSOR and not value & CUDA_TENSOR:
                 return SYNC | HOST_READ, None  # (.to("cpu") and .type(torch.FloatTensor) copy back too)
-            if attr == "cuda":  # of a tensor on the CPU on some path (x = x.cuda() in a loop) a copy, else nothing
-                return (WORK if receiver & CPU_TENSOR else 0), None
+            if attr == "cuda" or attr == "to" and not any(self.kind(a) & DTYPE for a in call.args) \
+                    and not any(k.arg == "dtype" for k in call.keywords):  # (.to(torch.half): a cast kernel)
+                return (WORK if receiver & CPU_TENSOR else 0), None  # of a tensor on the CPU on some path a copy
             if attr in api.NON_TENSOR_METHODS and attr != "backward" or attr in api.VIEW_METHODS \
                     or attr in api.MODEL_QUIET_METHODS:  # (a view: x.t() launches nothing; torch.load(p).eval()
                 return 0, None  # of what the pass took for a tensor is a module's set-up)

@@ -164,8 +164,8 @@ class ExprEvaluator:
             held = 0
             for info in self.scopes.classes_of(base):
                 held |= info.attrs.get("self." + attr, 0)
-            if held:
-                return held
+            if held:  # (a submodule of a model moved to CUDA went with it: model.linear of Model().to("cuda"))
+                return held | (CUDA_MODEL if held & MODEL and base & CUDA_MODEL else 0)
             for info in self.scopes.classes_of(base):
                 method = info.methods.get(attr)
                 if method is not None and (method.touches_cuda or (method.is_abstract and info.holds_cuda)):

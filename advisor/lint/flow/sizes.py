@@ -24,7 +24,7 @@ from advisor.lint.flow.op_sizes import (
 )
 from advisor.lint.flow.returned_parts import returned_parts, unpack_statements
 from advisor.lint.flow.shapes import TensorShapes, count
-from advisor.lint.flow.tiny_models import TinyModels, peel_same_model
+from advisor.lint.flow.tiny_models import TinyModels, optimized_argument, peel_same_model
 from advisor.lint.index import FileIndex, parameter_defaults
 from advisor.lint.names import Names
 
@@ -343,11 +343,11 @@ class TensorSizes:
         if not isinstance(optimizer, ast.Name):
             return None
         values = self._values(optimizer.id, self.index.scope_of(optimizer))
-        if len(values) != 1 or not isinstance(values[0], ast.Call) or not values[0].args \
-                or not (self.names.qual(values[0].func) or "").startswith("torch.optim.") \
-                or not isinstance(values[0].args[0], (ast.List, ast.Tuple)):
+        handed = optimized_argument(values[0]) if len(values) == 1 and isinstance(values[0], ast.Call) else None
+        if not isinstance(handed, (ast.List, ast.Tuple)) \
+                or not (self.names.qual(values[0].func) or "").startswith("torch.optim."):  # type: ignore[attr-defined]
             return None
-        return list(values[0].args[0].elts)
+        return list(handed.elts)
 
     def int_value(self, node: ast.AST, depth: int = 0, options: bool = True) -> Optional[int]:
         """A constant int the code spells out: ``4``, ``N`` with ``N = 100_000``, ``2 * N``, ``10 ** 5``,

@@ -75,10 +75,10 @@ class TinyModels:
         if not isinstance(optimizer, ast.Name):
             return None
         values = self._values_of(optimizer.id, self._scope_of(optimizer))
-        if len(values) != 1 or not isinstance(values[0], ast.Call) or not values[0].args \
+        if len(values) != 1 or not isinstance(values[0], ast.Call) or optimized_argument(values[0]) is None \
                 or not (self._qual(values[0].func) or "").startswith("torch.optim."):
             return None
-        handed = values[0].args[0]
+        handed = optimized_argument(values[0])
         if not (isinstance(handed, ast.Call) and isinstance(handed.func, ast.Attribute)
                 and handed.func.attr == "parameters" and not handed.args):
             return None
@@ -223,3 +223,8 @@ def _elementwise_forward(forward: ast.FunctionDef, layers: set[str], qual) -> bo
 
 def _largest(models: list) -> TinyModel:
     return TinyModel(max(m.width for m in models), max(m.parameters for m in models))
+
+
+def optimized_argument(optimizer: ast.Call) -> Optional[ast.AST]:
+    """What ``torch.optim.SGD(model.parameters(), ...)`` / ``SGD(params=[w, b], ...)`` is handed to update."""
+    return optimizer.args[0] if optimizer.args else next((k.value for k in optimizer.keywords if k.arg == "params"), None)
