@@ -241,6 +241,49 @@ for epoch in range(1000):
     loss.backward()
     opt.step()
 """, [17]),
+    ("GA103", "model.forward(x) of the file's own model moved to CUDA gives a CUDA tensor, as model(x) does", """
+import torch
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = Head()
+    def forward(self, x, idx):
+        return self.head(x, idx)
+model = Model().to(device)
+opt = torch.optim.Adam(model.parameters())
+def train():
+    pred = model.forward(data.x, data.idx)
+    loss = torch.nn.BCEWithLogitsLoss()(pred, data.y)
+    loss.backward()
+    opt.step()
+    return float(loss)
+for epoch in range(200):
+    print(train())
+""", [16]),
+    ("GA103", "USE_CUDA = False just after USE_CUDA = torch.cuda.is_available(): the device is the CPU", """
+import torch
+USE_CUDA = torch.cuda.is_available()
+USE_CUDA = False
+device = torch.device("cuda:1" if USE_CUDA else "cpu")
+model = Net().to(device)
+for x, y in loader:
+    loss = crit(model(x.to(device)), y.to(device))
+    loss.backward()
+    print(loss.item())
+""", []),
+    ("GA103", "a flag set False inside a function, or set by a branch, fixes nothing", """
+import torch
+USE_CUDA = torch.cuda.is_available()
+if quick:
+    USE_CUDA = False
+device = torch.device("cuda" if USE_CUDA else "cpu")
+model = Net().to(device)
+for x, y in loader:
+    loss = crit(model(x.to(device)), y.to(device))
+    loss.backward()
+    print(loss.item())
+""", [10]),
     ("GA102", "the first model.transcribe() of a fresh model is timed cold", """
 import time
 import whisper

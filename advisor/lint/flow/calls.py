@@ -217,6 +217,8 @@ class CallEvaluator(ExprEvaluator):
                 out = 0
                 for method in methods:
                     out |= self.call_function(method, node, pos, kw, skip_self=True)
+                if attr == "forward" and receiver & CUDA_MODEL:  # model.forward(x) of a model moved to CUDA
+                    out |= CUDA_TENSOR | (receiver & F64)  # gives what model(x) gives
                 return out
         out = self.method_result(receiver & ~INSTANCE_BITS, attr, node, pos, kw)  # Net().cuda(): still a Net
         return out | (receiver & INSTANCE_BITS if attr in api.MODEL_SELF_METHODS and _is_module(out) else 0)

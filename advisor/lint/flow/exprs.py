@@ -31,7 +31,7 @@ from advisor.lint.flow.kinds import (
     NUMPY,
     TENSOR_BITS,
 )
-from advisor.lint.flow.literals import is_device_key, is_text, name_hint
+from advisor.lint.flow.literals import fixed_flag, is_device_key, is_text, name_hint
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
 from advisor.lint.index import children
 from advisor.lint.names import Names, dotted, last_identifier
@@ -242,7 +242,8 @@ class ExprEvaluator:
 
     def _ifexp(self, node: ast.IfExp) -> int:
         self.ev(node.test)
-        return self.ev(node.body) | self.ev(node.orelse)
+        fixed = fixed_flag(node.test, self.index)  # USE_CUDA = False just before: "cuda" if USE_CUDA else "cpu"
+        return (self.ev(node.body) if fixed is not False else 0) | (self.ev(node.orelse) if fixed is not True else 0)
 
     def _joinedstr(self, node: ast.JoinedStr) -> int:
         for value in node.values:

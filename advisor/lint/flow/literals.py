@@ -240,3 +240,19 @@ def indexes_host_data(node: ast.Subscript, kind: Callable[[ast.AST], int],
         and all(isinstance(v, _HOST_CONTAINERS) for v in assigned_values[value.id])
     indices = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     return host and any(kind(index) & CUDA_TENSOR and not kind(index) & CONTAINER for index in indices)
+
+
+def fixed_flag(test: ast.AST, index) -> Optional[bool]:
+    """``USE_CUDA = torch.cuda.is_available()`` then ``USE_CUDA = False`` ... ``"cuda" if USE_CUDA else "cpu"``: at
+    the module's top level, straight-line, the last assignment before the statement fixes the flag (True/False);
+    None when anything else decides it (a function, a branch, a value not a bool literal)."""
+    statement = index.statement_of(test)
+    if not isinstance(test, ast.Name) or statement is None or statement not in index.tree.body:
+        return None
+    for earlier in reversed(index.tree.body[:index.tree.body.index(statement)]):
+        if isinstance(earlier, ast.Assign) and any(isinstance(t, ast.Name) and t.id == test.id for t in earlier.targets):
+            value = earlier.value
+            return value.value if isinstance(value, ast.Constant) and isinstance(value.value, bool) else None
+        if any(isinstance(n, ast.Name) and n.id == test.id and isinstance(n.ctx, ast.Store) for n in ast.walk(earlier)):
+            return None  # written some other way (in a branch, a loop, a tuple)
+    return None
