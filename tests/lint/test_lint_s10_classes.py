@@ -284,6 +284,18 @@ for x, y in loader:
     loss.backward()
     print(loss.item())
 """, [10]),
+    ("GA107", "two top-level predictions of an eval model each record a graph; two in one function are one finding",
+     """
+import torch
+net = Net().cuda()
+net.eval()
+proba = net(X_test).cpu().detach().numpy()
+labels = torch.max(net(X_test), 1)[1].cpu().numpy()
+def predict(x):
+    a = net(x).cpu()
+    b = net(x).argmax(1).cpu()
+    return a, b
+""", [4, 5, 7]),
     ("GA102", "the first model.transcribe() of a fresh model is timed cold", """
 import time
 import whisper

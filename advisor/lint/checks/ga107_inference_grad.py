@@ -97,7 +97,8 @@ _HARNESSES = ("timeit", "repeat", "Timer", "do_bench", "bench", "run_benchmark",
 
 
 def run(ctx) -> Iterator[Hit]:
-    reported: set[tuple[ast.AST, str]] = set()  # one finding per loop (per function outside loops) and model
+    reported: set[tuple[ast.AST, str]] = set()  # one finding per loop (per function outside loops; each top-level
+    # call on its own: each records its graph) and model
     global_off = grad_switched_off_lines(ctx)
     frozen: Optional[frozenset[str]] = None
     carrying: dict[ast.AST, frozenset[str]] = {}  # per function: the names that may hold a graph
@@ -116,7 +117,7 @@ def run(ctx) -> Iterator[Hit]:
             continue
         scope = ctx.index.scope_of(call)
         loops = ctx.index.enclosing_loops(call)
-        key = (loops[0] if loops else scope, short(model))
+        key = (loops[0] if loops else scope if not isinstance(scope, ast.Module) else call, short(model))
         if key in reported or any(line < call.lineno for line in global_off) or grad_off(ctx, call, 0) \
                 or method_grad_off(ctx, call):
             continue
