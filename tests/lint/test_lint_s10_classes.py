@@ -296,6 +296,43 @@ def predict(x):
     b = net(x).argmax(1).cpu()
     return a, b
 """, [4, 5, 7]),
+    ("GA103", "config.DEVICE of the project's `import config` is a configured device (can be CUDA); np.pi is no device",
+     """
+import numpy as np
+import torch
+import config
+def train_fn(model, data_loader, optimizer):
+    total = 0
+    for data in data_loader:
+        for k, v in data.items():
+            data[k] = v.to(config.DEVICE)
+        _, loss = model(**data)
+        loss.backward()
+        optimizer.step()
+        total += loss.item()
+    return total
+def angles(data_loader):
+    for x in data_loader:
+        print((x.to(np.pi) * 2).sum().item())
+""", [12]),
+    ("GA104", "torch.zeros(b, h).to(src.device) in a GPU program is made on the CPU only to be copied to the input's device",
+     """
+import torch
+import torch.nn as nn
+class Tagger(nn.Module):
+    def forward(self, src):
+        h0 = torch.zeros(src.size(0), 64).to(src.device)
+        return self.rnn(src, h0)
+model = Tagger().cuda()
+""", [5]),
+    ("GA104", "the same in a file with no sign of CUDA is CPU code", """
+import torch
+import torch.nn as nn
+class Tagger(nn.Module):
+    def forward(self, src):
+        h0 = torch.zeros(src.size(0), 64).to(src.device)
+        return self.rnn(src, h0)
+""", []),
     ("GA102", "the first model.transcribe() of a fresh model is timed cold", """
 import time
 import whisper

@@ -29,6 +29,7 @@ from typing import Iterator, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.checks.attribute_fills import attribute_fill
 from advisor.lint.checks.common import short, where
+from advisor.lint.checks.fill_fixes import device_text, made_on_the_device
 from advisor.lint.checks.handed_fills import fills_handed_in
 from advisor.lint.flow import CPU_DEVICE, CPU_TENSOR, CUDA_DEVICE, CUDA_TENSOR, FRESH
 from advisor.lint.flow.literals import holds_literal_data
@@ -96,7 +97,8 @@ def run(ctx) -> Iterator[Hit]:
             continue
         receiver = func.value
         before = ctx.kind(receiver)
-        if not ctx.kind(call) & CUDA_TENSOR or not before & CPU_TENSOR or before & CUDA_TENSOR:
+        if not (ctx.kind(call) & CUDA_TENSOR or _to_a_tensors_device(ctx, call)) or not before & CPU_TENSOR \
+                or before & CUDA_TENSOR:
             continue
         pieces = _joined_factories(ctx, receiver, call)
         if pieces:
@@ -138,19 +140,10 @@ def run(ctx) -> Iterator[Hit]:
         if isinstance(receiver, ast.Name) and _device_varies_by_call(ctx, call) \
                 and not _bound_in(ctx, receiver.id, ctx.index.scope_of(call)):
             continue  # X made once, then train(torch.device("cpu")) and train(torch.device("cuda")): both use it
-        device = _device_text(func, call)
+        device = device_text(func, call)
         fix = None
         if factory is not None:
-            numpy_fill = _numpy_fill(ctx, factory)
-            made = _torch_fill(numpy_fill, factory) if numpy_fill is not None else factory
-            rewritten = ast.Call(func=made.func, args=made.args,
-                                 keywords=[k for k in made.keywords if k.arg != "device"]
-                                 + [ast.keyword(arg="device", value=ast.Name(id=device))])
-            arithmetic = ctx.index.parents.get(factory)
-            if isinstance(arithmetic, ast.BinOp) and numpy_fill is None:  # torch.zeros(n) + 2.0: keep the + 2.0
-                rewritten = ast.BinOp(left=rewritten if arithmetic.left is factory else arithmetic.left,
-                                      op=arithmetic.op,
-                                      right=rewritten if arithmetic.right is factory else arithmetic.right)
+            rewritten = made_on_the_device(factory, _numpy_fill(ctx, factory), device, ctx.index.parents.get(factory))
             fix = f"Create it on the GPU: {short(rewritten, 90)}" + (
                 f" ({where(ctx, factory)})" if factory.lineno != call.lineno else "")
         # a two-statement `x = torch.rand(n)` / `x = x.cuda()` is reported where the tensor is made
@@ -159,6 +152,11 @@ def run(ctx) -> Iterator[Hit]:
                   evidence={"created": short(factory) if factory is not None else short(receiver)})
 
 
+def _to_a_tensors_device(ctx, call: ast.Call) -> bool:
+    """``torch.zeros(b, h).to(src.device)`` in a file that uses CUDA: made on the CPU, copied to wherever the input
+    lives -- the GPU in a GPU program; ``device=src.device`` is right on either."""
+    return ctx.uses_cuda and isinstance(call.func, ast.Attribute) and call.func.attr == "to" and len(call.args) == 1 \
+        and isinstance(call.args[0], ast.Attribute) and call.args[0].attr == "device"
 
 
 def _joined_factories(ctx, receiver: ast.AST, copy: ast.Call) -> list[ast.Call]:
@@ -190,7 +188,7 @@ def _joined_factories(ctx, receiver: ast.AST, copy: ast.Call) -> list[ast.Call]:
 
 
 def _joined_hits(ctx, copy: ast.Call, pieces: list[ast.Call]) -> Iterator[Hit]:
-    device = _device_text(copy.func, copy)  # type: ignore[arg-type]
+    device = device_text(copy.func, copy)  # type: ignore[arg-type]
     reported: set[int] = set()
     for piece in pieces:
         if piece.lineno in reported:
@@ -342,21 +340,6 @@ def _reads_shape_only(ctx, name: ast.Name) -> bool:
         and (ctx.qual(parent.func) or "").removeprefix("torch.") in _LIKE_FACTORIES
 
 
-def _torch_fill(numpy_fill: ast.Call, wrapper: ast.Call) -> ast.Call:
-    """torch.zeros(n, dtype=torch.float64) for torch.tensor(np.zeros(n)): the same tensor, its dtype kept
-    (the wrapper's dtype= if it gives one, else numpy's, float64 by default)."""
-    name = numpy_fill.func.attr if isinstance(numpy_fill.func, ast.Attribute) else "zeros"
-    keywords = [k for k in numpy_fill.keywords if k.arg != "dtype"]
-    dtype = next((k.value for k in wrapper.keywords if k.arg == "dtype"), None)
-    if dtype is not None:
-        dtype_text = short(dtype, 30)
-    else:
-        dtype = next((k.value for k in numpy_fill.keywords if k.arg == "dtype"), None)
-        dtype_text = ("torch." + dtype.attr) if isinstance(dtype, ast.Attribute) else "torch.float64"
-    keywords.append(ast.keyword(arg="dtype", value=ast.Name(id=dtype_text)))
-    return ast.Call(func=ast.Name(id=f"torch.{name}"), args=numpy_fill.args, keywords=keywords)
-
-
 def _factory_assignment(ctx, scope: ast.AST, name: str, before_line: int) -> Optional[ast.Call]:
     found = None
     for value in ctx.index.assigned_values.get(name, ()):  # the values bound to the name, in source order
@@ -388,13 +371,3 @@ def _name_loads(scope: ast.AST) -> dict[str, list[int]]:
         elif not isinstance(node, FUNCTION_TYPES):
             stack.extend(ast.iter_child_nodes(node))
     return counts
-
-
-def _device_text(func: ast.Attribute, call: ast.Call) -> str:
-    if func.attr == "type":  # .type(torch.cuda.FloatTensor)
-        return '"cuda"'
-    if func.attr == "cuda":  # .cuda(i) means device i
-        index = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "device"), None)
-        return short(index, 30) if index is not None else '"cuda"'
-    device = next((k.value for k in call.keywords if k.arg == "device"), call.args[0] if call.args else None)
-    return short(device, 30) if device is not None else '"cuda"'

@@ -1,0 +1,48 @@
+"""The fix GA104 writes: the factory rewritten to make its tensor on the device it was copied to."""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from advisor.lint.checks.common import short
+
+
+def made_on_the_device(factory: ast.Call, numpy_fill: Optional[ast.Call], device: str,
+                       parent: Optional[ast.AST]) -> ast.AST:
+    """``torch.randn(n, device=device)`` for ``torch.randn(n)`` (``torch.zeros(n, dtype=torch.float64, device=...)`` for
+    ``torch.tensor(np.zeros(n))``); arithmetic with Python numbers around the factory is kept (``+ 2.0``)."""
+    made = torch_fill(numpy_fill, factory) if numpy_fill is not None else factory
+    rewritten: ast.AST = ast.Call(func=made.func, args=made.args,
+                                  keywords=[k for k in made.keywords if k.arg != "device"]
+                                  + [ast.keyword(arg="device", value=ast.Name(id=device))])
+    if isinstance(parent, ast.BinOp) and numpy_fill is None:  # torch.zeros(n) + 2.0: keep the + 2.0
+        rewritten = ast.BinOp(left=rewritten if parent.left is factory else parent.left, op=parent.op,
+                              right=rewritten if parent.right is factory else parent.right)
+    return rewritten
+
+
+def torch_fill(numpy_fill: ast.Call, wrapper: ast.Call) -> ast.Call:
+    """torch.zeros(n, dtype=torch.float64) for torch.tensor(np.zeros(n)): the same tensor, its dtype kept
+    (the wrapper's dtype= if it gives one, else numpy's, float64 by default)."""
+    name = numpy_fill.func.attr if isinstance(numpy_fill.func, ast.Attribute) else "zeros"
+    keywords = [k for k in numpy_fill.keywords if k.arg != "dtype"]
+    dtype = next((k.value for k in wrapper.keywords if k.arg == "dtype"), None)
+    if dtype is not None:
+        dtype_text = short(dtype, 30)
+    else:
+        dtype = next((k.value for k in numpy_fill.keywords if k.arg == "dtype"), None)
+        dtype_text = ("torch." + dtype.attr) if isinstance(dtype, ast.Attribute) else "torch.float64"
+    keywords.append(ast.keyword(arg="dtype", value=ast.Name(id=dtype_text)))
+    return ast.Call(func=ast.Name(id=f"torch.{name}"), args=numpy_fill.args, keywords=keywords)
+
+
+def device_text(func: ast.Attribute, call: ast.Call) -> str:
+    """The device a copy names, as code: ``"cuda"``, ``device``, ``src.device``, ``.cuda(i)``'s ``i``."""
+    if func.attr == "type":  # .type(torch.cuda.FloatTensor)
+        return '"cuda"'
+    if func.attr == "cuda":  # .cuda(i) means device i
+        index = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "device"), None)
+        return short(index, 30) if index is not None else '"cuda"'
+    device = next((k.value for k in call.keywords if k.arg == "device"), call.args[0] if call.args else None)
+    return short(device, 30) if device is not None else '"cuda"'
