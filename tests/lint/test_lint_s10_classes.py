@@ -333,6 +333,50 @@ class Tagger(nn.Module):
         h0 = torch.zeros(src.size(0), 64).to(src.device)
         return self.rnn(src, h0)
 """, []),
+    ("GA104", "torch.eye(3).unsqueeze(0).repeat(b, n, 1, 1).to(dev), and rot = torch.eye(3) repeated on a later line",
+     """
+import torch
+class Runner:
+    def __init__(self, device):
+        self.device = device
+    def calib(self, n):
+        dummy = torch.eye(3).unsqueeze(0).repeat(1, n, 1, 1).to(self.device)
+        rot = torch.eye(3)
+        rots = rot.unsqueeze(0).repeat(1, n, 1, 1)
+        return dummy, rots.to(self.device)
+runner = Runner("cuda")
+""", [6, 7]),
+    ("GA102", "a warm-up the constructor runs (self._warmup() in __init__) comes before any method's clock", """
+import time
+import torch
+class Engine:
+    def __init__(self, model):
+        self.model = model.cuda().eval()
+        self._warmup()
+    def _warmup(self):
+        x = torch.zeros(1, 3, 224, 224, device="cuda")
+        with torch.no_grad():
+            self.model(x)
+    def infer(self, x):
+        t0 = time.time()
+        with torch.no_grad():
+            out = self.model(x.cuda())
+        torch.cuda.synchronize()
+        return out, time.time() - t0
+""", []),
+    ("GA107", "model.encode(texts * n) is a library's text API: it runs without autograd and hands back arrays", """
+import time
+import torch
+from sentence_transformers import SentenceTransformer
+model = SentenceTransformer("all-MiniLM-L6-v2")
+model = model.cuda()
+single = ["a sentence", "another one"]
+batched = single * (64 // len(single))
+for _ in range(100):
+    t0 = time.perf_counter()
+    emb = model.encode(batched)
+    print(time.perf_counter() - t0)
+""", []),
     ("GA102", "the first model.transcribe() of a fresh model is timed cold", """
 import time
 import whisper

@@ -11,7 +11,7 @@ from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, EVAL, MODEL
-from advisor.lint.flow.literals import alias_names
+from advisor.lint.flow.literals import alias_names, is_text_data
 from advisor.lint.flow.steps import is_step_function
 from advisor.lint.names import last_identifier
 
@@ -88,22 +88,7 @@ def _unknown_eval_model(ctx, func: ast.AST, callee: int, arguments: int) -> bool
 def _text_only(ctx, call: ast.Call) -> bool:
     """Every positional argument is text: a string, a list of strings (``["a b", "c"] * 8``), or a name the
     file binds only to such values."""
-    return bool(call.args) and all(_is_text(ctx, argument, 0) for argument in call.args)
-
-
-def _is_text(ctx, node: ast.AST, depth: int) -> bool:
-    if isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str)):
-        return True
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return bool(node.elts) and all(_is_text(ctx, element, depth) for element in node.elts)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Add)):
-        sides = [side for side in (node.left, node.right) if not isinstance(side, ast.Constant)
-                 or isinstance(side.value, str)]
-        return bool(sides) and all(_is_text(ctx, side, depth) for side in sides)
-    if isinstance(node, ast.Name) and depth < 3:
-        values = ctx.index.assigned_values.get(node.id, [])
-        return bool(values) and all(_is_text(ctx, value, depth + 1) for value in values)
-    return False
+    return bool(call.args) and all(is_text_data(argument, ctx.index.assigned_values) for argument in call.args)
 
 
 def _record_literal(node: ast.AST) -> bool:

@@ -70,7 +70,7 @@ INFO = CheckInfo(
     doc=DOC,
 )
 _CASTS = frozenset({"float", "half", "double", "bfloat16", "int", "long", "contiguous",  # (and views: still the fill)
-                    "unsqueeze", "squeeze", "view", "reshape", "expand", "flatten", "t", "transpose", "permute",
+                    "unsqueeze", "squeeze", "view", "reshape", "expand", "repeat", "flatten", "t", "transpose", "permute",
                     "random_", "normal_", "uniform_", "bernoulli_", "exponential_", "zero_", "fill_"})  # in place
 _NUMPY_FILLS = api.NUMPY_FILLS
 _TORCH_FILLS = api.TORCH_FILLS
@@ -244,18 +244,23 @@ def _factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
         if len(sides) != 1:
             break
         node = sides[0]
+    peeled = False
     while isinstance(node, ast.Call):
         name = ctx.qual(node.func) or ""
         if name.count(".") == 1 and name.startswith("torch.") and name[6:] in api.FACTORIES:
             return node
         if isinstance(node.func, ast.Attribute) and (node.func.attr in _CASTS or _cpu_type_cast(ctx, node)):
-            node = node.func.value
+            node, peeled = node.func.value, True
             continue
         unimported_variable = isinstance(node.func, ast.Name) and node.func.id == "Variable" and not name \
             and "Variable" not in ctx.index.bound_names
         if (name in api.PASSTHROUGH_CALLS or unimported_variable) and node.args:  # Variable(torch.randn(n)).cuda()
             return _factory_call(ctx, node.args[0])  # (also nn.Parameter(scale * torch.rand(n)))
         return None
+    if peeled and isinstance(node, ast.Name):  # rots = rot.unsqueeze(0).repeat(1, n, 1, 1) of rot = torch.eye(3)
+        scope = ctx.index.scope_of(node)  # read only there: the fill it was made from
+        if len(_name_loads(scope)[node.id]) == 1:
+            return _factory_assignment(ctx, scope, node.id, node.lineno)
     return None
 
 

@@ -82,8 +82,10 @@ def is_text_data(node: ast.AST, assigned_values: dict[str, list[ast.AST]], depth
         return True
     if isinstance(node, (ast.List, ast.Tuple)):
         return bool(node.elts) and all(is_text_data(e, assigned_values, depth) for e in node.elts)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
-        return is_text_data(node.left, assigned_values, depth) and isinstance(node.right, ast.Constant)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):  # (texts * (batch // len(texts)): a count)
+        return any(is_text_data(side, assigned_values, depth) for side in (node.left, node.right))
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # ["a"] + others, prefix + "b"
+        return all(is_text_data(side, assigned_values, depth) for side in (node.left, node.right))
     if isinstance(node, ast.Name) and depth < 4:
         values = assigned_values.get(node.id, [])
         return bool(values) and all(is_text_data(v, assigned_values, depth + 1) for v in values)

@@ -196,7 +196,10 @@ class Timings(FlowView):
         creates the CUDA context)."""
         info = self.flow.scopes.functions.get(region.scope)
         if info is not None and not info.called and info not in self._step_closures:
-            return self._first(self.effects.summary(info).events, bits, 0, set())
+            built = info.class_info.methods.get("__init__") if info.class_info is not None else None
+            before = self.effects.summary(built).events if built is not None and built is not info else []
+            return self._first(before + self.effects.summary(info).events, bits, 0, set())  # (__init__ ran first:
+            # a warm-up the constructor runs, self._warmup(), is before any method's clock)
         if info is None and self._method_excerpt:
             return []  # what ran before this excerpt is not in the file: no "first" to speak of
         chain = self._module_chains.get(bits)
