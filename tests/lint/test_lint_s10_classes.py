@@ -377,6 +377,16 @@ for _ in range(100):
     emb = model.encode(batched)
     print(time.perf_counter() - t0)
 """, []),
+    ("GA104", "noises.data.copy_(torch.randn(...)) into a CUDA tensor draws on the CPU only to copy; a CPU buffer does not",
+     """
+import torch
+noises = torch.empty(64, 100, 1, 1, device="cuda")
+cpu_buf = torch.empty(64, 100)
+for real in loader:
+    noises.data.copy_(torch.randn(64, 100, 1, 1))
+    cpu_buf.copy_(torch.randn(64, 100))
+    loss = D(G(noises)).mean()
+""", [5]),
     ("GA102", "the first model.transcribe() of a fresh model is timed cold", """
 import time
 import whisper

@@ -90,6 +90,7 @@ def measured_cost(machine) -> Optional[str]:
 
 
 def run(ctx) -> Iterator[Hit]:
+    yield from _copied_in_place(ctx)
     uses: dict[ast.AST, dict[str, list[int]]] = {}
     for call in ctx.index.calls:
         func = call.func
@@ -150,6 +151,22 @@ def run(ctx) -> Iterator[Hit]:
         yield Hit(f"{short(call)} copies a tensor just made on the CPU to the GPU; create it with "
                   f"device={device} instead", node=factory if factory is not None else call, fix=fix,
                   evidence={"created": short(factory) if factory is not None else short(receiver)})
+
+
+def _copied_in_place(ctx) -> Iterator[Hit]:
+    """``noises.data.copy_(torch.randn(b, nz, 1, 1))`` into a CUDA tensor: the fill is made on the CPU only to be
+    copied over; ``noises.normal_()`` (or the factory with device=) draws it on the GPU."""
+    for call in ctx.index.calls_by_name.get("copy_", ()):
+        if not (isinstance(call.func, ast.Attribute) and len(call.args) == 1 and isinstance(call.args[0], ast.Call)):
+            continue
+        factory = _factory_call(ctx, call.args[0])
+        if factory is None or factory is not call.args[0] or _literal(ctx, factory) \
+                or not ctx.kind(call.func.value) & CUDA_TENSOR or ctx.kind(call.func.value) & CPU_TENSOR:
+            continue
+        yield Hit(f"{short(factory)} is made on the CPU only to be copied into the GPU tensor "
+                  f"{short(call.func.value)}; draw it there instead", node=factory,
+                  fix=f"Fill it in place on the GPU ({short(call.func.value)}.normal_() / .uniform_() / .zero_()), or "
+                      "create the tensor with device= set", evidence={"created": short(factory)})
 
 
 def _to_a_tensors_device(ctx, call: ast.Call) -> bool:
