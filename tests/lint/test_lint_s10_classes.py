@@ -387,6 +387,39 @@ for real in loader:
     cpu_buf.copy_(torch.randn(64, 100))
     loss = D(G(noises)).mean()
 """, [5]),
+    ("GA104", "gpu = False, a module constant never rebound, makes a function's conditional device the CPU", """
+import torch
+gpu = False
+def train():
+    device = torch.device("cuda") if gpu else torch.device("cpu")
+    labels = torch.ones(64).to(device)
+    return labels
+def train_on(use_gpu):
+    device = torch.device("cuda") if use_gpu else torch.device("cpu")
+    return torch.ones(64).to(device)
+""", [9]),
+    ("GA107", "a decoder's sample() the file never calls runs in its caller's grad mode (the caller is not shown)", """
+import torch
+import torch.nn as nn
+class Decoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(1000, 256)
+        self.lstm = nn.LSTM(256, 512, batch_first=True)
+        self.out = nn.Linear(512, 1000)
+    def forward(self, feats, caps):
+        return self.out(self.lstm(torch.cat([feats, self.embed(caps)], 1))[0])
+    def sample(self, feats, max_len=20):
+        ids, x, h = [], feats, None
+        h = (torch.zeros(1, 1, 512).cuda(), torch.zeros(1, 1, 512).cuda())
+        for _ in range(max_len):
+            out, h = self.lstm(x, h)
+            word = self.out(out).argmax(2)
+            ids.append(word)
+            x = self.embed(word)
+        return ids
+decoder = Decoder().cuda()
+""", []),
     ("GA102", "the first model.transcribe() of a fresh model is timed cold", """
 import time
 import whisper

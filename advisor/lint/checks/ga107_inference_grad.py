@@ -121,7 +121,7 @@ def run(ctx) -> Iterator[Hit]:
         if key in reported or any(line < call.lineno for line in global_off) or grad_off(ctx, call, 0) \
                 or method_grad_off(ctx, call):
             continue
-        if grad_mode_of_caller(ctx, call):
+        if grad_mode_of_caller(ctx, call, evaluated=bool(ctx.kind(model) & EVAL)):
             continue  # a module's forward (a Lightning eval hook) runs in the grad mode its caller chose
         if _single_layer(ctx, model, lambda call=call: _handed_to_a_runner(ctx, call)) or _LOSS.search(last_identifier(model)) \
                 or _feature_transform(ctx, model):

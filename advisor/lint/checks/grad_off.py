@@ -18,23 +18,27 @@ _GRAD_OFF_WRAPPER = re.compile(r"no_?grad|inference_mode", re.IGNORECASE)
 _CALLER_DECIDES = re.compile(r"^_*forward|^(validation|test|predict)_step$")
 
 
-def grad_mode_of_caller(ctx, call: ast.Call) -> bool:
+def grad_mode_of_caller(ctx, call: ast.Call, evaluated: bool = False) -> bool:
     """Inside ``forward`` (or a helper only it calls) of the user's nn.Module: whoever calls the module picks
     autograd's mode (a distillation teacher is called under no_grad by the training step). Lightning runs its
     evaluation hooks under no_grad itself."""
-    return _caller_decides(ctx, ctx.function_of(call), 0)
+    return _caller_decides(ctx, ctx.function_of(call), 0, evaluated)
 
 
-def _caller_decides(ctx, info: Optional[FunctionInfo], depth: int) -> bool:
-    """A model's forward, or a method of it (``pnet_forward``, ``voxelize``) called only by such methods."""
+def _caller_decides(ctx, info: Optional[FunctionInfo], depth: int, evaluated: bool = False) -> bool:
+    """A model's forward, a method of it (``pnet_forward``, ``voxelize``) called only by such methods, or one the
+    file never calls."""
     if info is None or info.class_info is None or not info.class_info.is_model:
         return False
     if _CALLER_DECIDES.match(info.name) or "forward" in info.name:
         return True
+    if not ctx.call_sites(info) and not evaluated:
+        return True  # a model's method the file never calls (decoder.sample(features)): its caller picks the mode
+        # (a service method over a submodule the class put in eval mode, teacher.predict(x), is inference)
     sites = [c for c in ctx.index.calls_by_name.get(info.name, ()) if isinstance(c.func, ast.Attribute)
              and isinstance(c.func.value, ast.Name) and c.func.value.id == "self"]
     return depth < MAX_CALLER_DEPTH and bool(sites) and all(
-        _caller_decides(ctx, ctx.function_of(site), depth + 1) for site in sites)
+        _caller_decides(ctx, ctx.function_of(site), depth + 1, evaluated) for site in sites)
 
 
 def grad_off(ctx, node: ast.AST, depth: int) -> bool:

@@ -246,11 +246,17 @@ def indexes_host_data(node: ast.Subscript, kind: Callable[[ast.AST], int],
 
 def fixed_flag(test: ast.AST, index) -> Optional[bool]:
     """``USE_CUDA = torch.cuda.is_available()`` then ``USE_CUDA = False`` ... ``"cuda" if USE_CUDA else "cpu"``: at
-    the module's top level, straight-line, the last assignment before the statement fixes the flag (True/False);
-    None when anything else decides it (a function, a branch, a value not a bool literal)."""
+    the module's top level, straight-line, the last assignment before the statement fixes the flag (True/False); in a
+    function, a module constant bound once to a bool and never rebound (``gpu = False``) does. None when anything
+    else decides it (a parameter, a branch, a value not a bool literal)."""
     statement = index.statement_of(test)
-    if not isinstance(test, ast.Name) or statement is None or statement not in index.tree.body:
+    if not isinstance(test, ast.Name) or statement is None:
         return None
+    if statement not in index.tree.body:  # in a function: a module constant bound once and never rebound (gpu=False)
+        values = index.assigned_values.get(test.id, [])
+        single = len(values) == 1 and test.id not in index.parameters and isinstance(values[0], ast.Constant) \
+            and isinstance(values[0].value, bool) and index.statement_of(values[0]) in index.tree.body
+        return values[0].value if single else None
     for earlier in reversed(index.tree.body[:index.tree.body.index(statement)]):
         if isinstance(earlier, ast.Assign) and any(isinstance(t, ast.Name) and t.id == test.id for t in earlier.targets):
             value = earlier.value
