@@ -8,6 +8,18 @@ import pytest
 
 from tests.lint.lint_helpers import lines_of
 
+_FLAGGED_DEVICE = """
+import torch
+USE_CUDA = torch.cuda.is_available()
+{flag}
+device = torch.device("cuda" if USE_CUDA else "cpu")
+model = Net().to(device)
+for x, y in loader:
+    loss = crit(model(x.to(device)), y.to(device))
+    loss.backward()
+    print(loss.item())
+"""
+
 CASES = [
     ("GA103", "pow() of a CUDA tensor is a CUDA tensor: its .item() waits; a count-down while of 3 is a few reads",
      """
@@ -261,29 +273,10 @@ def train():
 for epoch in range(200):
     print(train())
 """, [16]),
-    ("GA103", "USE_CUDA = False just after USE_CUDA = torch.cuda.is_available(): the device is the CPU", """
-import torch
-USE_CUDA = torch.cuda.is_available()
-USE_CUDA = False
-device = torch.device("cuda:1" if USE_CUDA else "cpu")
-model = Net().to(device)
-for x, y in loader:
-    loss = crit(model(x.to(device)), y.to(device))
-    loss.backward()
-    print(loss.item())
-""", []),
-    ("GA103", "a flag set False inside a function, or set by a branch, fixes nothing", """
-import torch
-USE_CUDA = torch.cuda.is_available()
-if quick:
-    USE_CUDA = False
-device = torch.device("cuda" if USE_CUDA else "cpu")
-model = Net().to(device)
-for x, y in loader:
-    loss = crit(model(x.to(device)), y.to(device))
-    loss.backward()
-    print(loss.item())
-""", [10]),
+    ("GA103", "USE_CUDA = False just after USE_CUDA = torch.cuda.is_available(): the device is the CPU",
+     _FLAGGED_DEVICE.format(flag="USE_CUDA = False"), []),
+    ("GA103", "a flag set False by a branch fixes nothing",
+     _FLAGGED_DEVICE.format(flag="if quick:\n    USE_CUDA = False"), [10]),
     ("GA107", "two top-level predictions of an eval model each record a graph; two in one function are one finding",
      """
 import torch
