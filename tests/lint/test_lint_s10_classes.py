@@ -413,6 +413,39 @@ class Decoder(nn.Module):
         return ids
 decoder = Decoder().cuda()
 """, []),
+    ("GA103", "a loop inside `if visualization: ...; return score` runs all its iterations (no loop around the if)", """
+import torch
+device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu")
+def score(model, loader, visualization=False):
+    if visualization:
+        total = 0
+        for x, y in loader:
+            out = model(x.to(device))
+            total += (out.argmax(1) == y.to(device)).sum().item()
+        return total
+    for x, y in loader:
+        if torch.isnan(model(x.to(device))).any():
+            raise ValueError("nan")
+""", [8, 11]),
+    ("GA107", "an agent's critic trained in the same file (critic.training_step) is no target net; a training step is no"
+     " forward", """
+import torch
+import torch.nn as nn
+class Agent:
+    def __init__(self, actor, critic, device):
+        self.actor, self.critic, self.device = actor.to(device), critic.to(device), device
+        self.teacher = nn.Sequential(nn.Linear(8, 64), nn.ReLU(), nn.Linear(64, 4)).to(device)
+    def pick(self, state):
+        return self.actor(torch.as_tensor(state, device=self.device)).detach().cpu().numpy()
+    def train(self, states, rewards, next_states, actions):
+        next_values = self.critic(next_states).detach()
+        value_loss = self.critic.training_step((states, rewards + 0.99 * next_values))
+        policy_loss = self.actor.training_step((states, actions))
+        return value_loss.detach().item(), policy_loss.detach().item()
+    def teacher_targets(self, states):
+        return self.teacher(states).detach()
+agent = Agent(Actor(), Critic(), "cuda")
+""", [15]),
     ("GA102", "the first model.transcribe() of a fresh model is timed cold", """
 import time
 import whisper

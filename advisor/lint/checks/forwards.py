@@ -22,6 +22,12 @@ _NOT_A_FORWARD = api.MODEL_QUIET_METHODS | api.MODEL_SELF_METHODS | {"parameters
 
 # model.load_param_from_tensor(t), net.set_weights(w), model.update_buffers(x): methods that write a model's state
 _SETS_STATE = re.compile(r"^_*(load|set|copy|assign|register|reset|init|update|fill|save)(_|$)")
+# actor.training_step(batch), agent.train_on_batch(x, y): a training step, which runs backward() and step() itself
+_TRAINS = re.compile(r"^_*(training_step|train_step|train_on_batch|train_batch|learn|optimi[sz]e_step)$")
+
+
+def trains(method: str) -> bool:
+    return bool(_TRAINS.match(method))
 
 
 def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
@@ -39,7 +45,7 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
             return func
         return func if _unknown_eval_model(ctx, func, callee, arguments) else None
     if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD and not _SETS_STATE.match(func.attr) \
-            and not _library_generate(ctx, func):
+            and not trains(func.attr) and not _library_generate(ctx, func):
         receiver = ctx.kind(func.value)
         if receiver & (MODEL | CUDA_MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR) \
                 and ctx.kind(call) & CUDA_TENSOR and not any(is_step_function(f.node) for f in ctx.callees(call)) \

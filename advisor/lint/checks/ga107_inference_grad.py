@@ -39,7 +39,7 @@ from typing import Iterator, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.checks import grad_state
 from advisor.lint.checks.common import short, where
-from advisor.lint.checks.forwards import model_of
+from advisor.lint.checks.forwards import model_of, trains
 from advisor.lint.checks.grad_off import grad_mode_of_caller, grad_off, grad_switched_off_lines, method_grad_off
 from advisor.lint.checks.training_steps import sample_after_training, trains_around
 from advisor.lint.flow import EVAL
@@ -133,7 +133,7 @@ def run(ctx) -> Iterator[Hit]:
         if loops and sample_after_training(ctx, call, loops[0]) and not ctx.kind(model) & EVAL:
             continue  # a preview sample after the epoch's training pass (after model.eval(): a validation pass)
         if grad_state.output_detached(ctx.index, call, reads_in):
-            if loops and _trained_in_loop(ctx, model, call, loops[-1], reads_in):
+            if _trained_in_loop(ctx, model, call, loops[-1] if loops else None, reads_in):
                 continue  # netD(netG(z).detach()) in a GAN's D step: netG trains in the same loop (its G step)
             reported.add(key)  # a teacher's logits, a DQN target: the graph is recorded and thrown away
             yield Hit(f"{short(call)} records an autograd graph that is never used: its output is detached "
@@ -189,13 +189,18 @@ def _caller_steps_back(ctx, call: ast.Call) -> bool:
     return False
 
 
-def _trained_in_loop(ctx, model: ast.AST, call: ast.Call, loop: ast.AST, reads_in) -> bool:
+def _trained_in_loop(ctx, model: ast.AST, call: ast.Call, loop: Optional[ast.AST], reads_in) -> bool:
     """Another forward of the same model in the loop keeps its graph (``output = netD(netG(noise))`` before
-    ``lossG.backward()``): the model trains here, its detached forward is part of a training step."""
+    ``lossG.backward()``), or the loop hands the model a training step (``critic.training_step(batch)``): the model
+    trains here, its detached forward is part of a training step. Outside a loop (an agent's methods, run by a loop
+    elsewhere): anywhere in the file."""
     text = short(model)
-    return any(other is not call and (found := model_of(ctx, other)) is not None and short(found) == text
-               and not grad_state.output_detached(ctx.index, other, reads_in)
-               for other in ast.walk(loop) if other.__class__ is ast.Call)
+    calls = [c for c in ast.walk(loop) if c.__class__ is ast.Call] if loop is not None else ctx.index.calls
+    return any(other is not call and (
+        (found := model_of(ctx, other)) is not None and short(found) == text
+        and not grad_state.output_detached(ctx.index, other, reads_in)
+        or isinstance(other.func, ast.Attribute) and trains(other.func.attr) and short(other.func.value) == text)
+        for other in calls)
 
 
 def _fed_a_graph(ctx, call: ast.Call, scope: ast.AST, frozen: frozenset[str], cache: dict) -> bool:

@@ -111,9 +111,11 @@ def in_exit_branch(index, node: ast.AST) -> bool:
     for parent in index.ancestors(node):
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module)):
             return False
-        if isinstance(parent, ast.If) and child is not parent.test \
-                and runs_once(parent.body if child in parent.body else parent.orelse):
-            return True
+        branch = parent.body if isinstance(parent, ast.If) and child in parent.body else getattr(parent, "orelse", [])
+        if isinstance(parent, ast.If) and child is not parent.test and runs_once(branch):
+            # a branch that only returns, with no loop around it, cuts nothing short: the loop written in
+            # `if visualization: for x in loader: ...; return score` runs all its iterations
+            return bool(index.enclosing_loops(parent)) or not isinstance(branch[-1], ast.Return)
         child = parent
     return False
 
