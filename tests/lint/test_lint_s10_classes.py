@@ -446,6 +446,21 @@ class Agent:
         return self.teacher(states).detach()
 agent = Agent(Actor(), Critic(), "cuda")
 """, [15]),
+    ("GA107", "a DQN's target net used undetached in act() still only makes targets in learn(): its detached forward "
+     "records a graph for nothing", """
+import torch
+class Agent:
+    def __init__(self, device):
+        self.local = QNetwork().to(device)
+        self.target = QNetwork().to(device)
+    def act(self, state):
+        return self.target(state).argmax(1)
+    def learn(self, states, rewards, next_states):
+        q_next = self.target(next_states).detach().max(1)[0]
+        loss = ((rewards + 0.99 * q_next - self.local(states).max(1)[0]) ** 2).mean()
+        loss.backward()
+agent = Agent("cuda")
+""", [9]),
     ("GA102", "the first model.transcribe() of a fresh model is timed cold", """
 import time
 import whisper

@@ -197,10 +197,11 @@ def _trained_in_loop(ctx, model: ast.AST, call: ast.Call, loop: Optional[ast.AST
     text = short(model)
     calls = [c for c in ast.walk(loop) if c.__class__ is ast.Call] if loop is not None else ctx.index.calls
     return any(other is not call and (
-        (found := model_of(ctx, other)) is not None and short(found) == text
+        loop is not None and (found := model_of(ctx, other)) is not None and short(found) == text
         and not grad_state.output_detached(ctx.index, other, reads_in)
         or isinstance(other.func, ast.Attribute) and trains(other.func.attr) and short(other.func.value) == text)
-        for other in calls)
+        for other in calls)  # (file-wide, a forward not detached is no sign of training: a DQN's act() uses its
+    # target net so, and the target net still only makes targets)
 
 
 def _fed_a_graph(ctx, call: ast.Call, scope: ast.AST, frozen: frozenset[str], cache: dict) -> bool:
