@@ -461,6 +461,19 @@ class Agent:
         loss.backward()
 agent = Agent("cuda")
 """, [9]),
+    ("GA107", "a DQN without a target net: the next-state forward of the net the same function trains is its step",
+     """
+import torch
+class Agent:
+    def __init__(self, device):
+        self.actor = QNetwork().to(device)
+    def train(self, states, rewards, next_states):
+        current_q = self.actor(states).max(1)[0]
+        next_q = self.actor(next_states).detach().max(1)[0]
+        loss = ((rewards + 0.99 * next_q - current_q) ** 2).mean()
+        loss.backward()
+agent = Agent("cuda")
+""", []),
     ("GA102", "the first model.transcribe() of a fresh model is timed cold", """
 import time
 import whisper

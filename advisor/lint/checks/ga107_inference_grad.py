@@ -195,13 +195,14 @@ def _trained_in_loop(ctx, model: ast.AST, call: ast.Call, loop: Optional[ast.AST
     trains here, its detached forward is part of a training step. Outside a loop (an agent's methods, run by a loop
     elsewhere): anywhere in the file."""
     text = short(model)
-    calls = [c for c in ast.walk(loop) if c.__class__ is ast.Call] if loop is not None else ctx.index.calls
-    return any(other is not call and (
-        loop is not None and (found := model_of(ctx, other)) is not None and short(found) == text
-        and not grad_state.output_detached(ctx.index, other, reads_in)
-        or isinstance(other.func, ast.Attribute) and trains(other.func.attr) and short(other.func.value) == text)
-        for other in calls)  # (file-wide, a forward not detached is no sign of training: a DQN's act() uses its
-    # target net so, and the target net still only makes targets)
+    here = loop if loop is not None else ctx.index.scope_of(call)  # (the function: a DQN's learn() trains its net)
+    in_step = [c for c in ast.walk(here) if c.__class__ is ast.Call]
+    return any(other is not call and (found := model_of(ctx, other)) is not None and short(found) == text
+               and not grad_state.output_detached(ctx.index, other, reads_in) for other in in_step) \
+        or any(isinstance(other.func, ast.Attribute) and trains(other.func.attr) and short(other.func.value) == text
+               for other in (in_step if loop is not None else ctx.index.calls))
+    # (file-wide, only a training step counts: a DQN's act() runs its target net undetached, and that net still
+    # only makes targets in learn())
 
 
 def _fed_a_graph(ctx, call: ast.Call, scope: ast.AST, frozen: frozenset[str], cache: dict) -> bool:
