@@ -474,6 +474,20 @@ class Agent:
         loss.backward()
 agent = Agent("cuda")
 """, []),
+    ("GA103", "if args.model_architecture == 'joint': is a mode picked once, true on every step; if step == 0: is not",
+     """
+import torch
+def train(args, model, loader, opt, device):
+    for step, (x, y) in enumerate(loader):
+        out = model(x.to(device))
+        loss = out.loss
+        loss.backward()
+        opt.step()
+        if args.model_architecture == "joint":
+            tp = torch.sum((out.logits > 0.5) & (y.to(device) == 1)).item()
+        if step == 0:
+            print(loss.item())
+""", [9]),
     ("GA102", "the first model.transcribe() of a fresh model is timed cold", """
 import time
 import whisper

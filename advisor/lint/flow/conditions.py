@@ -104,10 +104,12 @@ def rank_condition(test: ast.AST) -> bool:
 
 
 def mode_switch(test: ast.Compare, assigned: set[str]) -> bool:
-    """``if VOTE == 'soft':`` with VOTE set before the loop: a mode picked once, the same on every iteration."""
+    """``if VOTE == 'soft':`` with VOTE set before the loop, ``if args.model_architecture == "joint":``: a mode picked
+    once, the same on every iteration."""
     sides = [test.left] + test.comparators
     return len(sides) == 2 and any(isinstance(s, ast.Constant) and isinstance(s.value, str) for s in sides) \
-        and any(isinstance(s, ast.Name) and s.id not in assigned for s in sides)
+        and any(isinstance(s, (ast.Name, ast.Attribute)) and (key := dotted(s)) is not None and key not in assigned
+                and key.split(".")[0] not in assigned for s in sides)
 
 
 def bound_is_fixed(node: ast.AST, assigned: set[str]) -> bool:
