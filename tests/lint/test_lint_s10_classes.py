@@ -488,6 +488,18 @@ def train(args, model, loader, opt, device):
         if step == 0:
             print(loss.item())
 """, [9]),
+    ("GA102", "a training run's clock shown as hours (time.strftime of time.gmtime(elapsed)) is a job timer, no benchmark",
+     """
+import time
+import torch
+model = Net().cuda()
+start = time.time()
+for step in range(100000):
+    loss = model(torch.randn(64, 8, device="cuda")).sum()
+    loss.backward()
+    if step % 1000 == 0:
+        print(time.strftime("%H:%M:%S", time.gmtime(time.time() - start)))
+""", []),
     ("GA102", "the first model.transcribe() of a fresh model is timed cold", """
 import time
 import whisper

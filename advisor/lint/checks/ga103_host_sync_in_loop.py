@@ -35,7 +35,8 @@ from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
     what=('Finds a host read of a CUDA tensor -- .item(), .cpu(), .tolist(), float(t), print(t), an '
-          'f-string, `if t:`, math.isfinite(t), a logger handed the tensor (writer.add_scalar, wandb.log) -- on '
+          'f-string, `if t:`, math.isfinite(t), a logger handed the tensor (writer.add_scalar, wandb.log), a NumPy '
+          'array or a list indexed by a CUDA tensor (confusion[t, p] += 1, classes[pred]: each index is read) -- on '
           'every iteration of a training or benchmark loop, also inside a helper or closure the loop calls '
           '(through a name bound to it, a factory that returns it, optimizer.step(closure)); a read inside a '
           'helper that only this loop calls is reported where it is; one in a helper used elsewhere too, at the '

@@ -165,10 +165,15 @@ def _function_name(func: ast.AST) -> str:
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
+_CLOCK_FORMATS = frozenset({"gmtime", "localtime", "timedelta"})
+
+
 def _in_minutes(ctx, use: ast.AST) -> bool:
     parent = ctx.index.parents.get(use)
     if isinstance(parent, ast.BinOp) and parent.left is use and isinstance(parent.op, (ast.FloorDiv, ast.Div, ast.Mod)):
         return isinstance(parent.right, ast.Constant) and parent.right.value in _TIME_UNITS
     if isinstance(parent, ast.Call) and _function_name(parent.func) == "divmod" and parent.args[:1] == [use]:
         return len(parent.args) == 2 and isinstance(parent.args[1], ast.Constant) and parent.args[1].value in _TIME_UNITS
-    return False
+    # time.strftime('%H:%M:%S', time.gmtime(elapsed)), datetime.timedelta(seconds=elapsed): a clock of hours
+    return isinstance(parent, ast.Call) and _function_name(parent.func) in _CLOCK_FORMATS and use in parent.args + [
+        k.value for k in parent.keywords]
