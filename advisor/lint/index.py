@@ -222,3 +222,22 @@ class FileIndex:
             if isinstance(parent, ast.stmt):
                 return parent
         return None
+
+    def last_write_before(self, name: str, statement: ast.stmt) -> Optional[ast.stmt]:
+        """The last statement of ``statement``'s own block, before it, that writes the plain name ``name`` anywhere
+        inside it (``r = 5`` before ``while r:``; a loop or a branch that rebinds it), or None. Found from the
+        name's stores, not by walking the block: blocks can be a whole module."""
+        owner = self.parents.get(statement)
+        block = next((getattr(owner, field) for field in ("body", "orelse", "finalbody")
+                      if statement in getattr(owner, field, [])), [])
+        found: Optional[ast.stmt] = None
+        for store in self.names_by_id.get(name, ()):
+            if not isinstance(store.ctx, ast.Store):
+                continue
+            node: Optional[ast.AST] = store
+            while node is not None and self.parents.get(node) is not owner:
+                node = self.parents.get(node)
+            if isinstance(node, ast.stmt) and node.lineno < statement.lineno and node in block \
+                    and (found is None or node.lineno > found.lineno):
+                found = node
+        return found

@@ -15,7 +15,7 @@ from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.names import last_identifier
 
 _GRAD_OFF_WRAPPER = re.compile(r"no_?grad|inference_mode", re.IGNORECASE)
-_CALLER_DECIDES = re.compile(r"^_*forward|^(validation|test|predict)_step$")
+_CALLER_DECIDES = re.compile(r"forward|^(validation|test|predict)_step$")  # (forward, _forward_features, pnet_forward)
 
 
 def grad_mode_of_caller(ctx, call: ast.Call, evaluated: bool = False) -> bool:
@@ -30,7 +30,7 @@ def _caller_decides(ctx, info: Optional[FunctionInfo], depth: int, evaluated: bo
     file never calls."""
     if info is None or info.class_info is None or not info.class_info.is_model:
         return False
-    if _CALLER_DECIDES.match(info.name) or "forward" in info.name:
+    if _CALLER_DECIDES.search(info.name):
         return True
     if not ctx.call_sites(info) and not evaluated:
         return True  # a model's method the file never calls (decoder.sample(features)): its caller picks the mode

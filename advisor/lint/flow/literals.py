@@ -249,18 +249,15 @@ def fixed_flag(test: ast.AST, index) -> Optional[bool]:
     the module's top level, straight-line, the last assignment before the statement fixes the flag (True/False); in a
     function, a module constant bound once to a bool and never rebound (``gpu = False``) does. None when anything
     else decides it (a parameter, a branch, a value not a bool literal)."""
-    statement = index.statement_of(test)
-    if not isinstance(test, ast.Name) or statement is None:
+    statement = index.statement_of(test) if isinstance(test, ast.Name) else None
+    if statement is None:
         return None
-    if statement not in index.tree.body:  # in a function: a module constant bound once and never rebound (gpu=False)
+    if index.parents.get(statement) is not index.tree:  # in a function: a module constant bound once, never rebound
         values = index.assigned_values.get(test.id, [])
         single = len(values) == 1 and test.id not in index.parameters and isinstance(values[0], ast.Constant) \
-            and isinstance(values[0].value, bool) and index.statement_of(values[0]) in index.tree.body
+            and isinstance(values[0].value, bool) and index.parents.get(index.statement_of(values[0])) is index.tree
         return values[0].value if single else None
-    for earlier in reversed(index.tree.body[:index.tree.body.index(statement)]):
-        if isinstance(earlier, ast.Assign) and any(isinstance(t, ast.Name) and t.id == test.id for t in earlier.targets):
-            value = earlier.value
-            return value.value if isinstance(value, ast.Constant) and isinstance(value.value, bool) else None
-        if any(isinstance(n, ast.Name) and n.id == test.id and isinstance(n.ctx, ast.Store) for n in ast.walk(earlier)):
-            return None  # written some other way (in a branch, a loop, a tuple)
-    return None
+    earlier = index.last_write_before(test.id, statement)  # (written some other way -- a branch, a loop, a tuple --
+    value = earlier.value if isinstance(earlier, ast.Assign) and any(
+        isinstance(t, ast.Name) and t.id == test.id for t in earlier.targets) else None  # fixes nothing)
+    return value.value if isinstance(value, ast.Constant) and isinstance(value.value, bool) else None

@@ -214,7 +214,7 @@ class LoopAnalysis(FlowView):
             if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
                 return len(iterable.elts)
             return None
-        return while_iterations(loop, self.index.parents.get(loop), sizes.int_value)
+        return while_iterations(loop, self.index, sizes.int_value)
 
     def walks_cuda_tensor(self, loop: ast.AST) -> bool:
         """``for v in t`` / ``for i in range(len(t))`` / ``range(t.size(0))`` / ``range(t.shape[0])``, t on CUDA."""

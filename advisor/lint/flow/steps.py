@@ -111,8 +111,8 @@ def in_exit_branch(index, node: ast.AST) -> bool:
     for parent in index.ancestors(node):
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module)):
             return False
-        branch = parent.body if isinstance(parent, ast.If) and child in parent.body else getattr(parent, "orelse", [])
-        if isinstance(parent, ast.If) and child is not parent.test and runs_once(branch):
+        branch = (parent.body if child in parent.body else parent.orelse) if isinstance(parent, ast.If) else []
+        if branch and child is not parent.test and runs_once(branch):
             # a branch that only returns, with no loop around it, cuts nothing short: the loop written in
             # `if visualization: for x in loader: ...; return score` runs all its iterations
             return bool(index.enclosing_loops(parent)) or not isinstance(branch[-1], ast.Return)

@@ -14,13 +14,13 @@ from typing import Callable, Optional
 IntValue = Callable[[ast.AST], Optional[int]]
 
 
-def while_iterations(loop: ast.While, parent: Optional[ast.AST], int_value: IntValue) -> Optional[int]:
+def while_iterations(loop: ast.While, index, int_value: IntValue) -> Optional[int]:
     counter, bound, counts_down = _condition(loop.test, int_value)
     if bound is None:
         return None
     if counter is None:
         return bound
-    start = _start(counter, loop, parent, int_value)
+    start = _start(counter, loop, index, int_value)
     step = _step(counter, loop)
     if step is None:
         return None if counts_down else bound  # `while i < N` stepped some other way (i += batch): about N
@@ -73,15 +73,10 @@ def _step(counter: str, loop: ast.While) -> Optional[int]:
     return None
 
 
-def _start(counter: str, loop: ast.While, parent: Optional[ast.AST], int_value: IntValue) -> Optional[int]:
-    """The constant assigned to the counter by the last statement of the loop's block that writes it."""
-    block = next((getattr(parent, field) for field in ("body", "orelse", "finalbody")
-                  if loop in getattr(parent, field, [])), [])
-    for statement in reversed(block[:block.index(loop)] if loop in block else []):
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
-                and isinstance(statement.targets[0], ast.Name) and statement.targets[0].id == counter:
-            return int_value(statement.value)
-        if any(isinstance(n, ast.Name) and n.id == counter and isinstance(n.ctx, ast.Store)
-               for n in ast.walk(statement)):
-            return None  # written some other way (a tuple, a loop target): not a spelled-out start
+def _start(counter: str, loop: ast.While, index, int_value: IntValue) -> Optional[int]:
+    """The constant assigned to the counter by the last statement of the loop's block that writes it (written some
+    other way -- a tuple, a loop target --: no spelled-out start)."""
+    earlier = index.last_write_before(counter, loop)
+    if isinstance(earlier, ast.Assign) and len(earlier.targets) == 1 and isinstance(earlier.targets[0], ast.Name):
+        return int_value(earlier.value)
     return None
