@@ -250,9 +250,12 @@ CUDA_TENSOR_NAME_HINT = re.compile(
 RAW_INPUT_METHOD = re.compile(r"image|img|frame|text|sentence|file|path|video|audio|wav", re.IGNORECASE)
 COMPUTE_METHOD_HINT = re.compile(r"^_*(forward|extract_feat|encode|embed|predict|infer|run_model|compute_loss"
                                  r"|matmul|mm$|bmm$|conv|gemm|attention|softmax|layernorm|layer_norm|linear$"
-                                 r"|gather$|gather_for_metrics$|all_gather$|reduce$|all_reduce$)")
+                                 r"|gather$|gather_for_metrics$|all_gather$|reduce$|all_reduce$"
+                                 r"|act$|(select|get|choose|sample|take|compute)_actions?|get_value|evaluate_actions?)")
 # (a custom CUDA extension's op, ext.matmul(a, b) of torch.utils.cpp_extension.load_inline; accelerate's and
 # Lightning's accelerator.gather(loss) / reduce(...): collectives hand back tensors on the device of their input)
+# An RL policy's or agent's act / select_action / get_value handed CUDA observations: its action and value come back
+# on the policy's device (policy.act(obs.to(device), ...) of a policy the file receives).
 # A model the snippet uses but never makes, imports or receives (lines quoted from a training script): the
 # program's model, on the accelerator like the snippet's `device`.
 FREE_MODEL_NAME = re.compile(r"^(\w+_)?(model|net|network)$", re.IGNORECASE)

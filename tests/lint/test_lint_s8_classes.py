@@ -133,7 +133,8 @@ for step in range(1000):
     opt.step()
 """, []),
     ("GA103", "an agent's per-step action read counts when the update with its own loop runs only as the episode "
-     "ends (a branch that breaks); an update called every step makes the outer loop epochs", """
+     "ends (a branch that breaks), and also when it runs after every env.step() (session 11: a loop stepping an "
+     "environment is a loop of steps, whatever loop of updates it calls; r20 3017, r17 2421)", """
 import torch
 device = "cuda"
 class Agent:
@@ -179,7 +180,7 @@ def run_every_step(env, stepper, episodes):
 agent = Agent()
 run(None, agent, 100)
 run_every_step(None, Stepper(), 100)
-""", [8]),
+""", [8, 29]),
     ("GA110", "sizes and counts from a dataclass config's defaults (cfg: Config) and from a function's returned "
      "tuple (X, y = make_data(cfg)); a field the file builds with two values is unknown", """
 from dataclasses import dataclass

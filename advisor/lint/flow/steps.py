@@ -21,6 +21,7 @@ OPTIMIZER_STEP = frozenset({"step"})
 # an optimizer (or GradScaler) handed in from outside, whose parameters the file cannot place
 _NOT_THIS_BODY = (*FUNCTION_TYPES, *LOOP_TYPES, ast.Lambda, ast.ClassDef)
 _OPTIMIZER_NAME = re.compile(r"optim|^opt(_\w+)?$|scaler", re.IGNORECASE)
+_ENVIRONMENT_NAME = re.compile(r"(^|_)envs?($|_)|environment", re.IGNORECASE)  # env, eval_env, envs, train_environment
 
 
 def runs_update(events: list[Event], updates: frozenset = UPDATES) -> bool:
@@ -47,6 +48,14 @@ def is_step_function(node: ast.AST) -> bool:
     iteration is a loop of steps, whatever per-element loops its metrics run inside."""
     calls = update_calls(node.body) if isinstance(node, FUNCTION_TYPES) else []
     return {"backward", "step"} <= {call.func.attr for call in calls}  # type: ignore[attr-defined]
+
+
+def steps_environment(body: list[ast.stmt]) -> bool:
+    """``obs, reward, done, info = env.step(action)`` in this body, its inner loops aside: each iteration is one
+    step of an RL environment (the policy's forward, its action read back), however many updates an inner loop
+    runs after it (SAC's ``for _ in range(update_num_per_step)``): a loop of steps, not of epochs."""
+    return any(isinstance(call.func, ast.Attribute) and call.func.attr == "step"
+               and _ENVIRONMENT_NAME.search(last_identifier(call.func.value)) for call in _body_calls(body))
 
 
 def named_like_optimizer(call: ast.Call) -> bool:

@@ -1,0 +1,82 @@
+"""Branches that run only on some iterations of a loop: a host read under them is excused.
+
+Under ``if step % 100 == 0:``, ``if i == 0:``, a flag set in the loop (``if log_now:``), in an ``except`` handler or a
+branch that exits or fills an empty accumulator (it runs once), or a branch whose condition is itself the (reported)
+host read (a running best, ``if loss < best:``; a divergence check, ``if loss > 10:``) -- but in a loop over the
+elements of a CUDA tensor a filter against a fixed bound (``if score >= 0.18:``) passes every element above it, so
+the reads in its branch count. A test of the device (``if device.type == 'cuda':``, ``if use_cuda:``) or of the rank
+excuses nothing: on a GPU it holds on every iteration. A mixin of LoopAnalysis (it needs the loop's assigned names
+and whether it walks a CUDA tensor).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from advisor.lint.flow import steps
+from advisor.lint.flow.conditions import bound_is_fixed, cuda_condition, mode_switch, rank_condition
+from advisor.lint.flow.kinds import CUDA_TENSOR
+from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES
+from advisor.lint.names import dotted
+
+
+class BranchGuards:
+    def guarded(self, node: ast.AST, stop: ast.AST) -> bool:
+        """Is ``node`` under a branch that runs only on some iterations (between it and ``stop``)?"""
+        child = node
+        for parent in self.index.ancestors(node):
+            if parent is stop or isinstance(parent, FUNCTION_TYPES):
+                return False
+            if isinstance(parent, ast.ExceptHandler):
+                return True  # runs when something failed, not on every iteration
+            if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test and (
+                    self.is_guard(parent.test, stop) or isinstance(parent, ast.If) and (steps.runs_once(
+                        parent.body if child in parent.body else parent.orelse)
+                        or child in parent.body and steps.fills_when_empty(parent.test, parent.body))):
+                return True  # (a branch that leaves the loop, or fills an empty accumulator, runs once at most)
+            child = parent
+        return False
+
+    def _fixed_bound_filter(self, test: ast.AST, stop: Optional[ast.AST]) -> bool:
+        """``score >= 0.18`` / ``conf > args.thresh`` in a loop over the elements of a CUDA tensor (boxes,
+        detections) that never changes the bound. Not ``loss < best`` (a running best), nor ``loss > 10`` in
+        a training loop (a divergence check: it should never pass)."""
+        if not isinstance(stop, LOOP_TYPES) or not self.walks_cuda_tensor(stop) \
+                or not isinstance(test, ast.Compare) or len(test.ops) != 1 \
+                or not isinstance(test.ops[0], (ast.Gt, ast.GtE, ast.Lt, ast.LtE)):
+            return False
+        sides = [test.left, test.comparators[0]]
+        bounds = [side for side in sides if not self.kind(side) & CUDA_TENSOR]
+        return len(bounds) == 1 and bound_is_fixed(bounds[0], self.assigned(stop))
+
+    def is_guard(self, test: ast.AST, stop: Optional[ast.AST] = None) -> bool:
+        """Does the branch under ``test`` run on some iterations of ``stop`` (a loop) only?"""
+        if self.effects.truth_sync(test):
+            # the condition is the host read (reported there); its branch runs only sometimes (a new best) --
+            # unless it is a filter against a fixed bound (`if score >= 0.18:` per box): that passes every
+            # element above the bound, and each read in its branch counts
+            return not self._fixed_bound_filter(test, stop)
+        if self.kind(test) & CUDA_TENSOR:
+            return False
+        if isinstance(test, ast.BoolOp):
+            return any(self.is_guard(value, stop) for value in test.values)
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self.is_guard(test.operand, stop)
+        if cuda_condition(test, self.names.qual) is not None or rank_condition(test):
+            return False  # `if device.type == 'cuda':` / `if rank == 0:` holds on every iteration on a GPU
+        if isinstance(test, ast.Attribute):
+            return stop is None or not isinstance(stop, LOOP_TYPES) or dotted(test) in self.assigned(stop)
+        if isinstance(test, ast.Name):
+            # `if log_now:` set in the loop varies per iteration; `if is_main:` set before it holds for all of them
+            return stop is None or not isinstance(stop, LOOP_TYPES) or test.id in self.assigned(stop)
+        if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(test)):
+            return True  # `if step % 100 == 0:`
+        if isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.In) \
+                and isinstance(test.comparators[0], (ast.List, ast.Tuple, ast.Set)):
+            return True  # `if epoch in [10, 50, 100]:` holds on the iterations listed only
+        if isinstance(test, ast.Compare) and all(isinstance(op, (ast.Eq, ast.NotEq)) for op in test.ops):
+            return any(isinstance(side, ast.Constant) for side in [test.left] + test.comparators) \
+                and not mode_switch(test, self.assigned(stop) if isinstance(stop, LOOP_TYPES) else set())
+        return False
+

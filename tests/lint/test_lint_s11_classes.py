@@ -1,0 +1,65 @@
+"""Classes of session 11 (issue 12), each with its must-not twin: an RL policy's action handed back from
+``policy.act(obs.to(device))`` of a policy the file receives, and a loop that steps an RL environment as a loop of
+steps whatever loop of updates runs inside it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+CASES = [
+    ("GA103", "a received policy's act() handed CUDA observations gives a CUDA action: its .cpu() per env step "
+     "waits; the same policy handed CPU observations does not", """
+import torch
+def evaluate(env, policy, device, episodes):
+    obs = env.reset()
+    done_count = 0
+    while done_count < episodes:
+        with torch.no_grad():
+            _, action, _ = policy.act(torch.from_numpy(obs).float().to(device), deterministic=True)
+        obs, reward, done, info = env.step(action.cpu().numpy())
+        done_count += int(done)
+def evaluate_on_cpu(env, policy, episodes):
+    obs = env.reset()
+    for _ in range(episodes):
+        action = policy.act(torch.from_numpy(obs).float())
+        obs, reward, done, info = env.step(action.cpu().numpy())
+""", [8]),
+    ("GA103", "a loop that steps the environment and then runs its own loop of updates (SAC's updates per step) "
+     "is a loop of steps: the action read in it counts; an epoch loop around a loop over batches stays per epoch",
+     """
+import torch
+class SAC:
+    def __init__(self, env, device):
+        self.env = env
+        self.device = device
+        self.policy = torch.nn.Linear(4, 2).to(device)
+        self.q = torch.nn.Linear(6, 1).to(device)
+        self.opt = torch.optim.Adam(self.q.parameters())
+    def train(self, episodes, updates_per_step):
+        for episode in range(episodes):
+            state, done = self.env.reset(), False
+            while not done:
+                action = self.policy(torch.from_numpy(state).float().to(self.device))
+                state, reward, done, _ = self.env.step(action.cpu())
+                for _ in range(updates_per_step):
+                    loss = self.q(torch.randn(8, 6, device=self.device)).mean()
+                    self.opt.zero_grad()
+                    loss.backward()
+                    self.opt.step()
+def fit(model, loader, opt, epochs):
+    for epoch in range(epochs):
+        for x, y in loader:
+            loss = (model(x.cuda()) - y.cuda()).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        print(loss.item())
+""", [14]),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_s11_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
