@@ -79,4 +79,3 @@ class BranchGuards:
             return any(isinstance(side, ast.Constant) for side in [test.left] + test.comparators) \
                 and not mode_switch(test, self.assigned(stop) if isinstance(stop, LOOP_TYPES) else set())
         return False
-
