@@ -1,6 +1,6 @@
 """Classes of session 11 (issue 12), each with its must-not twin: an RL policy's action handed back from
 ``policy.act(obs.to(device))`` of a policy the file receives, and a loop that steps an RL environment as a loop of
-steps whatever loop of updates runs inside it."""
+steps whatever loop of updates runs inside it; a target network's forward in a training step with autograd on."""
 
 from __future__ import annotations
 
@@ -57,6 +57,41 @@ def fit(model, loader, opt, epochs):
             opt.step()
         print(loss.item())
 """, [14]),
+    ("GA107", "a target network (named as a copy, no optimizer over it) run with autograd on in a training step that "
+     "runs backward: reported once per network; not under no_grad, not a 'target' model an optimizer trains, not "
+     "an attack's target classifier fed a generator's output (the backward pass needs that graph)", """
+import copy
+import torch
+device = "cuda"
+q = torch.nn.Linear(4, 2).to(device)
+target_q = copy.deepcopy(q)
+opt = torch.optim.Adam(q.parameters())
+def update(s, a, r, s2):
+    q_next = target_q(s2).max(1)[0]
+    loss = (q(s).gather(1, a) - (r + 0.99 * q_next)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+def update_quiet(s, a, r, s2):
+    with torch.no_grad():
+        q_next = target_q(s2).max(1)[0]
+    loss = (q(s).gather(1, a) - (r + 0.99 * q_next)).pow(2).mean()
+    loss.backward()
+target_encoder = torch.nn.Linear(8, 8).to(device)
+enc_opt = torch.optim.SGD(target_encoder.parameters(), lr=0.1)
+def train_encoder(x):
+    loss = target_encoder(x).pow(2).mean()
+    loss.backward()
+    enc_opt.step()
+generator = torch.nn.Linear(4, 8).to(device)
+target = torch.nn.Linear(8, 3).to(device)
+gen_opt = torch.optim.Adam(generator.parameters())
+def attack_step(z):
+    fake = generator(z)
+    loss = target(fake).logsumexp(1).mean()
+    loss.backward()
+    gen_opt.step()
+""", [8]),
 ]
 
 

@@ -480,10 +480,15 @@ def test_a_detached_target_in_a_training_loop(line):
 
 
 @pytest.mark.parametrize("line", ["nxt = target(s2).max(1)[0]",
-                                  "with torch.no_grad():\n        nxt = target(s2).max(1)[0]",
                                   "q2 = target(s2)\n    nxt = q2.detach().max(1)[0] + q2.mean()"])
-def test_a_target_whose_graph_is_used_or_not_recorded(line):
-    assert _ids(_TARGET_NET.format(line=line), "GA107") == []
+def test_a_target_network_whose_graph_the_backward_pass_walks(line):
+    """Session 11 (the session-8 convention, r18 2608, r20 3016/3017): a target network no optimizer trains, run with
+    autograd on, is reported even when the loss uses its output -- backward then fills gradients nobody reads."""
+    assert _ids(_TARGET_NET.format(line=line), "GA107") == [7]
+
+
+def test_a_target_under_no_grad_records_nothing():
+    assert _ids(_TARGET_NET.format(line="with torch.no_grad():\n        nxt = target(s2).max(1)[0]"), "GA107") == []
 
 
 @pytest.mark.parametrize("made,fires", [("torch.Tensor(0.0)", False), ("torch.FloatTensor(1.5, 2.0)", False),

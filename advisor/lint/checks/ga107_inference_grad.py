@@ -10,6 +10,8 @@ Must match:   model.eval(); for x in loader: preds.append(model(x.to(device)))
               model(input_ids=ids.to(device), attention_mask=mask.to(device)) after model.eval()  (keywords)
               def evaluate(model, x): model.eval(); return model(x)   in a file whose work is on CUDA
               nxt = target_net(s2).max(1)[0].detach()  in a training loop  (the graph is never used)
+              q_next = self.target_q1(s2) in a training step that runs backward: a target network (weights copied
+              in, no optimizer over them) records a graph the backward pass walks for nothing
               def extract(model, loader): f = model; return [f(b.cuda()).detach() for b in loader]  (an alias)
               feats = [m(x)[2] for m in seniors]; [cka(z, f.detach()) for f in feats]  in a training loop whose
               batch is marked x.requires_grad = False (a batch, not parameters: no model is frozen by it)
@@ -41,6 +43,7 @@ from advisor.lint.checks import grad_state
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.forwards import model_of, trains
 from advisor.lint.checks.grad_off import grad_mode_of_caller, grad_off, grad_switched_off_lines, method_grad_off
+from advisor.lint.checks.target_nets import TargetNetworks
 from advisor.lint.checks.training_steps import sample_after_training, trains_around
 from advisor.lint.flow import EVAL
 from advisor.lint.index import FUNCTION_TYPES
@@ -106,6 +109,7 @@ def run(ctx) -> Iterator[Hit]:
     timed: Optional[dict[ast.AST, int]] = None  # call -> the line its clock starts at
     module_names: Optional[dict[str, list[ast.Name]]] = None
     reads: dict[ast.AST, dict] = {}
+    targets: Optional[TargetNetworks] = None
 
     def reads_in(scope: ast.AST) -> dict:  # per function, built when a forward's output is assigned there
         if scope not in reads:
@@ -137,6 +141,14 @@ def run(ctx) -> Iterator[Hit]:
                 continue  # netD(netG(z).detach()) in a GAN's D step: netG trains in the same loop (its G step)
             reported.add(key)  # a teacher's logits, a DQN target: the graph is recorded and thrown away
             yield Hit(f"{short(call)} records an autograd graph that is never used: its output is detached "
+                      "(run it under torch.no_grad())", node=call)
+            continue
+        if _backward_after(ctx, call, scope) and (targets := targets or TargetNetworks(ctx.index)).is_target(model) \
+                and not _fed_a_graph(ctx, call, scope, frozen, carrying):  # (an attack's target classifier fed a
+            # generator's output: the backward pass needs the graph through it)
+            reported.add(key)  # SAC's target critics, a double DQN's target_net(next_states).gather(...) in the loss
+            yield Hit(f"{short(call)} runs the target network {short(model)} with autograd on: its weights are "
+                      "copied in and never trained, yet its graph is recorded and the backward pass walks it "
                       "(run it under torch.no_grad())", node=call)
             continue
         if ctx.kind(model) & EVAL:
