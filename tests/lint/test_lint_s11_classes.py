@@ -1,6 +1,7 @@
 """Classes of session 11 (issue 12), each with its must-not twin: an RL policy's action handed back from
 ``policy.act(obs.to(device))`` of a policy the file receives, and a loop that steps an RL environment as a loop of
-steps whatever loop of updates runs inside it; a target network's forward in a training step with autograd on."""
+steps whatever loop of updates runs inside it; a target network's forward in a training step with autograd on; a predictor library's pipeline placed on CUDA, timed
+cold; cold runs dropped by an outer loop's counter."""
 
 from __future__ import annotations
 
@@ -92,6 +93,57 @@ def attack_step(z):
     loss.backward()
     gen_opt.step()
 """, [8]),
+    ("GA102", "a diffusers pipeline moved to CUDA runs its model there: a clock around its first call times a cold "
+     "start; the same after a warm-up call, or a pipeline left on the CPU, is quiet", """
+import time
+import torch
+from diffusers import StableDiffusionPipeline
+pipe = StableDiffusionPipeline.from_pretrained("sd", torch_dtype=torch.float16)
+pipe = pipe.to("cuda")
+start = time.time()
+image = pipe("a cat").images[0]
+print(time.time() - start)
+cpu_pipe = StableDiffusionPipeline.from_pretrained("sd")
+start = time.time()
+image = cpu_pipe("a cat").images[0]
+print(time.time() - start)
+""", [7]),
+    ("GA102", "a warm-up call of the pipeline before the clock: nothing to report", """
+import time
+from diffusers import DiffusionPipeline
+pipe = DiffusionPipeline.from_pretrained("sd").to("cuda")
+pipe("warm-up", num_inference_steps=2)
+start = time.time()
+image = pipe("a cat").images[0]
+print(time.time() - start)
+""", []),
+    ("GA101", "the pipeline hands back images read on the host: its end waits for the GPU, no synchronize needed",
+     """
+import time
+from transformers import pipeline
+asr = pipeline("automatic-speech-recognition", model="whisper", device=0)
+asr("warm.wav")
+start = time.time()
+text = asr("a.wav")
+print(time.time() - start)
+""", []),
+    ("GA102", "the cold runs are dropped by the counter of an outer loop around a clock per chunk (if batch >= "
+     "warmup:), not only by the counter of the clock's own loop", """
+import time
+import torch
+model = torch.nn.Linear(8, 8).cuda().eval()
+chunks = [torch.ones(4, 8) for _ in range(5)]
+total = 0.0
+for batch in range(6):
+    for chunk in chunks:
+        start = time.time()
+        out = model(chunk.cuda())
+        torch.cuda.synchronize()
+        end = time.time()
+        if batch >= 3:
+            total += end - start
+print(total)
+""", []),
 ]
 
 

@@ -20,8 +20,10 @@ def drops_cold_runs(ctx, region) -> bool:
     difference = region.difference
     if difference is None or region.open is None:
         return False
-    loop = next((loop for loop in ctx.enclosing_loops(difference) if loop in ctx.enclosing_loops(region.open)), None)
-    counters = _counters(loop) if loop is not None else _parameters(ctx, difference)
+    common = [loop for loop in ctx.enclosing_loops(difference) if loop in ctx.enclosing_loops(region.open)]
+    loop = common[0] if common else None
+    # (the counter of any loop around the pair: `if batch_num >= warmup_batches:` around a clock per chunk of a batch)
+    counters = set().union(*map(_counters, common)) if common else _parameters(ctx, difference)
     if not counters:
         return False
     uses = [use for use in _uses(ctx, difference, loop) if not _only_tested(ctx, use)]

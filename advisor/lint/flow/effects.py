@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import ast
 import builtins
-from dataclasses import dataclass, field
 from functools import reduce
 from operator import or_
 from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.analyzer import FlowResult
+from advisor.lint.flow.events import CLOCK, COMPUTE, HOST_READ, KERNEL, SYNC, WORK, Event, Summary
 from advisor.lint.flow.kinds import (
     CONTAINER,
     CPU_TENSOR,
@@ -33,17 +33,12 @@ from advisor.lint.flow.kinds import (
     MODEL,
 )
 from advisor.lint.flow.literals import came_from_generate, indexes_host_data, is_mask, is_text, is_text_data
+from advisor.lint.flow.predictors import predictor_on_cuda
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.flow.view import FlowView
 from advisor.lint.index import FileIndex, children
 from advisor.lint.names import Names
 
-WORK = 1  # queues GPU work (a kernel, a copy)
-COMPUTE = 2  # ... that computes (not just allocates or copies): what warms up cuBLAS/cuDNN
-SYNC = 4  # waits for all queued GPU work
-CLOCK = 8  # reads a host clock
-HOST_READ = 16  # the sync is a host read of a tensor (.item(), print(t), if t:), not an explicit synchronize
-KERNEL = 32  # runs a kernel without computing on data: a factory that fills (torch.randn(..., device="cuda"))
 # Not run where written (definitions), or nothing in them can touch the GPU (leaves, imports).
 _NOTHING_INSIDE = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Name,
                              ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Import, ast.ImportFrom,
@@ -56,19 +51,6 @@ _CASTS = frozenset({"half", "double", "bfloat16"})
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
 
-@dataclass(frozen=True)
-class Event:
-    node: ast.AST
-    bits: int
-    callee: Optional[FunctionInfo] = None  # set when the effect is a call into the user's function
-
-
-@dataclass
-class Summary:
-    bits: int = 0  # WORK/COMPUTE if the body does that; SYNC if it ends synchronized
-    events: list[Event] = field(default_factory=list)
-
-
 class Effects(FlowView):
     def __init__(self, index: FileIndex, names: Names, flow: FlowResult) -> None:
         super().__init__(index, names, flow)
@@ -76,6 +58,7 @@ class Effects(FlowView):
         self._in_progress: set[FunctionInfo] = set()
         self._stop_at_loops = False
         self._statement_events: dict[tuple[ast.AST, bool], list[Event]] = {}
+        self._predictors: dict[str, bool] = {}  # name -> a predictor library's object placed on CUDA
         # statements with a loop inside (or that are loops): the only ones stop_at_loops changes
         self._holds_loops: set[ast.AST] = set(index.loops)
         for loop in index.loops:
@@ -365,7 +348,16 @@ class Effects(FlowView):
         info = self.flow.scopes.functions.get(scope)
         if info is not None and func.id in info.positional + info.keyword_only and arguments & CUDA_TENSOR:
             return WORK | COMPUTE, None  # a function handed in (benchmark(fn, x)), called on CUDA tensors
+        if not value and self._predictor_on_cuda(func.id):
+            return WORK | COMPUTE | SYNC, None  # pipe(prompt) of a diffusers pipeline moved to CUDA: runs its model
+            # there and hands back images read on the host (its end waits for the GPU)
         return 0, None
+
+    def _predictor_on_cuda(self, name: str) -> bool:
+        known = self._predictors.get(name)
+        if known is None:
+            known = self._predictors[name] = predictor_on_cuda(name, self.index, self.kind, self.qual)
+        return known
 
     def _text_only(self, call: ast.Call) -> bool:
         """The data handed in is text (strings, lists of strings, names bound only to those), and no keyword
