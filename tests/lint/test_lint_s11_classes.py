@@ -1,7 +1,7 @@
 """Classes of session 11 (issue 12), each with its must-not twin: an RL policy's action handed back from
 ``policy.act(obs.to(device))`` of a policy the file receives, and a loop that steps an RL environment as a loop of
 steps whatever loop of updates runs inside it; a target network's forward in a training step with autograd on; a predictor library's pipeline placed on CUDA, timed
-cold; cold runs dropped by an outer loop's counter."""
+cold; cold runs dropped by an outer loop's counter; the elements of a tuple a method of the file's own class returns."""
 
 from __future__ import annotations
 
@@ -144,6 +144,27 @@ for batch in range(6):
             total += end - start
 print(total)
 """, []),
+    ("GA103", "next_state, reward, done = env.step(a) of the file's own environment class: the state is a CUDA tensor, "
+     "the flag is a Python bool -- `if done:` reads nothing (an early `return` of a helper is no value either)", """
+import torch
+class Env:
+    def __init__(self):
+        self.done = False
+    def step(self, action):
+        if self.done:
+            return
+        self.done = action > 3
+        return torch.ones(4, device="cuda"), 1.0, self.done
+policy = torch.nn.Linear(4, 2).cuda()
+env = Env()
+state = torch.zeros(4, device="cuda")
+for t in range(1000):
+    action = policy(state).argmax()
+    state, reward, done = env.step(t)
+    if done:
+        break
+    print(state.sum().item())
+""", [18]),
 ]
 
 

@@ -15,6 +15,7 @@ from advisor.lint.flow.kinds import (
     CUDA_TENSOR,
     DEVICE_BITS,
     F64,
+    INSTANCE_BITS,
     LOADER,
     MODEL,
     NUMPY,
@@ -31,14 +32,12 @@ def returned_shape(analyzer, target: ast.AST, value: ast.AST) -> Optional[tuple[
         return None
     if _accelerator_prepare(analyzer, value) and len(value.args) == len(target.elts):
         return tuple(_prepared(analyzer, argument) for argument in value.args)
-    if not isinstance(value.func, ast.Name):
-        return None
-    info = analyzer.scopes.resolve(value.func.id, analyzer.scope)
-    if not isinstance(info, FunctionInfo):
+    info = _function_called(analyzer, value.func)
+    if info is None:
         return None
     size = len(target.elts)
     returns = [node.value for node in ast.walk(info.node) if isinstance(node, ast.Return)
-               and analyzer.index.scope_of(node) is info.node]
+               and analyzer.index.scope_of(node) is info.node and not _returns_none(node)]
     if not returns or not all(isinstance(v, ast.Tuple) and len(v.elts) == size
                               and not any(isinstance(e, ast.Starred) for e in v.elts) for v in returns):
         return None
@@ -47,6 +46,31 @@ def returned_shape(analyzer, target: ast.AST, value: ast.AST) -> Optional[tuple[
         for position, element in enumerate(value_tuple.elts):  # type: ignore[union-attr]
             shape[position] |= analyzer.values.get(element, 0)
     return tuple(shape)
+
+
+def _function_called(analyzer, func: ast.AST) -> Optional[FunctionInfo]:
+    """The user's function a call runs: ``train_feed(...)``, ``self.step(...)`` from a method of its class,
+    ``env.step(action)`` of an instance of one of the file's classes (``next_state, reward, done = env.step(a)``: the
+    state may be a CUDA tensor, the flag is not)."""
+    if isinstance(func, ast.Name):
+        info = analyzer.scopes.resolve(func.id, analyzer.scope)
+        return info if isinstance(info, FunctionInfo) else None
+    if not isinstance(func, ast.Attribute):
+        return None
+    if isinstance(func.value, ast.Name) and func.value.id == "self":
+        method = analyzer.scopes.method_of(analyzer.scope, func.attr)
+        if method is not None:
+            return method
+    receiver = analyzer.values.get(func.value, 0)
+    if not receiver & INSTANCE_BITS:
+        return None
+    methods = {c.methods[func.attr] for c in analyzer.scopes.classes_of(receiver) if func.attr in c.methods}
+    return methods.pop() if len(methods) == 1 else None
+
+
+def _returns_none(node: ast.Return) -> bool:
+    """``return`` / ``return None``: an early exit (``if len(memory) < batch: return``), no values to unpack."""
+    return node.value is None or isinstance(node.value, ast.Constant) and node.value.value is None
 
 
 def _accelerator_prepare(analyzer, call: ast.Call) -> bool:
