@@ -1,7 +1,7 @@
 """Classes of session 11 (issue 12), each with its must-not twin: an RL policy's action handed back from
 ``policy.act(obs.to(device))`` of a policy the file receives, and a loop that steps an RL environment as a loop of
 steps whatever loop of updates runs inside it; a target network's forward in a training step with autograd on; a predictor library's pipeline placed on CUDA, timed
-cold; cold runs dropped by an outer loop's counter; the elements of a tuple a method of the file's own class returns."""
+cold; cold runs dropped by an outer loop's counter; the elements of a tuple a method of the file's own class returns; per-epoch values read in a comprehension after training."""
 
 from __future__ import annotations
 
@@ -165,6 +165,25 @@ for t in range(1000):
         break
     print(state.sum().item())
 """, [18]),
+    ("GA103", "[v.item() for v in losses] after training, losses appended once per epoch: a handful of reads once; "
+     "the same over predictions appended per batch is one wait per batch", """
+import torch
+model = torch.nn.Linear(8, 1).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+epoch_losses, batch_preds = [], []
+for epoch in range(10):
+    total = 0
+    for x, y in loader:
+        loss = (model(x.cuda()) - y.cuda()).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.detach()
+        batch_preds.append(model(x.cuda()).detach())
+    epoch_losses.append(total / len(loader))
+history = [v.item() for v in epoch_losses]
+values = [p.item() for p in batch_preds]
+""", [16]),
 ]
 
 

@@ -124,9 +124,29 @@ def _comprehension_reads(ctx) -> Iterator[Hit]:
         if not (isinstance(generator.target, ast.Name) and ctx.kind(generator.iter) & CUDA_TENSOR):
             continue
         read = _element_read(ctx, node.elt, generator.target.id, _a_parameter(ctx, generator.iter))
-        if read is not None:
+        if read is not None and not _filled_once_per_epoch(ctx, generator.iter):
             yield Hit(f"{short(read)} waits for the GPU once per element of {short(generator.iter)}: read them "
                       "all at once (torch.stack(...).tolist() or torch.cat(...).cpu())", node=read)
+
+
+def _filled_once_per_epoch(ctx, value: ast.AST) -> bool:
+    """``[i.item() for i in training_losses]`` after training, where ``training_losses.append(...)`` runs once per
+    epoch (in a loop around the loop of steps, not in it): a handful of values read once at the end -- the GPU is idle
+    by then, each read is a short copy, and there is no step left to stall."""
+    if not isinstance(value, ast.Name):
+        return False
+    scope = ctx.index.scope_of(value)
+    fills = [call for call in ctx.index.calls_by_name.get("append", []) + ctx.index.calls_by_name.get("extend", [])
+             if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+             and call.func.value.id == value.id and ctx.index.scope_of(call) is scope]
+    return bool(fills) and all((loops := ctx.index.enclosing_loops(call)) and _an_epoch_loop(ctx, loops[0])
+                               for call in fills)
+
+
+def _an_epoch_loop(ctx, loop: ast.AST) -> bool:
+    """Not hot itself, and a loop inside it is (its loop of steps)."""
+    return not ctx.loop_is_hot(loop) and any(ctx.loop_is_hot(inner) for inner in ctx.index.loops
+                                             if loop in ctx.index.enclosing_loops(inner))
 
 
 def _a_parameter(ctx, value: ast.AST) -> bool:
