@@ -190,3 +190,22 @@ values = [p.item() for p in batch_preds]
 @pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
 def test_s11_classes(check, about, code, expected):
     assert [line for line, found in lines_of(code, select=[check])] == expected
+
+
+def _job(filler_lines: int) -> str:
+    filler = "".join(f"    settings_{i} = load_setting({i})\n" for i in range(filler_lines))
+    return ("import time\nimport torch\n"
+            "def main():\n"
+            "    start_time = time.time()\n"
+            f"{filler}"
+            "    x = torch.randn(4096, 4096, device='cuda')\n"
+            "    y = x @ x\n"
+            "    print(f'Finished in {time.time() - start_time:.2f}s')\n")
+
+
+def test_a_clock_pair_far_apart_in_the_code_times_a_job_not_a_measurement():
+    """A clock at the top of main() read 80+ lines further down, after set-up and I/O, is a job timer (r22 dev 3509):
+    no GA101 or GA102; the same pair around the same work a few lines apart is a measurement, cold and unsynced."""
+    near = [check for line, check in lines_of(_job(3), select=["GA101", "GA102"])]
+    far = [check for line, check in lines_of(_job(85), select=["GA101", "GA102"])]
+    assert sorted(near) == ["GA101", "GA102"] and far == []

@@ -29,7 +29,7 @@ from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
-from advisor.lint.checks.measured_time import reports_minutes
+from advisor.lint.checks.measured_time import times_a_job
 from advisor.lint.flow import SYNC, WORK
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
@@ -134,7 +134,7 @@ def _conditional(ctx, node: ast.AST, loop: ast.AST) -> bool:
 def run(ctx) -> Iterator[Hit]:
     for region in ctx.timed_regions():
         if not region.has_work or region.synchronized or ctx.region_trains(region, over_loaders_only=True) \
-                or reports_minutes(ctx, region) or ctx.region_calls_training_run(region) or _copies_only(region) \
+                or times_a_job(ctx, region) or ctx.region_calls_training_run(region) or _copies_only(region) \
                 or _waits_every_iteration(ctx, region):
             continue  # (a job timed in minutes, or a whole run over data: the kernels still queued are noise)
         last = region.last_work

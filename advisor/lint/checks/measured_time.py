@@ -3,8 +3,9 @@
 - It drops the cold runs: the pair is read on every iteration of a counted loop, and the first iterations'
   times are thrown away (``if i >= warmup: times.append(t)``, ``times = times[1:]``) or reduced to a median
   or a minimum, which a cold outlier cannot move. Start-up then never reaches the number reported.
-- It reports minutes: ``elapsed // 60``, ``divmod(elapsed, 60)``, ``elapsed / 3600``: the duration of a job
-  (training, a pass over a dataset), next to which start-up and the last queued kernels are noise.
+- It times a job: it reports minutes (``elapsed // 60``, ``divmod(elapsed, 60)``, ``elapsed / 3600``), or its clocks
+  are far apart in the code (the top of main() and its "Finished in"): the duration of a job (training, a pass over a
+  dataset, a whole program), next to which start-up and the last queued kernels are noise.
 """
 
 from __future__ import annotations
@@ -54,6 +55,20 @@ def _lap_over_loader(ctx, region) -> bool:
     name = parent.targets[0].id
     loops = [loop for loop in ctx.enclosing_loops(region.close) if ctx.iterates_loader(loop)]
     return bool(loops) and loops[0] not in ctx.enclosing_loops(region.open) and name in ctx.assigned_in(loops[0])
+
+
+_JOB_LINES = 80  # a clock pair this far apart in the code brackets a program's run, not a measurement
+
+
+def times_a_job(ctx, region) -> bool:
+    """A job timer: the time is shown in minutes, or the pair is far apart in the code (``start_time = time.time()``
+    at the top of main(), ``print(f"Finished in {time.time() - start_time:.2f}s")`` 200 lines further down, after
+    set-up, file reading, collectives and the work of other modules): next to all that, CUDA's start-up and the last
+    queued kernels are noise."""
+    if region.open is not None and region.close is not None \
+            and region.close.lineno - region.open.lineno >= _JOB_LINES:
+        return True
+    return reports_minutes(ctx, region)
 
 
 def reports_minutes(ctx, region) -> bool:
