@@ -184,6 +184,19 @@ for epoch in range(10):
 history = [v.item() for v in epoch_losses]
 values = [p.item() for p in batch_preds]
 """, [16]),
+    ("GA103", "a helper that reads its own parameter (free_tensor(x): x.detach().cpu()) reads at a call handed a CUDA "
+     "tensor, not at one handed the loader's CPU batch, whatever other calls pass", """
+import torch
+def free_tensor(x):
+    return x.detach().cpu().numpy()
+model = torch.nn.Linear(8, 2).cuda()
+outputs, ys = [], []
+with torch.no_grad():
+    for X, y in loader:
+        outputs.append(free_tensor(model(X.cuda())))
+        ys.append(free_tensor(y))
+print(free_tensor(model(torch.ones(1, 8).cuda())))
+""", [8]),
 ]
 
 

@@ -25,7 +25,7 @@ from advisor.lint.flow.effects import COMPUTE, HOST_READ, KERNEL, SYNC, Effects,
 from advisor.lint.flow.guards import BranchGuards
 from advisor.lint.flow.kinds import CUDA_TENSOR, CUDA_WORKER, LOADER
 from advisor.lint.flow.literals import indexes_host_data
-from advisor.lint.flow.scopes import FunctionInfo
+from advisor.lint.flow.scopes import FunctionInfo, passed_at
 from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.view import FlowView
 from advisor.lint.flow.walks import walks_few_components, walks_parameters
@@ -290,8 +290,14 @@ class LoopAnalysis(BranchGuards, FlowView):
 
     def _read_needs_other_arguments(self, call: Event, read: Event) -> bool:
         """The pass merges what all call sites pass. For a ``*args`` helper (``metric.add(*values)``) that
-        merge is too coarse: count its host read at this call only if this call passes a CUDA tensor."""
+        merge is too coarse: count its host read at this call only if this call passes a CUDA tensor. So for a
+        helper that reads its own parameter (``def free_tensor(x): return x.detach().cpu()``): ``free_tensor(y)``
+        of a CPU batch reads nothing, whatever other calls hand it."""
         info = call.callee
+        parameter = self._read_parameter(info, read.node)
+        if parameter is not None and isinstance(call.node, ast.Call):
+            passed = passed_at(call.node, info, parameter)
+            return passed is not None and not self.kind(passed) & CUDA_TENSOR
         variadic = self._variadic_derived(info)
         if not variadic or not any(isinstance(n, ast.Name) and n.id in variadic for n in ast.walk(read.node)):
             return False
@@ -299,6 +305,16 @@ class LoopAnalysis(BranchGuards, FlowView):
             if isinstance(call.node, ast.Call) else []
         return not any(self.kind(a.value if isinstance(a, ast.Starred) else a) & CUDA_TENSOR
                        for a in arguments)
+
+    def _read_parameter(self, info: FunctionInfo, read: ast.AST) -> Optional[str]:
+        """The parameter a read in ``info``'s own body reads directly (``x.detach().cpu()``, ``float(x)``), if any."""
+        if self.index.scope_of(read) is not info.node or not isinstance(read, ast.Call):
+            return None
+        operand = read.args[0] if isinstance(read.func, ast.Name) and read.args else read.func
+        while isinstance(operand, (ast.Attribute, ast.Call)):
+            operand = operand.func if isinstance(operand, ast.Call) else operand.value
+        named = isinstance(operand, ast.Name) and operand.id in info.positional + info.keyword_only
+        return operand.id if named and operand.id not in self.assigned(info.node) else None
 
     def _variadic_derived(self, info: FunctionInfo) -> set[str]:
         """Names in ``info`` whose value comes from its ``*args`` / ``**kwargs`` (assigned, looped, comprehended)."""
