@@ -197,6 +197,31 @@ with torch.no_grad():
         ys.append(free_tensor(y))
 print(free_tensor(model(torch.ones(1, 8).cuda())))
 """, [8]),
+    ("GA102", "a model handed in, warmed up on a dummy input before the clocks in the same function, is warm whatever "
+     "the pass can tell of that dummy's device; a model timed on the CPU and then moved to CUDA is not", """
+import time
+import torch
+def gpu_speed_test(model, images):
+    dummy = torch.rand(1, 3, 256, 256)
+    with torch.no_grad():
+        for _ in range(100):
+            model(dummy)
+        torch.cuda.synchronize()
+        for image in images:
+            start = time.time()
+            model(image.cuda())
+            torch.cuda.synchronize()
+            print(time.time() - start)
+def cpu_then_gpu(net, x):
+    start = time.time()
+    net(x)
+    print(time.time() - start)
+    net.cuda()
+    start = time.time()
+    net(x.cuda())
+    torch.cuda.synchronize()
+    print(time.time() - start)
+""", [20]),
 ]
 
 
