@@ -222,6 +222,16 @@ def cpu_then_gpu(net, x):
     torch.cuda.synchronize()
     print(time.time() - start)
 """, [20]),
+    ("GA104", "a torch function of fills only (F.one_hot(torch.arange(n)), torch.block_diag of torch.ones blocks) made "
+     "on the CPU and copied: reported at the fill; one_hot of the labels the loader gives is data", """
+import torch
+import torch.nn.functional as F
+def forward(feats, labels, n_ways, n_shots, k):
+    support = F.one_hot(torch.arange(n_ways).repeat(n_shots)).cuda()
+    mask = torch.block_diag(*[torch.ones(k, k) for _ in range(n_ways)]).bool().cuda()
+    targets = F.one_hot(labels).cuda()
+    return feats @ support.T.float(), mask, targets
+""", [4, 5]),
 ]
 
 

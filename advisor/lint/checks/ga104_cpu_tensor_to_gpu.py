@@ -23,17 +23,16 @@ Must not:     torch.randn(64, 128, device="cuda");  batch.to(device) for batches
 from __future__ import annotations
 
 import ast
-from collections import defaultdict
 from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.checks.attribute_fills import attribute_fill
 from advisor.lint.checks.common import short, where
+from advisor.lint.checks.factory_calls import CASTS, factory_assignment, factory_call, name_loads
 from advisor.lint.checks.fill_fixes import device_text, made_on_the_device
 from advisor.lint.checks.handed_fills import fills_handed_in
 from advisor.lint.flow import CPU_DEVICE, CPU_TENSOR, CUDA_DEVICE, CUDA_TENSOR, FRESH
 from advisor.lint.flow.literals import holds_literal_data
-from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -69,14 +68,9 @@ INFO = CheckInfo(
                 "#create-tensors-directly-on-the-target-device",),
     doc=DOC,
 )
-_CASTS = frozenset({"float", "half", "double", "bfloat16", "int", "long", "contiguous",  # (and views: still the fill)
-                    "unsqueeze", "squeeze", "view", "reshape", "expand", "repeat", "flatten", "t", "transpose", "permute",
-                    "random_", "normal_", "uniform_", "bernoulli_", "exponential_", "zero_", "fill_"})  # in place
 _NUMPY_FILLS = api.NUMPY_FILLS
 _TORCH_FILLS = api.TORCH_FILLS
 _WRAPPERS = api.FILL_WRAPPERS
-_DTYPES = frozenset({"float", "float32", "float64", "double", "half", "float16", "bfloat16", "int", "int32", "int64",
-                     "long", "int8", "uint8", "int16", "short", "bool", "complex64", "cfloat"})
 _SHAPE_ATTRIBUTES = frozenset({"shape", "size", "dtype", "device", "ndim", "dim", "numel"})
 _LIKE_FACTORIES = frozenset({"zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like"})
 
@@ -105,7 +99,7 @@ def run(ctx) -> Iterator[Hit]:
         if pieces:
             yield from _joined_hits(ctx, call, pieces)
             continue
-        factory = _factory_call(ctx, receiver)
+        factory = factory_call(ctx, receiver)
         if _literal(ctx, factory):
             continue
         if isinstance(receiver, ast.Name):
@@ -113,10 +107,10 @@ def run(ctx) -> Iterator[Hit]:
             if loops and receiver.id not in ctx.assigned_in(loops[0]):
                 continue  # made before the loop, copied in it: GA105 reports the repeated copy
             if _a_parameter(ctx, receiver, call):  # def fit(X, device): X.to(device): the function's job (the fill
-                yield from fills_handed_in(ctx, call, receiver.id, _factory_call, _literal)
+                yield from fills_handed_in(ctx, call, receiver.id, factory_call, _literal)
                 continue  # made just to be handed to it, to_var(torch.ones(n)), is reported at the call)
             scope = ctx.index.scope_of(call)
-            factory = _factory_assignment(ctx, scope, receiver.id, call.lineno)
+            factory = factory_assignment(ctx, scope, receiver.id, call.lineno)
             if _literal(ctx, factory):
                 continue
             if factory is not None and _filled_between(ctx, scope, receiver.id, factory, call):
@@ -124,7 +118,7 @@ def run(ctx) -> Iterator[Hit]:
             untouched_fill = _is_constant_fill(ctx, factory) and not _used_between(ctx, scope, receiver.id, factory, call)
             if not (before & FRESH or _numpy_fill(ctx, factory) or untouched_fill):
                 continue  # (a fill whose shape only was read, torch.ones_like(x), is still untouched)
-            loads = (uses[scope] if scope in uses else uses.setdefault(scope, _name_loads(scope)))[receiver.id]
+            loads = (uses[scope] if scope in uses else uses.setdefault(scope, name_loads(scope)))[receiver.id]
             if factory is not None:  # the loads this binding reaches: up to the name's next assignment
                 end = min([v.lineno for v in ctx.index.assigned_values.get(receiver.id, ()) if v.lineno > factory.lineno
                            and ctx.index.scope_of(v) is scope], default=10**9)
@@ -133,7 +127,7 @@ def run(ctx) -> Iterator[Hit]:
                 continue  # the CPU tensor is used elsewhere too: the copy may be needed (unless it is a
                 # constant fill not touched before the copy: a zero vector made on the GPU is the same one)
         elif factory is None and isinstance(receiver, ast.Attribute):  # self.label = torch.zeros(n); ...cuda()
-            factory = attribute_fill(ctx, receiver, call, lambda value: _factory_call(ctx, value))
+            factory = attribute_fill(ctx, receiver, call, lambda value: factory_call(ctx, value))
             if factory is None or not (_is_constant_fill(ctx, factory) or ctx.kind(factory) & FRESH):
                 continue
         elif factory is None or not (before & FRESH or _numpy_fill(ctx, factory)):
@@ -159,7 +153,7 @@ def _copied_in_place(ctx) -> Iterator[Hit]:
     for call in ctx.index.calls_by_name.get("copy_", ()):
         if not (isinstance(call.func, ast.Attribute) and len(call.args) == 1 and isinstance(call.args[0], ast.Call)):
             continue
-        factory = _factory_call(ctx, call.args[0])
+        factory = factory_call(ctx, call.args[0])
         if factory is None or factory is not call.args[0] or _literal(ctx, factory) \
                 or not ctx.kind(call.func.value) & CUDA_TENSOR or ctx.kind(call.func.value) & CPU_TENSOR:
             continue
@@ -180,7 +174,7 @@ def _joined_factories(ctx, receiver: ast.AST, copy: ast.Call) -> list[ast.Call]:
     """``torch.cat((torch.ones(1, 512).view(-1), t_pos)).view(2, -1).cuda()``: the factories a join is made of, when
     every piece is one (directly, or a name bound to one in this scope and read only by the join); else []."""
     while isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute) \
-            and receiver.func.attr in api.VIEW_METHODS | _CASTS | {"reshape", "flatten"}:
+            and receiver.func.attr in api.VIEW_METHODS | CASTS | {"reshape", "flatten"}:
         receiver = receiver.func.value
     if not (isinstance(receiver, ast.Call) and ctx.qual(receiver.func) in api.JOINS and receiver.args
             and isinstance(receiver.args[0], (ast.List, ast.Tuple)) and receiver.args[0].elts):
@@ -193,11 +187,11 @@ def _joined_factories(ctx, receiver: ast.AST, copy: ast.Call) -> list[ast.Call]:
                 and piece.func.attr in api.VIEW_METHODS | {"reshape", "flatten"}:
             piece = piece.func.value
         if isinstance(piece, ast.Name):
-            if loops and piece.id not in ctx.assigned_in(loops[0]) or len(_name_loads(scope)[piece.id]) != 1:
+            if loops and piece.id not in ctx.assigned_in(loops[0]) or len(name_loads(scope)[piece.id]) != 1:
                 return []  # made before the loop (GA105's copy), or read elsewhere too: the CPU tensor is data
-            piece = _factory_assignment(ctx, scope, piece.id, copy.lineno)
+            piece = factory_assignment(ctx, scope, piece.id, copy.lineno)
         else:
-            piece = _factory_call(ctx, piece)
+            piece = factory_call(ctx, piece)
         if piece is None or _literal(ctx, piece) or not (ctx.kind(piece) & FRESH or _is_constant_fill(ctx, piece)):
             return []
         found.append(piece)
@@ -251,50 +245,6 @@ def _bound_in(ctx, name: str, scope: ast.AST) -> bool:
 def _literal(ctx, factory: Optional[ast.Call]) -> bool:
     return factory is not None and holds_literal_data((ctx.qual(factory.func) or "")[6:], factory) \
         and _numpy_fill(ctx, factory) is None
-
-
-def _factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
-    while isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
-        # torch.zeros(n, n) + 2.0, (torch.arange(n) + 0.5) * dx: a factory and Python numbers, all computed on the
-        # CPU before the copy
-        sides = [side for side in (node.left, node.right) if not ctx.is_number(side)]
-        if len(sides) != 1:
-            break
-        node = sides[0]
-    peeled = False
-    while isinstance(node, ast.Call):
-        name = ctx.qual(node.func) or ""
-        if name.count(".") == 1 and name.startswith("torch.") and name[6:] in api.FACTORIES:
-            return node
-        if isinstance(node.func, ast.Attribute) and (node.func.attr in _CASTS or _cpu_type_cast(ctx, node)):
-            node, peeled = node.func.value, True
-            continue
-        unimported_variable = isinstance(node.func, ast.Name) and node.func.id == "Variable" and not name \
-            and "Variable" not in ctx.index.bound_names
-        if (name in api.PASSTHROUGH_CALLS or unimported_variable) and node.args:  # Variable(torch.randn(n)).cuda()
-            return _factory_call(ctx, node.args[0])  # (also nn.Parameter(scale * torch.rand(n)))
-        return None
-    if peeled and isinstance(node, ast.Name):  # rots = rot.unsqueeze(0).repeat(1, n, 1, 1) of rot = torch.eye(3)
-        scope = ctx.index.scope_of(node)  # read only there: the fill it was made from
-        if len(_name_loads(scope)[node.id]) == 1:
-            return _factory_assignment(ctx, scope, node.id, node.lineno)
-    return None
-
-
-def _cpu_type_cast(ctx, call: ast.Call) -> bool:
-    """``t.type(torch.FloatTensor)``: a cast that stays on the CPU (pre-0.4 code), like ``t.float()``; also
-    ``t.to(torch.int8)``, a dtype alone."""
-    if call.func.attr not in ("type", "to") or len(call.args) != 1 or call.keywords:  # type: ignore[union-attr]
-        return False
-    argument = call.args[0]
-    if isinstance(argument, ast.Name):  # typ = torch.float; t.type(typ)
-        values = ctx.index.assigned_values.get(argument.id, [])
-        argument = values[0] if len(values) == 1 else argument
-    text = ctx.qual(argument) or ""
-    if text.startswith("torch.") and text[6:] in _DTYPES:
-        return True  # t.type(torch.float): a dtype cast, on the device the tensor is on
-    return call.func.attr == "type" and text.startswith("torch.") and text.endswith("Tensor") \
-        and not text.startswith("torch.cuda.")  # type: ignore[union-attr]
 
 
 def _numpy_fill(ctx, factory: Optional[ast.Call]) -> Optional[ast.Call]:
@@ -362,16 +312,6 @@ def _reads_shape_only(ctx, name: ast.Name) -> bool:
         and (ctx.qual(parent.func) or "").removeprefix("torch.") in _LIKE_FACTORIES
 
 
-def _factory_assignment(ctx, scope: ast.AST, name: str, before_line: int) -> Optional[ast.Call]:
-    found = None
-    for value in ctx.index.assigned_values.get(name, ()):  # the values bound to the name, in source order
-        node = ctx.index.parents.get(value)
-        if isinstance(node, ast.Assign) and node.lineno < before_line and ctx.index.scope_of(node) is scope:
-            factory = _factory_call(ctx, value)
-            found = factory if factory is not None else found
-    return found
-
-
 def _assigned_back(ctx, call: ast.Call, name: str) -> bool:
     """``x = x.cuda()``, also in a tuple: ``rgb, lr = rgb.cuda(), lr.cuda()``."""
     parent = ctx.index.parents.get(call)
@@ -381,15 +321,3 @@ def _assigned_back(ctx, call: ast.Call, name: str) -> bool:
         return any(isinstance(t, ast.Tuple) and len(t.elts) == len(parent.elts) and isinstance(t.elts[position], ast.Name)
                    and t.elts[position].id == name for t in statement.targets)  # type: ignore[attr-defined]
     return isinstance(parent, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in parent.targets)
-
-
-def _name_loads(scope: ast.AST) -> dict[str, list[int]]:
-    counts: dict[str, list[int]] = defaultdict(list)  # name -> the lines that read it
-    stack = list(scope.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            counts[node.id].append(node.lineno)
-        elif not isinstance(node, FUNCTION_TYPES):
-            stack.extend(ast.iter_child_nodes(node))
-    return counts

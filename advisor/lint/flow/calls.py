@@ -164,8 +164,9 @@ class CallEvaluator(ExprEvaluator):
             out = every & (MODEL | CUDA_MODEL)  # torch.jit.script(model), torch.compile(model)
             if every & CUDA_TENSOR:
                 out |= CUDA_TENSOR | (every & F64)
-            elif every & CPU_TENSOR:
-                out |= CPU_TENSOR | (every & F64)
+            elif every & CPU_TENSOR:  # (made from fills only, F.one_hot(torch.arange(n)) is still a fill)
+                fresh = all(kind & FRESH for kind in list(pos) + list(kw.values()) if kind & CPU_TENSOR)
+                out |= CPU_TENSOR | (every & F64) | (FRESH if fresh else 0)
             return out
         if name.split(".", 1)[0] not in api.NOT_ON_CUDA and _all(pos, kw) & CUDA_TENSOR:  # a library built on torch
             return CUDA_MODEL if last.endswith("Loss") else CUDA_TENSOR  # fed CUDA tensors (FocalLoss(w): a module)

@@ -1,0 +1,97 @@
+"""Where a tensor copied to the GPU was made: the factory call (torch.zeros, torch.randn, ...) behind casts, views and
+wrappers (``Variable(torch.randn(n)).cuda()``), behind a torch function of fills only (``F.one_hot(torch.arange(n))``,
+``torch.block_diag(*[torch.ones(k, k) for _ in range(n)])``), or bound to a name earlier in the same scope. Shared by
+GA104's checks."""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from typing import Optional
+
+from advisor.lint import torch_api as api
+from advisor.lint.flow import FRESH
+from advisor.lint.index import FUNCTION_TYPES
+
+CASTS = frozenset({"float", "half", "double", "bfloat16", "int", "long", "contiguous",  # (and views: still the fill)
+                    "unsqueeze", "squeeze", "view", "reshape", "expand", "repeat", "flatten", "t", "transpose", "permute",
+                    "random_", "normal_", "uniform_", "bernoulli_", "exponential_", "zero_", "fill_", "bool"})  # in place
+DTYPES = frozenset({"float", "float32", "float64", "double", "half", "float16", "bfloat16", "int", "int32", "int64",
+                     "long", "int8", "uint8", "int16", "short", "bool", "complex64", "cfloat"})
+
+
+def factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
+    while isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
+        # torch.zeros(n, n) + 2.0, (torch.arange(n) + 0.5) * dx: a factory and Python numbers, all computed on the
+        # CPU before the copy
+        sides = [side for side in (node.left, node.right) if not ctx.is_number(side)]
+        if len(sides) != 1:
+            break
+        node = sides[0]
+    peeled = False
+    while isinstance(node, ast.Call):
+        name = ctx.qual(node.func) or ""
+        if name.count(".") == 1 and name.startswith("torch.") and name[6:] in api.FACTORIES:
+            return node
+        if isinstance(node.func, ast.Attribute) and (node.func.attr in CASTS or cpu_type_cast(ctx, node)):
+            node, peeled = node.func.value, True
+            continue
+        unimported_variable = isinstance(node.func, ast.Name) and node.func.id == "Variable" and not name \
+            and "Variable" not in ctx.index.bound_names
+        if (name in api.PASSTHROUGH_CALLS or unimported_variable) and node.args:  # Variable(torch.randn(n)).cuda()
+            return factory_call(ctx, node.args[0])  # (also nn.Parameter(scale * torch.rand(n)))
+        if name.startswith("torch.") and node.args and ctx.kind(node) & FRESH:
+            node = _first_piece(node.args[0])  # F.one_hot(torch.arange(n)), torch.block_diag(*[torch.ones(k, k) ...])
+            continue
+        return None
+    if peeled and isinstance(node, ast.Name):  # rots = rot.unsqueeze(0).repeat(1, n, 1, 1) of rot = torch.eye(3)
+        scope = ctx.index.scope_of(node)  # read only there: the fill it was made from
+        if len(name_loads(scope)[node.id]) == 1:
+            return factory_assignment(ctx, scope, node.id, node.lineno)
+    return None
+
+
+def _first_piece(argument: ast.AST) -> ast.AST:
+    """The tensor expression a torch function's first argument is made of: ``*[torch.ones(k, k) for _ in ...]``
+    gives ``torch.ones(k, k)``."""
+    if isinstance(argument, ast.Starred):
+        argument = argument.value
+    return argument.elt if isinstance(argument, (ast.ListComp, ast.GeneratorExp)) else argument
+
+
+def cpu_type_cast(ctx, call: ast.Call) -> bool:
+    """``t.type(torch.FloatTensor)``: a cast that stays on the CPU (pre-0.4 code), like ``t.float()``; also
+    ``t.to(torch.int8)``, a dtype alone."""
+    if call.func.attr not in ("type", "to") or len(call.args) != 1 or call.keywords:  # type: ignore[union-attr]
+        return False
+    argument = call.args[0]
+    if isinstance(argument, ast.Name):  # typ = torch.float; t.type(typ)
+        values = ctx.index.assigned_values.get(argument.id, [])
+        argument = values[0] if len(values) == 1 else argument
+    text = ctx.qual(argument) or ""
+    if text.startswith("torch.") and text[6:] in DTYPES:
+        return True  # t.type(torch.float): a dtype cast, on the device the tensor is on
+    return call.func.attr == "type" and text.startswith("torch.") and text.endswith("Tensor") \
+        and not text.startswith("torch.cuda.")  # type: ignore[union-attr]
+
+
+def factory_assignment(ctx, scope: ast.AST, name: str, before_line: int) -> Optional[ast.Call]:
+    found = None
+    for value in ctx.index.assigned_values.get(name, ()):  # the values bound to the name, in source order
+        node = ctx.index.parents.get(value)
+        if isinstance(node, ast.Assign) and node.lineno < before_line and ctx.index.scope_of(node) is scope:
+            factory = factory_call(ctx, value)
+            found = factory if factory is not None else found
+    return found
+
+
+def name_loads(scope: ast.AST) -> dict[str, list[int]]:
+    counts: dict[str, list[int]] = defaultdict(list)  # name -> the lines that read it
+    stack = list(scope.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            counts[node.id].append(node.lineno)
+        elif not isinstance(node, FUNCTION_TYPES):
+            stack.extend(ast.iter_child_nodes(node))
+    return counts
