@@ -124,6 +124,16 @@ class FileContext:
         """The def or class a bare name refers to from ``scope``."""
         return self._scopes.resolve(name, scope)
 
+    def class_of_method(self, node: ast.AST) -> Optional[ClassInfo]:
+        """The user's class whose method holds ``node`` (its ``__init__``, ``forward``...), if any."""
+        info = self.function_of(node)
+        return info.class_info if info is not None else None
+
+    def instances_on_cuda(self, cls: ClassInfo) -> bool:
+        """Is some instance of the user's class moved to CUDA (``Net().to(device)``, ``model.cuda()``)?"""
+        return cls.instance_bit != 0 and any(kind & cls.instance_bit and kind & CUDA_MODEL
+                                             for kind in self._flow.values.values())
+
     def callees(self, call: ast.Call) -> list[FunctionInfo]:
         """The user's functions a call may run: a def by name, a name bound to one (``step = make_step()``),
         ``self.method()``, a method of an instance of the user's class, a class's ``__init__``."""

@@ -232,6 +232,37 @@ def forward(feats, labels, n_ways, n_shots, k):
     targets = F.one_hot(labels).cuda()
     return feats @ support.T.float(), mask, targets
 """, [4, 5]),
+    ("GA109", "layers cast with .double() in a model's __init__, the model moved to CUDA: reported at each cast, not at "
+     "every forward; a float64 model kept on the CPU is not reported", """
+import torch
+import torch.nn as nn
+class FCNet(nn.Module):
+    def __init__(self, n, h):
+        super().__init__()
+        self.fc1 = nn.Linear(n, h).double()
+        self.fc2 = nn.Linear(h, 2).double()
+    def forward(self, x):
+        return self.fc2(self.fc1(x))
+class CpuNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4).double()
+    def forward(self, x):
+        return self.fc(x)
+model = FCNet(8, 16).to("cuda")
+reference = CpuNet()
+for x in batches:
+    out = model(x.to("cuda"))
+    ref = reference(x)
+""", [6, 7]),
+    ("GA109", "a model cast in a loading helper and moved to CUDA by its caller: reported at the cast", """
+import torch
+def load_model(cls, dims):
+    model = cls(dims).double()
+    return model
+model = load_model(Net, 8)
+model.to("cuda")
+""", [3]),
 ]
 
 

@@ -17,6 +17,7 @@ from typing import Iterator, Optional
 
 from advisor.lint.checks.common import short
 from advisor.lint.flow import CUDA_MODEL, CUDA_TENSOR, DTYPE_F64, F64
+from advisor.lint.flow.kinds import INSTANCE_BITS, MODEL_BITS
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -56,6 +57,8 @@ _DEFAULT_DTYPE_SETTERS = ("torch.set_default_dtype", "torch.set_default_tensor_t
 
 
 def run(ctx) -> Iterator[Hit]:
+    casts = _model_casts(ctx)  # .double() of a module made on the CPU (a layer in __init__, a model in a helper)
+    moved_casts = False
     for call in ctx.index.calls:
         name = ctx.qual(call.func) or ""
         if name in _DEFAULT_DTYPE_SETTERS and ctx.uses_cuda and call.args and _is_f64_default(ctx, call.args[0]):
@@ -69,12 +72,44 @@ def run(ctx) -> Iterator[Hit]:
             inputs.append(call.func.value)
         if any(ctx.kind(node) & F64 and ctx.kind(node) & _CUDA for node in inputs):
             continue  # already float64 on the GPU: reported where it got there
+        if casts and _float64_model_at_work(ctx, call):
+            moved_casts = moved_casts or _a_move(call)
+            continue  # self.fc1(x) of a layer cast in __init__, model.to(device) of a model cast in a helper: at the cast
         converted = _converted_before(ctx, call)
         if converted is not None:  # x = x.double() / x = x.to(device) on the next line: at the conversion
             yield Hit(_message(call, name), node=call, line=converted.lineno, column=converted.func.end_col_offset
                       - len("double") if converted.func.end_col_offset else 0)
             continue
         yield _hit(call, name)
+
+
+    for cast in casts:
+        cls = ctx.class_of_method(cast)
+        if (cls is not None and ctx.instances_on_cuda(cls)) or (cls is None and moved_casts):
+            yield Hit(f"{short(cast)} makes a model float64, and the program runs it on the GPU", node=cast,
+                      line=cast.func.end_lineno, column=(cast.func.end_col_offset or 0) - len("double"))  # (the .double)
+
+
+def _model_casts(ctx) -> list[ast.Call]:
+    """``self.fc1 = nn.Linear(n, h).double()`` in a model's __init__, ``model = model_class(dims).double()`` in a
+    helper: a module cast to float64 before it is moved (the move, or the forwards, would repeat the one mistake)."""
+    return [call for call in ctx.index.calls_by_name.get("double", [])
+            if isinstance(call.func, ast.Attribute) and not call.args
+            and ctx.kind(call) & MODEL_BITS and not ctx.kind(call) & CUDA_MODEL]
+
+
+def _float64_model_at_work(ctx, call: ast.Call) -> bool:
+    """A forward of a float64 layer or of an instance of the user's model class, or the move of a float64 model
+    (``model.to(device)``): the float64 came from a module's cast, reported there."""
+    func = call.func
+    if _a_move(call):
+        return bool(ctx.kind(func.value) & MODEL_BITS and ctx.kind(func.value) & F64)  # type: ignore[union-attr]
+    callee = ctx.kind(func)
+    return bool(callee & MODEL_BITS and (callee & F64 or callee & INSTANCE_BITS))
+
+
+def _a_move(call: ast.Call) -> bool:
+    return isinstance(call.func, ast.Attribute) and call.func.attr in ("to", "cuda")
 
 
 def _converted_before(ctx, call: ast.Call) -> Optional[ast.Call]:
