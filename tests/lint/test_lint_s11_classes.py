@@ -263,6 +263,18 @@ def load_model(cls, dims):
 model = load_model(Net, 8)
 model.to("cuda")
 """, [3]),
+    ("GA109", "a device parameter every call in the file fills with the CPU (a test module: device = "
+     "torch.device('cpu')) is the CPU, not a device that may be CUDA; the same helper handed 'cuda' is", """
+import torch
+def make_data(n, device):
+    return torch.linspace(0, 1, n, device=device, dtype=torch.float64)
+def test_cpu():
+    device = torch.device("cpu")
+    assert make_data(8, device).sum() > 0
+def make_gpu_data(n, device):
+    return torch.linspace(0, 1, n, device=device, dtype=torch.float64)
+x = make_gpu_data(8, "cuda")
+""", [8]),
 ]
 
 

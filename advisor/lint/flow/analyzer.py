@@ -18,7 +18,7 @@ from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.argparse_options import argparse_options
-from advisor.lint.flow.call_results import defaulted_device, kept_through_call, passed_only_none, returned_shape
+from advisor.lint.flow.call_results import defaulted_device, initial_parameter_kind, kept_through_call, returned_shape
 from advisor.lint.flow.calls import CallEvaluator
 from advisor.lint.flow.conditions import cuda_condition
 from advisor.lint.flow.env import Environment
@@ -37,7 +37,6 @@ from advisor.lint.flow.kinds import (
     NUMPY,
     TENSOR_BITS,
 )
-from advisor.lint.flow.literals import name_hint
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
 from advisor.lint.index import FileIndex, parameter_defaults
 from advisor.lint.names import Names, dotted, last_identifier
@@ -143,8 +142,8 @@ class FlowAnalyzer(CallEvaluator):
         environment.current, environment.outer, environment.env = info, self._outer_envs(info), {}
         for name in info.positional + info.keyword_only + [info.vararg, info.kwarg]:
             if name is not None:
-                environment.env[name] = info.param_kinds.get(name, 0) or (
-                    0 if passed_only_none(self.index, info, name) else name_hint(name))
+                environment.env[name] = info.param_kinds.get(name, 0) or initial_parameter_kind(
+                    self.index, info, name)
         if info.takes_self and info.class_info is not None:
             environment.env[info.positional[0]] = (MODEL if info.class_info.is_model else 0) | info.class_info.instance_bit
         seen = self.cuda_seen

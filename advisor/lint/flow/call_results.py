@@ -9,6 +9,7 @@ import ast
 from typing import Optional
 
 from advisor.lint.flow.kinds import (
+    CPU_DEVICE,
     CPU_TENSOR,
     CUDA_DEVICE,
     CUDA_MODEL,
@@ -20,8 +21,10 @@ from advisor.lint.flow.kinds import (
     MODEL,
     NUMPY,
 )
+from advisor.lint.flow.literals import name_hint
 from advisor.lint.flow.scopes import FunctionInfo, call_sites, passed_at
 from advisor.lint.index import parameter_defaults
+from advisor.lint.names import last_identifier
 from advisor.lint.torch_api import DEVICE_NAME_HINT, MODEL_NAME_HINT
 
 
@@ -114,6 +117,33 @@ def defaulted_device(index, info: Optional[FunctionInfo], name: str, kind: int) 
     if kind & DEVICE_BITS and name in DEVICE_NAME_HINT and info is not None and not call_sites(index, info):
         return kind | CUDA_DEVICE
     return kind
+
+
+def initial_parameter_kind(index, info: FunctionInfo, name: str) -> int:
+    """What a parameter holds before the pass has seen what the file's calls hand it: nothing known when every call
+    passes None; a CPU device when every call passes "cpu" (``device = torch.device("cpu"); make_data(64, device)``
+    in a test module that never uses CUDA); else what its name suggests (``device``: a device that may be CUDA)."""
+    if passed_only_none(index, info, name):
+        return 0
+    return CPU_DEVICE if _passed_only_cpu(index, info, name) else name_hint(name)
+
+
+def _passed_only_cpu(index, info: FunctionInfo, name: str) -> bool:
+    default = parameter_defaults(info.node.args).get(name)
+    sites = call_sites(index, info)
+    return bool(sites) and all(_a_cpu_device(index, passed_at(site, info, name) or default, 0) for site in sites)
+
+
+def _a_cpu_device(index, node: Optional[ast.AST], depth: int) -> bool:
+    """"cpu", torch.device("cpu"), or a name every assignment of which in the file is one of those."""
+    if isinstance(node, ast.Constant):
+        return node.value == "cpu"
+    if isinstance(node, ast.Call) and last_identifier(node.func) == "device" and node.args:
+        return isinstance(node.args[0], ast.Constant) and node.args[0].value == "cpu"
+    if isinstance(node, ast.Name) and depth < 2:
+        values = index.assigned_values.get(node.id, [])
+        return bool(values) and all(_a_cpu_device(index, value, depth + 1) for value in values)
+    return False
 
 
 def passed_only_none(index, info: FunctionInfo, name: str) -> bool:
