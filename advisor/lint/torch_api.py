@@ -145,6 +145,8 @@ VIEW_METHODS = frozenset({
 TENSOR_META_ATTRS = frozenset({
     "shape", "dtype", "device", "ndim", "is_cuda", "requires_grad", "layout", "is_leaf", "names",
     "is_sparse", "is_quantized", "itemsize", "nbytes", "grad_fn",
+    # a PyTorch Geometric / DGL batch moved to the GPU keeps its counts as Python ints
+    "num_nodes", "num_edges", "num_graphs", "num_node_features", "num_edge_features",
 })
 # Module methods that return the module itself.
 MODEL_SELF_METHODS = frozenset({"eval", "train", "half", "float", "bfloat16", "double", "requires_grad_",

@@ -275,6 +275,17 @@ def make_gpu_data(n, device):
     return torch.linspace(0, 1, n, device=device, dtype=torch.float64)
 x = make_gpu_data(8, "cuda")
 """, [8]),
+    ("GA103", "a graph batch moved to the GPU keeps its counts as Python ints (int(batch.num_nodes) reads nothing); "
+     "its tensors are still on the GPU", """
+import torch
+counts, sizes = [], []
+with torch.no_grad():
+    for batch in loader:
+        batch = batch.to("cuda")
+        out = model(batch)
+        counts.append(int(batch.num_nodes))
+        sizes.append(int(batch.x.sum()))
+""", [8]),
 ]
 
 
