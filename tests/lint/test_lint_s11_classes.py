@@ -286,6 +286,20 @@ with torch.no_grad():
         counts.append(int(batch.num_nodes))
         sizes.append(int(batch.x.sum()))
 """, [8]),
+    ("GA106", "a loader whose loop only unpacks the batch, moved to the GPU after the loop, feeds the GPU; one whose "
+     "batches stay on the CPU does not", """
+import torch
+from torch.utils.data import DataLoader
+device = torch.device("cuda")
+model = Net().to(device)
+test_loader = DataLoader(test_set, batch_size=16, shuffle=True)
+for sample in test_loader:
+    img = sample["img"]
+img = img.to(device)
+stats_loader = DataLoader(stats_set, batch_size=16)
+for sample in stats_loader:
+    total = sample["img"].sum()
+""", [5]),
 ]
 
 

@@ -158,7 +158,26 @@ def _feeds_the_cpu(ctx, call: ast.Call) -> bool:
         elif not _len_of(ctx, use):
             return False  # train(model, loader), returned, read at the top level: where its batches go is not seen
     return bool(loops) and not any(_may_reach_the_gpu(ctx, node) for loop in loops for node in ast.walk(loop)
-                                   if isinstance(node, ast.Call))
+                                   if isinstance(node, ast.Call)) and not any(_moved_after(ctx, loop) for loop in loops)
+
+
+def _moved_after(ctx, loop: ast.AST) -> bool:
+    """``for sample in loader: img = sample["img"]`` and then ``img = img.to(device)`` after the loop: a batch the
+    loop drew still goes to the GPU."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)):
+        return False
+    drawn = ctx.assigned_in(loop) | {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    end = loop.end_lineno or loop.lineno
+    return any(isinstance(call.func, ast.Attribute) and call.func.attr in ("to", "cuda") and call.lineno > end
+               and isinstance(call.func.value, ast.Name) and call.func.value.id in drawn
+               and ctx.kind(call) & CUDA_TENSOR and not _bound_between(ctx, call.func.value.id, end, call.lineno)
+               for call in ctx.calls_in(ctx.index.scope_of(loop)))
+
+
+def _bound_between(ctx, name: str, after: int, before: int) -> bool:
+    """(another loop's ``for batch in moved: batch.to(device)``: that batch is another loader's)"""
+    return any(isinstance(node.ctx, ast.Store) and after < node.lineno < before
+               for node in ctx.index.names_by_id.get(name, ()))
 
 
 def _may_reach_the_gpu(ctx, call: ast.Call) -> bool:
