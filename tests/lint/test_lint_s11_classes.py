@@ -300,6 +300,28 @@ stats_loader = DataLoader(stats_set, batch_size=16)
 for sample in stats_loader:
     total = sample["img"].sum()
 """, [5]),
+    ("GA103", "a prediction's .cpu() per image followed by a page of host post-processing before the per-image clock "
+     "stops is the pipeline's own read; a read just before the clock is a latency test's wait", """
+import time
+import torch
+model = Net().cuda().eval()
+with torch.no_grad():
+    for path in paths:
+        start = time.time()
+        img = load(path).cuda()
+        out = model(img).cpu().numpy()
+        out[out >= 0.5] = 255
+        out[out < 0.5] = 0
+        mask = out.astype("uint8")
+        shapes = contours(mask)
+        json_text = dump(shapes)
+        write(path, json_text)
+        print(time.time() - start)
+    for x in batches:
+        start = time.time()
+        y = model(x.cuda()).sum().item()
+        print(time.time() - start)
+""", [8]),
 ]
 
 

@@ -111,6 +111,8 @@ def measured_cost(machine) -> Optional[str]:
 
 _ELEMENT_READS = frozenset({"item", "tolist", "cpu"})
 _FEW = 4  # iterations: a loop this short (range(4)) waits this often at most
+_WAIT_LINES = 5  # a read this close before the clock that ends a region is the latency test's wait; one followed by
+# a page of host post-processing before the clock (a prediction pipeline timed per image) is the program's own read
 
 
 def _comprehension_reads(ctx) -> Iterator[Hit]:
@@ -243,6 +245,7 @@ def _timing_waits(ctx) -> set[int]:
         if loops and ctx.loop_runs_update(loops[0]):
             continue  # a training step's loss.item() before its step clock logs the loss: a read like any other
         if sync is not None and region.close is not None and not _several_reads_close(region) \
+                and region.close.lineno - sync.node.lineno <= _WAIT_LINES \
                 and ctx.index.enclosing_loops(sync.node) == ctx.index.enclosing_loops(region.close):
             waits.add(id(sync.node))
     return waits
