@@ -98,7 +98,7 @@ LOGGING_METHODS = frozenset({"add_scalar", "add_scalars", "add_histogram", "set_
                              "log_metric", "log_metrics",
                              # tensorboard's image, video, embedding and curve writers make_np() their tensors too
                              "add_image", "add_images", "add_video", "add_embedding", "add_pr_curve", "add_mesh"})
-LOGGING_FUNCTIONS = frozenset({"wandb.log", "swanlab.log", "mlflow.log_metric", "mlflow.log_metrics"})
+LOGGING_FUNCTIONS = frozenset({"wandb.log", "wandb.run.log", "swanlab.log", "mlflow.log_metric", "mlflow.log_metrics"})
 # Meters whose update() turns tensors into numbers (torchvision's reference MetricLogger / SmoothedValue: v.item()).
 METER_HOLDER = re.compile(r"logger|meter", re.IGNORECASE)
 

@@ -322,6 +322,19 @@ with torch.no_grad():
         y = model(x.cuda()).sum().item()
         print(time.time() - start)
 """, [8]),
+    ("GA103", "run.log({...}) of run = wandb.init(...) is wandb.log: handed CUDA losses every step it reads them; "
+     "a record of Python numbers reads nothing", """
+import torch
+import wandb
+run = wandb.init(project="p")
+model = Net().cuda()
+for step, (x, y) in enumerate(loader):
+    loss = crit(model(x.cuda()), y.cuda())
+    loss.backward()
+    opt.step()
+    run.log({"loss": loss, "step": step})
+    run.log({"step": step})
+""", [9]),
 ]
 
 

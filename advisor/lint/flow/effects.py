@@ -180,12 +180,12 @@ class Effects(FlowView):
             return any(self.kind(argument) & CUDA_TENSOR for argument in call.args)
         if not call.args or not self._cuda_argument(call):
             return False  # math.isfinite(loss), wandb.log({...}): only with a CUDA tensor handed in
-        name = self.qual(func) or ""
+        name = self.qual(func) or self._run_logger(func) or ""
         return name.startswith(api.HOST_VALUE_MODULES) or name in api.LOGGING_FUNCTIONS
 
     def call_effect(self, call: ast.Call) -> tuple[int, Optional[FunctionInfo]]:
         func = call.func
-        qualified = self.qual(func)
+        qualified = self.qual(func) or self._run_logger(func)
         if qualified in api.CLOCKS:
             return CLOCK, None
         if qualified in api.SYNC_FUNCTIONS or (isinstance(func, ast.Attribute) and func.attr == "synchronize"):
@@ -222,6 +222,14 @@ class Effects(FlowView):
         if isinstance(func, ast.Name):
             return self._name_effect(call, func, value)
         return (WORK | COMPUTE if value & CUDA_TENSOR else 0), None
+
+    def _run_logger(self, func: ast.AST) -> Optional[str]:
+        """``run.log({...})`` of ``run = wandb.init(...)``: wandb.log by another name."""
+        if not (isinstance(func, ast.Attribute) and func.attr == "log" and isinstance(func.value, ast.Name)):
+            return None
+        made = self.index.assigned_values.get(func.value.id, [])
+        return "wandb.log" if made and all(isinstance(v, ast.Call) and self.qual(v.func) == "wandb.init"
+                                           for v in made) else None
 
     def _placed_data(self, call: ast.Call) -> bool:
         """Handed a CUDA device and no CUDA tensor or model: what comes back was put there, not computed."""
