@@ -335,6 +335,18 @@ for step, (x, y) in enumerate(loader):
     run.log({"loss": loss, "step": step})
     run.log({"step": step})
 """, [9]),
+    ("GA103", "noise_generator(batch).to(device) makes noise, not a generator network: G(z) of it is a CUDA tensor "
+     "and the generator loss read each step counts", """
+import torch
+def train(G, critic, loader, noise_generator, device):
+    opt = torch.optim.RMSprop(G.parameters())
+    for images, _ in loader:
+        z = noise_generator(32).to(device)
+        cost = -critic(G(z)).mean()
+        cost.backward()
+        opt.step()
+        print(cost.item())
+""", [9]),
 ]
 
 

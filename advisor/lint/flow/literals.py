@@ -6,6 +6,7 @@ Shared by the expression and call layers (exprs.py, calls.py) and by effects.py.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Callable, Optional
 
 from advisor.lint import torch_api as api
@@ -65,12 +66,17 @@ def dtype_kind(node: Optional[ast.AST], kind: int) -> int:
     return kind
 
 
+_DATA_MAKER = re.compile(r"_*(noise|latent|sample|random|rand|batch|data|input)s?_", re.IGNORECASE)
+
+
 def looks_like_model(node: ast.AST) -> bool:
     """Nothing is known about ``node``: is it a model by how it is made or named?"""
     if isinstance(node, ast.Call):
         name = last_identifier(node.func)
         if name[:1].isupper() and not api.NOT_A_MODEL.search(name):
             return True
+        if _DATA_MAKER.match(name):
+            return False  # noise_generator(batch).to(device): noise, not a generator network
         if isinstance(node.func, ast.Attribute) and node.func.attr in ("apply", "train", "eval"):
             return True  # net_class(args).apply(weights_init): methods only an nn.Module has, returning the module
     return bool(api.MODEL_NAME_HINT.search(last_identifier(node)))
