@@ -347,6 +347,23 @@ def train(G, critic, loader, noise_generator, device):
         opt.step()
         print(cost.item())
 """, [9]),
+    ("GA102", "the torch.compile tutorial's timed(fn) helper (events around fn()): the cold start is reported at its "
+     "first call, which hands it the first forward, not inside the helper", """
+import torch
+def timed(fn):
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    start.record()
+    result = fn()
+    end.record()
+    torch.cuda.synchronize()
+    return result, start.elapsed_time(end) / 1000
+model = Net().cuda()
+inp = torch.randn(16, 3, 128, 128).cuda()
+with torch.no_grad():
+    print("eager:", timed(lambda: model(inp))[1])
+    print("again:", timed(lambda: model(inp))[1])
+""", [13]),
 ]
 
 
