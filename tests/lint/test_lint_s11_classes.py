@@ -364,6 +364,21 @@ with torch.no_grad():
     print("eager:", timed(lambda: model(inp))[1])
     print("again:", timed(lambda: model(inp))[1])
 """, [13]),
+    ("GA101", "a method of an object the file does not show, handed the CUDA model (diffusion.sample(model, ...)), "
+     "runs it: the clock that stops right after needs a synchronize; torch.save(model) computes nothing", """
+import time
+import torch
+from mylib import Diffusion
+model = UNet().cuda()
+diffusion = Diffusion()
+model(torch.zeros(1, 3, 8, 8, device="cuda"))
+t0 = time.time()
+samples = diffusion.sample(model, (16, 3, 32, 32))
+print(time.time() - t0)
+t1 = time.time()
+torch.save(model, "m.pt")
+print(time.time() - t1)
+""", [9]),
 ]
 
 

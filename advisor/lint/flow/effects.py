@@ -33,6 +33,7 @@ from advisor.lint.flow.kinds import (
     MODEL,
 )
 from advisor.lint.flow.literals import came_from_generate, indexes_host_data, is_mask, is_text, is_text_data
+from advisor.lint.flow.loggers import logs_cuda, run_logger
 from advisor.lint.flow.predictors import predictor_on_cuda
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.flow.view import FlowView
@@ -45,10 +46,11 @@ _NOTHING_INSIDE = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef
                              ast.Global, ast.Nonlocal})
 _SPECIAL = frozenset({ast.For, ast.AsyncFor, ast.While, ast.If, ast.IfExp, ast.Assert, ast.Assign, ast.AugAssign})
 _EMITTING = frozenset({ast.Call, ast.BinOp, ast.Compare, ast.UnaryOp, ast.FormattedValue, ast.Subscript})
-_DICT_LOGGERS = frozenset({"log", "log_metrics", "add_scalars"})  # their record is a dict
 _CASTS = frozenset({"half", "double", "bfloat16"})
 # print(model), str(model), isinstance(model, nn.Module): Python's own functions never run a model handed to them.
 _BUILTIN_NAMES = frozenset(dir(builtins))
+_NOT_RUNNERS = frozenset({"torch", "copy", "pickle", "json", "os", "logging", "wandb", "mlflow", "tensorboardX",
+                          "torchinfo", "thop", "onnx", "accelerate"})
 
 
 class Effects(FlowView):
@@ -180,12 +182,12 @@ class Effects(FlowView):
             return any(self.kind(argument) & CUDA_TENSOR for argument in call.args)
         if not call.args or not self._cuda_argument(call):
             return False  # math.isfinite(loss), wandb.log({...}): only with a CUDA tensor handed in
-        name = self.qual(func) or self._run_logger(func) or ""
+        name = self.qual(func) or run_logger(self.index, self.qual, func) or ""
         return name.startswith(api.HOST_VALUE_MODULES) or name in api.LOGGING_FUNCTIONS
 
     def call_effect(self, call: ast.Call) -> tuple[int, Optional[FunctionInfo]]:
         func = call.func
-        qualified = self.qual(func) or self._run_logger(func)
+        qualified = self.qual(func) or run_logger(self.index, self.qual, func)
         if qualified in api.CLOCKS:
             return CLOCK, None
         if qualified in api.SYNC_FUNCTIONS or (isinstance(func, ast.Attribute) and func.attr == "synchronize"):
@@ -204,7 +206,7 @@ class Effects(FlowView):
             if qualified.startswith(api.HOST_VALUE_MODULES) and any(
                     self.kind(a) & CUDA_TENSOR and not self.kind(a) & CONTAINER for a in call.args):
                 return SYNC | HOST_READ, None  # math.isfinite(loss): the tensor becomes a Python float
-            if qualified in api.LOGGING_FUNCTIONS and self._logs_cuda(call):
+            if qualified in api.LOGGING_FUNCTIONS and logs_cuda(self.qual, self.kind, call):
                 return SYNC | HOST_READ, None  # wandb.log({"loss": loss})
             last = qualified.rsplit(".", 1)[-1]
             if not qualified.startswith("torch.") and api.WRITES_OUT.match(last) and self._cuda_argument(call):
@@ -223,28 +225,10 @@ class Effects(FlowView):
             return self._name_effect(call, func, value)
         return (WORK | COMPUTE if value & CUDA_TENSOR else 0), None
 
-    def _run_logger(self, func: ast.AST) -> Optional[str]:
-        """``run.log({...})`` of ``run = wandb.init(...)``: wandb.log by another name."""
-        if not (isinstance(func, ast.Attribute) and func.attr == "log" and isinstance(func.value, ast.Name)):
-            return None
-        made = self.index.assigned_values.get(func.value.id, [])
-        return "wandb.log" if made and all(isinstance(v, ast.Call) and self.qual(v.func) == "wandb.init"
-                                           for v in made) else None
-
     def _placed_data(self, call: ast.Call) -> bool:
         """Handed a CUDA device and no CUDA tensor or model: what comes back was put there, not computed."""
         every = self._arguments_kind(call)
         return bool(every & CUDA_DEVICE) and not every & (CUDA_TENSOR | CUDA_MODEL)
-
-    def _logs_cuda(self, call: ast.Call) -> bool:
-        """A logger is handed a CUDA tensor, or a dict or list holding one. A logger that takes a dict (wandb.log(d),
-        writer.add_scalars(tag, d)) is handed a dict, never a bare tensor: a value the pass takes for one there is a
-        helper's result guessed from its arguments (``wandb.log(get_logs(loss_item))``): only a dict of CUDA tensors."""
-        func = call.func
-        name = self.qual(func) or (func.attr if isinstance(func, ast.Attribute) else "")  # writer.add_scalars
-        takes_dict = name.rsplit(".", 1)[-1] in _DICT_LOGGERS
-        kinds = [self.kind(argument) for argument in list(call.args) + [k.value for k in call.keywords]]
-        return any(kind & CUDA_TENSOR and (kind & CONTAINER or not takes_dict) for kind in kinds)
 
     def _arguments_kind(self, call: ast.Call) -> int:
         return reduce(or_, (self.kind(a) for a in list(call.args) + [k.value for k in call.keywords]), 0)
@@ -255,7 +239,7 @@ class Effects(FlowView):
 
     def _method_effect(self, call: ast.Call, func: ast.Attribute, value: int) -> tuple[int, Optional[FunctionInfo]]:
         attr = func.attr
-        if api.reads_what_it_is_handed(func) and self._logs_cuda(call) and not (
+        if api.reads_what_it_is_handed(func) and logs_cuda(self.qual, self.kind, call) and not (
                 func.attr in api.DECODERS and call.args and came_from_generate(call.args[0], self.index)):
             return SYNC | HOST_READ, None  # writer.add_scalar("loss", loss, step); not decode(generate()'s ids)
         if attr == "format" and is_text(func.value):  # "{:.4f}".format(loss)
@@ -311,7 +295,15 @@ class Effects(FlowView):
                 return self.summary(method).bits, method
         if attr in ("to", "cuda"):
             return (WORK if value & (CUDA_TENSOR | CUDA_MODEL) else 0), None
-        return (WORK | COMPUTE if value & CUDA_TENSOR else 0), None
+        runs = value & CUDA_TENSOR or not receiver and self._runs_the_model(call)
+        return (WORK | COMPUTE if runs else 0), None
+
+    def _runs_the_model(self, call: ast.Call) -> bool:
+        """``diffusion.sample_ddpm(model, shape, device, y)``, ``engine.evaluate(model, loader)``: a method of an
+        object the file knows nothing of, handed the CUDA model, runs it (not torch's nor Python's own modules:
+        torch.save(model), copy.deepcopy(model) compute nothing)."""
+        module = (self.qual(call.func) or "").split(".", 1)[0]
+        return module not in _NOT_RUNNERS and bool(self._arguments_kind(call) & CUDA_MODEL)
 
     def _own_method(self, receiver: int, attr: str) -> Optional[FunctionInfo]:
         """A method of the file's own class, found by name -- not its forward (a model call, which the model
