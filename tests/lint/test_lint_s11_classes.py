@@ -379,6 +379,29 @@ t1 = time.time()
 torch.save(model, "m.pt")
 print(time.time() - t1)
 """, [9]),
+    ("GA105", "a method that moves self's model to the CPU for a rollout and back to the GPU, called on every "
+     "iteration of the learning loop: the move back is reported; one called once (set-up) is not", """
+import torch
+class PPO:
+    def __init__(self, device):
+        self.device = device
+        self.actor = torch.nn.Linear(4, 2).to(device)
+    def rollout(self):
+        self.actor = self.actor.to(torch.device("cpu"))
+        obs = run_env(self.actor)
+        self.actor = self.actor.to(self.device)
+        return obs
+    def setup(self):
+        self.actor.to(self.device)
+    def learn(self, iterations):
+        self.setup()
+        for it in range(iterations):
+            obs = self.rollout()
+            loss = self.actor(obs.to(self.device)).sum()
+            loss.backward()
+agent = PPO(torch.device("cuda"))
+agent.learn(100)
+""", [9]),
 ]
 
 

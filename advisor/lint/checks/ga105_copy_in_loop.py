@@ -136,6 +136,14 @@ def run(ctx) -> Iterator[Hit]:
         info = ctx.function_at(ctx.index.scope_of(call))
         if info is None or key is None or _lambda_parameter(ctx, call, key):
             continue  # (lambda x: torch.from_numpy(x).cuda(): x is whatever each call hands it)
+        if key.startswith("self.") and info.name != "__init__" \
+                and (_is_module(before) or (not before and _is_module(ctx.kind(call)))):
+            loop = _method_run_in_loop(ctx, info)
+            if loop is not None:  # rollout(): self.actor.to("cpu") for the env, self.actor.to(self.device) after
+                yield Hit(f"{short(call)} moves the model `{key}` on every call of {info.name}(), which runs on every "
+                          f"iteration of the loop at {where(ctx, loop)}", node=call, severity="low",
+                          evidence={"loop_line": line_of(ctx, loop)})
+            continue
         if "." not in key and key in _locals(info):
             moving_model = _is_module(before) or (not before and _is_module(ctx.kind(call)))
             loop = _same_model_passed_in_loop(ctx, info, key) if moving_model else None
@@ -282,6 +290,16 @@ def _ensemble_walk(ctx, key: str, loops: list[ast.AST]) -> bool:
             or not isinstance(walk.iter, ast.Name) or walk.iter.id in ctx.assigned_in(loops[1]):
         return False
     return not ctx.is_sweep(loops[1]) and ctx.loop_iterations(loops[1]) != 1
+
+
+def _method_run_in_loop(ctx, info: FunctionInfo) -> Optional[ast.AST]:
+    """The loop (not a sweep, not only on some iterations) that calls this method on every iteration, if any."""
+    for site in ctx.call_sites(info):
+        loops = ctx.enclosing_loops(site)
+        if loops and not ctx.is_sweep(loops[0]) and not ctx.runs_on_some_iterations(site, loops[0]) \
+                and ctx.loop_iterations(loops[0]) != 1:
+            return loops[0]
+    return None
 
 
 def _same_model_passed_in_loop(ctx, info: FunctionInfo, parameter: str) -> Optional[ast.AST]:
