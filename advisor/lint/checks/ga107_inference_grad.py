@@ -143,7 +143,7 @@ def run(ctx) -> Iterator[Hit]:
             yield Hit(f"{short(call)} records an autograd graph that is never used: its output is detached "
                       "(run it under torch.no_grad())", node=call)
             continue
-        if _backward_after(ctx, call, scope) and (targets := targets or TargetNetworks(ctx.index)).is_target(model) \
+        if (targets := targets or TargetNetworks(ctx.index)).is_target(model) and _backward_after(ctx, call, scope) \
                 and not _fed_a_graph(ctx, call, scope, frozen, carrying):  # (an attack's target classifier fed a
             # generator's output: the backward pass needs the graph through it)
             reported.add(key)  # SAC's target critics, a double DQN's target_net(next_states).gather(...) in the loss

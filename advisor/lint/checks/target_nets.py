@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import Optional
 
 from advisor.lint.names import dotted, last_identifier
 
@@ -19,37 +20,38 @@ class TargetNetworks:
     """Which models of a file are copied targets, by their dotted text (``target_net``, ``self.target_q1``)."""
 
     def __init__(self, index) -> None:
-        self._optimized: set[str] = set()
+        self._index = index
+        self._optimized: Optional[set[str]] = None  # built on the first model named like a target
         self._optimizers = False
-        for call in index.calls:
-            name = last_identifier(call.func)
-            if _OPTIMIZER_NAME.search(name) and (call.args or call.keywords):
+
+    def _build(self) -> set[str]:
+        optimized: set[str] = set()
+        for call in self._index.calls:
+            if _OPTIMIZER_NAME.search(last_identifier(call.func)) and (call.args or call.keywords):
                 self._optimizers = True
-                self._optimized.update(_parameters_handed(index, call))
+                optimized.update(_parameters_handed(self._index, call))
+        return optimized
 
     def is_target(self, model: ast.AST) -> bool:
         """Named as a target or an EMA copy, in a file that builds optimizers, none handed this model's parameters (a
         TRPO's old_policy, loaded from the policy, is left alone: its labellers did not take it for a target)."""
         text = dotted(model)
-        if not text or not self._optimizers or text in self._optimized:
+        if not text or not _TARGET_NAME.search(last_identifier(model)):
             return False
-        return bool(_TARGET_NAME.search(last_identifier(model)))
+        if self._optimized is None:
+            self._optimized = self._build()
+        return self._optimizers and text not in self._optimized
 
 
 def _parameters_handed(index, call: ast.Call) -> set[str]:
     """The models whose parameters an optimizer call is handed: ``Adam(self.q1.parameters())``, ``Adam(list(a.
     parameters()) + list(b.parameters()))``, or ``params`` bound to such an expression before."""
-    found, stack = set(), list(call.args) + [keyword.value for keyword in call.keywords]
-    seen: set[int] = set()
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _PARAMETERS:
-            found.add(dotted(node.func.value) or "")
-        elif isinstance(node, ast.Name):
-            stack.extend(index.assigned_values.get(node.id, ()))
-        stack.extend(ast.iter_child_nodes(node))
+    found: set[str] = set()
+    handed = list(call.args) + [keyword.value for keyword in call.keywords]
+    names = {node.id for argument in handed for node in ast.walk(argument) if isinstance(node, ast.Name)}
+    for value in handed + [v for name in names for v in index.assigned_values.get(name, ())]:  # (one step back)
+        for node in ast.walk(value):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _PARAMETERS:
+                found.add(dotted(node.func.value) or "")
     return found
 

@@ -125,7 +125,8 @@ def initial_parameter_kind(index, info: FunctionInfo, name: str) -> int:
     in a test module that never uses CUDA); else what its name suggests (``device``: a device that may be CUDA)."""
     if passed_only_none(index, info, name):
         return 0
-    return CPU_DEVICE if _passed_only_cpu(index, info, name) else name_hint(name)
+    hint = name_hint(name)
+    return CPU_DEVICE if hint & DEVICE_BITS and _passed_only_cpu(index, info, name) else hint
 
 
 def _passed_only_cpu(index, info: FunctionInfo, name: str) -> bool:
