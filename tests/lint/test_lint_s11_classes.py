@@ -263,6 +263,18 @@ def load_model(cls, dims):
 model = load_model(Net, 8)
 model.to("cuda")
 """, [3]),
+    ("GA109", "an agent (not a model) that builds its network as Net().double().to(device) in a chain split over lines: "
+     "reported at the .double()", """
+import torch
+class Agent:
+    def __init__(self, device):
+        self.network = (
+            GNNNet(node_num=6)
+            .double()
+            .to(device=device)
+        )
+agent = Agent(torch.device("cuda"))
+""", [6]),
     ("GA109", "a device parameter every call in the file fills with the CPU (a test module: device = "
      "torch.device('cpu')) is the CPU, not a device that may be CUDA; the same helper handed 'cuda' is", """
 import torch

@@ -58,7 +58,7 @@ _DEFAULT_DTYPE_SETTERS = ("torch.set_default_dtype", "torch.set_default_tensor_t
 
 def run(ctx) -> Iterator[Hit]:
     casts = _model_casts(ctx)  # .double() of a module made on the CPU (a layer in __init__, a model in a helper)
-    moved_casts = False
+    moved: set[int] = set()  # the casts a move reaches in its own chain; 0: a move of a float64 model from elsewhere
     for call in ctx.index.calls:
         name = ctx.qual(call.func) or ""
         if name in _DEFAULT_DTYPE_SETTERS and ctx.uses_cuda and call.args and _is_f64_default(ctx, call.args[0]):
@@ -73,7 +73,8 @@ def run(ctx) -> Iterator[Hit]:
         if any(ctx.kind(node) & F64 and ctx.kind(node) & _CUDA for node in inputs):
             continue  # already float64 on the GPU: reported where it got there
         if casts and _float64_model_at_work(ctx, call):
-            moved_casts = moved_casts or _a_move(call)
+            if _a_move(call):
+                moved.add(id(call.func.value) if call.func.value in casts else 0)  # type: ignore[union-attr]
             continue  # self.fc1(x) of a layer cast in __init__, model.to(device) of a model cast in a helper: at the cast
         converted = _converted_before(ctx, call)
         if converted is not None:  # x = x.double() / x = x.to(device) on the next line: at the conversion
@@ -85,7 +86,7 @@ def run(ctx) -> Iterator[Hit]:
 
     for cast in casts:
         cls = ctx.class_of_method(cast)
-        if (cls is not None and ctx.instances_on_cuda(cls)) or (cls is None and moved_casts):
+        if id(cast) in moved or (cls is not None and ctx.instances_on_cuda(cls)) or (cls is None and 0 in moved):
             yield Hit(f"{short(cast)} makes a model float64, and the program runs it on the GPU", node=cast,
                       line=cast.func.end_lineno, column=(cast.func.end_col_offset or 0) - len("double"))  # (the .double)
 
