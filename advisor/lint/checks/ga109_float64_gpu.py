@@ -82,9 +82,7 @@ def run(ctx) -> Iterator[Hit]:
                       - len("double") if converted.func.end_col_offset else 0)
             continue
         yield _hit(call, name)
-
-
-    for cast in casts:
+    for cast in casts:  # (after every call: which casts a move reaches is known only then)
         cls = ctx.class_of_method(cast)
         if id(cast) in moved or (cls is not None and ctx.instances_on_cuda(cls)) or (cls is None and 0 in moved):
             yield Hit(f"{short(cast)} makes a model float64, and the program runs it on the GPU", node=cast,
