@@ -237,6 +237,12 @@ NOT_DATA_HINT = re.compile(r"loader|iter|dataset|sampler|optim|sched|scaler|logg
 # What an unknown name most likely holds, by its name alone (a parameter nobody in the file passes, a name a
 # star import brings): `device` is the accelerator when there is one; `x_gpu` / `cuda_tensor` are CUDA tensors.
 DEVICE_NAME_HINT = frozenset({"device", "DEVICE", "cuda_device", "gpu_device", "torch_device"})
+
+
+def names_a_device(name: str) -> bool:
+    """``device``, ``cuda_device``, ``resolved_device``, ``train_device``: a name for a device (not ``cpu_device``)."""
+    lowered = name.lower()
+    return name in DEVICE_NAME_HINT or lowered.endswith("_device") and not lowered.startswith("cpu")
 # Objects that hold a configured device (`args.device`, `run_context.device`, `trainer.device`, a handed-in
 # `model.device`: where it runs), as opposed to a tensor whose device is wherever it is (`idx.device` of a forward's
 # input: unknown, not a guess of CUDA).

@@ -414,6 +414,25 @@ class PPO:
 agent = PPO(torch.device("cuda"))
 agent.learn(100)
 """, [9]),
+    ("GA103", "a configured attribute named for a device (cfg.resolved_device, args.train_device) may be CUDA: "
+     "the loss read each batch counts; cfg.cpu_device is the CPU", """
+import torch
+def train(cfg, loader):
+    dev = cfg.resolved_device
+    model = get_model(cfg.version).to(dev)
+    opt = torch.optim.AdamW(model.parameters())
+    for wav in loader:
+        loss = model(wav.to(dev)).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(loss.item())
+def evaluate(cfg, loader):
+    dev = cfg.cpu_device
+    model = get_model(cfg.version).to(dev)
+    for wav in loader:
+        print(model(wav.to(dev)).mean().item())
+""", [11]),
 ]
 
 

@@ -177,7 +177,7 @@ class ExprEvaluator:
                     info.node.bases and "self." + attr not in info.attrs for info in self.scopes.classes_of(base)):
                 return CUDA_DEVICE  # self.device that a base class of another file sets: a device, can be CUDA
             base &= ~INSTANCE_BITS
-        if attr in api.DEVICE_NAME_HINT:
+        if api.names_a_device(attr):  # (cfg.resolved_device, args.train_device)
             holder = (dotted(node.value) or last_identifier(node.value)).split(".")  # config.optimization.device
             if not base and (any(api.DEVICE_HOLDER.search(part) for part in holder) or isinstance(node.value, ast.Name)
                              and node.value.id == "self" and not of_a_class):  # (def step(self, ...) outside a class)
