@@ -433,6 +433,24 @@ def evaluate(cfg, loader):
     for wav in loader:
         print(model(wav.to(dev)).mean().item())
 """, [11]),
+    ("GA103", "a loop over a list of implementations bound in its own function (another function binds the name to "
+     "something else) or over itertools.product of settings is a sweep: a check per setting is no per-step read", """
+import itertools
+import torch
+def summarize(records):
+    impls = sorted({r["impl"] for r in records})
+    return impls
+def run_check(args, kernels):
+    impls = [("flash", kernels.flash), ("naive", kernels.naive)]
+    q = torch.randn(8, 64, device="cuda")
+    for name, fn in impls:
+        print(name, (fn(q) - q).abs().max().item())
+    for n, h in itertools.product(args.sizes, args.heads):
+        out = q[:n] @ q[:n].T
+        print(n, h, out.sum().item())
+    for step in range(1000):
+        print((q @ q.T).sum().item())
+""", [15]),
 ]
 
 

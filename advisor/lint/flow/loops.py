@@ -238,10 +238,12 @@ class LoopAnalysis(BranchGuards, FlowView):
         iterable = loop.iter
         if isinstance(iterable, ast.Call) and getattr(iterable.func, "id", "") == "enumerate" and iterable.args:
             iterable = iterable.args[0]  # for i, bs in enumerate(batch_sizes)
-        if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
-            return True
-        if isinstance(iterable, ast.Name):
-            values = self.index.assigned_values.get(iterable.id, [])
+        if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)) or isinstance(iterable, ast.Call) \
+                and self.names.qual(iterable.func) == "itertools.product":
+            return True  # (for seq_len, n_head in itertools.product(args.seq_lens, args.n_heads): a grid of settings)
+        if isinstance(iterable, ast.Name):  # (the name's values in the loop's own function: impls = [...] there)
+            scope = self.index.scope_of(loop)
+            values = [v for v in self.index.assigned_values.get(iterable.id, []) if self.index.scope_of(v) is scope]
             return bool(values) and all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) and v.elts for v in values)
         return False
 
