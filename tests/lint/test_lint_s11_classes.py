@@ -451,6 +451,30 @@ def run_check(args, kernels):
     for step in range(1000):
         print((q @ q.T).sum().item())
 """, [15]),
+    ("GA103", "two agents stepping env1 and env2 (numbered environments) in one loop, each act() reading its action: "
+     "a loop of environment steps, whatever replay() loop follows", """
+import torch
+class Agent:
+    def __init__(self):
+        self.model = torch.nn.Linear(3, 3).cuda()
+        self.opt = torch.optim.Adam(self.model.parameters())
+    def act(self, state):
+        return torch.argmax(self.model(torch.tensor(state).cuda())).item()
+    def replay(self, batch):
+        for s in batch:
+            loss = self.model(s.cuda()).sum()
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+a1, a2 = Agent(), Agent()
+for episode in range(100):
+    done1 = done2 = False
+    while not (done1 and done2):
+        r1, s1, done1 = env1.step(a1.act(s1))
+        r2, s2, done2 = env2.step(a2.act(s2))
+        a1.replay(memory1)
+        a2.replay(memory2)
+""", [7]),
 ]
 
 

@@ -21,7 +21,7 @@ OPTIMIZER_STEP = frozenset({"step"})
 # an optimizer (or GradScaler) handed in from outside, whose parameters the file cannot place
 _NOT_THIS_BODY = (*FUNCTION_TYPES, *LOOP_TYPES, ast.Lambda, ast.ClassDef)
 _OPTIMIZER_NAME = re.compile(r"optim|^opt(_\w+)?$|scaler", re.IGNORECASE)
-_ENVIRONMENT_NAME = re.compile(r"(^|_)envs?($|_)|environment", re.IGNORECASE)  # env, eval_env, envs, train_environment
+_ENVIRONMENT_NAME = re.compile(r"(^|_)envs?\d*($|_)|environment", re.IGNORECASE)  # env, env1, eval_env, envs
 
 
 def runs_update(events: list[Event], updates: frozenset = UPDATES) -> bool:
