@@ -246,7 +246,7 @@ def names_a_device(name: str) -> bool:
 # Objects that hold a configured device (`args.device`, `run_context.device`, `trainer.device`, a handed-in
 # `model.device`: where it runs), as opposed to a tensor whose device is wherever it is (`idx.device` of a forward's
 # input: unknown, not a guess of CUDA).
-DEVICE_HOLDER = re.compile(r"^(args|opts?|h?params|hps?)$|conf|cfg|setting|option|context|ctx|trainer|runner|"
+DEVICE_HOLDER = re.compile(r"^(args|opts?|h?params|hps?)$|conf|cfg|setting|option|const|context|ctx|trainer|runner|"
                            r"accelerator|fabric|engine|env|setup|^model$", re.IGNORECASE)
 CUDA_TENSOR_NAME_HINT = re.compile(
     r"^(?!(use|no|is|has|enable|disable|num|n|with|on|run|cpu|allow|force)_)[A-Za-z]\w*_(cuda|gpu)$"

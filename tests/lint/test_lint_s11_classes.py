@@ -475,6 +475,20 @@ for episode in range(100):
         a1.replay(memory1)
         a2.replay(memory2)
 """, [7]),
+    ("GA103", "Constants.device of the project's `from utils import Constants` is a configured device, like "
+     "config.DEVICE: the per-step reads of a fine-tuning loop count", """
+import math
+import torch
+from utils import Constants
+model = load_model().to(Constants.device)
+for batch in loader:
+    ids = batch["ids"].to(Constants.device)
+    loss = model(ids, labels=ids).loss
+    loss.backward()
+    opt.step()
+    if math.isnan(loss):
+        break
+""", [10]),
 ]
 
 
