@@ -489,6 +489,12 @@ for batch in loader:
     if math.isnan(loss):
         break
 """, [10]),
+    ("GA104", "torch.arange(n).repeat_interleave(k) made on the CPU only to be copied is a fill like .repeat(k)", """
+import torch
+device = "cuda"
+query_label = torch.arange(5).repeat_interleave(3).to(device)
+support_label = torch.arange(5).tile(2).to(device)
+""", [3, 4]),
 ]
 
 
