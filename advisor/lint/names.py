@@ -17,6 +17,9 @@ _CONVENTIONAL = {
     "DataLoader": "torch.utils.data.DataLoader", "TensorDataset": "torch.utils.data.TensorDataset",
 }
 
+# Libraries a project module imports and hands on (`from bench_common import torch, np`): the name is the library.
+_REEXPORTED_MODULES = frozenset({"torch", "numpy"})
+
 
 class Names:
     def __init__(self, imports: dict[str, str]) -> None:
@@ -42,7 +45,9 @@ class Names:
                 # the pass treats like any library built on torch (fed CUDA tensors, it returns CUDA tensors)
                 module = "." * node.level + (node.module or "")
                 for alias in node.names:
-                    if alias.name != "*":
+                    if alias.name in _REEXPORTED_MODULES and module.split(".")[0] not in _REEXPORTED_MODULES:
+                        imports[alias.asname or alias.name] = alias.name  # `from common import torch`: torch itself
+                    elif alias.name != "*":
                         imports[alias.asname or alias.name] = f"{module}.{alias.name}" if node.module \
                             else f"{module}{alias.name}"
         names = cls(imports)

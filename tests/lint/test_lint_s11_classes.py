@@ -495,6 +495,11 @@ device = "cuda"
 query_label = torch.arange(5).repeat_interleave(3).to(device)
 support_label = torch.arange(5).tile(2).to(device)
 """, [3, 4]),
+    ("GA109", "torch handed on by a project module (from bench_common import torch) is torch itself", """
+from bench_common import torch, record
+t_lift = torch.ones(1024, dtype=torch.float64, device="cuda")
+record(t_lift)
+""", [2]),
 ]
 
 
