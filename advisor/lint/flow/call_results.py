@@ -123,16 +123,19 @@ def initial_parameter_kind(index, info: FunctionInfo, name: str) -> int:
     """What a parameter holds before the pass has seen what the file's calls hand it: nothing known when every call
     passes None; a CPU device when every call passes "cpu" (``device = torch.device("cpu"); make_data(64, device)``
     in a test module that never uses CUDA); else what its name suggests (``device``: a device that may be CUDA)."""
-    if passed_only_none(index, info, name):
-        return 0
+    if _every_call_passes(index, info, name, lambda passed: isinstance(passed, ast.Constant) and passed.value is None):
+        return 0  # (def __init__(self, ..., device=None), every call passing None or leaving it: the CPU default)
     hint = name_hint(name)
-    return CPU_DEVICE if hint & DEVICE_BITS and _passed_only_cpu(index, info, name) else hint
+    cpu = hint & DEVICE_BITS and _every_call_passes(index, info, name, lambda passed: _a_cpu_device(index, passed, 0))
+    return CPU_DEVICE if cpu else hint
 
 
-def _passed_only_cpu(index, info: FunctionInfo, name: str) -> bool:
+def _every_call_passes(index, info: FunctionInfo, name: str, test) -> bool:
+    """Does the file call ``info``, and does every call pass for ``name`` (or leave as its default) a value ``test``
+    accepts?"""
     default = parameter_defaults(info.node.args).get(name)
     sites = call_sites(index, info)
-    return bool(sites) and all(_a_cpu_device(index, passed_at(site, info, name) or default, 0) for site in sites)
+    return bool(sites) and all(test(passed_at(site, info, name) or default) for site in sites)
 
 
 def _a_cpu_device(index, node: Optional[ast.AST], depth: int) -> bool:
@@ -145,17 +148,3 @@ def _a_cpu_device(index, node: Optional[ast.AST], depth: int) -> bool:
         values = index.assigned_values.get(node.id, [])
         return bool(values) and all(_a_cpu_device(index, value, depth + 1) for value in values)
     return False
-
-
-def passed_only_none(index, info: FunctionInfo, name: str) -> bool:
-    """``def __init__(self, ..., device=None)`` and every call in the file (``split_op(..., device=None)``) passes
-    None or leaves the default None: the parameter holds None (the CPU default), not a device its name suggests."""
-    default = parameter_defaults(info.node.args).get(name)
-    seen = False
-    for site in call_sites(index, info):
-        passed = passed_at(site, info, name)
-        passed = passed if passed is not None else default
-        if not (isinstance(passed, ast.Constant) and passed.value is None):
-            return False
-        seen = True
-    return seen
