@@ -9,6 +9,11 @@ from advisor.lint import torch_api as api
 from advisor.lint.flow.kinds import CPU_TENSOR, CUDA_TENSOR, DTYPE_F64, F64, NP_RNG, NUMPY
 from advisor.lint.flow.literals import dtype_kind, has_float_literal
 
+# where numpy's array makers take their dtype when it is passed by position (np.array(x, np.float64),
+# np.full(shape, 1, np.float64), np.fromiter(values, np.float64))
+_POSITIONAL_DTYPE = {"numpy.zeros": 1, "numpy.ones": 1, "numpy.empty": 1, "numpy.array": 1, "numpy.asarray": 1,
+                     "numpy.fromiter": 1, "numpy.frombuffer": 1, "numpy.full": 2, "numpy.arange": 3}
+
 
 def _union(kinds: Iterable[int]) -> int:
     out = 0
@@ -26,10 +31,13 @@ def numpy_result(name: str, node: ast.Call, pos: list[int], kw: dict) -> int:
         return NUMPY | F64
     dtype_node = next((k.value for k in node.keywords if k.arg == "dtype"), None)
     dtype = dtype_kind(dtype_node, kw.get("dtype", 0)) if dtype_node is not None else None
-    if name in api.NUMPY_DEFAULT_F64:
-        if dtype is None and len(node.args) > 1 and name in ("numpy.zeros", "numpy.ones", "numpy.empty"):
-            dtype = dtype_kind(node.args[1], pos[1])
+    at = _POSITIONAL_DTYPE.get(name)
+    if dtype is None and at is not None and len(node.args) > at:
+        dtype = dtype_kind(node.args[at], pos[at])
+    if name in api.NUMPY_DEFAULT_F64 or name == "numpy.frombuffer":  # frombuffer's dtype defaults to float64 too
         return NUMPY | (F64 if dtype is None or dtype & DTYPE_F64 else 0)
+    if name == "numpy.fromiter":
+        return NUMPY | (F64 if dtype is not None and dtype & DTYPE_F64 else 0)
     if name in ("numpy.array", "numpy.asarray", "numpy.arange", "numpy.full"):
         if dtype is not None:
             return NUMPY | (F64 if dtype & DTYPE_F64 else 0)

@@ -1,0 +1,27 @@
+"""Classes of session 12 (issue 12), each with its must-not twin: numpy arrays whose float64 dtype is passed by
+position (np.fromiter(values, np.float64), np.array(x, np.float64), np.full(shape, v, np.float64))."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+CASES = [
+    ("GA109", "a numpy array made with a float64 dtype passed by position keeps float64 on the GPU; the same "
+     "makers with float32 do not", """
+import numpy as np
+import torch
+weights = torch.as_tensor(np.fromiter(range(10), np.float64), device="cuda")
+grid = torch.from_numpy(np.array([1, 2], np.float64)).cuda()
+ones = torch.from_numpy(np.full((3, 3), 1, np.float64)).cuda()
+w32 = torch.as_tensor(np.fromiter(range(10), np.float32), device="cuda")
+g32 = torch.from_numpy(np.array([1, 2], np.float32)).cuda()
+counts = torch.as_tensor(np.fromiter(range(10), int), device="cuda")
+""", [3, 4, 5]),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_s12_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
