@@ -1,5 +1,6 @@
 """Classes of session 12 (issue 12), each with its must-not twin: numpy arrays whose float64 dtype is passed by
-position (np.fromiter(values, np.float64), np.array(x, np.float64), np.full(shape, v, np.float64))."""
+position (np.fromiter(values, np.float64), np.array(x, np.float64), np.full(shape, v, np.float64)); under a default CUDA device a value of unknown origin read
+with .item() is on the GPU."""
 
 from __future__ import annotations
 
@@ -19,6 +20,26 @@ w32 = torch.as_tensor(np.fromiter(range(10), np.float32), device="cuda")
 g32 = torch.from_numpy(np.array([1, 2], np.float32)).cuda()
 counts = torch.as_tensor(np.fromiter(range(10), int), device="cuda")
 """, [3, 4, 5]),
+    ("GA103", "under torch.set_default_device('cuda') a value of unknown origin read with .item() in a loop of GPU "
+     "work is on the GPU; without the default device it says nothing", """
+import torch
+from solver import load_state
+torch.set_default_device("cuda")
+def run(state, steps):
+    for i in range(steps):
+        x = torch.randn(4096, 4096)
+        y = x @ x
+        scale = (state.s2 / state.n).item()
+""", [8]),
+    ("GA103", "the same loop without a default device: the unknown value may be a Python number", """
+import torch
+from solver import load_state
+def run(state, steps):
+    for i in range(steps):
+        x = torch.randn(4096, 4096, device="cuda")
+        y = x @ x
+        scale = (state.s2 / state.n).item()
+""", []),
 ]
 
 

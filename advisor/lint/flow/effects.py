@@ -261,6 +261,8 @@ class Effects(FlowView):
                     or attr in api.MODEL_QUIET_METHODS:  # (a view: x.t() launches nothing; torch.load(p).eval()
                 return 0, None  # of what the pass took for a tensor is a module's set-up)
             return WORK | COMPUTE, None
+        if attr in ("item", "cpu", "tolist") and receiver == 0 and not call.args and self.flow.default_cuda:
+            return SYNC | HOST_READ, None  # under torch.set_default_device("cuda") a tensor of unknown origin is on it
         method = self._own_method(receiver, attr)  # transformer.training_step(batch): the file's own code runs
         if method is not None:
             return self.summary(method).bits, method
