@@ -1,6 +1,6 @@
 """Classes of session 12 (issue 12), each with its must-not twin: numpy arrays whose float64 dtype is passed by
 position (np.fromiter(values, np.float64), np.array(x, np.float64), np.full(shape, v, np.float64)); under a default CUDA device a value of unknown origin read
-with .item() is on the GPU."""
+with .item() is on the GPU; a chain split over lines that casts to float64 on a later line, at the cast."""
 
 from __future__ import annotations
 
@@ -40,6 +40,19 @@ def run(state, steps):
         y = x @ x
         scale = (state.s2 / state.n).item()
 """, []),
+    ("GA109", "a chain split over lines that casts to float64 on its second line is reported at the cast; a factory "
+     "made float64 by its dtype= and moved on a later line stays at the factory", """
+import torch
+device = torch.device("cuda")
+def sample(row, noise):
+    return torch.FloatTensor(row).to(device).to(torch.float64), torch.FloatTensor(
+        noise).to(device).to(torch.float64)
+def buffers(n):
+    states = torch.zeros(
+        (n, 4), dtype=torch.float64
+    ).to(device)
+    return states
+""", [4, 5, 7]),
 ]
 
 

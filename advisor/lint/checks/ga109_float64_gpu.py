@@ -81,7 +81,7 @@ def run(ctx) -> Iterator[Hit]:
             yield Hit(_message(call, name), node=call, line=converted.lineno, column=converted.func.end_col_offset
                       - len("double") if converted.func.end_col_offset else 0)
             continue
-        yield _hit(call, name)
+        yield _hit(ctx, call, name)
     for cast in casts:  # (after every call: which casts a move reaches is known only then)
         cls = ctx.class_of_method(cast)
         if id(cast) in moved or (cls is not None and ctx.instances_on_cuda(cls)) or (cls is None and 0 in moved):
@@ -128,9 +128,10 @@ def _converted_before(ctx, call: ast.Call) -> Optional[ast.Call]:
     return None
 
 
-def _hit(call: ast.Call, name: str) -> Hit:
+def _hit(ctx, call: ast.Call, name: str) -> Hit:
     """At the call's line; in a chain split over lines (model = (Net()\n .double()\n .cuda())), at the line
-    of the .double() that made the data float64 before the move (issue 12's line rule: the offending call)."""
+    of the .double() that made the data float64 before the move, else at the line of the method that put float64
+    data on the GPU (issue 12's line rule: the offending call)."""
     func = call.func
     if isinstance(func, ast.Attribute) and func.attr in ("to", "cuda") and isinstance(func.value, ast.Call) \
             and isinstance(func.value.func, ast.Attribute) and func.value.func.attr == "double" \
@@ -138,6 +139,10 @@ def _hit(call: ast.Call, name: str) -> Hit:
         double = func.value.func
         return Hit(_message(call, name), node=call, line=double.end_lineno,
                    column=(double.end_col_offset or 0) - len("double"))
+    if isinstance(func, ast.Attribute) and func.end_lineno != call.lineno and not ctx.kind(func.value) & F64:
+        # torch.FloatTensor(\n x).to(device).to(torch.float64): the cast made it float64, not the factory above
+        return Hit(_message(call, name), node=call, line=func.end_lineno,
+                   column=(func.end_col_offset or 0) - len(func.attr))
     return Hit(_message(call, name), node=call)
 
 
