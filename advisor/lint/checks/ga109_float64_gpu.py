@@ -24,7 +24,7 @@ DOC = CheckDoc(
     what=('Finds float64 data on the GPU: NumPy arrays (float64 by default) moved as they are, .double(), '
           'dtype=torch.float64 (or dtype=float, which torch reads as float64), '
           'torch.set_default_dtype(torch.float64) in a program that uses CUDA. A chain split over lines '
-          '(.double() on one line, .cuda() on the next) is reported at the .double().'),
+          '(.double() or .to(torch.float64) on one line, .cuda() on the next) is reported at the cast.'),
     why=('GPUs run float64 at 1/2 of the float32 rate on data-centre parts and 1/32-1/64 on GeForce/RTX '
          'cards, with no tensor-core path; it also doubles memory and bandwidth.'),
     bad="""\
