@@ -1,6 +1,7 @@
 """Classes of session 12 (issue 12), each with its must-not twin: numpy arrays whose float64 dtype is passed by
 position (np.fromiter(values, np.float64), np.array(x, np.float64), np.full(shape, v, np.float64)); under a default CUDA device a value of unknown origin read
-with .item() is on the GPU; a chain split over lines that casts to float64 on a later line, at the cast."""
+with .item() is on the GPU; a chain split over lines that casts to float64 on a later line, at the cast; a
+forward timed by timeit.timeit(lambda: ...) with autograd on."""
 
 from __future__ import annotations
 
@@ -53,6 +54,17 @@ def buffers(n):
     ).to(device)
     return states
 """, [4, 5, 7]),
+    ("GA107", "a model's forward in a lambda timed by timeit.timeit records a graph the clock measures; the same "
+     "under torch.no_grad() does not", """
+import timeit
+import torch
+from unet import ConditionalUnet1D
+model = ConditionalUnet1D(input_dim=2).cuda()
+sample = torch.randn(8, 16, 2, device="cuda")
+print(timeit.timeit(lambda: model(sample), number=1000) / 1000)
+with torch.no_grad():
+    print(timeit.timeit(lambda: model(sample), number=1000) / 1000)
+""", [6]),
 ]
 
 

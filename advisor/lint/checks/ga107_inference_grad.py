@@ -234,7 +234,7 @@ def _timed_calls(ctx) -> dict[ast.AST, int]:
     """The calls inside a clock pair, with the line where the clock starts."""
     found: dict[ast.AST, int] = {}
     for region in ctx.timed_regions():
-        start = getattr(region.open, "lineno", None) or region.line or 0
+        start = getattr(region.open, "lineno", None) or region.line or getattr(region.close, "lineno", 0)  # (timeit(fn))
         for event in region.events:
             found.setdefault(event.node, start)
     return found
