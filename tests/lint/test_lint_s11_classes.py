@@ -452,7 +452,7 @@ def run_check(args, kernels):
         print((q @ q.T).sum().item())
 """, [15]),
     ("GA103", "two agents stepping env1 and env2 (numbered environments) in one loop, each act() reading its action: "
-     "a loop of environment steps, whatever replay() loop follows", """
+     "a loop of environment steps, whatever replay() loop follows (act() has two call sites: each is reported)", """
 import torch
 class Agent:
     def __init__(self):
@@ -474,7 +474,7 @@ for episode in range(100):
         r2, s2, done2 = env2.step(a2.act(s2))
         a1.replay(memory1)
         a2.replay(memory2)
-""", [7]),
+""", [18, 19]),
     ("GA103", "Constants.device of the project's `from utils import Constants` is a configured device, like "
      "config.DEVICE: the per-step reads of a fine-tuning loop count", """
 import math

@@ -463,8 +463,8 @@ def train(config, loader):
         opt.step()
         print(loss.item())
 """, [10]),
-    ("GA103", "a helper called twice inside one loop and nowhere else is that loop's: its read is reported where it "
-     "is; one also called outside a loop is reported at each call in the loop", """
+    ("GA103", "a helper called twice inside one loop is reported at each call (session 12's placement: two call "
+     "sites, two places the program chose to read); one also called outside a loop is reported at each call in the loop", """
 import torch
 model = torch.nn.Linear(16, 4).cuda().eval()
 def transcribe(x):
@@ -477,7 +477,7 @@ with torch.no_grad():
         b = transcribe(hyp)
         s = score(ref)
     total = score(last)
-""", [4, 11]),
+""", [9, 10, 11]),
     ("GA109", "torch.device('cuda:{}'.format(args.cuda)) is a CUDA device: the model moved there and cast to "
      "float64 is reported at the cast; a text format is no device", """
 import torch
