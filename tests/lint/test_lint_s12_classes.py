@@ -1,7 +1,7 @@
 """Classes of session 12 (issue 12), each with its must-not twin: numpy arrays whose float64 dtype is passed by
 position (np.fromiter(values, np.float64), np.array(x, np.float64), np.full(shape, v, np.float64)); under a default CUDA device a value of unknown origin read
 with .item() is on the GPU; a chain split over lines that casts to float64 on a later line, at the cast; a
-forward timed by timeit.timeit(lambda: ...) with autograd on."""
+forward timed by timeit.timeit(lambda: ...) with autograd on; accelerator.unwrap_model(model) is the prepared model."""
 
 from __future__ import annotations
 
@@ -65,6 +65,25 @@ print(timeit.timeit(lambda: model(sample), number=1000) / 1000)
 with torch.no_grad():
     print(timeit.timeit(lambda: model(sample), number=1000) / 1000)
 """, [6]),
+    ("GA103", "accelerator.unwrap_model(model) is the prepared model on the accelerator's device: per-element reads "
+     "of its outputs in the evaluation loop wait; an unwrap_model of something no Accelerator made says nothing", """
+import torch
+from accelerate import Accelerator
+from project import Net, helper
+accelerator = Accelerator()
+model = Net()
+model, loader = accelerator.prepare(model, loader)
+unwrapped = accelerator.unwrap_model(model)
+other = helper.unwrap_model(model)
+with torch.no_grad():
+    for batch in loader:
+        out = unwrapped(batch["x"])
+        for i in range(out.shape[0]):
+            score = out[i].max().item()
+        res = other(batch["x"])
+        for i in range(res.shape[0]):
+            score = res[i].max().item()
+""", [13]),
 ]
 
 

@@ -266,7 +266,7 @@ class FlowAnalyzer(CallEvaluator):
             shape = tuple(self.ev(element) for element in value.elts)
             self.bind_target(node.targets[0], shape)
             return
-        kind = self.ev(value) or kept_through_call(node.targets, value, self.values)
+        kind = self.ev(value) or kept_through_call(self, node.targets, value)
         if not kind and len(node.targets) == 1 and isinstance(node.targets[0], (ast.Name, ast.Attribute)) \
                 and last_identifier(node.targets[0]) in api.DEVICE_NAME_HINT and self._chosen_elsewhere(value):
             # device = get_device() / self.device = cfg["device"]: chosen elsewhere, can be CUDA -- unless a fallback

@@ -79,9 +79,19 @@ def _returns_none(node: ast.Return) -> bool:
 def _accelerator_prepare(analyzer, call: ast.Call) -> bool:
     """``accelerator.prepare(...)`` with ``accelerator = Accelerator(...)`` of the accelerate package."""
     func = call.func
-    if not (isinstance(func, ast.Attribute) and func.attr == "prepare" and isinstance(func.value, ast.Name)):
-        return False
-    made = analyzer.index.assigned_values.get(func.value.id, [])
+    return isinstance(func, ast.Attribute) and func.attr == "prepare" and isinstance(func.value, ast.Name) \
+        and _made_by_accelerate(analyzer, func.value.id)
+
+
+def _unwrapped_model(analyzer, call: ast.Call) -> bool:
+    """``accelerator.unwrap_model(model)`` of an accelerator the accelerate package made."""
+    func = call.func
+    return isinstance(func, ast.Attribute) and func.attr == "unwrap_model" and len(call.args) == 1 \
+        and isinstance(func.value, ast.Name) and _made_by_accelerate(analyzer, func.value.id)
+
+
+def _made_by_accelerate(analyzer, name: str) -> bool:
+    made = analyzer.index.assigned_values.get(name, [])
     return len(made) == 1 and isinstance(made[0], ast.Call) \
         and (analyzer.names.qual(made[0].func) or "").startswith("accelerate.")
 
@@ -98,16 +108,19 @@ def _prepared(analyzer, argument: ast.AST) -> int:
     return kind
 
 
-def kept_through_call(targets: list[ast.AST], value: ast.AST, values: dict[ast.AST, int]) -> int:
+def kept_through_call(analyzer, targets: list[ast.AST], value: ast.AST) -> int:
     """``inputs = fgsm.generate(model, inputs, labels)``, ``x = augment(x)``: a call the pass knows nothing of,
     handed a tensor and bound back to that tensor's name, returns that kind of tensor (an attack, an augmentation,
-    a transform hands back its input's like, on its device)."""
+    a transform hands back its input's like, on its device). ``accelerator.unwrap_model(model)`` hands back the
+    model itself, on the device prepare() put it on, whatever name it is bound to."""
     if len(targets) != 1 or not isinstance(targets[0], ast.Name) or not isinstance(value, ast.Call):
         return 0
+    if _unwrapped_model(analyzer, value):
+        return analyzer.values.get(value.args[0], 0)
     name = targets[0].id
     for argument in list(value.args) + [k.value for k in value.keywords]:
         if isinstance(argument, ast.Name) and argument.id == name:
-            return values.get(argument, 0) & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY)  # X = scaler.transform(X)
+            return analyzer.values.get(argument, 0) & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY)  # X = scaler.transform(X)
     return 0
 
 
