@@ -1,7 +1,8 @@
 """Classes of session 12 (issue 12), each with its must-not twin: numpy arrays whose float64 dtype is passed by
 position (np.fromiter(values, np.float64), np.array(x, np.float64), np.full(shape, v, np.float64)); under a default CUDA device a value of unknown origin read
 with .item() is on the GPU; a chain split over lines that casts to float64 on a later line, at the cast; a
-forward timed by timeit.timeit(lambda: ...) with autograd on; accelerator.unwrap_model(model) is the prepared model."""
+forward timed by timeit.timeit(lambda: ...) with autograd on; accelerator.unwrap_model(model) is the prepared model;
+output.get(key, []) is a list."""
 
 from __future__ import annotations
 
@@ -84,6 +85,20 @@ with torch.no_grad():
         for i in range(res.shape[0]):
             score = res[i].max().item()
 """, [13]),
+    ("GA103", "a model's output dict: output.get('trace', []) with a list default is a list, `if traces:` asks the "
+     "list; the .item() of the tensor taken from it is the read", """
+import torch
+model = torch.nn.Linear(4, 4).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x in loader:
+    output = model(x.cuda())
+    loss = output.sum()
+    loss.backward()
+    opt.step()
+    traces = output.get("trace", [])
+    if traces:
+        halt = traces[-1].item()
+""", [11]),
 ]
 
 

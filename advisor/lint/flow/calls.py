@@ -52,6 +52,7 @@ from advisor.lint.flow.literals import (
 )
 from advisor.lint.flow.numpy_kinds import numpy_result
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
+from advisor.lint.flow.tensor_methods import tensor_method_result
 from advisor.lint.names import dotted
 
 Kw = dict[Optional[str], int]
@@ -268,18 +269,7 @@ class CallEvaluator(ExprEvaluator):
         if receiver & NP_RNG:
             return NUMPY | (F64 if attr in api.RNG_F64_METHODS else 0)
         if receiver & (CUDA_TENSOR | CPU_TENSOR):
-            if attr in api.NON_TENSOR_METHODS:
-                return 0
-            if attr in ("zero_", "fill_") and not receiver & CUDA_TENSOR:  # FloatTensor(n).fill_(.9): every value
-                return receiver | FRESH  # overwritten with a constant on the CPU -- a fill, whatever it held
-            if attr == "numpy":
-                return NUMPY | (receiver & F64)
-            if attr == "pin_memory":
-                return CPU_TENSOR | (receiver & F64)
-            out = receiver & (CUDA_TENSOR | CPU_TENSOR | FRESH | (0 if attr == "astype" else F64))  # (a slip for .to(dtype))
-            if _all(pos, kw) & CUDA_TENSOR:
-                out |= CUDA_TENSOR
-            return out
+            return tensor_method_result(receiver, attr, node, _all(pos, kw))
         if receiver & NUMPY or (not receiver and attr == "astype"):  # only NumPy arrays have .astype()
             if attr == "astype":
                 target = dtype_kind(node.args[0], pos[0]) if node.args else kw.get("dtype", 0)
