@@ -2,7 +2,7 @@
 position (np.fromiter(values, np.float64), np.array(x, np.float64), np.full(shape, v, np.float64)); under a default CUDA device a value of unknown origin read
 with .item() is on the GPU; a chain split over lines that casts to float64 on a later line, at the cast; a
 forward timed by timeit.timeit(lambda: ...) with autograd on; accelerator.unwrap_model(model) is the prepared model;
-output.get(key, []) is a list."""
+output.get(key, []) is a list; torch.squeeze(y, 1) is a function of y, not torch's data."""
 
 from __future__ import annotations
 
@@ -99,6 +99,17 @@ for x in loader:
     if traces:
         halt = traces[-1].item()
 """, [11]),
+    ("GA105", "torch.squeeze(targets, 1).long().to(device) copies the batch's targets, new each step -- not `torch`; "
+     "the same copy of a tensor made once before the loop is the same data every step", """
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+device = torch.device("cuda")
+loader = DataLoader(TensorDataset(torch.randn(64, 3), torch.zeros(64, 1)), batch_size=8)
+weights = torch.ones(10)
+for batch_idx, (inputs, targets) in enumerate(loader):
+    targets = torch.squeeze(targets, 1).long().to(device)
+    w = weights.float().to(device)
+""", [8]),
 ]
 
 

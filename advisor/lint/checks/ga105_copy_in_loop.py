@@ -210,7 +210,8 @@ def _times_the_copy(ctx, loop: ast.AST) -> bool:
 def _wrapped_data(ctx, node: ast.AST) -> Optional[str]:
     """``torch.from_numpy(x_train)``: the host data a wrapping factory turns into a CPU tensor (``x_train``),
     also through conversions on the way (``torch.from_numpy(x_train).float()``, ``x_t.view(-1, 1).float()``)."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CONVERSIONS:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CONVERSIONS \
+            and ctx.qual(node.func) is None:  # (a method of the data; torch.squeeze(y, 1) is a function of y)
         inner = node.func.value
         return dotted(inner) or _wrapped_data(ctx, inner)
     if not isinstance(node, ast.Call) or len(node.args) != 1:
