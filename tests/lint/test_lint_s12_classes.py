@@ -2,7 +2,8 @@
 position (np.fromiter(values, np.float64), np.array(x, np.float64), np.full(shape, v, np.float64)); under a default CUDA device a value of unknown origin read
 with .item() is on the GPU; a chain split over lines that casts to float64 on a later line, at the cast; a
 forward timed by timeit.timeit(lambda: ...) with autograd on; accelerator.unwrap_model(model) is the prepared model;
-output.get(key, []) is a list; torch.squeeze(y, 1) is a function of y, not torch's data."""
+output.get(key, []) is a list; torch.squeeze(y, 1) is a function of y, not torch's data; nerf.cuda().eval() moves a
+module in place; a bound render_rays(...) result computes, it writes nothing out."""
 
 from __future__ import annotations
 
@@ -110,6 +111,25 @@ for batch_idx, (inputs, targets) in enumerate(loader):
     targets = torch.squeeze(targets, 1).long().to(device)
     w = weights.float().to(device)
 """, [8]),
+    ("GA102", "nerf.cuda().eval() on its own line moves a module in place (only a module has .eval()), and "
+     "out = render_rays(models, rays) of a star import handed it computes (a bound result: no writer); the "
+     "timed call is the program's first CUDA computation", """
+import time
+import torch
+from models.rendering import *
+from models.nerf import *
+nerf_coarse = NeRF()
+nerf_coarse.cuda().eval()
+models = [nerf_coarse]
+def f(rays):
+    out = render_rays(models, rays)
+    return out
+rays = dataset[0]["rays"].cuda()
+t = time.time()
+out = f(rays)
+torch.cuda.synchronize()
+print(time.time() - t)
+""", [13]),
 ]
 
 

@@ -80,8 +80,7 @@ class FlowAnalyzer(CallEvaluator):
         self.names = names
         self.scopes = ScopeIndex(index, names)
         self.values: dict[ast.AST, int] = {}
-        self.default_cuda = False
-        self.cuda_seen = 0
+        self.default_cuda, self.cuda_seen = False, 0
         self.environment = Environment()
         # the expression layers ask the environment through these (bound once: they run for every name)
         self.lookup, self.bind = self.environment.lookup, self.environment.bind
@@ -318,15 +317,17 @@ class FlowAnalyzer(CallEvaluator):
             return
         if call.func.attr not in _IN_PLACE_METHODS:
             return
-        target = call.func.value  # `model.to(device)` on its own line moves the module in place (also
-        while isinstance(target, ast.Call) and getattr(target.func, "attr", None) in _IN_PLACE_METHODS:
-            target = target.func.value  # in a chain: model.to(device).eval())
-        key = dotted(target)
-        if key is not None and kind & MODEL_BITS and not kind & (CUDA_TENSOR | CPU_TENSOR):
+        target, moved = call.func.value, 0  # `model.to(device)` on its own line moves the module in place (also in
+        while isinstance(target, ast.Call) and (attr := getattr(target.func, "attr", None)) in _IN_PLACE_METHODS:
+            moved |= self.values.get(target, 0) if attr in ("to", "cuda") else 0  # a chain: model.to(device).eval())
+            target = target.func.value  # type: ignore[union-attr]
+        if (key := dotted(target)) is None or (self.lookup(key) or 0) & (TENSOR_BITS | NUMPY | CONTAINER) \
+                and not kind & MODEL_BITS:
+            return
+        if kind & MODEL_BITS and not kind & (CUDA_TENSOR | CPU_TENSOR):
             self.bind(key, kind)
-        elif key is not None and call.func.attr in ("to", "cuda") and kind & CUDA_TENSOR \
-                and not (self.lookup(key) or 0) & (TENSOR_BITS | NUMPY | CONTAINER):
-            self.bind(key, CUDA_MODEL | MODEL)  # `ssd.to(device)`, result dropped: only a module moves in place
+        elif call.func.attr in ("to", "cuda") and kind & CUDA_TENSOR or call.func.attr == "eval" and moved & CUDA_TENSOR:
+            self.bind(key, CUDA_MODEL | MODEL)  # ssd.to(device), nerf.cuda().eval(): only a module moves in place
 
     def _if(self, node: ast.If) -> None:
         self.ev(node.test)

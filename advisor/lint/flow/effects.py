@@ -341,7 +341,8 @@ class Effects(FlowView):
         if value & CUDA_TENSOR and not found and arguments & CUDA_DEVICE \
                 and not arguments & (CUDA_TENSOR | CUDA_MODEL) and not self.kind(func) & (CUDA_FN | CUDA_MODEL | MODEL):
             return WORK, None  # a helper the file does not show, handed only a device: data placed there
-        if found is None and arguments & CUDA_TENSOR and api.WRITES_OUT.match(func.id):
+        if found is None and arguments & CUDA_TENSOR and api.WRITES_OUT.match(func.id) \
+                and isinstance(self.index.parents.get(call), ast.Expr):  # (out = render_rays(model, rays) computes)
             return SYNC, None  # save_hdf(probs, names): writing GPU results out copies them to the host first
         if value & CUDA_TENSOR or self.kind(func) & CUDA_FN:
             return WORK | COMPUTE, None
