@@ -3,7 +3,8 @@ position (np.fromiter(values, np.float64), np.array(x, np.float64), np.full(shap
 with .item() is on the GPU; a chain split over lines that casts to float64 on a later line, at the cast; a
 forward timed by timeit.timeit(lambda: ...) with autograd on; accelerator.unwrap_model(model) is the prepared model;
 output.get(key, []) is a list; torch.squeeze(y, 1) is a function of y, not torch's data; nerf.cuda().eval() moves a
-module in place; a bound render_rays(...) result computes, it writes nothing out."""
+module in place; a bound render_rays(...) result computes, it writes nothing out; a benchmark Timer's
+statement string runs the model in the caller's grad mode."""
 
 from __future__ import annotations
 
@@ -130,6 +131,20 @@ out = f(rays)
 torch.cuda.synchronize()
 print(time.time() - t)
 """, [13]),
+    ("GA107", "torch.utils.benchmark.Timer(stmt='model(x)', globals={'model': model, ...}) times a CUDA model's "
+     "forward with autograd on; under torch.no_grad(), or of a single layer cast in place, it does not", """
+import torch
+import torch.utils.benchmark as benchmark
+from toy import ToyModel
+model = ToyModel().to("cuda")
+conv = torch.nn.Conv2d(8, 8, 1).cuda()
+conv = conv.half()
+x = torch.randn(256, 1024, device="cuda")
+t1 = benchmark.Timer(stmt="model(x)", globals={"model": model, "x": x}).blocked_autorange()
+with torch.no_grad():
+    t2 = benchmark.Timer(stmt="model(x)", globals={"model": model, "x": x}).blocked_autorange()
+t3 = benchmark.Timer(stmt="conv(x)", globals={"conv": conv, "x": x}).blocked_autorange()
+""", [8]),
 ]
 
 

@@ -16,6 +16,8 @@ Must match:   model.eval(); for x in loader: preds.append(model(x.to(device)))
               feats = [m(x)[2] for m in seniors]; [cka(z, f.detach()) for f in feats]  in a training loop whose
               batch is marked x.requires_grad = False (a batch, not parameters: no model is frozen by it)
               def benchmark(h): model = Layer(h).cuda(); start = time.time(); _ = model(x); ...  (a speed test)
+              torch.utils.benchmark.Timer(stmt="model(x)", globals={"model": model, "x": x}) of a CUDA model
+              with no no_grad around the timer (the statement runs in the caller's grad mode)
 Must not:     the same under `with torch.no_grad():` / `with torch.inference_mode():`, or in a function
               decorated with @torch.no_grad(), or one only ever called under no_grad; a loop (or a function it
               calls) that runs backward / an optimizer step; one forward written in an epoch loop after the
@@ -44,8 +46,9 @@ from advisor.lint.checks.common import short, where
 from advisor.lint.checks.forwards import model_of, trains
 from advisor.lint.checks.grad_off import grad_mode_of_caller, grad_off, grad_switched_off_lines, method_grad_off
 from advisor.lint.checks.target_nets import TargetNetworks
+from advisor.lint.checks.timer_statements import statement_calls
 from advisor.lint.checks.training_steps import sample_after_training, trains_around
-from advisor.lint.flow import EVAL
+from advisor.lint.flow import CUDA_MODEL, EVAL
 from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import last_identifier
@@ -53,7 +56,8 @@ from advisor.lint.names import last_identifier
 DOC = CheckDoc(
     what=('Finds a model run on the GPU for inference with autograd still on: after model.eval(), or in a '
           'loop that runs the forward pass and never calls backward (prediction, evaluation, feature '
-          'extraction, a speed test), or once between the clocks of a speed test (the clock measures the '
+          'extraction, a speed test), or once between the clocks of a speed test or in a benchmark Timer\'s '
+          'statement string (the clock measures the '
           'recording too), TorchScript models (torch.jit.load/trace/script) included -- with no '
           'torch.no_grad() or torch.inference_mode() around it. A frozen model (every parameter with '
           'requires_grad=False) records nothing and is not reported, unless its input carries a graph (the '
@@ -183,6 +187,19 @@ def run(ctx) -> Iterator[Hit]:
         yield Hit(f"{short(call)} runs the model on every iteration of the loop at {where(ctx, loops[0])} with "
                   "autograd on and no backward pass (no torch.no_grad() or torch.inference_mode() around it)",
                   node=call)
+    yield from _timer_statements(ctx)
+
+
+def _timer_statements(ctx) -> Iterator[Hit]:
+    """Timer(stmt="model(x)", globals={"model": model, "x": x}) of a CUDA model with autograd on: the timer runs
+    the forward many times in the grad mode around it, and the number includes the recording."""
+    for timer, model in statement_calls(ctx):
+        if not ctx.kind(model) & CUDA_MODEL or not api.MODEL_NAME_HINT.search(last_identifier(model)) \
+                or grad_off(ctx, timer, 0) or _single_layer(ctx, model) \
+                or _feature_transform(ctx, model) or grad_state.is_frozen(model, grad_state.frozen_models(ctx.index)):
+            continue
+        yield Hit(f"{short(timer)} times {short(model)}'s forward with autograd on: the number includes the graph "
+                  "recording (no torch.no_grad() or torch.inference_mode() around the timer)", node=timer)
 
 
 _FITS = re.compile(r"^(fit|train)", re.IGNORECASE)
@@ -281,6 +298,8 @@ def _single_layer(ctx, model: ast.AST, benchmarked=lambda: False) -> bool:
         return False
     named_a_model = bool(api.MODEL_NAME_HINT.search(model.id))
     for value in map(_unmoved, values):  # (.cuda(), .to(device), .eval())
+        if isinstance(value, ast.Name) and value.id == model.id:
+            continue  # conv = conv.half(): the same layer, cast
         name = ctx.qual(value.func) if isinstance(value, ast.Call) else None
         if not name or not name.startswith("torch.nn.") or name.rsplit(".", 1)[-1] in _CONTAINERS:
             return False
