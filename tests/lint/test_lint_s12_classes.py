@@ -4,7 +4,8 @@ with .item() is on the GPU; a chain split over lines that casts to float64 on a 
 forward timed by timeit.timeit(lambda: ...) with autograd on; accelerator.unwrap_model(model) is the prepared model;
 output.get(key, []) is a list; torch.squeeze(y, 1) is a function of y, not torch's data; nerf.cuda().eval() moves a
 module in place; a bound render_rays(...) result computes, it writes nothing out; a benchmark Timer's
-statement string runs the model in the caller's grad mode."""
+statement string runs the model in the caller's grad mode; a walk
+over a dict of CUDA losses is part of a step."""
 
 from __future__ import annotations
 
@@ -145,6 +146,24 @@ with torch.no_grad():
     t2 = benchmark.Timer(stmt="model(x)", globals={"model": model, "x": x}).blocked_autorange()
 t3 = benchmark.Timer(stmt="conv(x)", globals={"conv": conv, "x": x}).blocked_autorange()
 """, [8]),
+    ("GA103", "a walk over a dict of one step's CUDA losses (for name in loss_dir.keys()) inside a logging helper is "
+     "part of the step: the helper's reads are reported at its calls in the loops of steps; a walk over a dict of "
+     "host data (utt2text.items()) is itself a loop of steps", """
+import torch
+model = torch.nn.Linear(4, 4).cuda()
+def losses(x):
+    out = model(x.cuda())
+    return {"l1": out.abs().mean(), "l2": out.pow(2).mean()}
+def log_losses(writer, loss_dir, step):
+    for name in loss_dir.keys():
+        writer.add_scalar(name, loss_dir[name].detach().cpu().numpy(), step)
+for step, x in enumerate(train_loader):
+    log_losses(writer, losses(x), step)
+for step, x in enumerate(val_loader):
+    log_losses(writer, losses(x), step)
+for utt, text in utt2text.items():
+    score = model(load(utt).cuda()).max().item()
+""", [10, 12, 14]),
 ]
 
 

@@ -37,6 +37,7 @@ from advisor.lint.flow.loggers import logs_cuda, run_logger
 from advisor.lint.flow.predictors import predictor_on_cuda
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.flow.view import FlowView
+from advisor.lint.flow.walks import walks_a_mapping
 from advisor.lint.index import FileIndex, children
 from advisor.lint.names import Names
 
@@ -98,7 +99,7 @@ class Effects(FlowView):
             return
         if isinstance(node, (ast.For, ast.AsyncFor)):
             self._walk(node.iter, out)
-            if not self._stop_at_loops:
+            if not self._stop_at_loops or walks_a_mapping(node, self.kind):  # (a step's dict of losses: part of it)
                 self._walk_all(node.body + node.orelse, out)
         elif isinstance(node, ast.While) and self._stop_at_loops:
             return

@@ -28,7 +28,7 @@ from advisor.lint.flow.literals import indexes_host_data
 from advisor.lint.flow.scopes import FunctionInfo, passed_at
 from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.view import FlowView
-from advisor.lint.flow.walks import walks_few_components, walks_parameters
+from advisor.lint.flow.walks import walks_a_mapping, walks_few_components, walks_parameters
 from advisor.lint.flow.while_counts import while_iterations
 from advisor.lint.index import children
 from advisor.lint.names import dotted, last_identifier
@@ -83,7 +83,8 @@ class LoopAnalysis(BranchGuards, FlowView):
         return known
 
     def _decide(self, loop: ast.AST) -> bool:
-        if self.is_sweep(loop) or steps.runs_once(loop.body) or steps.in_exit_branch(self.index, loop):
+        if self.is_sweep(loop) or steps.runs_once(loop.body) or steps.in_exit_branch(self.index, loop) \
+                or walks_a_mapping(loop, self.kind):
             return False  # (a loop in an error branch that exits -- sys.exit(), raise -- runs once at most)
         events = self.iteration_events(loop, stop_at_loops=True)
         if not any(event.bits & (COMPUTE | KERNEL) for event in events):  # (a random fill is a kernel per step)

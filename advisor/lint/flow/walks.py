@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 
+from advisor.lint.flow.kinds import CUDA_TENSOR
 from advisor.lint.index import FileIndex
 from advisor.lint.names import dotted
 
@@ -73,3 +74,12 @@ def _makes_an_object(node) -> bool:
 def _in_comprehension(index: FileIndex, node: ast.AST) -> bool:
     return any(isinstance(parent, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp))
                for parent in index.ancestors(node))
+
+
+def walks_a_mapping(loop: ast.AST, kind) -> bool:
+    """``for name in loss_dir.keys()`` / ``for k, v in metrics.items()`` of a dict of CUDA tensors: a walk over one
+    step's named results (its losses, the metrics to log) -- part of whatever step calls it, not a loop of steps
+    (a dict of host data, ``utt2text.items()``, may be a whole dataset). ``kind``: the flow's kind of a node."""
+    call = getattr(loop, "iter", None)
+    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and not call.args \
+        and call.func.attr in ("keys", "items", "values") and bool(kind(call.func.value) & CUDA_TENSOR)
