@@ -5,7 +5,7 @@ forward timed by timeit.timeit(lambda: ...) with autograd on; accelerator.unwrap
 output.get(key, []) is a list; torch.squeeze(y, 1) is a function of y, not torch's data; nerf.cuda().eval() moves a
 module in place; a bound render_rays(...) result computes, it writes nothing out; a benchmark Timer's
 statement string runs the model in the caller's grad mode; a walk
-over a dict of CUDA losses is part of a step."""
+over a dict of CUDA losses is part of a step; `if d:` of a dict read by key is no host read."""
 
 from __future__ import annotations
 
@@ -164,6 +164,20 @@ for step, x in enumerate(val_loader):
 for utt, text in utt2text.items():
     score = model(load(utt).cuda()).max().item()
 """, [10, 12, 14]),
+    ("GA103", "`if dynamics:` of a value the same function reads by string keys (dynamics['mask']) asks a dict, not the "
+     "GPU; `if flag:` of a CUDA tensor does wait", """
+import torch
+from nets import Net
+model = Net().cuda()
+for x in loader:
+    out = model(x.cuda())
+    dynamics = out[-1]
+    if dynamics:
+        loss = out[0] * dynamics["mask"]
+    flag = out[0].sum() > 0
+    if flag:
+        print("positive")
+""", [10]),
 ]
 
 

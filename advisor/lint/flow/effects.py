@@ -36,6 +36,7 @@ from advisor.lint.flow.literals import came_from_generate, indexes_host_data, is
 from advisor.lint.flow.loggers import logs_cuda, run_logger
 from advisor.lint.flow.predictors import predictor_on_cuda
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
+from advisor.lint.flow.truth import truth_read, truth_sync
 from advisor.lint.flow.view import FlowView
 from advisor.lint.flow.walks import walks_a_mapping
 from advisor.lint.index import FileIndex, children
@@ -154,21 +155,11 @@ class Effects(FlowView):
             out.append(Event(node, SYNC | HOST_READ))  # classes[pred]: the index is read back first
 
     def truth_sync(self, test: ast.AST) -> bool:
-        """Python asks a CUDA tensor for its truth value: the host waits for the GPU."""
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            return self.truth_sync(test.operand)
-        if isinstance(test, ast.BoolOp):
-            return any(self.truth_sync(value) for value in test.values)
-        kind = self.kind(test)
-        return bool(kind & CUDA_TENSOR) and not kind & CONTAINER  # `if outputs:` asks a list, not the GPU
+        """Python asks a CUDA tensor for its truth value: the host waits for the GPU (flow/truth.py)."""
+        return truth_sync(test, self.kind, self.index)
 
     def truth_read(self, test: ast.AST) -> ast.AST:
-        """The part of a condition that is the host read: ``loss > 2`` in ``step > 3 and loss > 2``."""
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            return self.truth_read(test.operand)
-        if isinstance(test, ast.BoolOp):
-            return next((self.truth_read(v) for v in test.values if self.truth_sync(v)), test)
-        return test
+        return truth_read(test, self.kind, self.index)
 
     # -- one call ----------------------------------------------------------------------------------
     def call_effect_is_host_read(self, call: ast.Call) -> bool:

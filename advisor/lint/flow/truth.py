@@ -1,0 +1,38 @@
+"""Conditions that ask a CUDA tensor for its truth value (``if loss > 2:``, ``while not done.all():``): the host
+waits for the GPU to answer. A list of tensors (``if outputs:``) or a dict the code reads by key (``if dynamics:``
+with ``dynamics["mask"]``) is asked about its length, not the GPU."""
+
+from __future__ import annotations
+
+import ast
+from typing import Callable
+
+from advisor.lint.flow.kinds import CONTAINER, CUDA_TENSOR
+from advisor.lint.index import FileIndex
+
+
+def truth_sync(test: ast.AST, kind: Callable[[ast.AST], int], index: FileIndex) -> bool:
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return truth_sync(test.operand, kind, index)
+    if isinstance(test, ast.BoolOp):
+        return any(truth_sync(value, kind, index) for value in test.values)
+    held = kind(test)
+    return bool(held & CUDA_TENSOR) and not held & CONTAINER and not _keyed_by_text(test, index)
+
+
+def truth_read(test: ast.AST, kind: Callable[[ast.AST], int], index: FileIndex) -> ast.AST:
+    """The part of a condition that is the host read: ``loss > 2`` in ``step > 3 and loss > 2``."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return truth_read(test.operand, kind, index)
+    if isinstance(test, ast.BoolOp):
+        return next((truth_read(v, kind, index) for v in test.values if truth_sync(v, kind, index)), test)
+    return test
+
+
+def _keyed_by_text(test: ast.AST, index: FileIndex) -> bool:
+    """A name the same function subscripts with a string (``batch["mask"]``): a mapping, not a tensor."""
+    if not isinstance(test, ast.Name):
+        return False
+    scope = index.scope_of(test)
+    return any(isinstance(s.value, ast.Name) and s.value.id == test.id and isinstance(s.slice, ast.Constant)
+               and isinstance(s.slice.value, str) and index.scope_of(s) is scope for s in index.subscripts)
