@@ -5,7 +5,8 @@ forward timed by timeit.timeit(lambda: ...) with autograd on; accelerator.unwrap
 output.get(key, []) is a list; torch.squeeze(y, 1) is a function of y, not torch's data; nerf.cuda().eval() moves a
 module in place; a bound render_rays(...) result computes, it writes nothing out; a benchmark Timer's
 statement string runs the model in the caller's grad mode; a walk
-over a dict of CUDA losses is part of a step; `if d:` of a dict read by key is no host read."""
+over a dict of CUDA losses is part of a step; `if d:` of a dict read by key is no host read; a slice of a
+fill is a fill."""
 
 from __future__ import annotations
 
@@ -178,6 +179,15 @@ for x in loader:
     if flag:
         print("positive")
 """, [10]),
+    ("GA104", "a slice of a CPU fill (torch.linspace(t0, t1, n)[k:]) copied to the GPU per batch is still a fill made "
+     "only to be copied; a slice of a loaded tensor is data", """
+import torch
+device = torch.device("cuda")
+grid = torch.load("grid.pt")
+for batch in loader:
+    t = torch.linspace(0.0, 1.0, 50)[5:].unsqueeze(0).repeat(8, 1).to(device)
+    g = grid[5:].to(device)
+""", [5]),
 ]
 
 

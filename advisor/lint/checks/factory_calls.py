@@ -30,7 +30,12 @@ def factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
             break
         node = sides[0]
     peeled = False
-    while isinstance(node, ast.Call):
+    while isinstance(node, (ast.Call, ast.Subscript)):
+        if isinstance(node, ast.Subscript):  # torch.linspace(t0, t1, n)[k:]: a slice of the fill, still a fill
+            if not (isinstance(node.slice, ast.Slice) and isinstance(node.value, ast.Call)):
+                return None
+            node, peeled = node.value, True
+            continue
         name = ctx.qual(node.func) or ""
         if name.count(".") == 1 and name.startswith("torch.") and name[6:] in api.FACTORIES:
             return node

@@ -200,7 +200,8 @@ class ExprEvaluator:
             return 0
         if not base & (TENSOR_BITS | NUMPY) and is_device_key(node.slice):
             return CUDA_DEVICE  # cfg['device']: a device a configuration file names, can be CUDA
-        return base & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL)
+        sliced_fill = FRESH if isinstance(node.slice, ast.Slice) and isinstance(node.value, ast.Call) else 0
+        return base & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL | sliced_fill)  # (linspace(...)[k:])
 
     def _binop(self, node: ast.BinOp) -> int:
         left, right = self.ev(node.left), self.ev(node.right)
