@@ -6,7 +6,7 @@ output.get(key, []) is a list; torch.squeeze(y, 1) is a function of y, not torch
 module in place; a bound render_rays(...) result computes, it writes nothing out; a benchmark Timer's
 statement string runs the model in the caller's grad mode; a walk
 over a dict of CUDA losses is part of a step; `if d:` of a dict read by key is no host read; a slice of a
-fill is a fill."""
+fill is a fill; a detached test pass after model.eval() in the training epoch loop."""
 
 from __future__ import annotations
 
@@ -188,6 +188,32 @@ for batch in loader:
     t = torch.linspace(0.0, 1.0, 50)[5:].unsqueeze(0).repeat(8, 1).to(device)
     g = grid[5:].to(device)
 """, [5]),
+    ("GA107", "after model.eval(), a test pass in the epoch loop that trains the model records a graph for nothing, "
+     "its output detached or not; a GAN's netG(z).detach() in the D step of the loop that trains netG does not", """
+import torch
+def train_model(model, opt, train_loader, test_loader, epochs):
+    for epoch in range(epochs):
+        model.train()
+        for x, y in train_loader:
+            loss = (model(x.cuda()) - y.cuda()).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        model.eval()
+        for i, x in enumerate(test_loader):
+            preds = model(x.cuda()).detach().cpu().numpy()
+def train_gan(netG, netD, optD, optG, loader):
+    for x in loader:
+        fake = netG(torch.randn(8, 4, device="cuda")).detach()
+        d_loss = netD(fake).mean() - netD(x.cuda()).mean()
+        optD.zero_grad()
+        d_loss.backward()
+        optD.step()
+        g_loss = -netD(netG(torch.randn(8, 4, device="cuda"))).mean()
+        optG.zero_grad()
+        g_loss.backward()
+        optG.step()
+""", [12]),
 ]
 
 

@@ -141,8 +141,10 @@ def run(ctx) -> Iterator[Hit]:
         if loops and sample_after_training(ctx, call, loops[0]) and not ctx.kind(model) & EVAL:
             continue  # a preview sample after the epoch's training pass (after model.eval(): a validation pass)
         if grad_state.output_detached(ctx.index, call, reads_in):
-            if _trained_in_loop(ctx, model, call, loops[-1] if loops else None, reads_in):
-                continue  # netD(netG(z).detach()) in a GAN's D step: netG trains in the same loop (its G step)
+            if _trained_in_loop(ctx, model, call, loops[-1] if loops else None, reads_in) \
+                    and not (ctx.kind(model) & EVAL and not _backward_after(ctx, call, scope)):
+                continue  # netD(netG(z).detach()) in a GAN's D step: netG trains in the same loop (its G step);
+                # after model.eval(), a test pass in the epoch loop that trains it still records for nothing
             reported.add(key)  # a teacher's logits, a DQN target: the graph is recorded and thrown away
             yield Hit(f"{short(call)} records an autograd graph that is never used: its output is detached "
                       "(run it under torch.no_grad())", node=call)
