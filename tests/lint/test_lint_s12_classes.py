@@ -6,7 +6,8 @@ output.get(key, []) is a list; torch.squeeze(y, 1) is a function of y, not torch
 module in place; a bound render_rays(...) result computes, it writes nothing out; a benchmark Timer's
 statement string runs the model in the caller's grad mode; a walk
 over a dict of CUDA losses is part of a step; `if d:` of a dict read by key is no host read; a slice of a
-fill is a fill; a detached test pass after model.eval() in the training epoch loop."""
+fill is a fill; a detached test pass after model.eval() in the training epoch loop;
+a loop that breaks after a spelled-out count runs that many times."""
 
 from __future__ import annotations
 
@@ -214,6 +215,20 @@ def train_gan(netG, netD, optD, optG, loader):
         g_loss.backward()
         optG.step()
 """, [12]),
+    ("GA103", "a loop over a loader that breaks after num_batches (a parameter defaulting to 1) runs a handful of "
+     "times: its reads are no per-step stall; the same loop with no break reads on every batch", """
+import torch
+def show(model, loader, num_batches=1):
+    with torch.no_grad():
+        for i, (images, masks) in enumerate(loader):
+            if i >= num_batches:
+                break
+            outputs = torch.sigmoid(model(images.cuda())).cpu()
+def score(model, loader):
+    with torch.no_grad():
+        for i, (images, masks) in enumerate(loader):
+            outputs = torch.sigmoid(model(images.cuda())).cpu()
+""", [11]),
 ]
 
 

@@ -29,7 +29,7 @@ from advisor.lint.flow.scopes import FunctionInfo, passed_at
 from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.view import FlowView
 from advisor.lint.flow.walks import walks_a_mapping, walks_few_components, walks_parameters
-from advisor.lint.flow.while_counts import while_iterations
+from advisor.lint.flow.while_counts import stops_after, while_iterations
 from advisor.lint.index import children
 from advisor.lint.names import dotted, last_identifier
 
@@ -211,7 +211,7 @@ class LoopAnalysis(BranchGuards, FlowView):
                 return max(0, (stop - start) // step)
             if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
                 return len(iterable.elts)
-            return None
+            return stops_after(loop, sizes.int_value)  # for i, b in enumerate(loader): if i >= n: break
         return while_iterations(loop, self.index, sizes.int_value)
 
     def walks_cuda_tensor(self, loop: ast.AST) -> bool:

@@ -1,4 +1,4 @@
-"""How many times a counted ``while`` loop runs, when the code spells it out.
+"""How many times a counted loop runs, when the code spells it out: a counted ``while``, or a ``for`` that breaks at a count.
 
 ``r = 5`` ... ``while r != 0: ...; r -= 1`` runs five times, and ``i = 0`` ... ``while i < n: ...; i += 2`` runs
 n / 2 times: the counter starts at the constant written just before the loop, in the same block, and the body
@@ -80,3 +80,23 @@ def _start(counter: str, loop: ast.While, index, int_value: IntValue) -> Optiona
     if isinstance(earlier, ast.Assign) and len(earlier.targets) == 1 and isinstance(earlier.targets[0], ast.Name):
         return int_value(earlier.value)
     return None
+
+
+def stops_after(loop: ast.AST, int_value: IntValue) -> Optional[int]:
+    """``for i, batch in enumerate(loader): if i >= num_batches: break`` (its first statement): the loop runs at
+    most ``num_batches`` times, a count the code spells out (a constant, or a parameter's default)."""
+    iterable = getattr(loop, "iter", None)
+    target = getattr(loop, "target", None)
+    if not (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "enumerate"
+            and isinstance(target, ast.Tuple) and target.elts and isinstance(target.elts[0], ast.Name)) \
+            or not loop.body:  # type: ignore[attr-defined]
+        return None
+    first = loop.body[0]  # type: ignore[attr-defined]
+    test = first.test if isinstance(first, ast.If) else None
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)
+            and test.left.id == target.elts[0].id and first.body and isinstance(first.body[-1], ast.Break)):
+        return None
+    bound = int_value(test.comparators[0])
+    if bound is None:
+        return None
+    return {ast.GtE: bound, ast.Eq: bound, ast.Gt: bound + 1}.get(type(test.ops[0]))
