@@ -7,7 +7,8 @@ module in place; a bound render_rays(...) result computes, it writes nothing out
 statement string runs the model in the caller's grad mode; a walk
 over a dict of CUDA losses is part of a step; `if d:` of a dict read by key is no host read; a slice of a
 fill is a fill; a detached test pass after model.eval() in the training epoch loop;
-a loop that breaks after a spelled-out count runs that many times."""
+a loop that breaks after a spelled-out count runs that many times; a
+gradient check over the parameters at top level runs once."""
 
 from __future__ import annotations
 
@@ -229,6 +230,27 @@ def score(model, loader):
         for i, (images, masks) in enumerate(loader):
             outputs = torch.sigmoid(model(images.cuda())).cpu()
 """, [11]),
+    ("GA103", "a gradient check's walk over the parameters at a script's top level looks at each once; the same walk "
+     "in an update method called per episode reads on every update", """
+import torch
+from nets import Net
+model = Net().cuda()
+loss = model(torch.randn(8, 4, device="cuda")).sum()
+loss.backward()
+for param in model.parameters():
+    print(param.grad.sum().item())
+class Agent:
+    def __init__(self):
+        self.net = Net().cuda()
+    def update(self):
+        total = 0.0
+        for p in self.net.parameters():
+            total += p.grad.norm().item()
+    def train(self, episodes):
+        for episode in range(episodes):
+            self.run_episode()
+            self.update()
+""", [14]),
 ]
 
 

@@ -25,7 +25,7 @@ from advisor.lint.flow.effects import COMPUTE, HOST_READ, KERNEL, SYNC, Effects,
 from advisor.lint.flow.guards import BranchGuards
 from advisor.lint.flow.kinds import CUDA_TENSOR, CUDA_WORKER, LOADER
 from advisor.lint.flow.literals import indexes_host_data
-from advisor.lint.flow.scopes import FunctionInfo, passed_at
+from advisor.lint.flow.scopes import FunctionInfo, call_sites, passed_at
 from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.view import FlowView
 from advisor.lint.flow.walks import walks_a_mapping, walks_few_components, walks_parameters
@@ -84,7 +84,7 @@ class LoopAnalysis(BranchGuards, FlowView):
 
     def _decide(self, loop: ast.AST) -> bool:
         if self.is_sweep(loop) or steps.runs_once(loop.body) or steps.in_exit_branch(self.index, loop) \
-                or walks_a_mapping(loop, self.kind):
+                or walks_a_mapping(loop, self.kind) or self._checks_parameters_once(loop):
             return False  # (a loop in an error branch that exits -- sys.exit(), raise -- runs once at most)
         events = self.iteration_events(loop, stop_at_loops=True)
         if not any(event.bits & (COMPUTE | KERNEL) for event in events):  # (a random fill is a kernel per step)
@@ -143,6 +143,23 @@ class LoopAnalysis(BranchGuards, FlowView):
 
     def walks_parameters(self, loop: ast.AST) -> bool:
         return walks_parameters(self.index, loop)
+
+    def _checks_parameters_once(self, loop: ast.AST) -> bool:
+        """``for p in model.parameters(): print(p.grad.sum())`` at a script's top level or in a function no loop
+        calls: one look at each parameter, once (a gradient check), not a step's walk over them."""
+        if not self.walks_parameters(loop) or self.index.enclosing_loops(loop):
+            return False
+        return not self._maybe_called_in_loop(self.flow.scopes.functions.get(self.index.scope_of(loop)), 0)
+
+    def _maybe_called_in_loop(self, info: Optional[FunctionInfo], depth: int) -> bool:
+        """Could a loop run ``info``: a call site in a loop, or in a function a loop may run (none found: maybe)."""
+        if info is None:
+            return False  # the module's own statements run once
+        sites = call_sites(self.index, info)
+        return depth > _MAX_DEPTH or not sites or any(
+            self.index.enclosing_loops(site)
+            or self._maybe_called_in_loop(self.flow.scopes.functions.get(self.index.scope_of(site)), depth + 1)
+            for site in sites)
 
     def function_has_hot_loop(self, info: FunctionInfo, depth: int) -> bool:
         known = self._function_hot.get(info)
