@@ -8,7 +8,8 @@ statement string runs the model in the caller's grad mode; a walk
 over a dict of CUDA losses is part of a step; `if d:` of a dict read by key is no host read; a slice of a
 fill is a fill; a detached test pass after model.eval() in the training epoch loop;
 a loop that breaks after a spelled-out count runs that many times; a
-gradient check over the parameters at top level runs once."""
+gradient check over the parameters at top level runs once;
+torch.from_numpy is on the CPU under any default device."""
 
 from __future__ import annotations
 
@@ -251,6 +252,22 @@ class Agent:
             self.run_episode()
             self.update()
 """, [14]),
+    ("GA109", "under a CUDA default tensor type torch.from_numpy still makes a CPU tensor (it shares the array): its "
+     ".double() is no conversion on the GPU; data made float64 by astype(np.double) on one line and moved on the "
+     "next is reported where the float64 was chosen", """
+import numpy as np
+import torch
+from torch.autograd import Variable
+torch.set_default_tensor_type(torch.cuda.FloatTensor)
+def load(path):
+    data = torch.from_numpy(np.load(path))
+    data = data.double()
+    return data
+def transform(images):
+    images = Variable(torch.from_numpy(images.astype(np.double)), requires_grad=False)
+    images = images.cuda()
+    return images
+""", [10]),
 ]
 
 

@@ -125,6 +125,16 @@ def _converted_before(ctx, call: ast.Call) -> Optional[ast.Call]:
     if isinstance(last, ast.Call) and isinstance(last.func, ast.Attribute) and last.func.attr == "double" \
             and isinstance(last.func.value, ast.Name) and last.func.value.id == func.value.id:
         return last
+    return _float64_cast_in(ctx, last) if last is not None else None
+
+
+def _float64_cast_in(ctx, value: ast.AST) -> Optional[ast.Call]:
+    """``images = Variable(torch.from_numpy(images.astype(np.double)))``: the call in the assigned value that makes
+    CPU data float64 (its result is float64, what it was handed is not) -- the line that chose float64."""
+    for node in ast.walk(value):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and ctx.qual(node.func) is None \
+                and ctx.kind(node) & F64 and not ctx.kind(node) & _CUDA and not ctx.kind(node.func.value) & F64:
+            return node
     return None
 
 

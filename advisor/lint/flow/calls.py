@@ -184,7 +184,7 @@ class CallEvaluator(ExprEvaluator):
         elif pos and (name.endswith("_like") or name in api.SAMPLING_FACTORIES and pos[0] & (CUDA_TENSOR | CPU_TENSOR)):
             out = pos[0] & (CUDA_TENSOR | CPU_TENSOR)  # zeros_like(x), bernoulli(p): made where x, p are
             out |= FRESH if out == CPU_TENSOR else 0
-        elif self.default_cuda:
+        elif self.default_cuda and name != "from_numpy":  # (from_numpy shares the array's memory: on the CPU)
             out = CUDA_TENSOR
         else:
             out = CPU_TENSOR | (FRESH if makes_new_data(name, node, pos[0] if pos else 0, self.values)
