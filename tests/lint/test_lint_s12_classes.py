@@ -9,7 +9,8 @@ over a dict of CUDA losses is part of a step; `if d:` of a dict read by key is n
 fill is a fill; a detached test pass after model.eval() in the training epoch loop;
 a loop that breaks after a spelled-out count runs that many times; a
 gradient check over the parameters at top level runs once;
-torch.from_numpy is on the CPU under any default device."""
+torch.from_numpy is on the CPU under any default device; `if
+torch.cuda.is_available() == True:` is a device test."""
 
 from __future__ import annotations
 
@@ -268,6 +269,15 @@ def transform(images):
     images = images.cuda()
     return images
 """, [10]),
+    ("GA109", "the else of `if torch.cuda.is_available() == True:` runs only without CUDA: its CPU float64 default is no "
+     "GPU cost; the CUDA branch's is", """
+import torch
+if torch.cuda.is_available() == True:
+    torch.set_default_tensor_type(torch.cuda.DoubleTensor)
+else:
+    torch.set_default_tensor_type(torch.DoubleTensor)
+x = torch.randn(3)
+""", [3]),
 ]
 
 

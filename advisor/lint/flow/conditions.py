@@ -69,6 +69,10 @@ def cuda_condition(test: ast.AST, qual: Callable[[ast.AST], Optional[str]], stri
         return True if qual(test.func) == "torch.cuda.is_available" else None
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         op, left, right = test.ops[0], test.left, test.comparators[0]
+        if isinstance(right, ast.Constant) and isinstance(right.value, bool) \
+                and isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):  # torch.cuda.is_available() == True
+            inner = cuda_condition(left, qual, strict)
+            return None if inner is None else inner == (right.value == isinstance(op, (ast.Eq, ast.Is)))
         if isinstance(op, (ast.Eq, ast.NotEq)):
             polarity = _text_polarity(right, strict)
             if polarity is None:
