@@ -10,7 +10,8 @@ fill is a fill; a detached test pass after model.eval() in the training epoch lo
 a loop that breaks after a spelled-out count runs that many times; a
 gradient check over the parameters at top level runs once;
 torch.from_numpy is on the CPU under any default device; `if
-torch.cuda.is_available() == True:` is a device test."""
+torch.cuda.is_available() == True:` is a device test; a step helper's
+own read after a deeper one."""
 
 from __future__ import annotations
 
@@ -278,6 +279,26 @@ else:
     torch.set_default_tensor_type(torch.DoubleTensor)
 x = torch.randn(3)
 """, [3]),
+    ("GA103", "a step helper the loop calls once, whose own loss.item() follows a read inside the loss helper it "
+     "calls: both reads are reported where they are", """
+import torch
+from nets import Net
+model = Net().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+def kd_loss(out, mask):
+    if mask.any():
+        out = out * mask
+    return out.pow(2).mean()
+def step(batch):
+    out = model(batch.cuda())
+    loss = kd_loss(out, out > 0)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return float(loss.item())
+for batch in loader:
+    value = step(batch)
+""", [6, 15]),
 ]
 
 

@@ -205,8 +205,10 @@ def run(ctx) -> Iterator[Hit]:
                 continue
             if _only_caller(ctx, call, inner):
                 # the helper runs only from this loop: each read in it is what to change, not only the first
-                holder = ctx.function_of(inner.node)
-                reads = ctx.every_call_host_reads(holder) if holder is not None else []
+                # the read's function, and the helper the loop calls when the read is deeper (distillation_step's
+                # own loss.item() after the loss helper it calls)
+                holders = [h for h in dict.fromkeys((ctx.function_of(inner.node), call.callee)) if h]
+                reads = [r for holder in holders for r in ctx.every_call_host_reads(holder) if r.callee is None]
                 for read in [inner] + [r for r in reads if r.node is not inner.node]:
                     node = read.node if isinstance(read.node, (ast.Call, ast.BinOp, ast.FormattedValue)) \
                         else ctx.condition_read(read.node)
