@@ -11,7 +11,8 @@ a loop that breaks after a spelled-out count runs that many times; a
 gradient check over the parameters at top level runs once;
 torch.from_numpy is on the CPU under any default device; `if
 torch.cuda.is_available() == True:` is a device test; a step helper's
-own read after a deeper one."""
+own read after a deeper one; a literal made on
+the data's device (device=x.device) in a loop."""
 
 from __future__ import annotations
 
@@ -299,6 +300,25 @@ def step(batch):
 for batch in loader:
     value = step(batch)
 """, [6, 15]),
+    ("GA105", "torch.tensor(0.01, device=x_t.device) in a loop over time steps of a file that shows CUDA rebuilds the "
+     "literal on the data's device each step; the same in a file with no sign of CUDA is CPU code", """
+import torch
+from nets import Net
+model = Net().cuda()
+def rollout(trajectory):
+    for t in range(trajectory.shape[0] - 1):
+        x_t = trajectory[t]
+        dt = torch.tensor(0.01, device=x_t.device)
+        x_next = x_t + dt * model(x_t)
+""", [7]),
+    ("GA105", "the same literal on the data's device in a file with no sign of CUDA: CPU code, quiet", """
+import torch
+def rollout(model, trajectory):
+    for t in range(trajectory.shape[0] - 1):
+        x_t = trajectory[t]
+        dt = torch.tensor(0.01, device=x_t.device)
+        x_next = x_t + dt * model(x_t)
+""", []),
 ]
 
 

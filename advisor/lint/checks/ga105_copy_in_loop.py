@@ -174,8 +174,9 @@ def _literals_made_on_gpu(ctx) -> Iterator[Hit]:
     """``for step in range(n): lam = torch.tensor(0.01, device="cuda")``: the factory copies its host literal to
     the GPU on every iteration, as ``torch.tensor(0.01).cuda()`` would."""
     for call in ctx.index.calls:
+        device = next((k.value for k in call.keywords if k.arg == "device"), None)
         if ctx.qual(call.func) not in _LITERAL_FACTORIES or not call.args or not is_literal(call.args[0]) \
-                or not any(k.arg == "device" for k in call.keywords) or not ctx.kind(call) & CUDA_TENSOR:
+                or device is None or not (ctx.kind(call) & CUDA_TENSOR or _device_of_data(ctx, device)):
             continue
         loops = ctx.index.enclosing_loops(call)
         data = ast.unparse(call.args[0])
@@ -193,6 +194,12 @@ def _literals_made_on_gpu(ctx) -> Iterator[Hit]:
                   f"{where(ctx, loops[0])}", node=call, evidence={"loop_line": line_of(ctx, loops[0]), "tensor": data},
                   fix="Make it once, before the loop, and use that inside (a Python number also works as is in "
                       "most ops: `x * 0.01` needs no tensor).")
+
+
+def _device_of_data(ctx, device: ast.AST) -> bool:
+    """``device=x_t.device`` in a file that shows CUDA: wherever the data lives -- the GPU when the program runs
+    there (the session-9 device rule), so the literal crosses to it each time."""
+    return isinstance(device, ast.Attribute) and device.attr == "device" and ctx.shows_cuda
 
 
 _TIMER_CALLS = re.compile(r"(^|\.)(time|perf_counter|monotonic|process_time|record|start|stop|tic|toc)$")
