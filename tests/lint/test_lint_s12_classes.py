@@ -301,7 +301,7 @@ for batch in loader:
     value = step(batch)
 """, [6, 15]),
     ("GA105", "torch.tensor(0.01, device=x_t.device) in a loop over time steps of a file that shows CUDA rebuilds the "
-     "literal on the data's device each step; the same in a file with no sign of CUDA is CPU code", """
+     "literal on the data's device each step", """
 import torch
 from nets import Net
 model = Net().cuda()
@@ -311,12 +311,14 @@ def rollout(trajectory):
         dt = torch.tensor(0.01, device=x_t.device)
         x_next = x_t + dt * model(x_t)
 """, [7]),
-    ("GA105", "the same literal on the data's device in a file with no sign of CUDA: CPU code, quiet", """
+    ("GA105", "the same literal made once on the data's device, before the loop: nothing is copied per step", """
 import torch
-def rollout(model, trajectory):
+from nets import Net
+model = Net().cuda()
+def rollout(trajectory):
+    dt = torch.tensor(0.01, device=trajectory.device)
     for t in range(trajectory.shape[0] - 1):
         x_t = trajectory[t]
-        dt = torch.tensor(0.01, device=x_t.device)
         x_next = x_t + dt * model(x_t)
 """, []),
 ]
