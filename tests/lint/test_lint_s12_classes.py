@@ -12,7 +12,7 @@ gradient check over the parameters at top level runs once;
 torch.from_numpy is on the CPU under any default device; `if
 torch.cuda.is_available() == True:` is a device test; a step helper's
 own read after a deeper one; a literal made on
-the data's device (device=x.device) in a loop."""
+the data's device (device=x.device) in a loop; a class body's fields are its instances' attributes."""
 
 from __future__ import annotations
 
@@ -320,6 +320,25 @@ def rollout(trajectory):
     for t in range(trajectory.shape[0] - 1):
         x_t = trajectory[t]
         x_next = x_t + dt * model(x_t)
+""", []),
+    ("GA103", "self.args.device of a settings class of the file (class Args: device = torch.device('cpu')) is that "
+     "CPU device, not one configured elsewhere: the PPO's per-step reads are CPU reads", """
+import torch
+import torch.nn as nn
+class Args:
+    device = torch.device("cpu")
+    num_envs = 4
+class PPO:
+    def __init__(self, env):
+        self.args = Args()
+        self.policy = nn.Linear(4, 2).to(self.args.device)
+    def train(self, steps):
+        device = self.args.device
+        obs = torch.zeros(self.args.num_envs, 4, device=device)
+        for step in range(steps):
+            action = self.policy(obs).argmax(-1)
+            obs, reward = self.env.step(action.cpu().numpy())
+            obs = torch.tensor(obs, device=device)
 """, []),
 ]
 

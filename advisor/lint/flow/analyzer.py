@@ -20,6 +20,7 @@ from advisor.lint import torch_api as api
 from advisor.lint.flow.argparse_options import argparse_options
 from advisor.lint.flow.call_results import defaulted_device, initial_parameter_kind, kept_through_call, returned_shape
 from advisor.lint.flow.calls import CallEvaluator
+from advisor.lint.flow.class_fields import bind_class_fields
 from advisor.lint.flow.conditions import cuda_condition
 from advisor.lint.flow.env import Environment
 from advisor.lint.flow.kinds import (
@@ -86,9 +87,8 @@ class FlowAnalyzer(CallEvaluator):
         self.lookup, self.bind = self.environment.lookup, self.environment.bind
         self.branches, self.loop = self.environment.branches, self.environment.loop
         self.scope: ast.AST = index.tree
-        self.returned = 0
+        self.returned, self.module_dirty = 0, True
         self.dirty: set[FunctionInfo] = set()
-        self.module_dirty = True
         self.readers: dict[FunctionInfo, set] = {}
         self.active: set[FunctionInfo] = set()  # being analysed on demand (recursion guard)
         self.parsed_args, self.argparse_defaults = argparse_options(index)
@@ -355,8 +355,7 @@ class FlowAnalyzer(CallEvaluator):
                 self.bind_target(item.optional_vars, kind)
         self._block(node.body)
 
-    def _try(self, node: ast.Try) -> None:
-        # the body may stop anywhere: what follows sees its values joined with those from before it
+    def _try(self, node: ast.Try) -> None:  # (the body may stop anywhere: what follows sees both joined)
         self.branches([lambda: (self._block(node.body), self._block(node.orelse))], may_skip_all=True)
         for handler in node.handlers:
             if handler.type is not None:
@@ -394,6 +393,7 @@ class FlowAnalyzer(CallEvaluator):
     def _classdef(self, node: ast.ClassDef) -> None:
         for expression in node.bases + node.decorator_list:
             self.ev(expression)
+        bind_class_fields(self, node)  # class Args: device = torch.device("cpu")
         for statement in node.body:  # methods are analysed on their own; their defaults belong here
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._def(statement)
