@@ -12,7 +12,8 @@ gradient check over the parameters at top level runs once;
 torch.from_numpy is on the CPU under any default device; `if
 torch.cuda.is_available() == True:` is a device test; a step helper's
 own read after a deeper one; a literal made on
-the data's device (device=x.device) in a loop; a class body's fields are its instances' attributes."""
+the data's device (device=x.device) in a loop; a class body's fields are its instances' attributes;
+a detached validation pass in the training epoch loop."""
 
 from __future__ import annotations
 
@@ -340,6 +341,19 @@ class PPO:
             obs, reward = self.env.step(action.cpu().numpy())
             obs = torch.tensor(obs, device=device)
 """, []),
+    ("GA107", "a validation pass over a loader with no backward, in the epoch loop that trains the model, records a "
+     "graph for nothing even with its output detached; a GAN's preview sample inside the training loop does not count", """
+import torch
+def fit(model, opt, train_loader, val_loader, epochs):
+    for epoch in range(epochs):
+        for data, target in train_loader:
+            loss = torch.nn.functional.cross_entropy(model(data.cuda()), target.cuda())
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        for data, target in val_loader:
+            pred = model(data.cuda()).detach()
+""", [10]),
 ]
 
 

@@ -142,9 +142,11 @@ def run(ctx) -> Iterator[Hit]:
             continue  # a preview sample after the epoch's training pass (after model.eval(): a validation pass)
         if grad_state.output_detached(ctx.index, call, reads_in):
             if _trained_in_loop(ctx, model, call, loops[-1] if loops else None, reads_in) \
-                    and not (ctx.kind(model) & EVAL and not _backward_after(ctx, call, scope)):
+                    and not (ctx.kind(model) & EVAL and not _backward_after(ctx, call, scope)
+                             or loops and ctx.iterates_loader(loops[0]) and not ctx.loop_runs_update(loops[0])):
                 continue  # netD(netG(z).detach()) in a GAN's D step: netG trains in the same loop (its G step);
-                # after model.eval(), a test pass in the epoch loop that trains it still records for nothing
+                # after model.eval(), or in a pass over a loader with no backward (a validation pass in the epoch
+                # loop that trains the model), the graph is still recorded for nothing
             reported.add(key)  # a teacher's logits, a DQN target: the graph is recorded and thrown away
             yield Hit(f"{short(call)} records an autograd graph that is never used: its output is detached "
                       "(run it under torch.no_grad())", node=call)
