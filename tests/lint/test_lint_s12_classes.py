@@ -13,7 +13,8 @@ torch.from_numpy is on the CPU under any default device; `if
 torch.cuda.is_available() == True:` is a device test; a step helper's
 own read after a deeper one; a literal made on
 the data's device (device=x.device) in a loop; a class body's fields are its instances' attributes;
-a detached validation pass in the training epoch loop."""
+a detached validation pass in the training epoch loop; list(...) and a CPU tensor written at
+CUDA indices are host data indexed by the GPU."""
 
 from __future__ import annotations
 
@@ -354,6 +355,25 @@ def fit(model, opt, train_loader, val_loader, epochs):
         for data, target in val_loader:
             pred = model(data.cuda()).detach()
 """, [10]),
+    ("GA103", "class_total = list(0. for i in range(10)) indexed by a CUDA label, and a CPU confusion tensor written "
+     "at CUDA indices, read each index back per element; a dict keyed by the tensor hashes it (no read)", """
+import torch
+from nets import Net
+model = Net().cuda()
+class_total = list(0. for i in range(10))
+confusion = torch.zeros(10, 10)
+seen = {}
+with torch.no_grad():
+    for images, labels in loader:
+        labels = labels.cuda()
+        preds = model(images.cuda()).argmax(1)
+        for i in range(4):
+            label = labels[i]
+            class_total[label] += 1
+            seen[label] = True
+        for j, k in zip(preds, labels):
+            confusion[j, k] += 1
+""", [13, 16]),
 ]
 
 

@@ -239,13 +239,23 @@ def _mask_op(node: ast.AST) -> bool:
 _HOST_CONTAINERS = (ast.List, ast.Tuple, ast.ListComp)  # (a dict hashes the tensor object: no read)
 
 
+def _a_host_list(value: ast.AST) -> bool:
+    """``[0.] * 10``, ``list(0. for i in range(10))``: a Python list (a dict hashes the tensor object: no read)."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
+        value = value.left if isinstance(value.left, _HOST_CONTAINERS) else value.right
+    return isinstance(value, _HOST_CONTAINERS) or isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
+        and value.func.id in ("list", "tuple")
+
+
 def indexes_host_data(node: ast.Subscript, kind: Callable[[ast.AST], int],
                       assigned_values: dict[str, list[ast.AST]]) -> bool:
-    """``confusion[t, p] += 1`` of a numpy array, ``classes[pred]`` of a list, with CUDA tensors as indices: each
-    index is read back to the host first (``__index__``), one wait per element."""
+    """``confusion[t, p] += 1`` of a numpy array (or a CPU tensor it writes into), ``classes[pred]`` of a list, with
+    CUDA tensors as indices: each index is read back to the host first (``__index__``), one wait per element."""
     value = node.value
-    host = bool(kind(value) & NUMPY) or isinstance(value, ast.Name) and bool(assigned_values.get(value.id)) \
-        and all(isinstance(v, _HOST_CONTAINERS) for v in assigned_values[value.id])
+    held = kind(value)
+    host = bool(held & NUMPY) or bool(held & CPU_TENSOR) and not held & CUDA_TENSOR and isinstance(node.ctx, ast.Store) \
+        or isinstance(value, ast.Name) and bool(assigned_values.get(value.id)) \
+        and all(_a_host_list(v) for v in assigned_values[value.id])
     indices = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     return host and any(kind(index) & CUDA_TENSOR and not kind(index) & CONTAINER for index in indices)
 
