@@ -122,7 +122,7 @@ def reads_what_it_is_handed(func: ast.AST) -> bool:
 HOST_VALUE_MODULES = ("math.",)
 # Tensor methods whose result is not a tensor.
 NON_TENSOR_METHODS = frozenset({
-    "item", "tolist", "size", "dim", "numel", "nelement", "element_size", "data_ptr", "stride",
+    "item", "tolist", "size", "dim", "ndimension", "numel", "nelement", "element_size", "data_ptr", "stride",
     "is_contiguous", "get_device", "storage_offset", "is_floating_point", "is_complex", "backward",
     "register_hook", "retain_grad", "untyped_storage", "record_stream", "dim_order",
 })

@@ -14,7 +14,7 @@ torch.cuda.is_available() == True:` is a device test; a step helper's
 own read after a deeper one; a literal made on
 the data's device (device=x.device) in a loop; a class body's fields are its instances' attributes;
 a detached validation pass in the training epoch loop; list(...) and a CPU tensor written at
-CUDA indices are host data indexed by the GPU."""
+CUDA indices are host data indexed by the GPU; .ndimension() is a shape query."""
 
 from __future__ import annotations
 
@@ -374,6 +374,18 @@ with torch.no_grad():
         for j, k in zip(preds, labels):
             confusion[j, k] += 1
 """, [13, 16]),
+    ("GA103", "det.ndimension() == 1 compares the number of dimensions, a Python int: no host read; det.sum() > 0 is one",
+     """
+import torch
+from nets import Net
+model = Net().cuda()
+for img in images:
+    for det in model(img.cuda()):
+        if det.ndimension() == 1:
+            det = det.unsqueeze(0)
+        if det.sum() > 0:
+            print("found")
+""", [8]),
 ]
 
 

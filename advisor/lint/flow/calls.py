@@ -62,7 +62,7 @@ _COPYING_FACTORIES = frozenset({"tensor", "as_tensor", "asarray"})
 _MOVE_RECEIVER_METHODS = frozenset({"to", "cuda", "double", "float", "half", "bfloat16", "pin_memory"})
 _MODEL_DTYPE_METHODS = frozenset({"double", "float", "half", "bfloat16"})
 # Tensor methods that read its shape or type, not its values: the tensor is still "just made" after them.
-_SHAPE_METHODS = frozenset({"size", "dim", "numel", "nelement", "element_size", "is_floating_point", "is_complex"})
+_SHAPE_METHODS = frozenset({"size", "dim", "ndimension", "numel", "nelement", "element_size", "is_floating_point", "is_complex"})
 
 
 def _all(pos: list[int], kw: Kw) -> int:
