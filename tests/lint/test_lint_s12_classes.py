@@ -14,7 +14,8 @@ torch.cuda.is_available() == True:` is a device test; a step helper's
 own read after a deeper one; a literal made on
 the data's device (device=x.device) in a loop; a class body's fields are its instances' attributes;
 a detached validation pass in the training epoch loop; list(...) and a CPU tensor written at
-CUDA indices are host data indexed by the GPU; .ndimension() is a shape query."""
+CUDA indices are host data indexed by the GPU; .ndimension() is a shape query; a
+library's *Loader over CUDA data is a loader."""
 
 from __future__ import annotations
 
@@ -386,6 +387,18 @@ for img in images:
         if det.sum() > 0:
             print("found")
 """, [8]),
+    ("GA103", "NeighborLoader(data_on_cuda, ...) of a library is a loader of CUDA batches, not a tensor: its "
+     "num_neighbors setting formatted per batch reads nothing; a batch's loss does", """
+import torch
+from torch_geometric.loader import NeighborLoader
+data = load_graph().to("cuda")
+for epoch in range(100):
+    loader = NeighborLoader(data, num_neighbors=[10, 10], batch_size=64)
+    for batch in loader:
+        loss = model(batch.x, batch.edge_index).sum()
+        print(f"neighbors={loader.num_neighbors}")
+        print(f"loss={loss}")
+""", [9]),
 ]
 
 

@@ -170,6 +170,8 @@ class CallEvaluator(ExprEvaluator):
                 out |= CPU_TENSOR | (every & F64) | (FRESH if fresh else 0)
             return out
         if name.split(".", 1)[0] not in api.NOT_ON_CUDA and _all(pos, kw) & CUDA_TENSOR:  # a library built on torch
+            if last.endswith("Loader"):  # NeighborLoader(data_on_cuda, ...): batches of CUDA data, not a tensor
+                return LOADER | CUDA_TENSOR
             return CUDA_MODEL if last.endswith("Loss") else CUDA_TENSOR  # fed CUDA tensors (FocalLoss(w): a module)
         if name.split(".", 1)[0] not in api.NOT_ON_CUDA:
             return placed_on(last, pos, kw)

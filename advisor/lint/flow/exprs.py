@@ -184,7 +184,7 @@ class ExprEvaluator:
                 return CUDA_DEVICE  # args.device / run_context.device: a device configured elsewhere, can be CUDA
             return (CUDA_DEVICE if base & (CUDA_TENSOR | CUDA_MODEL) else 0) | \
                 (CPU_DEVICE if base & CPU_TENSOR else 0)
-        if attr in api.TENSOR_META_ATTRS:
+        if attr in api.TENSOR_META_ATTRS or base & LOADER:  # (loader.num_neighbors: a setting, not a batch)
             return 0
         out = base & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY)
         if base & (MODEL | CUDA_MODEL) and not base & (CUDA_TENSOR | CPU_TENSOR):
