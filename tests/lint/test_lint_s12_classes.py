@@ -15,7 +15,7 @@ own read after a deeper one; a literal made on
 the data's device (device=x.device) in a loop; a class body's fields are its instances' attributes;
 a detached validation pass in the training epoch loop; list(...) and a CPU tensor written at
 CUDA indices are host data indexed by the GPU; .ndimension() is a shape query; a
-library's *Loader over CUDA data is a loader."""
+library's *Loader over CUDA data is a loader; `if i <= 2:` runs on the first iterations only."""
 
 from __future__ import annotations
 
@@ -399,6 +399,19 @@ for epoch in range(100):
         print(f"neighbors={loader.num_neighbors}")
         print(f"loss={loss}")
 """, [9]),
+    ("GA103", "reads under `if batch_idx <= 2:` run on the first three batches only (a few images to log); under "
+     "`if step > 100:` they run on almost every step", """
+import torch
+from nets import Net
+model = Net().cuda()
+with torch.no_grad():
+    for batch_idx, (img, target) in enumerate(loader):
+        pred = model(img.cuda()).argmax(1)
+        if batch_idx <= 2:
+            show(pred[0].cpu().numpy())
+        if batch_idx > 100:
+            log(pred[0].cpu().numpy())
+""", [10]),
 ]
 
 

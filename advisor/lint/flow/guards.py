@@ -20,6 +20,8 @@ from advisor.lint.flow.kinds import CUDA_TENSOR
 from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES
 from advisor.lint.names import dotted
 
+_FEW_FIRST = 10  # `if i < 10:` in a loop of steps: a handful of iterations
+
 
 class BranchGuards:
     def guarded(self, node: ast.AST, stop: ast.AST) -> bool:
@@ -75,7 +77,22 @@ class BranchGuards:
         if isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.In) \
                 and isinstance(test.comparators[0], (ast.List, ast.Tuple, ast.Set)):
             return True  # `if epoch in [10, 50, 100]:` holds on the iterations listed only
+        if self._first_iterations(test, stop):
+            return True  # `if batch_idx <= 2:` runs on the first few iterations only
         if isinstance(test, ast.Compare) and all(isinstance(op, (ast.Eq, ast.NotEq)) for op in test.ops):
             return any(isinstance(side, ast.Constant) for side in [test.left] + test.comparators) \
                 and not mode_switch(test, self.assigned(stop) if isinstance(stop, LOOP_TYPES) else set())
         return False
+
+    def _first_iterations(self, test: ast.AST, stop: Optional[ast.AST]) -> bool:
+        """``batch_idx <= 2`` / ``i < 5`` of a counter the loop steps, against a small constant: the first few
+        iterations only (``step > 100``, most of them, is no guard)."""
+        if not (isinstance(stop, LOOP_TYPES) and isinstance(test, ast.Compare) and len(test.ops) == 1):
+            return False
+        op, left, right = test.ops[0], test.left, test.comparators[0]
+        if isinstance(op, (ast.Gt, ast.GtE)):
+            left, right = right, left
+        elif not isinstance(op, (ast.Lt, ast.LtE)):
+            return False
+        return isinstance(left, ast.Name) and left.id in self.assigned(stop) and isinstance(right, ast.Constant) \
+            and isinstance(right.value, int) and not isinstance(right.value, bool) and 0 <= right.value <= _FEW_FIRST
