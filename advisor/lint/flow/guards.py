@@ -1,6 +1,6 @@
 """Branches that run only on some iterations of a loop: a host read under them is excused.
 
-Under ``if step % 100 == 0:``, ``if i == 0:``, a flag set in the loop (``if log_now:``), in an ``except`` handler or a
+Under ``if step % 100 == 0:``, ``if i == 0:``, ``if batch_idx <= 2:``, a flag set in the loop (``if log_now:``), in an ``except`` handler or a
 branch that exits or fills an empty accumulator (it runs once), or a branch whose condition is itself the (reported)
 host read (a running best, ``if loss < best:``; a divergence check, ``if loss > 10:``) -- but in a loop over the
 elements of a CUDA tensor a filter against a fixed bound (``if score >= 0.18:``) passes every element above it, so
