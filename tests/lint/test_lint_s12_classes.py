@@ -1,4 +1,4 @@
-"""Classes of session 12 (issue 12), each with its must-not twin: numpy arrays whose float64 dtype is passed by
+"""Classes of session 12 (issue 12), each with its must-not twin: numpy scalar types (np.float32(x)); numpy arrays whose float64 dtype is passed by
 position (np.fromiter(values, np.float64), np.array(x, np.float64), np.full(shape, v, np.float64)); under a default CUDA device a value of unknown origin read
 with .item() is on the GPU; a chain split over lines that casts to float64 on a later line, at the cast; a
 forward timed by timeit.timeit(lambda: ...) with autograd on; accelerator.unwrap_model(model) is the prepared model;
@@ -24,6 +24,18 @@ import pytest
 from tests.lint.lint_helpers import lines_of
 
 CASES = [
+    ("GA109", "raw /= np.float32(raw.astype(np.float64).sum()) keeps raw float32 (np.float32(x) is a float32 "
+     "scalar); np.float64(x) would make it float64", """
+import numpy as np
+import torch
+rng = np.random.default_rng(0)
+raw = rng.lognormal(size=100).astype(np.float32)
+raw /= np.float32(raw.astype(np.float64).sum())
+on_gpu = torch.from_numpy(raw).to("cuda")
+wide = rng.lognormal(size=100).astype(np.float32)
+wide = wide / np.float64(2.0)
+wide_gpu = torch.from_numpy(wide).to("cuda")
+""", [9]),
     ("GA109", "a numpy array made with a float64 dtype passed by position keeps float64 on the GPU; the same "
      "makers with float32 do not", """
 import numpy as np

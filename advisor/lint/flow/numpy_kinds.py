@@ -15,6 +15,10 @@ _POSITIONAL_DTYPE = {"numpy.zeros": 1, "numpy.ones": 1, "numpy.empty": 1, "numpy
                      "numpy.fromiter": 1, "numpy.frombuffer": 1, "numpy.full": 2, "numpy.arange": 3}
 
 
+_SCALAR_TYPES = frozenset(f"numpy.{name}" for name in (
+    "float16", "float32", "float64", "double", "single", "half", "int8", "int16", "int32", "int64", "uint8"))
+
+
 def _union(kinds: Iterable[int]) -> int:
     out = 0
     for kind in kinds:
@@ -27,6 +31,8 @@ def numpy_result(name: str, node: ast.Call, pos: list[int], kw: dict) -> int:
     the functions that dispatch to the method of the object handed in -- that tensor."""
     if name in api.NUMPY_RNG_CONSTRUCTORS:
         return NP_RNG
+    if name in _SCALAR_TYPES:  # np.float32(x): that type, whatever x was (np.float64(x) is float64)
+        return NUMPY | (F64 if name in ("numpy.float64", "numpy.double") else 0)
     if name in api.NUMPY_F64_FACTORIES:
         return NUMPY | F64
     dtype_node = next((k.value for k in node.keywords if k.arg == "dtype"), None)
