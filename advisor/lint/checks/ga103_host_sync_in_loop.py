@@ -203,11 +203,11 @@ def run(ctx) -> Iterator[Hit]:
         for call, inner in ctx.calls_with_host_reads(loop):
             if id(inner.node) in timing:
                 continue
-            if _only_caller(ctx, call, inner):
+            # the read's function, and the helper the loop calls when the read is deeper (distillation_step's own
+            # loss.item() after the loss helper it calls)
+            holders = [h for h in dict.fromkeys((ctx.function_of(inner.node), call.callee)) if h]
+            if _only_caller(ctx, holders):
                 # the helper runs only from this loop: each read in it is what to change, not only the first
-                # the read's function, and the helper the loop calls when the read is deeper (distillation_step's
-                # own loss.item() after the loss helper it calls)
-                holders = [h for h in dict.fromkeys((ctx.function_of(inner.node), call.callee)) if h]
                 reads = [r for holder in holders for r in ctx.every_call_host_reads(holder) if r.callee is None]
                 for read in [inner] + [r for r in reads if r.node is not inner.node]:
                     node = read.node if isinstance(read.node, (ast.Call, ast.BinOp, ast.FormattedValue)) \
@@ -259,10 +259,9 @@ def _several_reads_close(region) -> bool:
     return sum(1 for e in region.events if e.bits & SYNC) > 1
 
 
-def _only_caller(ctx, call, inner) -> bool:
+def _only_caller(ctx, holders) -> bool:
     """Is this call the only call site of the helper it enters and of the function holding the read? Then the read
     is reported inside the helper (one place to change). With two or more call sites -- in other loops, or twice in
     this one (check(a) and check(b) per class) -- each call in a loop is reported instead: each is where the program
     chose to read per step (the placement settled for the lint corpora in session 12)."""
-    holders = {call.callee, ctx.function_of(inner.node)} - {None}
     return all(len(ctx.call_sites(info)) <= 1 for info in holders)

@@ -197,10 +197,13 @@ def run(ctx) -> Iterator[Hit]:
 def _timer_statements(ctx) -> Iterator[Hit]:
     """Timer(stmt="model(x)", globals={"model": model, "x": x}) of a CUDA model with autograd on: the timer runs
     the forward many times in the grad mode around it, and the number includes the recording."""
+    frozen: Optional[frozenset[str]] = None
     for timer, model in statement_calls(ctx):
         if not ctx.kind(model) & CUDA_MODEL or not api.MODEL_NAME_HINT.search(last_identifier(model)) \
-                or grad_off(ctx, timer, 0) or _single_layer(ctx, model) \
-                or _feature_transform(ctx, model) or grad_state.is_frozen(model, grad_state.frozen_models(ctx.index)):
+                or grad_off(ctx, timer, 0) or _single_layer(ctx, model) or _feature_transform(ctx, model):
+            continue
+        frozen = grad_state.frozen_models(ctx.index) if frozen is None else frozen
+        if grad_state.is_frozen(model, frozen):
             continue
         yield Hit(f"{short(timer)} times {short(model)}'s forward with autograd on: the number includes the graph "
                   "recording (no torch.no_grad() or torch.inference_mode() around the timer)", node=timer)

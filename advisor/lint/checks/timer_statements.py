@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 from typing import Iterator, Optional
 
+from advisor.lint.flow.timeit_regions import timed_statement
+
 _TIMERS = frozenset({"torch.utils.benchmark.Timer", "torch.utils.benchmark.utils.timer.Timer", "timeit.Timer",
                      "timeit.timeit", "timeit.repeat"})
 
@@ -18,7 +20,7 @@ def statement_calls(ctx) -> Iterator[tuple[ast.Call, ast.AST]]:
     for call in ctx.index.calls:
         if ctx.qual(call.func) not in _TIMERS:
             continue
-        text = _keyword_or_first(call, "stmt")
+        text = timed_statement(call)
         if not (isinstance(text, ast.Constant) and isinstance(text.value, str)):
             continue
         try:
@@ -31,10 +33,6 @@ def statement_calls(ctx) -> Iterator[tuple[ast.Call, ast.AST]]:
                 value = names.get(node.func.id) if names is not None else None
                 if value is not None:
                     yield call, value
-
-
-def _keyword_or_first(call: ast.Call, name: str) -> Optional[ast.AST]:
-    return next((k.value for k in call.keywords if k.arg == name), call.args[0] if call.args else None)
 
 
 def _globals_mapping(call: ast.Call) -> Optional[dict[str, ast.AST]]:

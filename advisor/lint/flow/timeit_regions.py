@@ -21,7 +21,7 @@ class TimeitRegions(FlowView):
         self.effects = effects
 
     def region(self, call: ast.Call) -> Optional[TimedRegion]:
-        statement = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "stmt"), None)
+        statement = timed_statement(call)
         scope = self.index.scope_of(call)
         region = TimedRegion("timeit", scope, self._timer_run(call) or call, repeated=True)
         if isinstance(statement, ast.Lambda):
@@ -63,6 +63,11 @@ class TimeitRegions(FlowView):
         syncs = any(isinstance(n, ast.Attribute) and n.attr in api.HOST_SYNC_METHODS | {"synchronize"}
                     for n in ast.walk(tree))
         return uses, syncs
+
+
+def timed_statement(call: ast.Call) -> Optional[ast.AST]:
+    """What a timer call runs: its first argument or ``stmt=`` (a lambda, a function, a string of code)."""
+    return call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "stmt"), None)
 
 
 def _calls_a_function(statement: ast.AST) -> Optional[str]:
