@@ -214,7 +214,10 @@ class CallEvaluator(ExprEvaluator):
         if isinstance(receiver_node, ast.Name) and receiver_node.id == "self":
             method = self.scopes.method_of(self.scope, attr)
             if method is not None:
-                return self.call_function(method, node, pos, kw, skip_self=True)
+                out = self.call_function(method, node, pos, kw, skip_self=True)
+                if not out and method.is_abstract and _all(pos, kw) & CUDA_TENSOR:
+                    return CUDA_TENSOR  # loss = self.train_step(batch) of a base class: a subclass computes it there
+                return out
         if receiver & INSTANCE_BITS:  # an instance of the user's own class: run its method
             methods = [c.methods[attr] for c in self.scopes.classes_of(receiver) if attr in c.methods]
             if methods:
