@@ -1,5 +1,6 @@
 """Classes of session 13 (issue 12), each with its must-not twin: the result of a base class's abstract step
-(`loss = self.train_step(batch)`, a subclass computes it) handed a CUDA batch is on the GPU."""
+(`loss = self.train_step(batch)`, a subclass computes it) handed a CUDA batch is on the GPU; `device = y.device` of a function's argument can be CUDA; float64 made
+by a factory nested in a moved call is reported at the factory's line."""
 
 from __future__ import annotations
 
@@ -26,6 +27,33 @@ class Algorithm:
             n = self.count_step(batch)
             print(float(n))
 """, [13]),
+    ("GA104", "device = y.device of the data a function is handed can be CUDA: a factory made on the CPU and moved "
+     "there is reported; the device of a tensor the function made itself on the CPU is not", """
+import torch
+def smooth(y, n):
+    device = y.device
+    grid = torch.linspace(0, 1, n).to(device)
+    return y * grid
+def local(n):
+    base = torch.zeros(n)
+    device = base.device
+    return torch.arange(n).to(device)
+""", [4]),
+    ("GA109", "float64 made by a factory nested in a moved call on a later line is reported at the factory's line "
+     "(the line that chose float64); a float32 one is not reported", """
+import torch
+def bounds(jones):
+    device = jones.device
+    upper = torch.nextafter(
+        torch.tensor(1.0, dtype=torch.float64),
+        torch.tensor(2.0, dtype=torch.float64),
+    ).to(device)
+    lower = torch.nextafter(
+        torch.tensor(1.0, dtype=torch.float32),
+        torch.tensor(0.0, dtype=torch.float32),
+    ).to(device)
+    return upper, lower
+""", [5]),
 ]
 
 

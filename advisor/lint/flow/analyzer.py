@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from functools import reduce
-from operator import or_
 from typing import Optional
 
 from advisor.lint import torch_api as api
@@ -22,6 +20,7 @@ from advisor.lint.flow.call_results import defaulted_device, initial_parameter_k
 from advisor.lint.flow.calls import CallEvaluator
 from advisor.lint.flow.class_fields import bind_class_fields
 from advisor.lint.flow.conditions import cuda_condition
+from advisor.lint.flow.device_sources import assigned_device, chosen_elsewhere
 from advisor.lint.flow.env import Environment
 from advisor.lint.flow.kinds import (
     CONTAINER,
@@ -29,7 +28,6 @@ from advisor.lint.flow.kinds import (
     CUDA_DEVICE,
     CUDA_MODEL,
     CUDA_TENSOR,
-    DEVICE_BITS,
     F64,
     FRESH,
     INSTANCE_BITS,
@@ -40,7 +38,7 @@ from advisor.lint.flow.kinds import (
 )
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
 from advisor.lint.index import FileIndex, parameter_defaults
-from advisor.lint.names import Names, dotted, last_identifier
+from advisor.lint.names import Names, dotted
 
 _MAX_PASSES = 8
 _MAX_NESTING = 20  # on-demand analyses inside each other (calls inside calls)
@@ -266,28 +264,13 @@ class FlowAnalyzer(CallEvaluator):
             self.bind_target(node.targets[0], shape)
             return
         kind = self.ev(value) or kept_through_call(self, node.targets, value)
-        if not kind and len(node.targets) == 1 and isinstance(node.targets[0], (ast.Name, ast.Attribute)) \
-                and last_identifier(node.targets[0]) in api.DEVICE_NAME_HINT and self._chosen_elsewhere(value):
-            # device = get_device() / self.device = cfg["device"]: chosen elsewhere, can be CUDA -- unless a fallback
-            kind = self._fallback_device(value) or CUDA_DEVICE
+        if not kind and len(node.targets) == 1:
+            kind = assigned_device(node.targets[0], value, self.scope, self.names.qual, self.values)
         for target in node.targets:
             self.bind_target(target, returned_shape(self, target, value) or kind)
-            for element in (target.elts if isinstance(target, ast.Tuple) and self._chosen_elsewhere(value) else []):
+            for element in (target.elts if isinstance(target, ast.Tuple) and chosen_elsewhere(value, self.names.qual) else []):
                 if isinstance(element, ast.Name) and element.id in api.DEVICE_NAME_HINT and not self.lookup(element.id):
                     self.bind_target(element, CUDA_DEVICE)  # _, device = get_cuda_if_available(): as above
-
-    def _chosen_elsewhere(self, value: ast.AST) -> bool:
-        """A value the file does not spell out (a config entry, a helper's result), as opposed to a literal
-        (None, "mps"), torch's own constructor of a device the pass does not model (torch.device("mps")), or a
-        tensor's own device (``device = idx.device``: wherever the input is; exprs.py reads configured ones)."""
-        if isinstance(value, ast.IfExp):  # self.local_rank if distributed else get_device(name)
-            return self._chosen_elsewhere(value.body) or self._chosen_elsewhere(value.orelse)
-        return not (self.names.qual(value.func) or "").startswith("torch.") if isinstance(value, ast.Call) \
-            else isinstance(value, (ast.Name, ast.Subscript))
-
-    def _fallback_device(self, value: ast.AST) -> int:
-        arguments = list(value.args) + [k.value for k in value.keywords] if isinstance(value, ast.Call) else []
-        return reduce(or_, (self.values.get(argument, 0) & DEVICE_BITS for argument in arguments), 0)
 
     def _augassign(self, node: ast.AugAssign) -> None:
         key = dotted(node.target)

@@ -8,10 +8,13 @@ the default there, as with a configuration's ``cfg.get("device", "cpu")``, so it
 from __future__ import annotations
 
 import ast
+from functools import reduce
+from operator import or_
 from typing import Callable, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.kinds import CUDA_DEVICE, DEVICE_BITS
+from advisor.lint.names import last_identifier
 
 ENVIRONMENT_READERS = frozenset({"os.getenv", "os.environ.get"})
 
@@ -38,3 +41,31 @@ def environment_device(node: ast.Call, pos: list[int]) -> int:
     if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.lower() in api.DEVICE_NAME_HINT:
         return CUDA_DEVICE | (pos[1] & DEVICE_BITS if len(pos) > 1 else 0)
     return 0
+
+
+def assigned_device(target: ast.AST, value: ast.AST, scope: ast.AST, qual: Callable[[ast.AST], Optional[str]],
+                    values: dict) -> int:
+    """What ``device = <value>`` binds when the pass knows nothing of the value: ``device = get_device()`` /
+    ``self.device = cfg["device"]`` are chosen elsewhere and can be CUDA (unless a fallback is handed in);
+    ``device = y.device`` of the data a function is handed is wherever the caller put it, which can be CUDA."""
+    if not isinstance(target, (ast.Name, ast.Attribute)) or last_identifier(target) not in api.DEVICE_NAME_HINT:
+        return 0
+    if chosen_elsewhere(value, qual):
+        arguments = list(value.args) + [k.value for k in value.keywords] if isinstance(value, ast.Call) else []
+        return reduce(or_, (values.get(argument, 0) & DEVICE_BITS for argument in arguments), 0) or CUDA_DEVICE
+    parameters = getattr(scope, "args", None)
+    if isinstance(target, ast.Name) and isinstance(value, ast.Attribute) and value.attr == "device" \
+            and isinstance(value.value, ast.Name) and value.value.id != "self" and isinstance(parameters, ast.arguments) \
+            and any(a.arg == value.value.id for a in parameters.posonlyargs + parameters.args + parameters.kwonlyargs):
+        return CUDA_DEVICE
+    return 0
+
+
+def chosen_elsewhere(value: ast.AST, qual: Callable[[ast.AST], Optional[str]]) -> bool:
+    """A value the file does not spell out (a config entry, a helper's result), as opposed to a literal
+    (None, "mps"), torch's own constructor of a device the pass does not model (torch.device("mps")), or a
+    tensor's own device (``device = idx.device``: wherever the input is; exprs.py reads configured ones)."""
+    if isinstance(value, ast.IfExp):  # self.local_rank if distributed else get_device(name)
+        return chosen_elsewhere(value.body, qual) or chosen_elsewhere(value.orelse, qual)
+    return not (qual(value.func) or "").startswith("torch.") if isinstance(value, ast.Call) \
+        else isinstance(value, (ast.Name, ast.Subscript))
