@@ -153,7 +153,22 @@ def _hit(ctx, call: ast.Call, name: str) -> Hit:
         # torch.FloatTensor(\n x).to(device).to(torch.float64): the cast made it float64, not the factory above
         return Hit(_message(call, name), node=call, line=func.end_lineno,
                    column=(func.end_col_offset or 0) - len(func.attr))
+    origin = _float64_origin_below(ctx, call)
+    if origin is not None:  # torch.nextafter(\n torch.tensor(1.0, dtype=torch.float64), ...).to(device): at the maker
+        return Hit(_message(call, name), node=call, line=origin.lineno, column=origin.col_offset)
     return Hit(_message(call, name), node=call)
+
+
+def _float64_origin_below(ctx, call: ast.Call) -> Optional[ast.Call]:
+    """The call nested in a moved expression, on a later line, that made float64 data out of none."""
+    func = call.func
+    if not (_a_move(call) and isinstance(func.value, ast.Call)):  # type: ignore[union-attr]
+        return None
+    for node in ast.walk(func.value):  # type: ignore[union-attr]
+        if isinstance(node, ast.Call) and node is not func.value and node.lineno != call.lineno \
+                and ctx.kind(node) & F64 and not any(ctx.kind(a) & F64 for a in node.args):
+            return node
+    return None
 
 
 def _calls_user_code(ctx, call: ast.Call) -> bool:
