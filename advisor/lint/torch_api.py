@@ -99,6 +99,9 @@ LOGGING_METHODS = frozenset({"add_scalar", "add_scalars", "add_histogram", "set_
                              # tensorboard's image, video, embedding and curve writers make_np() their tensors too
                              "add_image", "add_images", "add_video", "add_embedding", "add_pr_curve", "add_mesh"})
 LOGGING_FUNCTIONS = frozenset({"wandb.log", "wandb.run.log", "swanlab.log", "mlflow.log_metric", "mlflow.log_metrics"})
+# Python's logging: a record handed a tensor formats it (str(t) copies a CUDA tensor back) when its level is on.
+PY_LOGGING_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "log"})
+PY_LOGGER_HOLDER = re.compile(r"^(logger|logging|log|_logger|LOGGER|LOG)$")
 # Meters whose update() turns tensors into numbers (torchvision's reference MetricLogger / SmoothedValue: v.item()).
 METER_HOLDER = re.compile(r"logger|meter", re.IGNORECASE)
 
@@ -115,6 +118,8 @@ def reads_what_it_is_handed(func: ast.AST) -> bool:
         return False
     if func.attr in DECODERS:
         return bool(DECODER_HOLDER.search(last_identifier(func.value)))
+    if func.attr in PY_LOGGING_METHODS and PY_LOGGER_HOLDER.search(last_identifier(func.value)):
+        return True  # logger.info(loss): the record formats str(loss) when the level is on
     return func.attr in LOGGING_METHODS or func.attr == "update" and bool(METER_HOLDER.search(ast.unparse(func.value)))
 
 

@@ -1,6 +1,6 @@
 """Classes of session 13 (issue 12), each with its must-not twin: the result of a base class's abstract step
 (`loss = self.train_step(batch)`, a subclass computes it) handed a CUDA batch is on the GPU; `device = y.device` of a function's argument can be CUDA; float64 made
-by a factory nested in a moved call is reported at the factory's line."""
+by a factory nested in a moved call is reported at the factory's line; a Python logger handed a CUDA tensor reads it."""
 
 from __future__ import annotations
 
@@ -54,6 +54,18 @@ def bounds(jones):
     ).to(device)
     return upper, lower
 """, [5]),
+    ("GA103", "a Python logger handed a CUDA tensor formats it on every step (str(t) copies it back); a logger "
+     "handed a plain number reads nothing", """
+import logging
+import torch
+logger = logging.getLogger(__name__)
+model = torch.nn.Linear(8, 1).cuda()
+for x in loader:
+    loss = model(x.cuda()).sum()
+    loss.backward()
+    logger.info(loss)
+    logger.info("step done %d", 3)
+""", [8]),
 ]
 
 
