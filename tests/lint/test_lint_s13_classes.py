@@ -1,6 +1,7 @@
 """Classes of session 13 (issue 12), each with its must-not twin: the result of a base class's abstract step
 (`loss = self.train_step(batch)`, a subclass computes it) handed a CUDA batch is on the GPU; `device = y.device` of a function's argument can be CUDA; float64 made
-by a factory nested in a moved call is reported at the factory's line; a Python logger handed a CUDA tensor reads it."""
+by a factory nested in a moved call is reported at the factory's line; a Python logger handed a CUDA tensor reads it;
+Variable(x).to(device) is data, not a model."""
 
 from __future__ import annotations
 
@@ -66,6 +67,20 @@ for x in loader:
     logger.info(loss)
     logger.info("step done %d", 3)
 """, [8]),
+    ("GA103", "Variable(images).to(device) wraps data, not a model: the model's predictions on it are CUDA tensors "
+     "read per batch; Variable(net).to(device) stays a model", """
+import numpy as np
+import torch
+from torch.autograd import Variable
+def test(model, loader, device):
+    preds = []
+    with torch.no_grad():
+        for images, labels in loader:
+            images = Variable(images).to(device)
+            out = model(images)
+            preds.extend(out.argmax(1).cpu().numpy())
+            preds.extend(labels.numpy())
+""", [10]),
 ]
 
 
