@@ -126,9 +126,11 @@ def reads_what_it_is_handed(func: ast.AST) -> bool:
 # Modules whose functions turn a tensor argument into a Python number: math.isfinite(loss) reads it.
 HOST_VALUE_MODULES = ("math.",)
 # Tensor methods whose result is not a tensor.
-NON_TENSOR_METHODS = frozenset({
-    "item", "tolist", "size", "dim", "ndimension", "numel", "nelement", "element_size", "data_ptr", "stride",
-    "is_contiguous", "get_device", "storage_offset", "is_floating_point", "is_complex", "backward",
+# Questions about a tensor's shape and type: answered from its metadata, they neither use nor move its data.
+SHAPE_QUERY_METHODS = frozenset({"size", "dim", "ndimension", "numel", "nelement", "element_size",
+                                 "is_floating_point", "is_complex"})
+NON_TENSOR_METHODS = SHAPE_QUERY_METHODS | frozenset({
+    "item", "tolist", "data_ptr", "stride", "is_contiguous", "get_device", "storage_offset", "backward",
     "register_hook", "retain_grad", "untyped_storage", "record_stream", "dim_order",
 })
 # torch.nn.functional's elementwise functions (the output has the input's shape) and its losses (a reduction of

@@ -61,8 +61,6 @@ _BUILTINS = frozenset(dir(builtins))
 _COPYING_FACTORIES = frozenset({"tensor", "as_tensor", "asarray"})
 _MOVE_RECEIVER_METHODS = frozenset({"to", "cuda", "double", "float", "half", "bfloat16", "pin_memory"})
 _MODEL_DTYPE_METHODS = frozenset({"double", "float", "half", "bfloat16"})
-# Tensor methods that read its shape or type, not its values: the tensor is still "just made" after them.
-_SHAPE_METHODS = frozenset({"size", "dim", "ndimension", "numel", "nelement", "element_size", "is_floating_point", "is_complex"})
 
 
 def _all(pos: list[int], kw: Kw) -> int:
@@ -209,7 +207,7 @@ class CallEvaluator(ExprEvaluator):
             return self.call_value(held, pos, kw) | self.run_forward(held, node, pos, kw)
         attr = func.attr
         receiver_node = func.value
-        receiver = self.ev(receiver_node, keep_fresh=attr in _MOVE_RECEIVER_METHODS or attr in _SHAPE_METHODS)
+        receiver = self.ev(receiver_node, keep_fresh=attr in _MOVE_RECEIVER_METHODS or attr in api.SHAPE_QUERY_METHODS)
         pos, kw = self.eval_args(node)
         if isinstance(receiver_node, ast.Name) and receiver_node.id == "self":
             method = self.scopes.method_of(self.scope, attr)
