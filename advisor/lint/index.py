@@ -177,6 +177,14 @@ class FileIndex:
                     found.setdefault(key, []).append(node.value)  # type: ignore[arg-type]
         return found
 
+    @cached_property
+    def keyed_by_text(self) -> frozenset[tuple[ScopeNode, str]]:
+        """(scope, name) for each name a function subscripts with a string (``batch["mask"]``): a mapping there,
+        built on first use."""
+        return frozenset((self.scope_of(s), s.value.id) for s in self.subscripts  # type: ignore[attr-defined]
+                         if isinstance(s.value, ast.Name) and isinstance(s.slice, ast.Constant)
+                         and isinstance(s.slice.value, str))
+
     def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
         parent = self.parents.get(node)
         while parent is not None:

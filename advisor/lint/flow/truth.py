@@ -31,8 +31,4 @@ def truth_read(test: ast.AST, kind: Callable[[ast.AST], int], index: FileIndex) 
 
 def _keyed_by_text(test: ast.AST, index: FileIndex) -> bool:
     """A name the same function subscripts with a string (``batch["mask"]``): a mapping, not a tensor."""
-    if not isinstance(test, ast.Name):
-        return False
-    scope = index.scope_of(test)
-    return any(isinstance(s.value, ast.Name) and s.value.id == test.id and isinstance(s.slice, ast.Constant)
-               and isinstance(s.slice.value, str) and index.scope_of(s) is scope for s in index.subscripts)
+    return isinstance(test, ast.Name) and (index.scope_of(test), test.id) in index.keyed_by_text
