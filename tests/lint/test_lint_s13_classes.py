@@ -1,7 +1,7 @@
 """Classes of session 13 (issue 12), each with its must-not twin: the result of a base class's abstract step
 (`loss = self.train_step(batch)`, a subclass computes it) handed a CUDA batch is on the GPU; `device = y.device` of a function's argument can be CUDA; float64 made
 by a factory nested in a moved call is reported at the factory's line; a Python logger handed a CUDA tensor reads it;
-Variable(x).to(device) is data, not a model."""
+Variable(x).to(device) is data, not a model; Class.static_method(...) of the file's own class runs its code."""
 
 from __future__ import annotations
 
@@ -81,6 +81,25 @@ def test(model, loader, device):
             preds.extend(out.argmax(1).cpu().numpy())
             preds.extend(labels.numpy())
 """, [10]),
+    ("GA103", "a static method of the file's own class called through the class (Trainer.accuracy(out, y)) runs its "
+     "own code: it returns a Python number (no read in the f-string), and the step's float(loss) is the read", """
+import torch
+class Trainer:
+    def __init__(self):
+        self.model = torch.nn.Linear(8, 2).cuda()
+    def fit(self, data, epochs):
+        for epoch in range(epochs):
+            loss, acc = self.step(data)
+            print(f"{loss:.3f} {acc:.3f}")
+    def step(self, data):
+        out = self.model(data.cuda())
+        loss = out.sum()
+        loss.backward()
+        return float(loss), Trainer.accuracy(out, data)
+    @staticmethod
+    def accuracy(out, y):
+        return int((out.argmax(1) == y.cuda()).sum()) / len(y)
+""", [13]),
 ]
 
 

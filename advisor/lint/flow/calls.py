@@ -216,6 +216,11 @@ class CallEvaluator(ExprEvaluator):
                 if not out and method.is_abstract and _all(pos, kw) & CUDA_TENSOR:
                     return CUDA_TENSOR  # loss = self.train_step(batch) of a base class: a subclass computes it there
                 return out
+        if isinstance(receiver_node, ast.Name) and not receiver:
+            owner = self.scopes.resolve(receiver_node.id, self.scope)
+            if isinstance(owner, ClassInfo) and attr in owner.methods:  # GnnTrainer.compute_accuracy(out, y): a
+                method = owner.methods[attr]  # static method of the file's own class runs its own code
+                return self.call_function(method, node, pos, kw, skip_self=method.is_classmethod)
         if receiver & INSTANCE_BITS:  # an instance of the user's own class: run its method
             methods = [c.methods[attr] for c in self.scopes.classes_of(receiver) if attr in c.methods]
             if methods:

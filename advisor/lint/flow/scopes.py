@@ -45,6 +45,10 @@ class FunctionInfo:
         return not any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in self.node.decorator_list)
 
     @property
+    def is_classmethod(self) -> bool:
+        return any(isinstance(d, ast.Name) and d.id == "classmethod" for d in self.node.decorator_list)
+
+    @property
     def is_abstract(self) -> bool:
         """A method left for subclasses: its body (a docstring aside) is ``raise NotImplementedError``,
         ``pass`` or ``...``."""
