@@ -125,7 +125,10 @@ def reads_what_it_is_handed(func: ast.AST) -> bool:
 
 # Modules whose functions turn a tensor argument into a Python number: math.isfinite(loss) reads it.
 HOST_VALUE_MODULES = ("math.",)
-# Tensor methods whose result is not a tensor.
+# torchvision's converters to a PIL image copy the tensor to the host first (to_pil_image calls .cpu() / .numpy()).
+PIL_CONVERTERS = frozenset({"torchvision.transforms.functional.to_pil_image", "torchvision.transforms.ToPILImage",
+                            "torchvision.transforms.transforms.ToPILImage", "torchvision.transforms.v2.ToPILImage",
+                            "torchvision.transforms.v2.functional.to_pil_image"})
 # Questions about a tensor's shape and type: answered from its metadata, they neither use nor move its data.
 SHAPE_QUERY_METHODS = frozenset({"size", "dim", "ndimension", "numel", "nelement", "element_size",
                                  "is_floating_point", "is_complex"})

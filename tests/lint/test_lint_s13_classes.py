@@ -1,7 +1,7 @@
 """Classes of session 13 (issue 12), each with its must-not twin: the result of a base class's abstract step
 (`loss = self.train_step(batch)`, a subclass computes it) handed a CUDA batch is on the GPU; `device = y.device` of a function's argument can be CUDA; float64 made
 by a factory nested in a moved call is reported at the factory's line; a Python logger handed a CUDA tensor reads it;
-Variable(x).to(device) is data, not a model; Class.static_method(...) of the file's own class runs its code."""
+Variable(x).to(device) is data, not a model; Class.static_method(...) of the file's own class runs its code; torchvision's PIL converters read a CUDA image back."""
 
 from __future__ import annotations
 
@@ -100,6 +100,19 @@ class Trainer:
     def accuracy(out, y):
         return int((out.argmax(1) == y.cuda()).sum()) / len(y)
 """, [13]),
+    ("GA103", "torchvision's PIL converters copy a CUDA image back to the host on every image of the loop "
+     "(ToPILImage()(t), TF.to_pil_image(t)); converting a CPU tensor reads nothing", """
+import torch
+import torchvision.transforms as transforms
+import torchvision.transforms.functional as TF
+model = load().cuda().eval()
+with torch.no_grad():
+    for path in paths:
+        out = model(read(path).cuda())
+        transforms.ToPILImage()(out.squeeze(0)).save(path + ".png")
+        TF.to_pil_image(out[0]).save(path + ".jpg")
+        TF.to_pil_image(read(path)).save(path + ".orig.jpg")
+""", [8, 9]),
 ]
 
 

@@ -175,7 +175,13 @@ class Effects(FlowView):
         if not call.args or not self._cuda_argument(call):
             return False  # math.isfinite(loss), wandb.log({...}): only with a CUDA tensor handed in
         name = self.qual(func) or run_logger(self.index, self.qual, func) or ""
-        return name.startswith(api.HOST_VALUE_MODULES) or name in api.LOGGING_FUNCTIONS
+        return name.startswith(api.HOST_VALUE_MODULES) or name in api.LOGGING_FUNCTIONS or self._makes_a_pil_image(call)
+
+    def _makes_a_pil_image(self, call: ast.Call) -> bool:
+        """``TF.to_pil_image(t)``, ``transforms.ToPILImage()(t)``: torchvision copies the tensor to the host."""
+        func = call.func
+        return self.qual(func) in api.PIL_CONVERTERS or (isinstance(func, ast.Call)
+                                                         and self.qual(func.func) in api.PIL_CONVERTERS)
 
     def call_effect(self, call: ast.Call) -> tuple[int, Optional[FunctionInfo]]:
         func = call.func
@@ -185,6 +191,8 @@ class Effects(FlowView):
         if qualified in api.SYNC_FUNCTIONS or (isinstance(func, ast.Attribute) and func.attr == "synchronize"):
             return SYNC, None
         value = self.kind(call)
+        if self._makes_a_pil_image(call) and self._cuda_argument(call):
+            return SYNC | HOST_READ, None  # transforms.ToPILImage()(out[0]): the image is copied back to make it
         if qualified is not None:
             if qualified in api.LEGACY_CUDA_CONSTRUCTORS:
                 return WORK, None
