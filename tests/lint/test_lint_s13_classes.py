@@ -1,7 +1,7 @@
 """Classes of session 13 (issue 12), each with its must-not twin: the result of a base class's abstract step
 (`loss = self.train_step(batch)`, a subclass computes it) handed a CUDA batch is on the GPU; `device = y.device` of a function's argument can be CUDA; float64 made
 by a factory nested in a moved call is reported at the factory's line; a Python logger handed a CUDA tensor reads it;
-Variable(x).to(device) is data, not a model; Class.static_method(...) of the file's own class runs its code; torchvision's PIL converters read a CUDA image back."""
+Variable(x).to(device) is data, not a model; Class.static_method(...) of the file's own class runs its code; torchvision's PIL converters read a CUDA image back; `device if torch.cuda.is_available() else "cpu"` can be CUDA."""
 
 from __future__ import annotations
 
@@ -113,6 +113,24 @@ with torch.no_grad():
         TF.to_pil_image(out[0]).save(path + ".jpg")
         TF.to_pil_image(read(path)).save(path + ".orig.jpg")
 """, [8, 9]),
+    ("GA106", "torch.device(device if torch.cuda.is_available() else 'cpu') with device a parameter is the GPU's "
+     "device when there is one (the function called with **vars(args)): a DataLoader without workers feeds it; with "
+     "USE_CUDA = False instead of the test, it is the CPU", """
+import torch
+from torch.utils.data import DataLoader
+def embed(data, device=None):
+    device = torch.device(device if torch.cuda.is_available() else "cpu")
+    loader = DataLoader(data, batch_size=32)
+    for images in loader:
+        feats = images.to(device)
+embed(**vars(args))
+USE_CUDA = False
+def embed_on_cpu(data, dev=None):
+    device = torch.device(dev if USE_CUDA else "cpu")
+    loader = DataLoader(data, batch_size=32)
+    for images in loader:
+        feats = images.to(device)
+""", [5]),
 ]
 
 

@@ -13,6 +13,7 @@ import ast
 import re
 from typing import Callable, Optional
 
+from advisor.lint.flow.kinds import CPU_DEVICE, CUDA_DEVICE
 from advisor.lint.names import dotted
 
 _CUDA_WORDS = ("cuda", "gpu")
@@ -123,3 +124,9 @@ def bound_is_fixed(node: ast.AST, assigned: set[str]) -> bool:
         return bound_is_fixed(node.operand, assigned)
     key = dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
     return key is not None and key not in assigned and key.split(".")[0] not in assigned
+
+
+def gpu_branch_device(test: ast.AST, body: int, orelse: int, qual: Callable[[ast.AST], Optional[str]]) -> int:
+    """``device if torch.cuda.is_available() else "cpu"``: the branch taken with a GPU is the GPU's device, whatever
+    the pass knows of it (a parameter, an option)."""
+    return CUDA_DEVICE if not body and orelse & CPU_DEVICE and cuda_condition(test, qual) else 0

@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import Optional, Union
 
 from advisor.lint import torch_api as api
+from advisor.lint.flow.conditions import gpu_branch_device
 from advisor.lint.flow.kinds import (
     CONTAINER,
     CPU_DEVICE,
@@ -246,7 +247,8 @@ class ExprEvaluator:
     def _ifexp(self, node: ast.IfExp) -> int:
         self.ev(node.test)
         fixed = fixed_flag(node.test, self.index)  # USE_CUDA = False just before: "cuda" if USE_CUDA else "cpu"
-        return (self.ev(node.body) if fixed is not False else 0) | (self.ev(node.orelse) if fixed is not True else 0)
+        body, orelse = self.ev(node.body) if fixed is not False else 0, self.ev(node.orelse) if fixed is not True else 0
+        return body | orelse | (gpu_branch_device(node.test, body, orelse, self.names.qual) if fixed is None else 0)
 
     def _joinedstr(self, node: ast.JoinedStr) -> int:
         for value in node.values:
