@@ -1,7 +1,8 @@
 """Classes of session 13 (issue 12), each with its must-not twin: the result of a base class's abstract step
 (`loss = self.train_step(batch)`, a subclass computes it) handed a CUDA batch is on the GPU; `device = y.device` of a function's argument can be CUDA; float64 made
 by a factory nested in a moved call is reported at the factory's line; a Python logger handed a CUDA tensor reads it;
-Variable(x).to(device) is data, not a model; Class.static_method(...) of the file's own class runs its code; torchvision's PIL converters read a CUDA image back; `device if torch.cuda.is_available() else "cpu"` can be CUDA."""
+Variable(x).to(device) is data, not a model; Class.static_method(...) of the file's own class runs its code; torchvision's PIL converters read a CUDA image back; `device if torch.cuda.is_available() else "cpu"` can be CUDA; a helper copying
+the same data the loop hands it on every call."""
 
 from __future__ import annotations
 
@@ -131,6 +132,27 @@ def embed_on_cpu(data, dev=None):
     for images in loader:
         feats = images.to(device)
 """, [5]),
+    ("GA105", "a helper that copies its data parameter to the GPU, handed the same dataset by the epoch loop on "
+     "every call (a full-batch graph re-sent each epoch); a helper handed a new batch each time copies new data", """
+import torch
+class Trainer:
+    def __init__(self, dataset, model):
+        self.dataset, self.model, self.device = dataset, model.cuda(), torch.device("cuda")
+    def train(self, epochs):
+        for epoch in range(epochs):
+            self._step(self.dataset)
+            self._step(self.dataset)
+        self._step(self.dataset)
+    def _step(self, data):
+        data = data.to(self.device)
+        self.model(data.x).sum().backward()
+    def fit(self, loader):
+        for batch in loader:
+            self._batch(batch)
+    def _batch(self, batch):
+        batch = batch.to(self.device)
+        self.model(batch.x).sum().backward()
+""", [11]),
 ]
 
 

@@ -27,6 +27,7 @@ from typing import Iterator, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import line_of, short, where
 from advisor.lint.checks.invariant import is_literal, loop_invariant
+from advisor.lint.checks.passed_in_loop import same_data_passed_in_loop
 from advisor.lint.flow import COMPUTE, CPU_DEVICE, CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, DTYPE, MODEL, FunctionInfo
 from advisor.lint.flow.scopes import passed_at
 from advisor.lint.index import target_names
@@ -151,6 +152,10 @@ def run(ctx) -> Iterator[Hit]:
                 yield Hit(f"{short(call)} moves the model `{key}` on every call of {info.name}(), which runs in the "
                           f"loop at {where(ctx, loop)} with the same model", node=call, severity="low",
                           evidence={"loop_line": line_of(ctx, loop)})
+            elif not moving_model and (loop := same_data_passed_in_loop(ctx, info, key, call)) is not None:
+                yield Hit(f"{short(call)} copies the same data `{key}` to the GPU on every call of {info.name}(), "
+                          f"which the loop at {where(ctx, loop)} hands the same data", node=call,
+                          evidence={"loop_line": line_of(ctx, loop), "tensor": key})
             continue
         if not _invariant_cpu_tensor(ctx, key, before, ctx.assigned_in(info.node)) or _set_by_a_method(ctx, key):
             continue
