@@ -2,7 +2,7 @@
 (`loss = self.train_step(batch)`, a subclass computes it) handed a CUDA batch is on the GPU; `device = y.device` of a function's argument can be CUDA; float64 made
 by a factory nested in a moved call is reported at the factory's line; a Python logger handed a CUDA tensor reads it;
 Variable(x).to(device) is data, not a model; Class.static_method(...) of the file's own class runs its code; torchvision's PIL converters read a CUDA image back; `device if torch.cuda.is_available() else "cpu"` can be CUDA; a helper copying
-the same data the loop hands it on every call."""
+the same data the loop hands it on every call; `model = model.cuda()` keeps a tiny model tiny."""
 
 from __future__ import annotations
 
@@ -153,6 +153,28 @@ class Trainer:
         batch = batch.to(self.device)
         self.model(batch.x).sum().backward()
 """, [11]),
+    ("GA110", "a tiny model and its loss moved in place on lines of their own (model = model.cuda(), criterion = "
+     "criterion.cuda()) are the same tiny modules: 1,000 steps on 3 points are launch-bound", """
+import torch
+x_data = torch.Tensor([[1.0], [2.0], [3.0]]).cuda()
+y_data = torch.Tensor([[0.0], [0.0], [1.0]]).cuda()
+class LogisticRegression(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = torch.nn.Linear(1, 1)
+    def forward(self, x):
+        return torch.sigmoid(self.linear(x))
+model = LogisticRegression()
+model = model.cuda()
+criterion = torch.nn.BCELoss(reduction="sum")
+criterion = criterion.cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(1000):
+    loss = criterion(model(x_data), y_data)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+""", [16]),
 ]
 
 

@@ -24,7 +24,7 @@ from advisor.lint.flow.op_sizes import (
 )
 from advisor.lint.flow.returned_parts import returned_parts, unpack_statements
 from advisor.lint.flow.shapes import TensorShapes, count
-from advisor.lint.flow.tiny_models import TinyModels, optimized_argument, peel_same_model
+from advisor.lint.flow.tiny_models import TinyModels, optimized_argument, peel_same_model, without_moves_in_place
 from advisor.lint.index import FileIndex, parameter_defaults
 from advisor.lint.names import Names
 
@@ -334,7 +334,7 @@ class TensorSizes:
         if not isinstance(func, ast.Name):
             return False
         values = self._values(func.id, self.index.scope_of(func))
-        values = [peel_same_model(value) for value in values]  # nn.BCELoss().to(device)
+        values = [peel_same_model(value) for value in without_moves_in_place(func.id, values)]  # nn.BCELoss().to(device)
         return bool(values) and all(isinstance(v, ast.Call) and (self.names.qual(v.func) or "").removeprefix(
             "torch.nn.modules.loss.").removeprefix("torch.nn.") in ELEMENTWISE_LOSSES for v in values)
 

@@ -54,6 +54,12 @@ def peel_same_model(value: ast.AST) -> ast.AST:
     return value
 
 
+def without_moves_in_place(name: str, values: list) -> list:
+    """The values bound to ``name`` less ``name = name.cuda()`` / ``name.to(device)``: the same module again."""
+    return [value for value in values
+            if not (isinstance(peeled := peel_same_model(value), ast.Name) and peeled.id == name)]
+
+
 class TinyModels:
     def __init__(self, qual: Callable[[ast.AST], Optional[str]], values_of: Callable[[str, ast.AST], list],
                  scope_of: Callable[[ast.AST], ast.AST], int_value: Callable[[ast.AST], Optional[int]],
@@ -88,7 +94,7 @@ class TinyModels:
         key = (name, scope)
         if key not in self._cache:
             self._cache[key] = None  # a cycle sizes nothing
-            values = self._values_of(name, scope)
+            values = without_moves_in_place(name, self._values_of(name, scope))
             models = [self._built(value, depth + 1) for value in values]
             self._cache[key] = _largest(models) if models and None not in models else None
         return self._cache[key]
