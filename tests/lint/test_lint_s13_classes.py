@@ -2,7 +2,7 @@
 (`loss = self.train_step(batch)`, a subclass computes it) handed a CUDA batch is on the GPU; `device = y.device` of a function's argument can be CUDA; float64 made
 by a factory nested in a moved call is reported at the factory's line; a Python logger handed a CUDA tensor reads it;
 Variable(x).to(device) is data, not a model; Class.static_method(...) of the file's own class runs its code; torchvision's PIL converters read a CUDA image back; `device if torch.cuda.is_available() else "cpu"` can be CUDA; a helper copying
-the same data the loop hands it on every call; `model = model.cuda()` keeps a tiny model tiny."""
+the same data the loop hands it on every call; `model = model.cuda()` keeps a tiny model tiny; `if loss != 0:` is no guard."""
 
 from __future__ import annotations
 
@@ -175,6 +175,20 @@ for epoch in range(1000):
     loss.backward()
     optimizer.step()
 """, [16]),
+    ("GA103", "a read under `if not (loss_i == 0):` / `if loss_i != 0:` runs on almost every step (unlike one under "
+     "`if loss < best:`, a new best now and then); the test itself is a read too", """
+import torch
+model = torch.nn.Linear(8, 2).cuda()
+best = 1e9
+for x in loader:
+    losses = [model(x.cuda()).sum(), model(x.cuda()).mean()]
+    sum(losses).backward()
+    for loss_i in losses:
+        if not (loss_i == 0):
+            log.append(loss_i.item())
+    if losses[0] < best:
+        best = losses[0].item()
+""", [8, 9, 10]),
 ]
 
 

@@ -58,7 +58,7 @@ class BranchGuards:
             # the condition is the host read (reported there); its branch runs only sometimes (a new best) --
             # unless it is a filter against a fixed bound (`if score >= 0.18:` per box): that passes every
             # element above the bound, and each read in its branch counts
-            return not self._fixed_bound_filter(test, stop)
+            return not self._fixed_bound_filter(test, stop) and not _differs_from_a_constant(test)
         if self.kind(test) & CUDA_TENSOR:
             return False
         if isinstance(test, ast.BoolOp):
@@ -96,3 +96,14 @@ class BranchGuards:
             return False
         return isinstance(left, ast.Name) and left.id in self.assigned(stop) and isinstance(right, ast.Constant) \
             and isinstance(right.value, int) and not isinstance(right.value, bool) and 0 <= right.value <= _FEW_FIRST
+
+
+def _differs_from_a_constant(test: ast.AST) -> bool:
+    """``if loss != 0:`` / ``if not (loss == 0):``: holds on almost every iteration, unlike a new best."""
+    negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+    inner = test.operand if negated else test
+    if not (isinstance(inner, ast.Compare) and len(inner.ops) == 1
+            and any(isinstance(side, ast.Constant) for side in (inner.left, inner.comparators[0]))):
+        return False
+    return isinstance(inner.ops[0], ast.Eq) if negated else isinstance(inner.ops[0], ast.NotEq)
+
