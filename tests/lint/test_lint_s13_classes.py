@@ -2,7 +2,7 @@
 (`loss = self.train_step(batch)`, a subclass computes it) handed a CUDA batch is on the GPU; `device = y.device` of a function's argument can be CUDA; float64 made
 by a factory nested in a moved call is reported at the factory's line; a Python logger handed a CUDA tensor reads it;
 Variable(x).to(device) is data, not a model; Class.static_method(...) of the file's own class runs its code; torchvision's PIL converters read a CUDA image back; `device if torch.cuda.is_available() else "cpu"` can be CUDA; a helper copying
-the same data the loop hands it on every call; `model = model.cuda()` keeps a tiny model tiny; `if loss != 0:` is no guard."""
+the same data the loop hands it on every call; `model = model.cuda()` keeps a tiny model tiny; `if loss != 0:` is no guard; `if 'x' not in locals():` runs once."""
 
 from __future__ import annotations
 
@@ -189,6 +189,19 @@ for x in loader:
     if losses[0] < best:
         best = losses[0].item()
 """, [8, 9, 10]),
+    ("GA103", "`if 'pred' not in locals():` fills the accumulator on the first batch only; the else branch's "
+     "concatenation reads every other batch", """
+import numpy as np
+import torch
+model = torch.nn.Linear(8, 2).cuda()
+with torch.no_grad():
+    for x in loader:
+        y = model(x.cuda())
+        if 'pred' not in locals():
+            pred = y.cpu().numpy()
+        else:
+            pred = np.concatenate((pred, y.cpu().numpy()), axis=0)
+""", [10]),
 ]
 
 

@@ -78,11 +78,17 @@ def fills_when_empty(test: ast.AST, body: list[ast.stmt]) -> bool:
 
 
 def _emptiness_tested(test: ast.AST):
-    """The name ``not x`` / ``not x.size`` / ``x is None`` / ``len(x) == 0`` / ``x.size == 0`` finds empty."""
+    """The name ``not x`` / ``not x.size`` / ``x is None`` / ``len(x) == 0`` / ``x.size == 0`` finds empty, or
+    ``'x' not in locals()`` finds unbound."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         operand = test.operand.value if isinstance(test.operand, ast.Attribute) and test.operand.attr in _SIZES \
             else test.operand
         return operand.id if isinstance(operand, ast.Name) else None
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotIn) \
+            and isinstance(test.left, ast.Constant) and isinstance(test.left.value, str) \
+            and isinstance(test.comparators[0], ast.Call) and isinstance(test.comparators[0].func, ast.Name) \
+            and test.comparators[0].func.id in ("locals", "globals", "vars", "dir"):
+        return test.left.value  # `if 'pred' not in locals():` -- not bound yet
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant) \
             and test.comparators[0].value in (None, 0) and isinstance(test.ops[0], (ast.Is, ast.Eq)):
         left = test.left
