@@ -98,3 +98,19 @@ def test_timed_regions_and_the_first_work():
     assert not region.synchronized and not ctx.region_trains(region)
     assert ast.unparse(ctx.first_compute(region)[-1].node) == "a @ a"
     assert ast.unparse(ctx.first_work(region)[-1].node) == "torch.randn(64, 64, device='cuda')"
+
+
+def test_a_module_constant_of_a_few_named_settings_is_a_sweep():
+    ctx = context("""
+        METHODS = ("tiles_half", "tiles", "tiles_double")
+        SAMPLES = [[1.0, 2.0], [3.0, 4.0]]
+        def run(x):
+            for method in METHODS:
+                use(method, x)
+            for sample in SAMPLES:
+                use(sample, x)
+            for sample in data:
+                use(sample, x)
+    """)
+    by_line = {loop.lineno: ctx.is_sweep(loop) for loop in ctx.index.loops}
+    assert by_line == {4: True, 6: False, 8: False}  # (rows of literal data are not settings)

@@ -33,6 +33,7 @@ from advisor.lint.flow.while_counts import stops_after, while_iterations
 from advisor.lint.index import children
 from advisor.lint.names import dotted, last_identifier
 
+_FEW_SETTINGS = 16  # a module constant of more literals than this may be data, not settings
 _MAX_DEPTH = 6
 
 
@@ -261,7 +262,11 @@ class LoopAnalysis(BranchGuards, FlowView):
             return True  # (for seq_len, n_head in itertools.product(args.seq_lens, args.n_heads): a grid of settings)
         if isinstance(iterable, ast.Name):  # (the name's values in the loop's own function: impls = [...] there)
             scope = self.index.scope_of(loop)
-            values = [v for v in self.index.assigned_values.get(iterable.id, []) if self.index.scope_of(v) is scope]
+            every = self.index.assigned_values.get(iterable.id, [])
+            values = [v for v in every if self.index.scope_of(v) is scope]
+            if not values and every:  # METHODS = ("tiles_half_s", "tiles_s") at module level: a few named settings
+                return all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) and 0 < len(v.elts) <= _FEW_SETTINGS
+                           and all(isinstance(e, ast.Constant) for e in v.elts) for v in every)
             return bool(values) and all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) and v.elts for v in values)
         return False
 
