@@ -2,7 +2,8 @@
 (`loss = self.train_step(batch)`, a subclass computes it) handed a CUDA batch is on the GPU; `device = y.device` of a function's argument can be CUDA; float64 made
 by a factory nested in a moved call is reported at the factory's line; a Python logger handed a CUDA tensor reads it;
 Variable(x).to(device) is data, not a model; Class.static_method(...) of the file's own class runs its code; torchvision's PIL converters read a CUDA image back; `device if torch.cuda.is_available() else "cpu"` can be CUDA; a helper copying
-the same data the loop hands it on every call; `model = model.cuda()` keeps a tiny model tiny; `if loss != 0:` is no guard; `if 'x' not in locals():` runs once."""
+the same data the loop hands it on every call; `model = model.cuda()` keeps a tiny model tiny; `if loss != 0:` is no guard; `if 'x' not in locals():` runs once; timeit.timeit of
+the first CUDA computation times it cold."""
 
 from __future__ import annotations
 
@@ -202,6 +203,16 @@ with torch.no_grad():
         else:
             pred = np.concatenate((pred, y.cpu().numpy()), axis=0)
 """, [10]),
+    ("GA102", "timeit.timeit(lambda: torch.matmul(a, b), number=50) as the program's first CUDA computation reports "
+     "one total with the cold first call in it; the later timeit, and a timeit.repeat, are left alone", """
+import timeit
+import torch
+a = torch.ones(64, 64).cuda()
+b = torch.ones(64, 64).cuda()
+first = timeit.timeit(lambda: torch.matmul(a, b), number=50)
+again = timeit.timeit(lambda: torch.matmul(b, a), number=50)
+runs = timeit.repeat(lambda: torch.matmul(a, a), number=50, repeat=5)
+""", [5]),
 ]
 
 

@@ -16,7 +16,7 @@ Must match:   x = torch.load("x.pt").cuda(); t0 = time.perf_counter(); y = x @ x
               net = Detector(); net.to("cuda"); print(net); t0 = ...; net(x)   (print() does not run a model)
 Must not:     the same with `for _ in range(3): x @ x` (a warm-up) before t0; a computation or a filling
               factory (torch.randn(..., device="cuda")) before t0, also torch.jit.trace(model, x) or
-              torch.onnx.export(model, x, ...) on CUDA (they run the model); timeit / %timeit (repeated by design); a
+              torch.onnx.export(model, x, ...) on CUDA (they run the model); timeit.repeat / %timeit (runs kept apart); a
               timed training run over a DataLoader (backward or an optimizer step in the loop or what it
               calls: start-up is noise next to an epoch); the snippet case with
               model(x) run before t0, or with no synchronize() closing the region; a clock pair read on every
@@ -35,7 +35,7 @@ from typing import Iterator, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.measured_time import drops_cold_runs, times_a_job, totals_training_steps
-from advisor.lint.flow import CUDA_MODEL, HOST_READ, MODEL, SYNC, WORK
+from advisor.lint.flow import COMPUTE, CUDA_MODEL, HOST_READ, KERNEL, MODEL, SYNC, WORK
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import last_identifier
 
@@ -46,7 +46,9 @@ DOC = CheckDoc(
           'CUDA inputs before the clock (torch.jit.trace, torch.onnx.export) runs it, so it counts as a warm-up. '
           'A timed training run over a DataLoader is left alone (start-up is noise next to an epoch); a timed '
           'evaluation pass over one (no backward) measures the model, and counts. A timing decorator\'s clock '
-          'pair (around the call of the function it wraps) times the body of each function it decorates. Timings '
+          'pair (around the call of the function it wraps) times the body of each function it decorates; '
+          'timeit.timeit(stmt, number=n) reports one total with the cold first call in it (timeit.repeat and '
+          '%timeit keep their runs apart, and are left alone). Timings '
           'repeated in a loop that drop their first, cold runs (`if i >= warmup: times.append(t)`, `times[1:]`, '
           'a median or a minimum of them), and jobs timed in minutes (`elapsed // 60`), are left alone.'),
     why=('The first CUDA work of a process creates the CUDA context, loads kernels and sets up cuBLAS/cuDNN '
@@ -193,7 +195,7 @@ def _cold_regions(ctx) -> Iterator[tuple]:
         if not region.runs_kernels:
             continue  # only copies in the clock pair (a data-time measurement): no kernel is loaded there
         inside = {id(event.node) for event in region.events}
-        kernels = ctx.first_kernel(region)
+        kernels = ctx.first_kernel(region) or _first_timeit_kernel(ctx, region)
         if not any(id(event.node) in inside for event in kernels):
             continue  # a computation (or a filling factory) ran before the region: CUDA is warm
         if _model_warmed_up(ctx, next(event.node for event in kernels if id(event.node) in inside), region):
@@ -218,6 +220,17 @@ def _cold_regions(ctx) -> Iterator[tuple]:
             yield region, Hit(message, line=region.line, column=region.column, evidence=evidence), first
         else:
             yield region, Hit(message, node=offending, evidence=evidence), first
+
+
+def _first_timeit_kernel(ctx, region) -> list:
+    """``timeit.timeit(lambda: torch.matmul(a, b), number=50)`` when no computation runs anywhere else in the
+    program's flow (a lambda's body is not part of it): the first such timeit, in source order, times the cold
+    first kernel."""
+    if region.how != "timeit":
+        return []
+    earlier = [other for other in ctx.timed_regions() if other.how == "timeit" and other.runs_kernels
+               and (other.close.lineno, other.close.col_offset) < (region.close.lineno, region.close.col_offset)]
+    return [] if earlier else [e for e in region.events if e.bits & (COMPUTE | KERNEL)][:1]
 
 
 _BLAS_CALLS = frozenset({"mm", "matmul", "bmm", "addmm", "baddbmm", "einsum", "linear", "conv1d", "conv2d",

@@ -1,6 +1,7 @@
 """Regions that timeit measures: ``timeit.timeit(stmt)`` / ``timeit.repeat`` / ``timeit.Timer(stmt).timeit(n)``, the
 statement a lambda, a function of the file (by name, or called by name in a string: ``"infer()"``), or a string
-of code whose names the module binds. timeit repeats the statement, so the cold first call is amortised."""
+of code whose names the module binds. timeit.timeit reports one total, the cold first call in it; repeat and
+autorange keep each batch apart."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ class TimeitRegions(FlowView):
     def region(self, call: ast.Call) -> Optional[TimedRegion]:
         statement = timed_statement(call)
         scope = self.index.scope_of(call)
-        region = TimedRegion("timeit", scope, self._timer_run(call) or call, repeated=True)
+        run = self._timer_run(call) or call
+        region = TimedRegion("timeit", scope, run, repeated=self._keeps_runs_apart(run))
         if isinstance(statement, ast.Lambda):
             region.events = self.effects.events([statement.body])
         elif isinstance(statement, ast.Name) or _calls_a_function(statement):  # timeit(bench) / timeit("bench()")
@@ -38,6 +40,12 @@ class TimeitRegions(FlowView):
         else:
             return None
         return region
+
+    def _keeps_runs_apart(self, run: ast.Call) -> bool:
+        """timeit.repeat / Timer.repeat / autorange time each batch apart (a minimum drops the cold one);
+        timeit.timeit(stmt, number=n) reports one total with the cold first call in it."""
+        name = self.qual(run.func) or (run.func.attr if isinstance(run.func, ast.Attribute) else "")
+        return name.rsplit(".", 1)[-1] in ("repeat", "autorange")
 
     def _timer_run(self, call: ast.Call) -> Optional[ast.Call]:
         """``t0 = timeit.Timer(stmt=...)`` then ``t0.timeit(100)``: the clock runs (and is read) at the .timeit() call."""
