@@ -25,6 +25,8 @@ FACTORIES = frozenset({
     "tensor", "as_tensor", "asarray", "from_numpy", "randn", "rand", "randint", "zeros", "ones", "empty", "full",
     "arange", "range", "linspace", "logspace", "eye", "randperm", "normal", "empty_strided", "zeros_like",
     "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "randint_like", "bernoulli",
+    # window functions (an STFT's or a mel front end's window): filled on the device they are made on
+    "hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window",
     # legacy constructors, still common in older tutorials
     "Tensor", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "HalfTensor", "ByteTensor", "BoolTensor",
 })

@@ -3,7 +3,7 @@
 by a factory nested in a moved call is reported at the factory's line; a Python logger handed a CUDA tensor reads it;
 Variable(x).to(device) is data, not a model; Class.static_method(...) of the file's own class runs its code; torchvision's PIL converters read a CUDA image back; `device if torch.cuda.is_available() else "cpu"` can be CUDA; a helper copying
 the same data the loop hands it on every call; `model = model.cuda()` keeps a tiny model tiny; `if loss != 0:` is no guard; `if 'x' not in locals():` runs once; timeit.timeit of
-the first CUDA computation times it cold."""
+the first CUDA computation times it cold; window functions are factories."""
 
 from __future__ import annotations
 
@@ -212,6 +212,15 @@ b = torch.ones(64, 64).cuda()
 first = timeit.timeit(lambda: torch.matmul(a, b), number=50)
 again = timeit.timeit(lambda: torch.matmul(b, a), number=50)
 runs = timeit.repeat(lambda: torch.matmul(a, a), number=50, repeat=5)
+""", [5]),
+    ("GA104", "torch.hann_window(n).cuda() fills the window on the CPU only to copy it; made with device= it is "
+     "filled on the GPU", """
+import torch
+class Front(torch.nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.window = torch.hann_window(n).cuda()
+        self.other = torch.hamming_window(n, device="cuda")
 """, [5]),
 ]
 
