@@ -11,7 +11,7 @@ from advisor.lint.machine import Machine
 from advisor.lint.model import CheckInfo, Hit, LintFinding, LintRun, Note
 from advisor.lint.parallel import map_in_order, workers_for
 from advisor.lint.registry import GPU_COST_CHECKS, SYNTAX_ERROR, all_checks, selected_ids
-from advisor.lint.source import SkipFile, SourceUnit, notebook_unit, parse_unit, read_source
+from advisor.lint.source import SkipFile, SourceUnit, notebook_unit, parse_unit, python_unit, read_source
 from advisor.lint.suppress import find_suppressions, is_suppressed
 
 
@@ -53,7 +53,7 @@ def lint_text(text: str, path: str = "<string>", select: Optional[Iterable[str]]
     if path.endswith(".ipynb"):
         unit = notebook_unit(text.encode("utf-8"), path)
     else:
-        unit = SourceUnit(path=path, text=text)
+        unit = python_unit(text, path)
     return sorted(lint_unit(unit, ids, machine)[0], key=LintFinding.sort_key)
 
 

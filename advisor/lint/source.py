@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from advisor.lint.exported_magics import read_exported_magics
 from advisor.safe_io import InputRefused, read_capped
 
 MAX_SOURCE_BYTES = 2 * 1024 * 1024  # ~50k lines: anything larger is generated code, not a script
@@ -115,7 +116,13 @@ def read_source(path: Path, display: str) -> SourceUnit:
         raise SkipFile("skipped: binary file")
     if is_notebook:
         return notebook_unit(data, display)
-    return SourceUnit(path=display, text=_decode_python(data))
+    return python_unit(_decode_python(data), display)
+
+
+def python_unit(text: str, display: str) -> SourceUnit:
+    """A Python file's unit: line magics of a notebook exported as .py are read back as magics."""
+    text, magics = read_exported_magics(text, _neutralise_line)
+    return SourceUnit(path=display, text=text, magics=magics)
 
 
 def _decode_python(data: bytes) -> str:

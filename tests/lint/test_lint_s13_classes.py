@@ -3,7 +3,8 @@
 by a factory nested in a moved call is reported at the factory's line; a Python logger handed a CUDA tensor reads it;
 Variable(x).to(device) is data, not a model; Class.static_method(...) of the file's own class runs its code; torchvision's PIL converters read a CUDA image back; `device if torch.cuda.is_available() else "cpu"` can be CUDA; a helper copying
 the same data the loop hands it on every call; `model = model.cuda()` keeps a tiny model tiny; `if loss != 0:` is no guard; `if 'x' not in locals():` runs once; timeit.timeit of
-the first CUDA computation times it cold; window functions are factories."""
+the first CUDA computation times it cold; window functions are factories;
+get_ipython().run_line_magic(...) of an exported notebook is its magic."""
 
 from __future__ import annotations
 
@@ -222,9 +223,25 @@ class Front(torch.nn.Module):
         self.window = torch.hann_window(n).cuda()
         self.other = torch.hamming_window(n, device="cuda")
 """, [5]),
+    ("GA101", "a notebook exported as .py writes %timeit as get_ipython().run_line_magic('timeit', 'a @ b'): read "
+     "back as the magic, it times CUDA work without a synchronize (and the CPU tensors it used are no GA104)", """
+import torch
+a = torch.rand(100, 200)
+b = torch.rand(200, 300)
+get_ipython().run_line_magic('timeit', 'a @ b')
+a, b = a.to("cuda"), b.to("cuda")
+get_ipython().run_line_magic('timeit', 'a @ b')
+""", [6]),
 ]
 
 
 @pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
 def test_s13_classes(check, about, code, expected):
     assert [line for line, found in lines_of(code, select=[check])] == expected
+
+
+def test_an_exported_notebooks_timed_tensors_are_used_on_the_cpu():
+    code = "import torch\na = torch.rand(100, 200)\nget_ipython().run_line_magic('timeit', 'a @ a')\na = a.cuda()\n"
+    assert lines_of(code, select=["GA104"]) == []
+    assert lines_of(code.replace("get_ipython().run_line_magic('timeit', 'a @ a')", "pass"), select=["GA104"]) \
+        == [(2, "GA104")]
