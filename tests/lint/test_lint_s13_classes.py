@@ -4,7 +4,7 @@ by a factory nested in a moved call is reported at the factory's line; a Python 
 Variable(x).to(device) is data, not a model; Class.static_method(...) of the file's own class runs its code; torchvision's PIL converters read a CUDA image back; `device if torch.cuda.is_available() else "cpu"` can be CUDA; a helper copying
 the same data the loop hands it on every call; `model = model.cuda()` keeps a tiny model tiny; `if loss != 0:` is no guard; `if 'x' not in locals():` runs once; timeit.timeit of
 the first CUDA computation times it cold; window functions are factories;
-get_ipython().run_line_magic(...) of an exported notebook is its magic."""
+get_ipython().run_line_magic(...) of an exported notebook is its magic; a parameter annotated nn.Module is a model."""
 
 from __future__ import annotations
 
@@ -232,6 +232,20 @@ get_ipython().run_line_magic('timeit', 'a @ b')
 a, b = a.to("cuda"), b.to("cuda")
 get_ipython().run_line_magic('timeit', 'a @ b')
 """, [6]),
+    ("GA107", "a parameter annotated nn.Module is a module whatever its name (attn.to(device) moves a model): its "
+     "forward-only warm-up loop records graphs; an unannotated `attn` moved the same way is taken for data", """
+import torch
+from torch import nn
+class Profiler:
+    def __init__(self, attn: nn.Module, other):
+        self.attn = attn.to("cuda")
+        self.other = other.to("cuda")
+        self.x = torch.ones(8, 16, device="cuda")
+    def run(self, n):
+        for _ in range(n):
+            out = self.attn(self.x)
+            more = self.other(self.x)
+""", [10]),
 ]
 
 

@@ -140,7 +140,15 @@ def initial_parameter_kind(index, info: FunctionInfo, name: str) -> int:
         return 0  # (def __init__(self, ..., device=None), every call passing None or leaving it: the CPU default)
     hint = name_hint(name)
     cpu = hint & DEVICE_BITS and _every_call_passes(index, info, name, lambda passed: _a_cpu_device(index, passed, 0))
-    return CPU_DEVICE if cpu else hint
+    return CPU_DEVICE if cpu else hint or (MODEL if _annotated_module(info, name) else 0)
+
+
+def _annotated_module(info: FunctionInfo, name: str) -> bool:
+    """``attn: nn.Module``: the parameter is a module, whatever its name says."""
+    arguments = info.node.args
+    annotation = next((a.annotation for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs
+                       if a.arg == name), None)
+    return annotation is not None and last_identifier(annotation) == "Module"
 
 
 def _every_call_passes(index, info: FunctionInfo, name: str, test) -> bool:
