@@ -4,7 +4,8 @@ by a factory nested in a moved call is reported at the factory's line; a Python 
 Variable(x).to(device) is data, not a model; Class.static_method(...) of the file's own class runs its code; torchvision's PIL converters read a CUDA image back; `device if torch.cuda.is_available() else "cpu"` can be CUDA; a helper copying
 the same data the loop hands it on every call; `model = model.cuda()` keeps a tiny model tiny; `if loss != 0:` is no guard; `if 'x' not in locals():` runs once; timeit.timeit of
 the first CUDA computation times it cold; window functions are factories;
-get_ipython().run_line_magic(...) of an exported notebook is its magic; a parameter annotated nn.Module is a model."""
+get_ipython().run_line_magic(...) of an exported notebook is its magic; a parameter annotated nn.Module is a model;
+a clock started under `if i > 9:` starts after a warm-up."""
 
 from __future__ import annotations
 
@@ -246,6 +247,31 @@ class Profiler:
             out = self.attn(self.x)
             more = self.other(self.x)
 """, [10]),
+    ("GA102", "a clock started only under `if i > 9:` in a loop of forwards runs after ten untimed iterations: a "
+     "warm-up, nothing to report", """
+import time
+import torch
+net = torch.nn.Linear(64, 64).cuda()
+x = torch.ones(64, 64).cuda()
+for i in range(60):
+    if i > 9:
+        since = time.time()
+    net(x)
+torch.cuda.synchronize()
+print(time.time() - since)
+""", []),
+    ("GA102", "the same loop with the clock under `if i >= 0:` (every iteration) times the first, cold forward", """
+import time
+import torch
+net = torch.nn.Linear(64, 64).cuda()
+x = torch.ones(64, 64).cuda()
+for i in range(60):
+    if i >= 0:
+        since = time.time()
+    net(x)
+torch.cuda.synchronize()
+print(time.time() - since)
+""", [8]),
 ]
 
 

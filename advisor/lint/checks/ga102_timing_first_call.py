@@ -34,7 +34,7 @@ from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
-from advisor.lint.checks.measured_time import drops_cold_runs, times_a_job, totals_training_steps
+from advisor.lint.checks.measured_time import drops_cold_runs, starts_after_warmup, times_a_job, totals_training_steps
 from advisor.lint.flow import COMPUTE, CUDA_MODEL, HOST_READ, KERNEL, MODEL, SYNC, WORK
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import last_identifier
@@ -185,6 +185,7 @@ def _cold_regions(ctx) -> Iterator[tuple]:
     for region in ctx.timed_regions():
         if region.repeated or ctx.region_trains(region) or drops_cold_runs(ctx, region) \
                 or times_a_job(ctx, region) or totals_training_steps(ctx, region) or _warmed_up_by_a_call(ctx, region) \
+                or starts_after_warmup(ctx, region) \
                 or _runs_long_training(ctx, region):
             continue  # the cold run never reaches the number reported, or is noise next to it
         if not region.has_work:

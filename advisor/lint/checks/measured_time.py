@@ -31,6 +31,38 @@ def drops_cold_runs(ctx, region) -> bool:
     return bool(uses) and all(_guarded(ctx, use, loop, counters) or _list_drops_cold(ctx, use) for use in uses)
 
 
+def starts_after_warmup(ctx, region) -> bool:
+    """``for i in range(60): if i > 9: since = time.time(); net(x)``: the clock starts only once the loop's first
+    iterations have run the work untimed -- a warm-up, whatever the region then measures."""
+    start = region.open
+    if start is None:
+        return False
+    for loop in ctx.enclosing_loops(start)[:1]:
+        counters = _counters(loop)
+        child = start
+        for parent in ctx.index.ancestors(start):
+            if parent is loop:
+                break
+            if isinstance(parent, ast.If) and child in parent.body and _past_first_iterations(parent.test, counters):
+                return True
+            child = parent
+    return False
+
+
+def _past_first_iterations(test: ast.AST, counters: set[str]) -> bool:
+    """``i > 9`` / ``i >= warmup`` / ``9 < i`` of the loop's counter against a positive bound."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    op, left, right = test.ops[0], test.left, test.comparators[0]
+    if isinstance(op, (ast.Lt, ast.LtE)):
+        left, right = right, left
+    elif not isinstance(op, (ast.Gt, ast.GtE)):
+        return False
+    positive = not isinstance(right, ast.Constant) or (isinstance(right.value, (int, float))
+                                                        and right.value >= (0 if isinstance(op, (ast.Gt, ast.Lt)) else 1))
+    return isinstance(left, ast.Name) and left.id in counters and positive
+
+
 def totals_training_steps(ctx, region) -> bool:
     """A clock pair around each step of a loop over a DataLoader that trains (``training_time += time.time() - start``,
     a logged batch time): the steps' times are summed into the run's or logged as progress, where the first, cold step
