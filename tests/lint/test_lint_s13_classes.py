@@ -5,7 +5,8 @@ Variable(x).to(device) is data, not a model; Class.static_method(...) of the fil
 the same data the loop hands it on every call; `model = model.cuda()` keeps a tiny model tiny; `if loss != 0:` is no guard; `if 'x' not in locals():` runs once; timeit.timeit of
 the first CUDA computation times it cold; window functions are factories;
 get_ipython().run_line_magic(...) of an exported notebook is its magic; a parameter annotated nn.Module is a model;
-a clock started under `if i > 9:` starts after a warm-up."""
+a clock started under `if i > 9:` starts after a warm-up; a run's FPS logged every N
+episodes is a progress meter."""
 
 from __future__ import annotations
 
@@ -272,6 +273,22 @@ for i in range(60):
 torch.cuda.synchronize()
 print(time.time() - since)
 """, [8]),
+    ("GA101", "a clock started before the episode loop and read only every log_interval episodes is the run's "
+     "progress meter (its FPS so far), not a timing of GPU work; a clock read after one forward is", """
+import time
+import torch
+net = torch.nn.Linear(64, 64).cuda()
+x = torch.ones(64, 64).cuda()
+start = time.time()
+for episode in range(1000):
+    net(x).sum().backward()
+    if episode % 10 == 0:
+        end = time.time()
+        print("FPS", episode * 64 / (end - start))
+t0 = time.time()
+net(x)
+print(time.time() - t0)
+""", [13]),
 ]
 
 

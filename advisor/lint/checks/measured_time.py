@@ -100,7 +100,17 @@ def times_a_job(ctx, region) -> bool:
     if region.open is not None and region.close is not None \
             and region.close.lineno - region.open.lineno >= _JOB_LINES:
         return True
-    return reports_minutes(ctx, region)
+    return reports_minutes(ctx, region) or _progress_of_the_run(ctx, region)
+
+
+def _progress_of_the_run(ctx, region) -> bool:
+    """``start = time.time()`` before ``for episode in range(n):``, then ``if episode % log_interval == 0: end =
+    time.time(); print(..., total_steps / (end - start))``: the run's elapsed time (its FPS so far) logged now and
+    then, a progress meter of the whole job, not a measurement of the GPU work."""
+    if region.open is None or region.close is None:
+        return False
+    outer = [loop for loop in ctx.enclosing_loops(region.close) if loop not in ctx.enclosing_loops(region.open)]
+    return any(ctx.runs_on_some_iterations(region.close, loop) for loop in outer[-1:])
 
 
 def reports_minutes(ctx, region) -> bool:
