@@ -6,7 +6,7 @@ the same data the loop hands it on every call; `model = model.cuda()` keeps a ti
 the first CUDA computation times it cold; window functions are factories;
 get_ipython().run_line_magic(...) of an exported notebook is its magic; a parameter annotated nn.Module is a model;
 a clock started under `if i > 9:` starts after a warm-up; a run's FPS logged every N
-episodes is a progress meter."""
+episodes is a progress meter; a helper's loop of forwards summed into a loss its caller steps back trains."""
 
 from __future__ import annotations
 
@@ -289,6 +289,25 @@ t0 = time.time()
 net(x)
 print(time.time() - t0)
 """, [13]),
+    ("GA107", "a helper whose loop sums the forwards of a loss that its only caller steps back is part of the "
+     "training step; a sampling helper whose outputs the caller only keeps records graphs for nothing", """
+import torch
+net = torch.nn.Linear(8, 1).cuda()
+def forward_samples(x, n):
+    total = 0.0
+    for _ in range(n):
+        total += net(x).sum()
+    return total / n
+def sample(x, n):
+    outs = []
+    for _ in range(n):
+        outs.append(net(x))
+    return outs
+for x in loader:
+    loss = forward_samples(x.cuda(), 4)
+    loss.backward()
+    previews = sample(x.cuda(), 4)
+""", [11]),
 ]
 
 

@@ -47,7 +47,7 @@ from advisor.lint.checks.forwards import model_of, trains
 from advisor.lint.checks.grad_off import grad_mode_of_caller, grad_off, grad_switched_off_lines, method_grad_off
 from advisor.lint.checks.target_nets import TargetNetworks
 from advisor.lint.checks.timer_statements import statement_calls
-from advisor.lint.checks.training_steps import sample_after_training, trains_around
+from advisor.lint.checks.training_steps import results_stepped_back, sample_after_training, trains_around
 from advisor.lint.flow import CUDA_MODEL, EVAL
 from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
@@ -185,8 +185,9 @@ def run(ctx) -> Iterator[Hit]:
                 yield Hit(f"{short(call)} is timed with autograd on and no backward pass: the clock measures the "
                           "graph recording too (no torch.no_grad() or torch.inference_mode() around it)", node=call)
             continue
-        if trains_around(ctx, call, scope, loops, training) or sample_after_training(ctx, call, loops[0]):
-            continue
+        if trains_around(ctx, call, scope, loops, training) or sample_after_training(ctx, call, loops[0]) \
+                or results_stepped_back(ctx, call):
+            continue  # (forward_pass_samples(X, y): its loop sums the forwards of a loss its caller steps back)
         reported.add(key)
         yield Hit(f"{short(call)} runs the model on every iteration of the loop at {where(ctx, loops[0])} with "
                   "autograd on and no backward pass (no torch.no_grad() or torch.inference_mode() around it)",

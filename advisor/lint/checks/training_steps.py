@@ -143,3 +143,29 @@ def _statements(loop: ast.AST) -> list[ast.AST]:
 
 def _inside(ctx, node: ast.AST, loop: ast.AST) -> bool:
     return any(parent is loop for parent in ctx.index.ancestors(node))
+
+
+def results_stepped_back(ctx, call: ast.Call) -> bool:
+    """``log_pw, log_qw, ll = forward_pass_samples(X, y); loss = criterion(log_pw, log_qw, ll); loss.backward()``:
+    every call of the forward's function hands what it returns to a loss its caller steps back."""
+    info = ctx.function_of(call)
+    sites = ctx.call_sites(info) if info is not None else []
+    return bool(sites) and all(_backward_of(ctx, site) for site in sites)
+
+
+def _backward_of(ctx, site: ast.Call) -> bool:
+    statement = ctx.index.statement_of(site)
+    names = target_names(statement.targets[0]) if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+        else set()
+    scope = ctx.index.scope_of(site)
+    for later in ctx.calls_in(scope):  # a loss made from the results (one step), then stepped back
+        if later.lineno > site.lineno and "backward" in last_identifier(later.func) \
+                and isinstance(later.func, ast.Attribute):
+            used = {n.id for n in ast.walk(later.func.value) if isinstance(n, ast.Name)}
+            for name in list(used):
+                for value in ctx.index.assigned_values.get(name, ()):
+                    if site.lineno < value.lineno <= later.lineno and ctx.index.scope_of(value) is scope:
+                        used |= {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+            if names & used:
+                return True
+    return False
