@@ -6,7 +6,8 @@ the same data the loop hands it on every call; `model = model.cuda()` keeps a ti
 the first CUDA computation times it cold; window functions are factories;
 get_ipython().run_line_magic(...) of an exported notebook is its magic; a parameter annotated nn.Module is a model;
 a clock started under `if i > 9:` starts after a warm-up; a run's FPS logged every N
-episodes is a progress meter; a helper's loop of forwards summed into a loss its caller steps back trains."""
+episodes is a progress meter; a helper's loop of forwards summed into a loss its caller steps back trains;
+`True in mask` reads a CUDA tensor."""
 
 from __future__ import annotations
 
@@ -308,6 +309,19 @@ for x in loader:
     loss.backward()
     previews = sample(x.cuda(), 4)
 """, [11]),
+    ("GA103", "`if True in mask:` of a CUDA bool tensor asks Tensor.__contains__, answered on the host every step; "
+     "`if 'loss' in outputs:` asks a dict", """
+import torch
+model = torch.nn.Linear(8, 2).cuda()
+for x, y in loader:
+    y = y.cuda()
+    mask = y != y.flip(0)
+    if True in mask:
+        y = y[mask]
+    outputs = {"loss": model(x.cuda()).sum()}
+    if "loss" in outputs:
+        outputs["loss"].backward()
+""", [6]),
 ]
 
 

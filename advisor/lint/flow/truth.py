@@ -16,6 +16,11 @@ def truth_sync(test: ast.AST, kind: Callable[[ast.AST], int], index: FileIndex) 
         return truth_sync(test.operand, kind, index)
     if isinstance(test, ast.BoolOp):
         return any(truth_sync(value, kind, index) for value in test.values)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.In, ast.NotIn)) \
+            and isinstance(test.left, ast.Constant) and not isinstance(test.left.value, str):
+        held = kind(test.comparators[0])  # `if True in mask:`: Tensor.__contains__ answers on the host (a key
+        # of a dict of tensors, `"loss" in outputs`, is a question about the dict)
+        return bool(held & CUDA_TENSOR) and not held & CONTAINER
     held = kind(test)
     return bool(held & CUDA_TENSOR) and not held & CONTAINER and not _keyed_by_text(test, index)
 
