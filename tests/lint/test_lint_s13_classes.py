@@ -7,7 +7,7 @@ the first CUDA computation times it cold; window functions are factories;
 get_ipython().run_line_magic(...) of an exported notebook is its magic; a parameter annotated nn.Module is a model;
 a clock started under `if i > 9:` starts after a warm-up; a run's FPS logged every N
 episodes is a progress meter; a helper's loop of forwards summed into a loss its caller steps back trains;
-`True in mask` reads a CUDA tensor."""
+`True in mask` reads a CUDA tensor; a CPU factory only copied to several GPUs."""
 
 from __future__ import annotations
 
@@ -322,6 +322,19 @@ for x, y in loader:
     if "loss" in outputs:
         outputs["loss"].backward()
 """, [6]),
+    ("GA104", "a CPU randn copied to three GPUs, and used for nothing else, is still made only to be copied; one "
+     "also used on the CPU is not", """
+import torch
+model0 = torch.nn.Linear(3, 3).to("cuda:0")
+model1 = torch.nn.Linear(3, 3).to("cuda:1")
+for i in range(8):
+    inputs = torch.randn(16, 3)
+    out0 = model0(inputs.to("cuda:0"))
+    out1 = model1(inputs.to("cuda:1"))
+    ref = torch.randn(16, 3)
+    cpu_out = ref.sum()
+    out2 = model0(ref.to("cuda:0"))
+""", [5]),
 ]
 
 

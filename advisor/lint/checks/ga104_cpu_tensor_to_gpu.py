@@ -123,7 +123,8 @@ def run(ctx) -> Iterator[Hit]:
                 end = min([v.lineno for v in ctx.index.assigned_values.get(receiver.id, ()) if v.lineno > factory.lineno
                            and ctx.index.scope_of(v) is scope], default=10**9)
                 loads = [line for line in loads if factory.lineno <= line < end]
-            if not _assigned_back(ctx, call, receiver.id) and len(loads) > 1 and not untouched_fill:
+            if not _assigned_back(ctx, call, receiver.id) and len(loads) > 1 and not untouched_fill \
+                    and not _only_copied(ctx, scope, receiver.id, loads):
                 continue  # the CPU tensor is used elsewhere too: the copy may be needed (unless it is a
                 # constant fill not touched before the copy: a zero vector made on the GPU is the same one)
         elif factory is None and isinstance(receiver, ast.Attribute):  # self.label = torch.zeros(n); ...cuda()
@@ -145,6 +146,19 @@ def run(ctx) -> Iterator[Hit]:
         yield Hit(f"{short(call)} copies a tensor just made on the CPU to the GPU; create it with "
                   f"device={device} instead", node=factory if factory is not None else call, fix=fix,
                   evidence={"created": short(factory) if factory is not None else short(receiver)})
+
+
+def _only_copied(ctx, scope: ast.AST, name: str, lines: list[int]) -> bool:
+    """Every read of the tensor is a copy to a GPU (``model0(x.to("cuda:0")); model1(x.to("cuda:1"))``): it
+    is still made on the CPU only to be copied."""
+    reads = [node for node in ctx.index.names_by_id.get(name, ()) if isinstance(node.ctx, ast.Load)
+             and node.lineno in lines and ctx.index.scope_of(node) is scope]
+    for node in reads:
+        move = ctx.index.parents.get(ctx.index.parents.get(node))
+        if not (isinstance(move, ast.Call) and isinstance(move.func, ast.Attribute) and move.func.value is node
+                and move.func.attr in ("to", "cuda") and ctx.kind(move) & CUDA_TENSOR):
+            return False
+    return bool(reads)
 
 
 def _copied_in_place(ctx) -> Iterator[Hit]:
