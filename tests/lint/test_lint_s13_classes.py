@@ -7,7 +7,7 @@ the first CUDA computation times it cold; window functions are factories;
 get_ipython().run_line_magic(...) of an exported notebook is its magic; a parameter annotated nn.Module is a model;
 a clock started under `if i > 9:` starts after a warm-up; a run's FPS logged every N
 episodes is a progress meter; a helper's loop of forwards summed into a loss its caller steps back trains;
-`True in mask` reads a CUDA tensor; a CPU factory only copied to several GPUs."""
+`True in mask` reads a CUDA tensor; a CPU factory only copied to several GPUs; env.step() is no forward."""
 
 from __future__ import annotations
 
@@ -335,6 +335,18 @@ for i in range(8):
     cpu_out = ref.sum()
     out2 = model0(ref.to("cuda:0"))
 """, [5]),
+    ("GA107", "env.step(env.action_spec.sample()) of an environment moved with env.to(device) steps a simulator, "
+     "it runs no network; a policy's forward in the same loop records a graph for nothing", """
+import torch
+from envs import Oracle
+from policy import Policy
+env = Oracle(batch_size=64)
+env.to("cuda")
+policy = Policy().to("cuda")
+for _ in range(1000):
+    obs = env.step(env.action_spec.sample())
+    act = policy(obs)
+""", [9]),
 ]
 
 

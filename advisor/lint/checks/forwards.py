@@ -13,7 +13,7 @@ from advisor.lint import torch_api as api
 from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, EVAL, MODEL
 from advisor.lint.flow.literals import alias_names, is_text_data
 from advisor.lint.flow.steps import is_step_function
-from advisor.lint.names import last_identifier
+from advisor.lint.names import dotted, last_identifier
 
 _NOT_A_FORWARD = api.MODEL_QUIET_METHODS | api.MODEL_SELF_METHODS | {"parameters", "named_parameters", "apply"} | {
     # a list or dict of models (an ensemble): `models.append(model)` keeps it, runs nothing
@@ -45,7 +45,7 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
             return func
         return func if _unknown_eval_model(ctx, func, callee, arguments) else None
     if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD and not _SETS_STATE.match(func.attr) \
-            and not trains(func.attr) and not _library_generate(ctx, func):
+            and not trains(func.attr) and not _library_generate(ctx, func) and not _an_environment(func.value):
         receiver = ctx.kind(func.value)
         if receiver & (MODEL | CUDA_MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR) \
                 and ctx.kind(call) & CUDA_TENSOR and not any(is_step_function(f.node) for f in ctx.callees(call)) \
@@ -64,6 +64,15 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
             and not ctx.callees(call) and ctx.qual(func) is None:
         return func
     return None
+
+
+_ENVIRONMENT = re.compile(r"(^|_)envs?($|_)|environment|action_spec|observation_spec", re.IGNORECASE)
+
+
+def _an_environment(receiver: ast.AST) -> bool:
+    """``env.step(action)``, ``env.action_spec.sample()`` of an environment moved with ``env.to(device)``: a
+    simulator stepping on the GPU, not a network's forward."""
+    return any(_ENVIRONMENT.search(part) for part in (dotted(receiver) or last_identifier(receiver)).split("."))
 
 
 def _library_generate(ctx, func: ast.Attribute) -> bool:
