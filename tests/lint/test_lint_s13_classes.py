@@ -7,7 +7,8 @@ the first CUDA computation times it cold; window functions are factories;
 get_ipython().run_line_magic(...) of an exported notebook is its magic; a parameter annotated nn.Module is a model;
 a clock started under `if i > 9:` starts after a warm-up; a run's FPS logged every N
 episodes is a progress meter; a helper's loop of forwards summed into a loss its caller steps back trains;
-`True in mask` reads a CUDA tensor; a CPU factory only copied to several GPUs; env.step() is no forward."""
+`True in mask` reads a CUDA tensor; a CPU factory only copied to several GPUs; env.step() is no forward;
+a model's method handed no input is an accessor."""
 
 from __future__ import annotations
 
@@ -347,6 +348,15 @@ for _ in range(1000):
     obs = env.step(env.action_spec.sample())
     act = policy(obs)
 """, [9]),
+    ("GA107", "a method of a CUDA model handed no input (model.required_data()) is an accessor, not a forward; "
+     "model.predict(x) in the same loop is", """
+import torch
+from models import Fit
+model = Fit().cuda().eval()
+for x in batches:
+    fields = model.required_data()
+    y = model.predict(x.cuda())
+""", [6]),
 ]
 
 

@@ -45,7 +45,8 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
             return func
         return func if _unknown_eval_model(ctx, func, callee, arguments) else None
     if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD and not _SETS_STATE.match(func.attr) \
-            and not trains(func.attr) and not _library_generate(ctx, func) and not _an_environment(func.value):
+            and not trains(func.attr) and not _library_generate(ctx, func) and not _an_environment(func.value) \
+            and (call.args or call.keywords):  # (model.required_data(): an accessor, handed no input)
         receiver = ctx.kind(func.value)
         if receiver & (MODEL | CUDA_MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR) \
                 and ctx.kind(call) & CUDA_TENSOR and not any(is_step_function(f.node) for f in ctx.callees(call)) \
