@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from advisor.lint.flow.guards import counter_compared
+
 _ROBUST_REDUCTIONS = frozenset({"median", "nanmedian", "min", "amin", "nanmin"})
 _TIME_UNITS = frozenset({60, 3600})  # 60.0 and 3600.0 too: equal numbers hash alike
 
@@ -51,15 +53,12 @@ def starts_after_warmup(ctx, region) -> bool:
 
 def _past_first_iterations(test: ast.AST, counters: set[str]) -> bool:
     """``i > 9`` / ``i >= warmup`` / ``9 < i`` of the loop's counter against a positive bound."""
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+    compared = counter_compared(test, above=True)
+    if compared is None:
         return False
-    op, left, right = test.ops[0], test.left, test.comparators[0]
-    if isinstance(op, (ast.Lt, ast.LtE)):
-        left, right = right, left
-    elif not isinstance(op, (ast.Gt, ast.GtE)):
-        return False
+    left, right, strict = compared
     positive = not isinstance(right, ast.Constant) or (isinstance(right.value, (int, float))
-                                                        and right.value >= (0 if isinstance(op, (ast.Gt, ast.Lt)) else 1))
+                                                        and right.value >= (0 if strict else 1))
     return isinstance(left, ast.Name) and left.id in counters and positive
 
 

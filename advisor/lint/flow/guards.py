@@ -87,13 +87,10 @@ class BranchGuards:
     def _first_iterations(self, test: ast.AST, stop: Optional[ast.AST]) -> bool:
         """``batch_idx <= 2`` / ``i < 5`` of a counter the loop steps, against a small constant: the first few
         iterations only (``step > 100``, most of them, is no guard)."""
-        if not (isinstance(stop, LOOP_TYPES) and isinstance(test, ast.Compare) and len(test.ops) == 1):
+        compared = counter_compared(test, above=False)
+        if not isinstance(stop, LOOP_TYPES) or compared is None:
             return False
-        op, left, right = test.ops[0], test.left, test.comparators[0]
-        if isinstance(op, (ast.Gt, ast.GtE)):
-            left, right = right, left
-        elif not isinstance(op, (ast.Lt, ast.LtE)):
-            return False
+        left, right, _ = compared
         return isinstance(left, ast.Name) and left.id in self.assigned(stop) and isinstance(right, ast.Constant) \
             and isinstance(right.value, int) and not isinstance(right.value, bool) and 0 <= right.value <= _FEW_FIRST
 
@@ -106,4 +103,18 @@ def _differs_from_a_constant(test: ast.AST) -> bool:
             and any(isinstance(side, ast.Constant) for side in (inner.left, inner.comparators[0]))):
         return False
     return isinstance(inner.ops[0], ast.Eq) if negated else isinstance(inner.ops[0], ast.NotEq)
+
+
+def counter_compared(test: ast.AST, above: bool) -> Optional[tuple[ast.AST, ast.AST, bool]]:
+    """``i > 9`` / ``9 < i`` (``above``) or ``i <= 2`` / ``2 >= i`` (not ``above``), one comparison read with the
+    counter first: (counter, bound, strict); None for any other test."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    op, left, right = test.ops[0], test.left, test.comparators[0]
+    wanted, flipped = ((ast.Gt, ast.GtE), (ast.Lt, ast.LtE)) if above else ((ast.Lt, ast.LtE), (ast.Gt, ast.GtE))
+    if isinstance(op, flipped):
+        left, right = right, left
+    elif not isinstance(op, wanted):
+        return None
+    return left, right, isinstance(op, (ast.Gt, ast.Lt))
 
