@@ -8,7 +8,8 @@ get_ipython().run_line_magic(...) of an exported notebook is its magic; a parame
 a clock started under `if i > 9:` starts after a warm-up; a run's FPS logged every N
 episodes is a progress meter; a helper's loop of forwards summed into a loss its caller steps back trains;
 `True in mask` reads a CUDA tensor; a CPU factory only copied to several GPUs; env.step() is no forward;
-a model's method handed no input is an accessor."""
+a model's method handed no input is an accessor;
+range(len(coeffs)) of a literal list has its length."""
 
 from __future__ import annotations
 
@@ -357,6 +358,21 @@ for x in batches:
     fields = model.required_data()
     y = model.predict(x.cuda())
 """, [6]),
+    ("GA110", "`for i in range(len(coeffs))` over a literal list of 7 runs 7 times: a few tiny ops, nothing to win; "
+     "range(len(steps)) of a name the file never spells out is of unknown length", """
+import torch
+coeffs = [1 / 90, -3 / 20, 3 / 2, -49 / 18, 3 / 2, -3 / 20, 1 / 90]
+kernel = torch.zeros(7, 7, device="cuda")
+for i in range(len(coeffs)):
+    kernel[3, i] += coeffs[i] * 2.0
+    kernel[i, 3] += coeffs[i] * 3.0
+    kernel[i, i] += coeffs[i] * 4.0
+steps = load_steps()
+for i in range(len(steps)):
+    kernel[3, 3] += steps[i] * 2.0
+    kernel[2, 2] += steps[i] * 3.0
+    kernel[1, 1] += steps[i] * 4.0
+""", [10]),
 ]
 
 

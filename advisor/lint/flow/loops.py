@@ -221,7 +221,7 @@ class LoopAnalysis(BranchGuards, FlowView):
         if isinstance(loop, (ast.For, ast.AsyncFor)):
             iterable = loop.iter
             if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "range":
-                bounds = [sizes.int_value(a) for a in iterable.args]
+                bounds = [self._literal_length(a) if (v := sizes.int_value(a)) is None else v for a in iterable.args]
                 if not bounds or None in bounds:
                     return None
                 start, stop = (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
@@ -231,6 +231,15 @@ class LoopAnalysis(BranchGuards, FlowView):
                 return len(iterable.elts)
             return stops_after(loop, sizes.int_value)  # for i, b in enumerate(loader): if i >= n: break
         return while_iterations(loop, self.index, sizes.int_value)
+
+    def _literal_length(self, node: ast.AST) -> Optional[int]:
+        """``len(coeffs)`` with ``coeffs = [1/90, -3/20, ...]`` the only binding of the name: its length."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Name)):
+            return None
+        values = self.index.assigned_values.get(node.args[0].id, [])
+        lengths = {len(v.elts) for v in values if isinstance(v, (ast.List, ast.Tuple))}
+        return lengths.pop() if len(values) == 1 and len(lengths) == 1 else None
 
     def walks_cuda_tensor(self, loop: ast.AST) -> bool:
         """``for v in t`` / ``for i in range(len(t))`` / ``range(t.size(0))`` / ``range(t.shape[0])``, t on CUDA."""
