@@ -9,7 +9,7 @@ a clock started under `if i > 9:` starts after a warm-up; a run's FPS logged eve
 episodes is a progress meter; a helper's loop of forwards summed into a loss its caller steps back trains;
 `True in mask` reads a CUDA tensor; a CPU factory only copied to several GPUs; env.step() is no forward;
 a model's method handed no input is an accessor;
-range(len(coeffs)) of a literal list has its length."""
+range(len(coeffs)) of a literal list has its length; pin_memory=True says a loader feeds a GPU."""
 
 from __future__ import annotations
 
@@ -373,6 +373,14 @@ for i in range(len(steps)):
     kernel[2, 2] += steps[i] * 3.0
     kernel[1, 1] += steps[i] * 4.0
 """, [10]),
+    ("GA106", "a data module whose DataLoader pins memory (pin_memory=True: only a GPU copy needs it) but loads in "
+     "the main process feeds a GPU, though the training is in another file", """
+from torch.utils.data import DataLoader
+def loaders(train, test, batch_size):
+    train_loader = DataLoader(train, batch_size=batch_size, shuffle=True, pin_memory=True)
+    test_loader = DataLoader(test, batch_size=batch_size, num_workers=4, pin_memory=True)
+    return train_loader, test_loader
+""", [3]),
 ]
 
 

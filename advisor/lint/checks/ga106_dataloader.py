@@ -84,7 +84,7 @@ def measured_cost(machine) -> Optional[str]:
 
 
 def run(ctx) -> Iterator[Hit]:
-    if not (ctx.uses_cuda and _moves_to_cuda(ctx)) and not _lightning_on_gpus(ctx):
+    if not (ctx.uses_cuda and _moves_to_cuda(ctx)) and not _lightning_on_gpus(ctx) and not _pins_memory(ctx):
         return
     defaults: Optional[dict[str, ast.AST]] = None
     for call in ctx.index.calls:
@@ -120,6 +120,14 @@ def run(ctx) -> Iterator[Hit]:
         if problems:
             yield Hit(f"DataLoader feeding a GPU with {' and '.join(problems)}", node=call,
                       evidence={"problems": problems})
+
+
+def _pins_memory(ctx) -> bool:
+    """``DataLoader(..., pin_memory=True)``: pinned memory only serves copies to a GPU -- a data module whose
+    loaders feed one, though the training that moves the batches is in another file."""
+    return any(ctx.qual(call.func) in api.LOADERS and any(
+        k.arg == "pin_memory" and isinstance(k.value, ast.Constant) and k.value.value is True for k in call.keywords)
+        for call in ctx.index.calls)
 
 
 def _gathers_on_the_gpu(call: ast.Call, dataset: ast.AST) -> Hit:
