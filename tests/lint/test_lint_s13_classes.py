@@ -9,7 +9,8 @@ a clock started under `if i > 9:` starts after a warm-up; a run's FPS logged eve
 episodes is a progress meter; a helper's loop of forwards summed into a loss its caller steps back trains;
 `True in mask` reads a CUDA tensor; a CPU factory only copied to several GPUs; env.step() is no forward;
 a model's method handed no input is an accessor;
-range(len(coeffs)) of a literal list has its length; pin_memory=True says a loader feeds a GPU."""
+range(len(coeffs)) of a literal list has its length; pin_memory=True says a loader feeds a GPU;
+a benchmark helper that runs its function once before the events has warmed it up."""
 
 from __future__ import annotations
 
@@ -381,6 +382,32 @@ def loaders(train, test, batch_size):
     test_loader = DataLoader(test, batch_size=batch_size, num_workers=4, pin_memory=True)
     return train_loader, test_loader
 """, [3]),
+    ("GA102", "a benchmark helper that runs the function it is handed once before its CUDA events (fn(); "
+     "torch.cuda.synchronize(); start.record()) has warmed it up; one that does not times the cold first call", """
+import torch
+def bench(fn, reps=5):
+    fn()
+    torch.cuda.synchronize()
+    cache = torch.empty(1024, device="cuda")
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(reps):
+        cache.zero_()
+        fn()
+    end.record()
+    torch.cuda.synchronize()
+    return start.elapsed_time(end) / reps
+def cold(fn, reps=5):
+    cache = torch.empty(1024, device="cuda")
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(reps):
+        cache.zero_()
+        fn()
+    end.record()
+    torch.cuda.synchronize()
+    return start.elapsed_time(end) / reps
+""", [19]),
 ]
 
 

@@ -142,6 +142,24 @@ def _warmed_up_by_a_call(ctx, region) -> bool:
                                 and site.lineno < looped[0].lineno for site in sites)
 
 
+def _handed_function_ran_before(ctx, region) -> bool:
+    """``def benchmark(fn, ...): fn(); torch.cuda.synchronize(); start.record(); fn() ...``: the function handed
+    in (the work timed) ran once before the clock -- a warm-up, whatever it computes."""
+    start = region.open
+    info = ctx.function_at(region.scope)
+    if start is None or info is None:
+        return False
+    handed = set(info.positional + info.keyword_only)
+    timed = {e.node.func.id for e in region.events if isinstance(e.node, ast.Call)
+             and isinstance(e.node.func, ast.Name) and e.node.func.id in handed}
+    timed |= {c.func.id for c in ctx.calls_in(region.scope) if isinstance(c.func, ast.Name) and c.func.id in handed
+              and c.lineno > start.lineno}
+    calls = ctx.calls_in(region.scope)
+    moved = {c.func.value.id for c in calls if isinstance(c.func, ast.Attribute) and c.func.attr in ("to", "cuda")
+             and isinstance(c.func.value, ast.Name) and c.lineno < start.lineno}  # (net(x) on the CPU, then net.cuda())
+    return any(isinstance(c.func, ast.Name) and c.func.id in timed - moved and c.lineno < start.lineno for c in calls)
+
+
 def _dropped(ctx, call: ast.Call) -> bool:
     """``inf()`` / ``_ = measure(model, x)``: a call whose time nobody keeps (a warm-up, a dry run)."""
     parent = ctx.index.parents.get(call)
@@ -185,7 +203,7 @@ def _cold_regions(ctx) -> Iterator[tuple]:
     for region in ctx.timed_regions():
         if region.repeated or ctx.region_trains(region) or drops_cold_runs(ctx, region) \
                 or times_a_job(ctx, region) or totals_training_steps(ctx, region) or _warmed_up_by_a_call(ctx, region) \
-                or starts_after_warmup(ctx, region) \
+                or starts_after_warmup(ctx, region) or _handed_function_ran_before(ctx, region) \
                 or _runs_long_training(ctx, region):
             continue  # the cold run never reaches the number reported, or is noise next to it
         if not region.has_work:
