@@ -13,7 +13,9 @@ from __future__ import annotations
 import ast
 import re
 
-_EXPORTED = re.compile(r"^(\s*)get_ipython\(\)\.run_line_magic\(\s*(['\"])(\w+)\2\s*,\s*(.+?)\s*\)\s*$")
+# The call up to its first argument; the rest of the line is cut by hand (a lazy group before `\s*\)\s*$` would
+# backtrack quadratically on a long run of spaces).
+_EXPORTED = re.compile(r"^(\s*)get_ipython\(\)\.run_line_magic\(\s*(['\"])(\w+)\2\s*,")
 
 
 def read_exported_magics(text: str, neutralise) -> tuple[str, list]:
@@ -27,7 +29,11 @@ def read_exported_magics(text: str, neutralise) -> tuple[str, list]:
         match = _EXPORTED.match(line)
         if match is None:
             continue
-        indent, _, name, argument = match.groups()
+        indent, _, name = match.groups()
+        rest = line[match.end():].rstrip()
+        if not rest.endswith(")"):
+            continue
+        argument = rest[:-1].strip()
         try:
             args = ast.literal_eval(argument)
         except (ValueError, SyntaxError, MemoryError, RecursionError):

@@ -50,6 +50,16 @@ def test_python_source_read_is_linear(tmp_path):
     assert_linear(lint_text, make, 100_000)
 
 
+def test_exported_notebook_magics_are_linear():
+    from advisor.lint.source import python_unit
+
+    def make(n: int) -> str:
+        return ("get_ipython().run_line_magic('timeit', " + " " * n + "\n"
+                + "get_ipython().run_line_magic('timeit', '" + "a @ b " * (n // 6) + "')\n")
+
+    assert_linear(lambda text: python_unit(text, "x.py"), make, 200_000)
+
+
 def test_json_report_loading_is_linear():
     from advisor.models.load import ReportLoadError, load_report_json
 
