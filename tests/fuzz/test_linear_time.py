@@ -112,7 +112,10 @@ def test_twenty_mib_of_our_hostile_inputs_stay_linear(what):
     shared 2-core machine's load moved an absolute 40 s bound (41.4 s seen), not the parsers."""
     parse, make = _twenty_mib_cases()[what]
     small, large = make(5 * MIB), make(5 * MIB * GROWTH)
-    assert_ratio_linear(best_time(lambda: parse(small), 1), best_time(lambda: parse(large), 1), f"{what}: ")
+    t_large = best_time(lambda: parse(large), 1)
+    if t_large < 2.0:  # (a fast parser's tenths of a second swing with the machine's load: best of three)
+        t_large = min(t_large, best_time(lambda: parse(large), 2))
+    assert_ratio_linear(best_time(lambda: parse(small), 3), t_large, f"{what}: ")
 
 
 # --- the ingest parsers (issue 12's branch makes the marked kinds linear) ---------------------------------
