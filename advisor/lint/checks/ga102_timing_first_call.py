@@ -150,11 +150,11 @@ def _handed_function_ran_before(ctx, region) -> bool:
     if start is None or info is None:
         return False
     handed = set(info.positional + info.keyword_only)
+    calls = ctx.calls_in(region.scope)
     timed = {e.node.func.id for e in region.events if isinstance(e.node, ast.Call)
              and isinstance(e.node.func, ast.Name) and e.node.func.id in handed}
-    timed |= {c.func.id for c in ctx.calls_in(region.scope) if isinstance(c.func, ast.Name) and c.func.id in handed
+    timed |= {c.func.id for c in calls if isinstance(c.func, ast.Name) and c.func.id in handed
               and c.lineno > start.lineno}
-    calls = ctx.calls_in(region.scope)
     moved = {c.func.value.id for c in calls if isinstance(c.func, ast.Attribute) and c.func.attr in ("to", "cuda")
              and isinstance(c.func.value, ast.Name) and c.lineno < start.lineno}  # (net(x) on the CPU, then net.cuda())
     return any(isinstance(c.func, ast.Name) and c.func.id in timed - moved and c.lineno < start.lineno for c in calls)

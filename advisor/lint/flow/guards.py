@@ -117,4 +117,3 @@ def counter_compared(test: ast.AST, above: bool) -> Optional[tuple[ast.AST, ast.
     elif not isinstance(op, wanted):
         return None
     return left, right, isinstance(op, (ast.Gt, ast.Lt))
-
