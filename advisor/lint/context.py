@@ -143,8 +143,8 @@ class FileContext:
             if isinstance(found, ClassInfo):
                 init = found.methods.get("__init__")
                 return [init] if init is not None else []
-            if found is None:
-                found = self._scopes.held_function(func, scope)
+            if found is None:  # a name bound to a function, or to one of several (extract_fn)
+                return list(self._scopes.held_functions(func, scope))
             return [found] if isinstance(found, FunctionInfo) else []
         if not isinstance(func, ast.Attribute):
             return []

@@ -23,7 +23,6 @@ from advisor.lint.flow.kinds import (
     CUDA_TENSOR,
     CUDA_WORKER,
     DEVICE_BITS,
-    DTYPE,
     DTYPE_F64,
     EVAL,
     EVENT,
@@ -42,14 +41,13 @@ from advisor.lint.flow.literals import (
     dtype_kind,
     holds_literal_data,
     is_device_key,
-    is_device_number,
     looks_like_model,
     made_by_library_class,
-    made_by_predictor_library,
     makes_new_data,
     placed_on,
     type_cast,
 )
+from advisor.lint.flow.moves import is_module, moved
 from advisor.lint.flow.numpy_kinds import numpy_result
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.flow.tensor_methods import tensor_method_result
@@ -72,10 +70,6 @@ def _all(pos: list[int], kw: Kw) -> int:
 
 def _keyword(call: ast.Call, name: str) -> Optional[ast.AST]:
     return next((k.value for k in call.keywords if k.arg == name), None)
-
-
-def _is_module(kind: int) -> bool:
-    return bool(kind & (MODEL | CUDA_MODEL)) and not kind & (CUDA_TENSOR | CPU_TENSOR)
 
 
 class CallEvaluator(ExprEvaluator):
@@ -231,12 +225,12 @@ class CallEvaluator(ExprEvaluator):
                     out |= CUDA_TENSOR | (receiver & F64)  # gives what model(x) gives
                 return out
         out = self.method_result(receiver & ~INSTANCE_BITS, attr, node, pos, kw)  # Net().cuda(): still a Net
-        return out | (receiver & INSTANCE_BITS if attr in api.MODEL_SELF_METHODS and _is_module(out) else 0)
+        return out | (receiver & INSTANCE_BITS if attr in api.MODEL_SELF_METHODS and is_module(out) else 0)
 
     def method_result(self, receiver: int, attr: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
         receiver_node = node.func.value if isinstance(node.func, ast.Attribute) else node.func
         if attr in ("to", "cuda", "cpu"):
-            return self._move(receiver, attr, node, pos, kw)
+            return moved(self, receiver, attr, node, pos, kw)
         if attr in ("item", "tolist", "format"):  # a number, list or text ('cuda:{}'.format(i): a device)
             return receiver & DEVICE_BITS if attr == "format" else 0
         if attr == "type" and node.args and receiver & (CUDA_TENSOR | CPU_TENSOR):
@@ -250,7 +244,7 @@ class CallEvaluator(ExprEvaluator):
         if attr in ("eval", "train") and receiver & (CUDA_TENSOR | CPU_TENSOR) and looks_like_model(receiver_node):
             # model, opt, epoch = load_checkpoint(device, path) read as data: .eval() says it is a module (CUDA if so)
             receiver = (receiver & ~(CUDA_TENSOR | CPU_TENSOR)) | MODEL | (CUDA_MODEL if receiver & CUDA_TENSOR else 0)
-        module = _is_module(receiver) or (receiver == 0 and attr in ("eval", "train")
+        module = is_module(receiver) or (receiver == 0 and attr in ("eval", "train")
                                           and looks_like_model(receiver_node))
         if attr == "double":  # (on a value we know nothing of -- a batch of a loader handed in -- float64 all the same)
             return receiver | F64 if receiver & (TENSOR_BITS | NUMPY | MODEL_BITS) or not receiver else 0
@@ -291,55 +285,6 @@ class CallEvaluator(ExprEvaluator):
             return CUDA_TENSOR
         return 0
 
-    def _move(self, receiver: int, attr: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
-        receiver_node = node.func.value if isinstance(node.func, ast.Attribute) else node.func
-        if not receiver and made_by_predictor_library(receiver_node, self.names.qual, self.index.assigned_values):
-            return 0
-        module = _is_module(receiver) or (receiver & ~(EVAL | F64) == 0 and looks_like_model(receiver_node))
-        target, device_given, dtype_f64 = 0, False, None
-        if attr == "cuda":
-            target, device_given = CUDA_DEVICE, True
-        elif attr == "cpu":
-            target, device_given = CPU_DEVICE, True
-        else:
-            arguments = list(zip(node.args, pos, strict=False)) + [(k.value, kw.get(k.arg, 0)) for k in node.keywords
-                                                      if k.arg in ("device", "dtype", "other")]
-            for arg_node, kind in arguments:
-                if is_device_number(arg_node, self.index.assigned_values):  # .to(0), .to(device) with device = 0
-                    target, device_given = target | CUDA_DEVICE, True
-                elif kind & DTYPE:
-                    dtype_f64 = bool(kind & DTYPE_F64)
-                elif kind & DEVICE_BITS:
-                    target, device_given = target | (kind & DEVICE_BITS), True
-                elif kind & (CUDA_TENSOR | CPU_TENSOR):
-                    device_given = True
-                    target |= (CUDA_DEVICE if kind & CUDA_TENSOR else 0) | (CPU_DEVICE if kind & CPU_TENSOR else 0)
-                else:
-                    device_given = True  # a device we know nothing about: where it lands is unknown
-        if module:
-            out = receiver & (F64 | EVAL)
-            if target & CUDA_DEVICE:
-                out |= CUDA_MODEL
-            if target & CPU_DEVICE:
-                out |= MODEL
-            if not device_given:
-                out |= receiver & (MODEL | CUDA_MODEL)
-            if not out & (MODEL | CUDA_MODEL):
-                out |= MODEL  # moved to a device we cannot name
-        else:
-            out = receiver & F64
-            if target & CUDA_DEVICE:
-                out |= CUDA_TENSOR
-            if target & CPU_DEVICE:
-                out |= CPU_TENSOR
-            if not device_given:
-                out |= receiver & (CUDA_TENSOR | CPU_TENSOR | FRESH)
-        if dtype_f64 is True:
-            out |= F64
-        elif dtype_f64 is False:
-            out &= ~F64
-        return out
-
     # -- plain names: builtins, the user's functions and classes, values held in variables ------------
     def _name_call(self, node: ast.Call, name: str) -> int:
         held = self.lookup(name)
@@ -351,26 +296,19 @@ class CallEvaluator(ExprEvaluator):
                 return (CUDA_TENSOR if pos[0] & CUDA_FN else 0) if name == "map" and pos else pos[0] if pos else 0
             if name in _MATH_BUILTINS:
                 return _all(pos, kw) & (CUDA_TENSOR | CPU_TENSOR | F64)
-            found = self.scopes.resolve(name, self.scope) or self.scopes.held_function(node.func, self.scope)
-            if isinstance(found, FunctionInfo):  # (held: a parameter every call fills with one function: acc_fn)
+            found = self.scopes.resolve(name, self.scope)
+            if found is None:  # a parameter the calls fill with functions (acc_fn; extract_fn, one of two extractors)
+                held = self.scopes.held_functions(node.func, self.scope)
+                return self._call_each(held, node, pos, kw) if held else self._unknown_name_call(node, name, pos, kw)
+            if isinstance(found, FunctionInfo):
                 return self.call_function(found, node, pos, kw, skip_self=False)
             if isinstance(found, ClassInfo):
                 return self.instantiate(found, node, pos, kw)
-            if name == "Variable" and node.args and name not in self.index.bound_names:
-                return pos[0]  # pre-0.4 code quoted without its imports: torch.autograd.Variable is its tensor
-            if api.COMPUTES_ON_ITS_INPUTS.search(name) and _all(pos, kw) & CUDA_TENSOR:  # named like a model or a loss,
-                return CUDA_MODEL if name.endswith("Loss") else CUDA_TENSOR  # fed CUDA tensors (FocalLoss(w): a module)
-            if name[:1].isupper() and api.FREE_MODEL_NAME.match(name) and not _all(pos, kw) & (CUDA_TENSOR | CPU_TENSOR):
-                return MODEL  # `Net()` of a star import: the class is made, not a snippet's model run
-            if name not in _BUILTINS:
-                placed = placed_on(name, pos, kw)
-                if placed:
-                    return placed
-            return self.call_value(self._name(node.func), pos, kw)  # a snippet's model (exprs._name)
+            return self._unknown_name_call(node, name, pos, kw)
         if not held & ~CUDA_FN:  # a name bound to one of the user's functions: step = make_step(model)
-            function = self.scopes.held_function(node.func, self.scope)
-            if function is not None:
-                return self.call_function(function, node, pos, kw, skip_self=False)
+            functions = self.scopes.held_functions(node.func, self.scope)
+            if functions:
+                return self._call_each(functions, node, pos, kw)
         out = self.call_value(held, pos, kw) | self.run_forward(held, node, pos, kw)
         if not out and not held and _all(pos, kw) & CUDA_TENSOR and (
                 api.COMPUTES_ON_ITS_INPUTS.search(name) or name in self.index.parameter_owners
@@ -379,6 +317,27 @@ class CallEvaluator(ExprEvaluator):
             # a name like a model (or one whose .parameters() are taken, or an alias of one), fed CUDA tensors
             return CUDA_TENSOR
         return out
+
+    def _call_each(self, functions, node: ast.Call, pos: list[int], kw: Kw) -> int:
+        """A call that runs one of the user's functions, which one the file does not fix: any of their results."""
+        out = 0
+        for function in functions:
+            out |= self.call_function(function, node, pos, kw, skip_self=False)
+        return out
+
+    def _unknown_name_call(self, node: ast.Call, name: str, pos: list[int], kw: Kw) -> int:
+        """A bare name the file neither holds nor defines: a builtin, a star import, a snippet's model."""
+        if name == "Variable" and node.args and name not in self.index.bound_names:
+            return pos[0]  # pre-0.4 code quoted without its imports: torch.autograd.Variable is its tensor
+        if api.COMPUTES_ON_ITS_INPUTS.search(name) and _all(pos, kw) & CUDA_TENSOR:  # named like a model or a loss,
+            return CUDA_MODEL if name.endswith("Loss") else CUDA_TENSOR  # fed CUDA tensors (FocalLoss(w): a module)
+        if name[:1].isupper() and api.FREE_MODEL_NAME.match(name) and not _all(pos, kw) & (CUDA_TENSOR | CPU_TENSOR):
+            return MODEL  # `Net()` of a star import: the class is made, not a snippet's model run
+        if name not in _BUILTINS:
+            placed = placed_on(name, pos, kw)
+            if placed:
+                return placed
+        return self.call_value(self._name(node.func), pos, kw)  # a snippet's model (exprs._name)
 
     def call_value(self, callee: int, pos: list[int], kw: Kw) -> int:
         """Calling a value: a model (forward) or anything else we hold."""

@@ -330,9 +330,12 @@ class Effects(FlowView):
             init = found.methods.get("__init__")
             return (self.summary(init).bits if init is not None else 0), init
         if found is None:
-            held = self.flow.scopes.held_function(func, scope)  # step = make_step(model); step(x, y)
-            if held is not None:
-                return self.summary(held).bits, held
+            held = self.flow.scopes.held_functions(func, scope)  # step = make_step(model); step(x, y)
+            if held:  # (one of several: extract_fn; what any of them may do)
+                bits = 0
+                for function in held:
+                    bits |= self.summary(function).bits
+                return bits, held[0]
         forward = self._forward_of(func)
         if forward is not None:  # net(x), net an instance of the user's nn.Module: runs net.forward(x)
             return (WORK | COMPUTE if value & CUDA_TENSOR else 0) | self.summary(forward).bits, forward

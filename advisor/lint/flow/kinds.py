@@ -37,7 +37,7 @@ TENSOR_BITS = CUDA_TENSOR | CPU_TENSOR | F64 | FRESH
 DEVICE_BITS = CUDA_DEVICE | CPU_DEVICE
 
 _NAMES = {value: name for name, value in list(globals().items())
-          if name.isupper() and isinstance(value, int) and 0 < value < (1 << INSTANCE_SHIFT)
+          if name.isupper() and name != "INSTANCE_SHIFT" and isinstance(value, int) and 0 < value < (1 << INSTANCE_SHIFT)
           and value & (value - 1) == 0}
 
 

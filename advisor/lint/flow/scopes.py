@@ -123,7 +123,7 @@ class ScopeIndex:
         self._returns: dict[FunctionInfo, list[ast.AST]] = {}
         self._holders: Optional[dict[FunctionInfo, set[str]]] = None
         self._children: Optional[dict[ast.AST, list[FunctionInfo]]] = None
-        self._held: dict[tuple[str, ast.AST], Optional[FunctionInfo]] = {}
+        self._held: dict[tuple[str, ast.AST], tuple[FunctionInfo, ...]] = {}
 
     def _holder(self, node: ast.AST) -> ast.AST:
         for parent in self.index.ancestors(node):
@@ -171,36 +171,52 @@ class ScopeIndex:
             passed.append(value)
         return passed
 
-    def held_function(self, node: ast.AST, scope: ast.AST, depth: int = 0) -> Optional[FunctionInfo]:
+    def held_function(self, node: ast.AST, scope: ast.AST) -> Optional[FunctionInfo]:
         """The user's function an expression evaluates to: a def's own name, a name bound to one (``step =
         train_step``; ``step = make_step(model)`` where make_step returns a nested def), functools.partial(f)."""
+        held = self.held_functions(node, scope)
+        return held[0] if len(held) == 1 else None
+
+    def held_functions(self, node: ast.AST, scope: ast.AST, depth: int = 0) -> tuple[FunctionInfo, ...]:
+        """Every user's function an expression may evaluate to, as held_function; several where a name is bound to
+        one of several defs (``def analyze(..., extract_fn)`` called once with each of two extractors). Empty when
+        one of its values is not a known function: then nothing is known."""
         if depth > _MAX_HELD_DEPTH:
-            return None
+            return ()
         if isinstance(node, ast.Name):
             key = (node.id, scope)
             if key in self._held:  # the pass asks again on every round: the answer never changes
                 return self._held[key]
-            self._held[key] = None  # a guard against step = step
+            self._held[key] = ()  # a guard against step = step
             found = self.resolve(node.id, scope)
             if found is not None:
-                result = found if isinstance(found, FunctionInfo) else None
+                result = (found,) if isinstance(found, FunctionInfo) else ()
             else:
                 values = list(self.index.assigned_values.get(node.id, ())) or self._passed_for(node.id, scope)
-                held = {self.held_function(v, self.index.scope_of(v), depth + 1) for v in values if v is not node}
-                result = held.pop() if len(held) == 1 and None not in held else None
+                result = self._all_known(self.held_functions(v, self.index.scope_of(v), depth + 1)
+                                         for v in values if v is not node)
             self._held[key] = result
             return result
         if isinstance(node, ast.Call):
             if self._names.qual(node.func) == "functools.partial" and node.args:
-                return self.held_function(node.args[0], scope, depth + 1)
+                return self.held_functions(node.args[0], scope, depth + 1)
             if not isinstance(node.func, ast.Name):
-                return None
+                return ()
             factory = self.resolve(node.func.id, scope)
             if not isinstance(factory, FunctionInfo):
-                return None
-            held = {self.held_function(v, factory.node, depth + 1) for v in self._returned(factory)}
-            return held.pop() if len(held) == 1 and None not in held else None
-        return None
+                return ()
+            return self._all_known(self.held_functions(v, factory.node, depth + 1) for v in self._returned(factory))
+        return ()
+
+    @staticmethod
+    def _all_known(options) -> tuple[FunctionInfo, ...]:
+        """The functions of every option, in first-seen order; none at all when one option is not known."""
+        found: list[FunctionInfo] = []
+        for held in options:
+            if not held:
+                return ()
+            found.extend(info for info in held if info not in found)
+        return tuple(found)
 
     def _returned(self, info: FunctionInfo) -> list[ast.AST]:
         found = self._returns.get(info)

@@ -1,0 +1,80 @@
+"""Moves of the CUDA data-flow pass: where ``.to()``, ``.cuda()`` and ``.cpu()`` put a tensor or a module."""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from advisor.lint.flow.kinds import (
+    CPU_DEVICE,
+    CPU_TENSOR,
+    CUDA_DEVICE,
+    CUDA_MODEL,
+    CUDA_TENSOR,
+    DEVICE_BITS,
+    DTYPE,
+    DTYPE_F64,
+    EVAL,
+    F64,
+    FRESH,
+    MODEL,
+)
+from advisor.lint.flow.literals import is_device_number, looks_like_model, made_by_predictor_library
+
+Kw = dict[Optional[str], int]
+
+
+def is_module(kind: int) -> bool:
+    return bool(kind & (MODEL | CUDA_MODEL)) and not kind & (CUDA_TENSOR | CPU_TENSOR)
+
+
+def moved(evaluator, receiver: int, attr: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
+    """What ``x.to(...)`` / ``.cuda()`` / ``.cpu()`` gives: a tensor copied to the device named (or kept where it
+    was when none is), a module moved in place; ``.to(torch.float64)`` also sets the dtype."""
+    receiver_node = node.func.value if isinstance(node.func, ast.Attribute) else node.func
+    if not receiver and made_by_predictor_library(receiver_node, evaluator.names.qual, evaluator.index.assigned_values):
+        return 0
+    module = is_module(receiver) or (receiver & ~(EVAL | F64) == 0 and looks_like_model(receiver_node))
+    target, device_given, dtype_f64 = 0, False, None
+    if attr == "cuda":
+        target, device_given = CUDA_DEVICE, True
+    elif attr == "cpu":
+        target, device_given = CPU_DEVICE, True
+    else:
+        arguments = list(zip(node.args, pos, strict=False)) + [(k.value, kw.get(k.arg, 0)) for k in node.keywords
+                                                  if k.arg in ("device", "dtype", "other")]
+        for arg_node, kind in arguments:
+            if is_device_number(arg_node, evaluator.index.assigned_values):  # .to(0), .to(device) with device = 0
+                target, device_given = target | CUDA_DEVICE, True
+            elif kind & DTYPE:
+                dtype_f64 = bool(kind & DTYPE_F64)
+            elif kind & DEVICE_BITS:
+                target, device_given = target | (kind & DEVICE_BITS), True
+            elif kind & (CUDA_TENSOR | CPU_TENSOR):
+                device_given = True
+                target |= (CUDA_DEVICE if kind & CUDA_TENSOR else 0) | (CPU_DEVICE if kind & CPU_TENSOR else 0)
+            else:
+                device_given = True  # a device we know nothing about: where it lands is unknown
+    if module:
+        out = receiver & (F64 | EVAL)
+        if target & CUDA_DEVICE:
+            out |= CUDA_MODEL
+        if target & CPU_DEVICE:
+            out |= MODEL
+        if not device_given:
+            out |= receiver & (MODEL | CUDA_MODEL)
+        if not out & (MODEL | CUDA_MODEL):
+            out |= MODEL  # moved to a device we cannot name
+    else:
+        out = receiver & F64
+        if target & CUDA_DEVICE:
+            out |= CUDA_TENSOR
+        if target & CPU_DEVICE:
+            out |= CPU_TENSOR
+        if not device_given:
+            out |= receiver & (CUDA_TENSOR | CPU_TENSOR | FRESH)
+    if dtype_f64 is True:
+        out |= F64
+    elif dtype_f64 is False:
+        out &= ~F64
+    return out

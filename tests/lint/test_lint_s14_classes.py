@@ -1,0 +1,41 @@
+"""Classes of session 14 (issue 12), each with its must-not twin: a parameter that the calls fill with one of
+several of the file's functions (`analyze(cfg, extract_a)`, `analyze(cfg, extract_b)`) runs any of them."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+CASES = [
+    ("GA103", "a parameter filled with one of two extractors returns CUDA indices (each moves its input there): "
+     "their per-batch .cpu() reads; filled with two host functions, nothing is read", """
+import torch
+def extract_a(encoder, x, device):
+    return encoder(x.to(device)).argmax(1)
+def extract_b(encoder, x, device):
+    return encoder(x.to(device)).argmin(1)
+def count_a(encoder, x, device):
+    return x.argmax(1)
+def count_b(encoder, x, device):
+    return x.argmin(1)
+def analyze(encoder, extract_fn, loader, device):
+    for batch in loader:
+        idx = extract_fn(encoder, batch, device)
+        print(idx.cpu().numpy())
+def tally(encoder, count_fn, loader, device):
+    for batch in loader:
+        idx = count_fn(encoder, batch, device)
+        print(idx.cpu().numpy())
+device = torch.device("cuda")
+analyze(net, extract_a, loader, device)
+analyze(net, extract_b, loader, device)
+tally(net, count_a, loader, device)
+tally(net, count_b, loader, device)
+""", [13]),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_s14_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
