@@ -248,9 +248,11 @@ class FileContext:
         return self._effects.truth_read(test)
 
     # -- timings -----------------------------------------------------------------------------------------
-    def timed_regions(self) -> list[TimedRegion]:
-        """Where the program reads a host clock around GPU work (clock pairs, timeit, %time magics)."""
-        return self._timings.regions
+    def timed_regions(self, carried: bool = False) -> list[TimedRegion]:
+        """Where the program reads a host clock around GPU work (clock pairs, timeit, %time magics). ``carried``:
+        also the regions timed across a loop's back edge (regions.carried_region), which only say whether the clock
+        waits for the GPU: nothing runs first in them, and what they read is read in the loop anyway."""
+        return [r for r in self._timings.regions if carried or not r.carried]
 
     def region_trains(self, region: TimedRegion, over_loaders_only: bool = False) -> bool:
         """Does the timed region run a loop over a DataLoader (a training run, where start-up is noise)? Unless

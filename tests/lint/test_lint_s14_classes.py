@@ -1,5 +1,6 @@
 """Classes of session 14 (issue 12), each with its must-not twin: a parameter that the calls fill with one of
-several of the file's functions (`analyze(cfg, extract_a)`, `analyze(cfg, extract_b)`) runs any of them."""
+several of the file's functions (`analyze(cfg, extract_a)`, `analyze(cfg, extract_b)`) runs any of them; a per-step
+clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
 
@@ -33,6 +34,30 @@ analyze(net, extract_b, loader, device)
 tally(net, count_a, loader, device)
 tally(net, count_b, loader, device)
 """, [13]),
+    ("GA101", "a per-step time read across the loop's back edge (`meter.update(time.time() - end)` ... `end = "
+     "time.time()` at the body's end) stops after the queued step; after a .item() read, or around the batch fetch "
+     "alone, it is right", """
+import time
+import torch
+model = torch.nn.Linear(10, 10).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+end = time.time()
+for itr in range(100):
+    data_meter.update(time.time() - end)
+    opt.zero_grad()
+    loss = model(torch.randn(4, 10, device="cuda")).sum()
+    loss.backward()
+    opt.step()
+    time_meter.update(time.time() - end)
+    end = time.time()
+for itr in range(100):
+    loss = model(torch.randn(4, 10, device="cuda")).sum()
+    loss.backward()
+    opt.step()
+    loss_meter.update(loss.item())
+    time_meter.update(time.time() - end)
+    end = time.time()
+""", [12]),
 ]
 
 

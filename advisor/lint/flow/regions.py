@@ -24,6 +24,7 @@ class TimedRegion:
     assumed_sync: bool = False
     difference: Optional[ast.AST] = None  # `end - start`: where the measured time goes
     around: Optional[ast.AST] = None  # what a decorator or a context manager times whole: the def, the with
+    carried: bool = False  # opened at the end of a loop's body, closed in its next iteration (carried_region)
 
     @property
     def last_work(self) -> Optional[Event]:
@@ -57,3 +58,21 @@ class TimedRegion:
             if event.bits & SYNC:
                 last_sync = position
         return last_sync >= last_work if last_work >= 0 else not self.assumed_work
+
+
+def carried_region(index, scope: ast.AST, events: list[Event], close: int, variable: str, assigned: list,
+                   difference: ast.AST) -> list[TimedRegion]:
+    """``end = time.time()`` set again at the end of a loop whose body reads ``time.time() - end`` first
+    (``for ...: step(); meter.update(time.time() - end); end = time.time()``): each iteration from the second on is
+    timed from that restart, across the loop's back edge -- the rest of the body after the restart, then the body
+    up to the closing read. ``close``: the closing clock's index in ``events``; ``assigned``: (where, variable,
+    event index) of every clock stored in a name."""
+    loop = index.enclosing_loops(events[close].node)[0]
+    inside = [i for i, event in enumerate(events) if loop in index.ancestors(event.node)]
+    restarts = [i for _, name, i in assigned if name == variable and i > close and i in inside]
+    if not restarts:
+        return []
+    restart = restarts[-1]
+    timed = [events[i] for i in inside if i > restart] + [events[i] for i in inside if i < close]
+    return [TimedRegion("clock", scope, events[close].node, timed, open=events[restart].node, difference=difference,
+                        carried=True)]

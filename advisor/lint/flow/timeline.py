@@ -21,7 +21,7 @@ from advisor.lint import torch_api as api
 from advisor.lint.flow.effects import CLOCK, COMPUTE, SYNC, Effects, Event
 from advisor.lint.flow.kinds import CUDA_TENSOR, LOADER
 from advisor.lint.flow.loops import LoopAnalysis
-from advisor.lint.flow.regions import TimedRegion
+from advisor.lint.flow.regions import TimedRegion, carried_region
 from advisor.lint.flow.scopes import FunctionInfo
 from advisor.lint.flow.timeit_regions import TimeitRegions
 from advisor.lint.flow.view import FlowView
@@ -145,8 +145,10 @@ class Timings(FlowView):
                 continue
             if close is not None and start is not None and start > close:
                 start, close = close, start  # `start_time - end_time`: subtracted the wrong way round, same region
-            if close is None or start is None or start >= close or (start, close) in seen \
-                    or self._restarted_in_loop(events[start].node, events[close].node, opened, assigned, events):
+            if close is None or start is None or start >= close or (start, close) in seen:
+                continue
+            if self._restarted_in_loop(events[start].node, events[close].node, opened, assigned, events):
+                regions.extend(carried_region(self.index, scope, events, close, opened, assigned, node))
                 continue
             seen.add((start, close))
             waits = events[close].bits & SYNC and self._reads_clock(events[close].node)  # _time(): syncs, then reads
