@@ -1,6 +1,6 @@
 """Classes of session 14 (issue 12), each with its must-not twin: a parameter that the calls fill with one of
-several of the file's functions (`analyze(cfg, extract_a)`, `analyze(cfg, extract_b)`) runs any of them; a per-step
-clock restarted at the end of a loop's body times the next iteration's work."""
+several of the file's functions (`analyze(cfg, extract_a)`, `analyze(cfg, extract_b)`) runs any of them; a comprehension over CUDA rows reads what it
+computes from each; a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
 
@@ -58,6 +58,18 @@ for itr in range(100):
     time_meter.update(time.time() - end)
     end = time.time()
 """, [12]),
+    ("GA103", "a comprehension over a CUDA tensor's rows that reads a value computed from each row "
+     "(`.min().cpu().item()` of `(f - mean) @ prec`) waits once per row; over a CPU tensor, or taking only sizes, it "
+     "does not", """
+import numpy as np
+import torch
+feats = torch.randn(1000, 64).cuda()
+mean = torch.randn(10, 64).cuda()
+host = torch.randn(1000, 64)
+scores = np.array([((f - mean) ** 2).sum(-1).min().cpu().item() for f in feats])
+host_scores = [((f - 1) ** 2).sum().item() for f in host]
+sizes = [len(f.nonzero()) for f in feats]
+""", [6]),
 ]
 
 

@@ -166,6 +166,9 @@ def _element_read(ctx, element: ast.AST, name: str, of_a_parameter: bool) -> Opt
         return element
     if of_a_parameter:
         return None
+    computed = _read_of_computed(element, is_element)
+    if computed is not None:
+        return computed
     if isinstance(element, ast.Call) and len(element.args) == 1 and is_element(element.args[0]) \
             and isinstance(element.func, ast.Name) and element.func.id in ("int", "float", "bool") \
             and element.func.id not in ctx.index.bound_names:
@@ -174,6 +177,22 @@ def _element_read(ctx, element: ast.AST, name: str, of_a_parameter: bool) -> Opt
             and not ctx.kind(element.value) & (CUDA_TENSOR | CPU_TENSOR) and not _a_dict(ctx, element.value):
         return element  # a Python list indexed by a CUDA tensor (a dict hashes the tensor object: no read)
     return None
+
+
+def _read_of_computed(element: ast.AST, is_element) -> Optional[ast.AST]:
+    """``[((f - mean) @ prec).min().cpu().item() for f in rows]``: a read of a value computed from the element (a
+    CUDA row, so the result is on CUDA too) -- the first read on the way out (``.cpu()``; the ``.item()`` after it
+    reads a host tensor). The element's own read counts only as the whole element (above)."""
+    for node in ast.walk(element):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _ELEMENT_READS \
+                and not node.args and not _a_read(node.func.value) and not is_element(node.func.value) \
+                and any(is_element(part) for part in ast.walk(node.func.value)):
+            return node
+    return None
+
+
+def _a_read(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _ELEMENT_READS
 
 
 def _a_dict(ctx, value: ast.AST) -> bool:
