@@ -235,6 +235,10 @@ class FileContext:
         """Host reads of CUDA tensors on every iteration of ``loop`` (not only some: `if step % 100 == 0`)."""
         return self._loops.host_reads(loop)
 
+    def every_call_helpers(self, info: FunctionInfo) -> list[FunctionInfo]:
+        """The user's functions a call to it runs every time (its own loops aside)."""
+        return self._loops.every_call_helpers(info)
+
     def every_call_host_reads(self, info: FunctionInfo) -> list[Event]:
         """Each host read a call to the user's function makes every time (its own loops aside)."""
         return self._loops.every_call_host_reads(info)

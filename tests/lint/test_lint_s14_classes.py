@@ -1,6 +1,7 @@
 """Classes of session 14 (issue 12), each with its must-not twin: a parameter that the calls fill with one of
 several of the file's functions (`analyze(cfg, extract_a)`, `analyze(cfg, extract_b)`) runs any of them; a comprehension over CUDA rows reads what it
-computes from each; a per-step clock restarted at the end of a loop's body times the next iteration's work."""
+computes from each; a loop's sole call of a
+helper reaches the reads of the helpers only it calls; a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
 
@@ -70,6 +71,33 @@ scores = np.array([((f - mean) ** 2).sum(-1).min().cpu().item() for f in feats])
 host_scores = [((f - 1) ** 2).sum().item() for f in host]
 sizes = [len(f.nonzero()) for f in feats]
 """, [6]),
+    ("GA103", "a loop's sole call of a helper reaches the reads of the helpers only that helper calls "
+     "(Metrics.update -> self.distance -> .item()); a nested helper with a second call site keeps its read to itself", """
+import torch
+class Metrics:
+    def update(self, p, g):
+        d = (p * g).sum()
+        self.l.append(d.item())
+        m = self.distance(p, g)
+    @staticmethod
+    def distance(a, b):
+        return torch.cdist(a, b).max().item()
+class Tracker:
+    def update(self, p, g):
+        d = (p * g).sum()
+        self.l.append(d.item())
+        m = self.gap(p, g)
+    def summary(self, p, g):
+        return self.gap(p, g)
+    def gap(self, a, b):
+        return torch.cdist(a, b).max().item()
+model = Net().cuda()
+metrics, tracker = Metrics(), Tracker()
+for x, y in loader:
+    out = model(x.cuda())
+    metrics.update(out, y.cuda())
+    tracker.update(out, y.cuda())
+""", [5, 9, 13]),
 ]
 
 

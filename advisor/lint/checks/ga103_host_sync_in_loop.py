@@ -111,6 +111,7 @@ def measured_cost(machine) -> Optional[str]:
 
 _ELEMENT_READS = frozenset({"item", "tolist", "cpu"})
 _FEW = 4  # iterations: a loop this short (range(4)) waits this often at most
+_HELPER_DEPTH = 3  # helpers inside helpers followed from a loop's sole call
 _WAIT_LINES = 5  # a read this close before the clock that ends a region is the latency test's wait; one followed by
 # a page of host post-processing before the clock (a prediction pipeline timed per image) is the program's own read
 
@@ -227,7 +228,8 @@ def run(ctx) -> Iterator[Hit]:
             holders = [h for h in dict.fromkeys((ctx.function_of(inner.node), call.callee)) if h]
             if _only_caller(ctx, holders):
                 # the helper runs only from this loop: each read in it is what to change, not only the first
-                reads = [r for holder in holders for r in ctx.every_call_host_reads(holder) if r.callee is None]
+                reads = [r for holder in _with_sole_helpers(ctx, holders) for r in ctx.every_call_host_reads(holder)
+                         if r.callee is None]
                 for read in [inner] + [r for r in reads if r.node is not inner.node]:
                     node = read.node if isinstance(read.node, (ast.Call, ast.BinOp, ast.FormattedValue)) \
                         else ctx.condition_read(read.node)
@@ -276,6 +278,18 @@ def _several_reads_close(region) -> bool:
     """``loss.item(); acc1.item(); acc5.item()`` for a meter, then the clock: values read for their own sake (one
     wait would do for the clock), not the single read a latency test makes to wait for the GPU."""
     return sum(1 for e in region.events if e.bits & SYNC) > 1
+
+
+def _with_sole_helpers(ctx, holders: list, depth: int = 0) -> list:
+    """The holders and, through them, each helper that only they call, once per call of theirs (Metrics.update
+    calling self.distance(a, b), which reads max_min_dist.item()): its reads run on every iteration too."""
+    found = list(holders)
+    for holder in holders:
+        if depth >= _HELPER_DEPTH:
+            break
+        helpers = [h for h in ctx.every_call_helpers(holder) if h not in found and len(ctx.call_sites(h)) == 1]
+        found.extend(h for h in _with_sole_helpers(ctx, helpers, depth + 1) if h not in found)
+    return found
 
 
 def _only_caller(ctx, holders) -> bool:

@@ -206,7 +206,7 @@ class CallEvaluator(ExprEvaluator):
         if isinstance(receiver_node, ast.Name) and receiver_node.id == "self":
             method = self.scopes.method_of(self.scope, attr)
             if method is not None:
-                out = self.call_function(method, node, pos, kw, skip_self=True)
+                out = self.call_function(method, node, pos, kw, skip_self=method.takes_self)
                 if not out and method.is_abstract and _all(pos, kw) & CUDA_TENSOR:
                     return CUDA_TENSOR  # loss = self.train_step(batch) of a base class: a subclass computes it there
                 return out
@@ -220,7 +220,7 @@ class CallEvaluator(ExprEvaluator):
             if methods:
                 out = 0
                 for method in methods:
-                    out |= self.call_function(method, node, pos, kw, skip_self=True)
+                    out |= self.call_function(method, node, pos, kw, skip_self=method.takes_self)
                 if attr == "forward" and receiver & CUDA_MODEL:  # model.forward(x) of a model moved to CUDA
                     out |= CUDA_TENSOR | (receiver & F64)  # gives what model(x) gives
                 return out

@@ -382,6 +382,11 @@ class LoopAnalysis(BranchGuards, FlowView):
                     return inner
         return None
 
+    def every_call_helpers(self, info: FunctionInfo) -> list[FunctionInfo]:
+        """The user's functions a call to ``info`` runs every time in its own body (its loops aside)."""
+        return [event.callee for event in self.effects.events(info.node.body, stop_at_loops=True)
+                if event.callee is not None and not self.guarded(event.node, info.node)]
+
     def every_call_host_reads(self, info: FunctionInfo) -> list[Event]:
         """All the host reads a call to ``info`` makes every time in its own body (its loops aside)."""
         return [event for event in self.effects.events(info.node.body, stop_at_loops=True)
