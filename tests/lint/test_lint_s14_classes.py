@@ -1,7 +1,8 @@
 """Classes of session 14 (issue 12), each with its must-not twin: a parameter that the calls fill with one of
 several of the file's functions (`analyze(cfg, extract_a)`, `analyze(cfg, extract_b)`) runs any of them; a comprehension over CUDA rows reads what it
 computes from each; a loop's sole call of a
-helper reaches the reads of the helpers only it calls; a per-step clock restarted at the end of a loop's body times the next iteration's work."""
+helper reaches the reads of the helpers only it calls; torch 0.3's loss.data[0] is a read;
+a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
 
@@ -98,6 +99,17 @@ for x, y in loader:
     metrics.update(out, y.cuda())
     tracker.update(out, y.cuda())
 """, [5, 9, 13]),
+    ("GA103", "torch 0.3's loss.data[0] in a training loop reads the loss like .item(); outputs.data[0] is the "
+     "batch's first row, no read", """
+import torch
+model = Net().cuda()
+for data in loader:
+    outputs = model(data.cuda())
+    loss = criterion(outputs, labels)
+    loss.backward()
+    train_loss += loss.data[0]
+    first = outputs.data[0]
+""", [7]),
 ]
 
 

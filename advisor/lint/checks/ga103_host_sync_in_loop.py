@@ -96,6 +96,8 @@ def describe(node: ast.AST) -> str:
         return f"formatting {short(node.right)} into a string with %"
     if isinstance(node, ast.Call):
         return short(node)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):  # (host data is read by a CUDA index)
+        return f"{short(node)} (torch 0.3's way of writing .item())"  # loss.data[0]
     if isinstance(node, ast.Subscript):  # classes[pred], confusion[t, p] += 1
         return f"indexing {short(node.value)} (host data) with a CUDA tensor, {short(node)},"
     return f"using the CUDA tensor {short(node)} as a condition"

@@ -32,10 +32,11 @@ from advisor.lint.flow.kinds import (
     INSTANCE_BITS,
     MODEL,
 )
-from advisor.lint.flow.literals import came_from_generate, indexes_host_data, is_mask, is_text, is_text_data
+from advisor.lint.flow.literals import came_from_generate, is_mask, is_text, is_text_data
 from advisor.lint.flow.loggers import logs_cuda, run_logger
 from advisor.lint.flow.predictors import predictor_on_cuda
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
+from advisor.lint.flow.subscript_reads import reads_by_subscript
 from advisor.lint.flow.truth import truth_read, truth_sync
 from advisor.lint.flow.view import FlowView
 from advisor.lint.flow.walks import walks_a_mapping
@@ -148,11 +149,11 @@ class Effects(FlowView):
                 out.append(Event(node, WORK | COMPUTE))
         elif isinstance(node, ast.FormattedValue) and self.kind(node.value) & CUDA_TENSOR:
             out.append(Event(node, SYNC | HOST_READ))
+        elif isinstance(node, ast.Subscript) and reads_by_subscript(node, self.kind, self.index):
+            out.append(Event(node, SYNC | HOST_READ))  # classes[pred]: the index is read back first; loss.data[0]
         elif isinstance(node, ast.Subscript) and self.kind(node.value) & CUDA_TENSOR:
             if is_mask(self.index, node.slice) and self.kind(node.slice) & CUDA_TENSOR:
                 out.append(Event(node, WORK | COMPUTE | SYNC))  # x[x > 0]: the result's size is read back first
-        elif isinstance(node, ast.Subscript) and indexes_host_data(node, self.kind, self.index.assigned_values):
-            out.append(Event(node, SYNC | HOST_READ))  # classes[pred]: the index is read back first
 
     def truth_sync(self, test: ast.AST) -> bool:
         """Python asks a CUDA tensor for its truth value: the host waits for the GPU (flow/truth.py)."""

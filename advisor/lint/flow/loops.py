@@ -24,9 +24,9 @@ from advisor.lint.flow import steps
 from advisor.lint.flow.effects import COMPUTE, HOST_READ, KERNEL, SYNC, Effects, Event
 from advisor.lint.flow.guards import BranchGuards
 from advisor.lint.flow.kinds import CUDA_TENSOR, CUDA_WORKER, LOADER
-from advisor.lint.flow.literals import indexes_host_data
 from advisor.lint.flow.scopes import FunctionInfo, call_sites, passed_at
 from advisor.lint.flow.sizes import TensorSizes
+from advisor.lint.flow.subscript_reads import reads_by_subscript
 from advisor.lint.flow.view import FlowView
 from advisor.lint.flow.walks import walks_a_mapping, walks_few_components, walks_parameters
 from advisor.lint.flow.while_counts import stops_after, while_iterations
@@ -288,7 +288,7 @@ class LoopAnalysis(BranchGuards, FlowView):
         reads += [n.test for n in index.tests if effects.truth_sync(n.test)]
         reads += [c for c in index.calls if effects.call_effect_is_host_read(c)]
         reads += [n for n in index.text_formats if self.kind(n.right) & CUDA_TENSOR]
-        reads += [n for n in index.subscripts if indexes_host_data(n, self.kind, index.assigned_values)]
+        reads += [n for n in index.subscripts if reads_by_subscript(n, self.kind, index)]
         found: dict[ast.AST, None] = {}
         seen_functions: set = set()
         work = [(node, 0) for node in reads]
