@@ -2,6 +2,7 @@
 several of the file's functions (`analyze(cfg, extract_a)`, `analyze(cfg, extract_b)`) runs any of them; a comprehension over CUDA rows reads what it
 computes from each; a loop's sole call of a
 helper reaches the reads of the helpers only it calls; torch 0.3's loss.data[0] is a read;
+next(model.parameters()).device of a handed model can be CUDA; a project's own MelSpectrogram records no graph;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -109,6 +110,40 @@ for data in loader:
     loss.backward()
     train_loss += loss.data[0]
     first = outputs.data[0]
+""", [7]),
+    ("GA101", "device = next(model.parameters()).device of a model the function is handed can be CUDA: a "
+     "datetime clock around its forward does not wait for it; the device of a model the function built on the CPU "
+     "is the CPU", """
+from datetime import datetime
+import torch
+def rtf(model, dataset):
+    device = next(model.parameters()).device
+    for i in range(len(dataset)):
+        mel = dataset[i].to(device)
+        start = datetime.now()
+        sample = model.forward(mel)
+        end = datetime.now()
+        print((end - start).total_seconds())
+def local(dataset):
+    net = torch.nn.Linear(4, 4)
+    device = next(net.parameters()).device
+    for i in range(len(dataset)):
+        x = dataset[i].to(device)
+        start = datetime.now()
+        y = net(x)
+        end = datetime.now()
+        print((end - start).total_seconds())
+""", [9]),
+    ("GA107", "a project's own mel-spectrogram transform moved to the GPU has fixed kernels: calling it outside "
+     "no_grad records nothing; the model after it does", """
+import torch
+from data import MelSpectrogramFixed
+mel_fn = MelSpectrogramFixed(sample_rate=22050).to("cuda")
+model = WaveGrad().to("cuda").eval()
+for wav in loader:
+    mel = mel_fn(wav.to("cuda"))
+    audio = model(mel)
+    outputs.append(audio.cpu())
 """, [7]),
 ]
 

@@ -277,14 +277,19 @@ def _speed_test(ctx, model: ast.AST, clock_start: Optional[int]) -> bool:
 
 
 _FEATURE_TRANSFORMS = re.compile(r"^(torchaudio\.transforms|torchaudio\.compliance|nnAudio|torchvision\.transforms)\.")
+# a project's own copy of one, by its class name (data.MelSpectrogramFixed wraps torchaudio's): fixed kernels too
+_TRANSFORM_CLASS = re.compile(r"^(Log)?(Mel)?(Spectrogram|STFT|MFCC|Fbank|FilterBank|AmplitudeToDB|Resample)",
+                              re.IGNORECASE)
 
 
 def _feature_transform(ctx, model: ast.AST) -> bool:
     """``spec_layer = Spectrogram.STFT(device=device)`` (nnAudio), ``torchaudio.transforms.MelSpectrogram()``: a
-    feature transform with fixed kernels -- no parameter requires grad, so calling it records no graph."""
+    feature transform with fixed kernels -- no parameter requires grad, so calling it records no graph (also a
+    project's own MelSpectrogram class)."""
     values = ctx.index.assigned_values.get(model.id, []) if isinstance(model, ast.Name) else [model]
     made = [_unmoved(v) for v in values]
-    return bool(made) and all(isinstance(v, ast.Call) and _FEATURE_TRANSFORMS.match(ctx.qual(v.func) or "")
+    return bool(made) and all(isinstance(v, ast.Call) and (_FEATURE_TRANSFORMS.match(ctx.qual(v.func) or "")
+                                                         or _TRANSFORM_CLASS.match(last_identifier(v.func) or ""))
                               for v in made)
 
 

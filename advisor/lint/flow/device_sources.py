@@ -47,18 +47,30 @@ def assigned_device(target: ast.AST, value: ast.AST, scope: ast.AST, qual: Calla
                     values: dict) -> int:
     """What ``device = <value>`` binds when the pass knows nothing of the value: ``device = get_device()`` /
     ``self.device = cfg["device"]`` are chosen elsewhere and can be CUDA (unless a fallback is handed in);
-    ``device = y.device`` of the data a function is handed is wherever the caller put it, which can be CUDA."""
+    ``device = y.device`` of the data a function is handed (or ``next(model.parameters()).device`` of its model) is
+    wherever the caller put it, which can be CUDA."""
     if not isinstance(target, (ast.Name, ast.Attribute)) or last_identifier(target) not in api.DEVICE_NAME_HINT:
         return 0
     if chosen_elsewhere(value, qual):
         arguments = list(value.args) + [k.value for k in value.keywords] if isinstance(value, ast.Call) else []
         return reduce(or_, (values.get(argument, 0) & DEVICE_BITS for argument in arguments), 0) or CUDA_DEVICE
     parameters = getattr(scope, "args", None)
-    if isinstance(target, ast.Name) and isinstance(value, ast.Attribute) and value.attr == "device" \
-            and isinstance(value.value, ast.Name) and value.value.id != "self" and isinstance(parameters, ast.arguments) \
-            and any(a.arg == value.value.id for a in parameters.posonlyargs + parameters.args + parameters.kwonlyargs):
+    handed = _handed_value(value.value) if isinstance(value, ast.Attribute) and value.attr == "device" else None
+    if isinstance(target, ast.Name) and handed is not None and handed != "self" and isinstance(parameters, ast.arguments) \
+            and any(a.arg == handed for a in parameters.posonlyargs + parameters.args + parameters.kwonlyargs):
         return CUDA_DEVICE
     return 0
+
+
+def _handed_value(node: ast.AST) -> Optional[str]:
+    """The name a device is read from: ``y`` of ``y.device``, ``model`` of ``next(model.parameters()).device`` (a
+    model the function is handed sits wherever the caller put it)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "next" and len(node.args) == 1:
+        node = node.args[0]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args \
+                and node.func.attr in ("parameters", "buffers"):
+            node = node.func.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def chosen_elsewhere(value: ast.AST, qual: Callable[[ast.AST], Optional[str]]) -> bool:
