@@ -3,6 +3,7 @@ several of the file's functions (`analyze(cfg, extract_a)`, `analyze(cfg, extrac
 computes from each; a loop's sole call of a
 helper reaches the reads of the helpers only it calls; torch 0.3's loss.data[0] is a read;
 next(model.parameters()).device of a handed model can be CUDA; a project's own MelSpectrogram records no graph;
+a distillation's teacher is a target network;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -144,6 +145,28 @@ for wav in loader:
     mel = mel_fn(wav.to("cuda"))
     audio = model(mel)
     outputs.append(audio.cpu())
+""", [7]),
+    ("GA107", "a distillation's teacher run in the student's training step without no_grad records a graph "
+     "nobody uses; a teacher whose parameters the optimizer also trains is a second student", """
+import torch
+teacher_model = Teacher().cuda().eval()
+student_model = Student().cuda()
+optimizer = torch.optim.SGD(student_model.parameters(), lr=0.1)
+for inputs, targets in loader:
+    inputs = inputs.cuda()
+    teacher_outputs = teacher_model(inputs)
+    outputs = student_model(inputs)
+    loss = kd_loss(outputs, targets.cuda(), teacher_outputs)
+    loss.backward()
+    optimizer.step()
+teacher2 = Teacher().cuda()
+joint = torch.optim.SGD(list(student_model.parameters()) + list(teacher2.parameters()), lr=0.1)
+for inputs, targets in loader:
+    inputs = inputs.cuda()
+    t_out = teacher2(inputs)
+    loss = kd_loss(student_model(inputs), targets.cuda(), t_out)
+    loss.backward()
+    joint.step()
 """, [7]),
 ]
 

@@ -1,5 +1,5 @@
 """Target networks: a model named as the copy of another one (a DQN's ``target_net``, SAC's ``target_q1``, an EMA
-copy) that no optimizer trains. Its forward in a training step makes targets: run with
+copy) or as a distillation's teacher, that no optimizer trains. Its forward in a training step makes targets: run with
 autograd on, the graph through it is recorded, and when its output is not detached the backward pass walks it and
 fills gradients nobody reads."""
 
@@ -11,7 +11,7 @@ from typing import Optional
 
 from advisor.lint.names import dotted, last_identifier
 
-_TARGET_NAME = re.compile(r"target|targ$|tgt|(^|_)ema($|_)|momentum", re.IGNORECASE)
+_TARGET_NAME = re.compile(r"target|targ$|tgt|(^|_)ema($|_)|momentum|teacher", re.IGNORECASE)  # (a distilling teacher)
 _OPTIMIZER_NAME = re.compile(r"optim|adam|sgd|rmsprop|adagrad|lamb$|lion$", re.IGNORECASE)
 _PARAMETERS = frozenset({"parameters", "named_parameters"})
 
