@@ -3,7 +3,7 @@ several of the file's functions (`analyze(cfg, extract_a)`, `analyze(cfg, extrac
 computes from each; a loop's sole call of a
 helper reaches the reads of the helpers only it calls; torch 0.3's loss.data[0] is a read;
 next(model.parameters()).device of a handed model can be CUDA; a project's own MelSpectrogram records no graph;
-a distillation's teacher is a target network;
+a distillation's teacher is a target network; a flag switched once is no guard;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -167,6 +167,21 @@ for inputs, targets in loader:
     loss = kd_loss(student_model(inputs), targets.cuda(), t_out)
     loss.backward()
     joint.step()
+""", [7]),
+    ("GA103", "a flag the loop only switches off once (needs_calibration = False after the calibration batches) "
+     "leaves its branch running on every step until then; a flag the loop recomputes each step guards its branch", """
+import torch
+model = Net().cuda()
+needs_calibration = True
+for batch_idx, x in enumerate(loader):
+    out = model(x.cuda())
+    if needs_calibration:
+        stats.append(out.mean().item())
+    if needs_calibration and batch_idx == 200:
+        needs_calibration = False
+    log_now = batch_idx % 50 == 0
+    if log_now:
+        print(out.std().item())
 """, [7]),
 ]
 

@@ -1,6 +1,7 @@
 """Branches that run only on some iterations of a loop: a host read under them is excused.
 
-Under ``if step % 100 == 0:``, ``if i == 0:``, ``if batch_idx <= 2:``, a flag set in the loop (``if log_now:``), in an ``except`` handler or a
+Under ``if step % 100 == 0:``, ``if i == 0:``, ``if batch_idx <= 2:``, a flag set in the loop (``if log_now:``; not one
+it only switches once, ``needs_calibration = False``), in an ``except`` handler or a
 branch that exits or fills an empty accumulator (it runs once), or a branch whose condition is itself the (reported)
 host read (a running best, ``if loss < best:``; a divergence check, ``if loss > 10:``) -- but in a loop over the
 elements of a CUDA tensor a filter against a fixed bound (``if score >= 0.18:``) passes every element above it, so
@@ -71,7 +72,8 @@ class BranchGuards:
             return stop is None or not isinstance(stop, LOOP_TYPES) or dotted(test) in self.assigned(stop)
         if isinstance(test, ast.Name):
             # `if log_now:` set in the loop varies per iteration; `if is_main:` set before it holds for all of them
-            return stop is None or not isinstance(stop, LOOP_TYPES) or test.id in self.assigned(stop)
+            return stop is None or not isinstance(stop, LOOP_TYPES) or test.id in self.assigned(stop) \
+                and not self._switched_once(test.id, stop)
         if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(test)):
             return True  # `if step % 100 == 0:`
         if isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.In) \
@@ -83,6 +85,13 @@ class BranchGuards:
             return any(isinstance(side, ast.Constant) for side in [test.left] + test.comparators) \
                 and not mode_switch(test, self.assigned(stop) if isinstance(stop, LOOP_TYPES) else set())
         return False
+
+    def _switched_once(self, name: str, loop: ast.AST) -> bool:
+        """``needs_calibration = False`` after the calibration batches: a flag the loop sets only to one constant
+        changes once at most, so a branch under it runs on every iteration of a stretch, not on some."""
+        inside = [v for v in self.index.assigned_values.get(name, ()) if loop in self.index.ancestors(v)]
+        return bool(inside) and all(isinstance(v, ast.Constant) and isinstance(v.value, bool) for v in inside) \
+            and len({v.value for v in inside}) == 1
 
     def _first_iterations(self, test: ast.AST, stop: Optional[ast.AST]) -> bool:
         """``batch_idx <= 2`` / ``i < 5`` of a counter the loop steps, against a small constant: the first few
