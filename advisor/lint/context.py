@@ -235,9 +235,13 @@ class FileContext:
         """Host reads of CUDA tensors on every iteration of ``loop`` (not only some: `if step % 100 == 0`)."""
         return self._loops.host_reads(loop)
 
-    def every_call_helpers(self, info: FunctionInfo) -> list[FunctionInfo]:
-        """The user's functions a call to it runs every time (its own loops aside)."""
-        return self._loops.every_call_helpers(info)
+    def every_call_helper_calls(self, info: FunctionInfo) -> list[Event]:
+        """The calls to the user's functions a call to it makes every time (its own loops aside)."""
+        return self._loops.every_call_helper_calls(info)
+
+    def helper_host_read(self, info: FunctionInfo) -> Optional[Event]:
+        """A host read a call to the user's function makes every time, in it or in a function it calls."""
+        return self._loops.function_host_read(info, 0, set())
 
     def every_call_host_reads(self, info: FunctionInfo) -> list[Event]:
         """Each host read a call to the user's function makes every time (its own loops aside)."""

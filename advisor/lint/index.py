@@ -80,6 +80,7 @@ class FileIndex:
         self.formatted: list[ast.FormattedValue] = []
         self.subscripts: list[ast.Subscript] = []
         self.tests: list[ast.AST] = []  # If, While, Assert, IfExp: nodes whose .test Python makes a bool of
+        self.truth_ops: list[ast.AST] = []  # `not x`, `a or b`: Python makes a bool of their operands too
         self.bound_names: set[str] = set()
         buckets = {
             ast.Call: self.calls, ast.For: self.loops, ast.AsyncFor: self.loops, ast.While: self.loops,
@@ -87,7 +88,7 @@ class FileIndex:
             ast.AsyncFunctionDef: self.functions, ast.ClassDef: self.classes, ast.Import: self.imports,
             ast.ImportFrom: self.imports, ast.Assign: self.assigns, ast.AugAssign: self.assigns,
             ast.AnnAssign: self.assigns, ast.FormattedValue: self.formatted, ast.Subscript: self.subscripts,
-            ast.If: self.tests, ast.Assert: self.tests, ast.IfExp: self.tests,
+            ast.If: self.tests, ast.Assert: self.tests, ast.IfExp: self.tests, ast.BoolOp: self.truth_ops,
         }
         parents = self.parents
         self.subtractions: list[ast.BinOp] = []
@@ -100,6 +101,8 @@ class FileIndex:
             bucket = buckets.get(cls)
             if bucket is not None:
                 bucket.append(node)
+            elif cls is ast.UnaryOp and node.op.__class__ is ast.Not:
+                self.truth_ops.append(node)
             elif cls is binop and node.op.__class__ is sub:
                 self.subtractions.append(node)
             elif cls is binop and node.op.__class__ is ast.Mod and node.left.__class__ in (ast.Constant, ast.JoinedStr):

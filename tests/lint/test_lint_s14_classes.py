@@ -4,6 +4,7 @@ computes from each; a loop's sole call of a
 helper reaches the reads of the helpers only it calls; torch 0.3's loss.data[0] is a read;
 next(model.parameters()).device of a handed model can be CUDA; a project's own MelSpectrogram records no graph;
 a distillation's teacher is a target network; a flag switched once is no guard;
+`not t` / `a or b` of CUDA tensors reads them; a tuple result held in a name unpacks element by element;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ host_scores = [((f - 1) ** 2).sum().item() for f in host]
 sizes = [len(f.nonzero()) for f in feats]
 """, [6]),
     ("GA103", "a loop's sole call of a helper reaches the reads of the helpers only that helper calls "
-     "(Metrics.update -> self.distance -> .item()); a nested helper with a second call site keeps its read to itself", """
+     "(Metrics.update -> self.distance -> .item()); a nested helper with a second call site is reported at the "
+     "helper's calling line (self.gap(p, g)), the session-12 placement one level down", """
 import torch
 class Metrics:
     def update(self, p, g):
@@ -100,7 +102,7 @@ for x, y in loader:
     out = model(x.cuda())
     metrics.update(out, y.cuda())
     tracker.update(out, y.cuda())
-""", [5, 9, 13]),
+""", [5, 9, 13, 14]),
     ("GA103", "torch 0.3's loss.data[0] in a training loop reads the loss like .item(); outputs.data[0] is the "
      "batch's first row, no read", """
 import torch
@@ -183,6 +185,38 @@ for batch_idx, x in enumerate(loader):
     if log_now:
         print(out.std().item())
 """, [7]),
+    ("GA103", "`not` of a CUDA tensor, or `a or b` of CUDA tensors, outside a condition asks for its truth value "
+     "(a helper returning `not (isnan(t).any() or isinf(t).any())` called per step reads); a CPU check reads nothing", """
+import torch
+def check_tensor(t):
+    return not (torch.isnan(t).any() or torch.isinf(t).any())
+def check_host(n):
+    t = torch.zeros(n)
+    return not (torch.isnan(t).any() or torch.isinf(t).any())
+model = Net().cuda()
+for x in loader:
+    x = x.cuda()
+    out = model(x)
+    ok = not torch.isnan(out).any()
+    keep = check_tensor(out)
+    fine = check_host(4)
+    n = len(out) or 1
+""", [3, 11]),
+    ("GA103", "a tuple result held in a name and unpacked later (`result = step(...)`; `loss, acc = result`) gives "
+     "each name its own element's kind: a number read with .item() inside the helper formats without a wait", """
+import torch
+def step(model, x):
+    out = model(x)
+    return out.sum(), out.mean().item()
+model = Net().cuda()
+for x in loader:
+    result = step(model, x.cuda())
+    if result is None:
+        continue
+    loss, mean = result
+    loss.backward()
+    print(f"{mean:.3f}")
+""", [4]),
 ]
 
 

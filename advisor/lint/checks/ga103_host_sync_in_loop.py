@@ -100,6 +100,8 @@ def describe(node: ast.AST) -> str:
         return f"{short(node)} (torch 0.3's way of writing .item())"  # loss.data[0]
     if isinstance(node, ast.Subscript):  # classes[pred], confusion[t, p] += 1
         return f"indexing {short(node.value)} (host data) with a CUDA tensor, {short(node)},"
+    if isinstance(node, (ast.UnaryOp, ast.BoolOp)):  # `return not bad`, `ok = a or b` outside a condition
+        return f"{short(node)} (Python asks the CUDA tensor for its truth value)"
     return f"using the CUDA tensor {short(node)} as a condition"
 
 
@@ -225,26 +227,39 @@ def run(ctx) -> Iterator[Hit]:
         for call, inner in ctx.calls_with_host_reads(loop):
             if id(inner.node) in timing:
                 continue
-            # the read's function, and the helper the loop calls when the read is deeper (distillation_step's own
-            # loss.item() after the loss helper it calls)
-            holders = [h for h in dict.fromkeys((ctx.function_of(inner.node), call.callee)) if h]
-            if _only_caller(ctx, holders):
+            if _only_caller(ctx, [call.callee]):
                 # the helper runs only from this loop: each read in it is what to change, not only the first
-                reads = [r for holder in _with_sole_helpers(ctx, holders) for r in ctx.every_call_host_reads(holder)
-                         if r.callee is None]
-                for read in [inner] + [r for r in reads if r.node is not inner.node]:
-                    node = read.node if isinstance(read.node, (ast.Call, ast.BinOp, ast.FormattedValue)) \
-                        else ctx.condition_read(read.node)
-                    node = node.value if isinstance(node, ast.FormattedValue) else node
-                    yield Hit(f"{describe(read.node)} waits for the GPU on every iteration of the loop at "
-                              f"{where(ctx, loop)}: {short(call.node)} ({where(ctx, call.node)}) runs it",
-                              node=node, evidence={"loop_line": line_of(ctx, loop),
-                                                   "sync_line": line_of(ctx, read.node)})
+                yield from _reads_inside(ctx, loop, call, timing)
                 continue
             # a helper used elsewhere too is fine there: calling it on every iteration is the mistake
             yield Hit(f"{short(call.node)} waits for the GPU on every iteration of the loop at {where(ctx, loop)}: "
                       f"it calls {describe(inner.node)} ({where(ctx, inner.node)})", node=call.node,
                       evidence={"loop_line": line_of(ctx, loop), "sync_line": line_of(ctx, inner.node)})
+
+
+def _reads_inside(ctx, loop, call, timing: set[int]) -> Iterator[Hit]:
+    """The reads a loop's sole call of a helper makes: each read in the helper and in the helpers only it calls, at its
+    own line; and each call it makes to a helper used elsewhere too that reads (check_tensor(x) from two places), at
+    that calling line -- the session-12 placement, one level down."""
+    holders = _with_sole_helpers(ctx, [call.callee])
+    runs_it = f"{short(call.node)} ({where(ctx, call.node)}) runs it"
+    for holder in holders:
+        for read in ctx.every_call_host_reads(holder):
+            if read.callee is not None or id(read.node) in timing:
+                continue
+            node = read.node if isinstance(read.node, (ast.Call, ast.BinOp, ast.FormattedValue)) \
+                else ctx.condition_read(read.node)
+            node = node.value if isinstance(node, ast.FormattedValue) else node
+            yield Hit(f"{describe(read.node)} waits for the GPU on every iteration of the loop at {where(ctx, loop)}: "
+                      f"{runs_it}", node=node, evidence={"loop_line": line_of(ctx, loop),
+                                                         "sync_line": line_of(ctx, read.node)})
+        for inner_call in ctx.every_call_helper_calls(holder):
+            inner = ctx.helper_host_read(inner_call.callee) if inner_call.callee not in holders else None
+            if inner is not None and id(inner.node) not in timing:
+                yield Hit(f"{short(inner_call.node)} waits for the GPU on every iteration of the loop at "
+                          f"{where(ctx, loop)}: {runs_it}, and it calls {describe(inner.node)} "
+                          f"({where(ctx, inner.node)})", node=inner_call.node,
+                          evidence={"loop_line": line_of(ctx, loop), "sync_line": line_of(ctx, inner.node)})
 
 
 def _few_runs(ctx, loop) -> bool:
@@ -289,7 +304,8 @@ def _with_sole_helpers(ctx, holders: list, depth: int = 0) -> list:
     for holder in holders:
         if depth >= _HELPER_DEPTH:
             break
-        helpers = [h for h in ctx.every_call_helpers(holder) if h not in found and len(ctx.call_sites(h)) == 1]
+        helpers = [e.callee for e in ctx.every_call_helper_calls(holder)
+                   if e.callee not in found and len(ctx.call_sites(e.callee)) == 1]
         found.extend(h for h in _with_sole_helpers(ctx, helpers, depth + 1) if h not in found)
     return found
 

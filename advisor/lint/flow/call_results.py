@@ -29,8 +29,12 @@ from advisor.lint.torch_api import DEVICE_NAME_HINT, MODEL_NAME_HINT
 
 
 def returned_shape(analyzer, target: ast.AST, value: ast.AST) -> Optional[tuple[int, ...]]:
-    """The per-element kinds for unpacking ``value`` (a call of the user's function) into ``target``, when every
-    return of that function is a tuple of as many elements; None otherwise."""
+    """The per-element kinds for unpacking ``value`` (a call of the user's function, or a name bound once to one) into
+    ``target``, when every return of that function is a tuple of as many elements; None otherwise."""
+    if isinstance(value, ast.Name):  # result = step(...); if result is None: ...; loss, acc = result
+        held = [v for v in analyzer.index.assigned_values.get(value.id, ())
+                if analyzer.index.scope_of(v) is analyzer.index.scope_of(value)]
+        value = held[0] if len(held) == 1 else value
     if not (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, ast.Call)):
         return None
     if _accelerator_prepare(analyzer, value) and len(value.args) == len(target.elts):

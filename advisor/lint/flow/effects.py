@@ -19,6 +19,7 @@ from typing import Optional
 from advisor.lint import torch_api as api
 from advisor.lint.flow.analyzer import FlowResult
 from advisor.lint.flow.events import CLOCK, COMPUTE, HOST_READ, KERNEL, SYNC, WORK, Event, Summary
+from advisor.lint.flow.expr_effects import expression_effect
 from advisor.lint.flow.kinds import (
     CONTAINER,
     CPU_TENSOR,
@@ -32,11 +33,10 @@ from advisor.lint.flow.kinds import (
     INSTANCE_BITS,
     MODEL,
 )
-from advisor.lint.flow.literals import came_from_generate, is_mask, is_text, is_text_data
+from advisor.lint.flow.literals import came_from_generate, is_text, is_text_data
 from advisor.lint.flow.loggers import logs_cuda, run_logger
 from advisor.lint.flow.predictors import predictor_on_cuda
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
-from advisor.lint.flow.subscript_reads import reads_by_subscript
 from advisor.lint.flow.truth import truth_read, truth_sync
 from advisor.lint.flow.view import FlowView
 from advisor.lint.flow.walks import walks_a_mapping
@@ -48,7 +48,7 @@ _NOTHING_INSIDE = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef
                              ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Import, ast.ImportFrom,
                              ast.Global, ast.Nonlocal})
 _SPECIAL = frozenset({ast.For, ast.AsyncFor, ast.While, ast.If, ast.IfExp, ast.Assert, ast.Assign, ast.AugAssign})
-_EMITTING = frozenset({ast.Call, ast.BinOp, ast.Compare, ast.UnaryOp, ast.FormattedValue, ast.Subscript})
+_EMITTING = frozenset({ast.Call, ast.BinOp, ast.Compare, ast.UnaryOp, ast.FormattedValue, ast.Subscript, ast.BoolOp})
 _CASTS = frozenset({"half", "double", "bfloat16"})
 # print(model), str(model), isinstance(model, nn.Module): Python's own functions never run a model handed to them.
 _BUILTIN_NAMES = frozenset(dir(builtins))
@@ -140,20 +140,10 @@ class Effects(FlowView):
             bits, callee = self.call_effect(node)
             if bits:
                 out.append(Event(node, bits, callee))
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and is_text(node.left):
-            if self.kind(node.right) & CUDA_TENSOR:  # "loss %.4f" % loss formats a CUDA tensor
-                out.append(Event(node, SYNC | HOST_READ))
-        elif isinstance(node, (ast.BinOp, ast.Compare)) or (isinstance(node, ast.UnaryOp)
-                                                           and not isinstance(node.op, ast.Not)):
-            if self.kind(node) & CUDA_TENSOR:
-                out.append(Event(node, WORK | COMPUTE))
-        elif isinstance(node, ast.FormattedValue) and self.kind(node.value) & CUDA_TENSOR:
-            out.append(Event(node, SYNC | HOST_READ))
-        elif isinstance(node, ast.Subscript) and reads_by_subscript(node, self.kind, self.index):
-            out.append(Event(node, SYNC | HOST_READ))  # classes[pred]: the index is read back first; loss.data[0]
-        elif isinstance(node, ast.Subscript) and self.kind(node.value) & CUDA_TENSOR:
-            if is_mask(self.index, node.slice) and self.kind(node.slice) & CUDA_TENSOR:
-                out.append(Event(node, WORK | COMPUTE | SYNC))  # x[x > 0]: the result's size is read back first
+        else:
+            bits = expression_effect(node, self.kind, self.index)
+            if bits:
+                out.append(Event(node, bits))
 
     def truth_sync(self, test: ast.AST) -> bool:
         """Python asks a CUDA tensor for its truth value: the host waits for the GPU (flow/truth.py)."""

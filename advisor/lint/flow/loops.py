@@ -22,6 +22,7 @@ from typing import Optional
 
 from advisor.lint.flow import steps
 from advisor.lint.flow.effects import COMPUTE, HOST_READ, KERNEL, SYNC, Effects, Event
+from advisor.lint.flow.expr_effects import expression_effect
 from advisor.lint.flow.guards import BranchGuards
 from advisor.lint.flow.kinds import CUDA_TENSOR, CUDA_WORKER, LOADER
 from advisor.lint.flow.scopes import FunctionInfo, call_sites, passed_at
@@ -289,6 +290,7 @@ class LoopAnalysis(BranchGuards, FlowView):
         reads += [c for c in index.calls if effects.call_effect_is_host_read(c)]
         reads += [n for n in index.text_formats if self.kind(n.right) & CUDA_TENSOR]
         reads += [n for n in index.subscripts if reads_by_subscript(n, self.kind, index)]
+        reads += [n for n in index.truth_ops if expression_effect(n, self.kind, index) & HOST_READ]
         found: dict[ast.AST, None] = {}
         seen_functions: set = set()
         work = [(node, 0) for node in reads]
@@ -382,9 +384,9 @@ class LoopAnalysis(BranchGuards, FlowView):
                     return inner
         return None
 
-    def every_call_helpers(self, info: FunctionInfo) -> list[FunctionInfo]:
-        """The user's functions a call to ``info`` runs every time in its own body (its loops aside)."""
-        return [event.callee for event in self.effects.events(info.node.body, stop_at_loops=True)
+    def every_call_helper_calls(self, info: FunctionInfo) -> list[Event]:
+        """The calls to the user's functions a call to ``info`` makes every time in its own body (its loops aside)."""
+        return [event for event in self.effects.events(info.node.body, stop_at_loops=True)
                 if event.callee is not None and not self.guarded(event.node, info.node)]
 
     def every_call_host_reads(self, info: FunctionInfo) -> list[Event]:
