@@ -5,6 +5,7 @@ helper reaches the reads of the helpers only it calls; torch 0.3's loss.data[0] 
 next(model.parameters()).device of a handed model can be CUDA; a project's own MelSpectrogram records no graph;
 a distillation's teacher is a target network; a flag switched once is no guard;
 `not t` / `a or b` of CUDA tensors reads them; a tuple result held in a name unpacks element by element;
+cached CPU batches walked on every pass of an outer loop are copied again each pass;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -217,6 +218,29 @@ for x in loader:
     loss.backward()
     print(f"{mean:.3f}")
 """, [4]),
+    ("GA105", "a list of CPU batches cached once and walked again on every pass of an outer loop copies each batch "
+     "to the GPU again per pass; a single pass (tqdm(range(1))), or batches stored on the GPU, copy nothing twice", """
+import torch
+import tqdm
+model = Net().cuda().eval()
+batches = []
+for b in loader:
+    batches.append(b)
+for _ in tqdm.tqdm(range(1)):
+    for batch in batches:
+        _, text = batch
+        text = text.to("cuda")
+        model(text)
+for _ in range(100):
+    for i, batch in enumerate(batches):
+        _, text = batch
+        text = text.to("cuda")
+        model(text)
+on_gpu = [b.cuda() for b in loader]
+for _ in range(100):
+    for b in on_gpu:
+        model(b.to("cuda"))
+""", [15]),
 ]
 
 

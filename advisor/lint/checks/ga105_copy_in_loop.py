@@ -28,6 +28,7 @@ from advisor.lint import torch_api as api
 from advisor.lint.checks.common import line_of, short, where
 from advisor.lint.checks.invariant import is_literal, loop_invariant
 from advisor.lint.checks.passed_in_loop import same_data_passed_in_loop
+from advisor.lint.checks.replayed_batches import replayed_batches
 from advisor.lint.flow import COMPUTE, CPU_DEVICE, CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, DTYPE, MODEL, FunctionInfo
 from advisor.lint.flow.scopes import passed_at
 from advisor.lint.index import target_names
@@ -96,6 +97,7 @@ def measured_cost(machine) -> Optional[str]:
 
 def run(ctx) -> Iterator[Hit]:
     yield from _literals_made_on_gpu(ctx)
+    yield from replayed_batches(ctx)
     for call in ctx.index.calls:
         func = call.func
         if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda")):

@@ -20,6 +20,7 @@ import ast
 from functools import cached_property
 from typing import Optional
 
+from advisor.lint import torch_api as api
 from advisor.lint.flow import steps
 from advisor.lint.flow.effects import COMPUTE, HOST_READ, KERNEL, SYNC, Effects, Event
 from advisor.lint.flow.expr_effects import expression_effect
@@ -221,6 +222,8 @@ class LoopAnalysis(BranchGuards, FlowView):
         sizes = self.sizes
         if isinstance(loop, (ast.For, ast.AsyncFor)):
             iterable = loop.iter
+            while isinstance(iterable, ast.Call) and iterable.args and self.qual(iterable.func) in api.PROGRESS_BARS:
+                iterable = iterable.args[0]  # tqdm(range(10)): as many as the range
             if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "range":
                 bounds = [self._literal_length(a) if (v := sizes.int_value(a)) is None else v for a in iterable.args]
                 if not bounds or None in bounds:
