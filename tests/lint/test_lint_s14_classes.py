@@ -6,6 +6,7 @@ next(model.parameters()).device of a handed model can be CUDA; a project's own M
 a distillation's teacher is a target network; a flag switched once is no guard;
 `not t` / `a or b` of CUDA tensors reads them; a tuple result held in a name unpacks element by element;
 cached CPU batches walked on every pass of an outer loop are copied again each pass;
+an FGSM attack's backward is no training step; integer casts leave no float64;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -241,6 +242,33 @@ for _ in range(100):
     for b in on_gpu:
         model(b.to("cuda"))
 """, [15]),
+    ("GA103", "a loop of repeated experiments whose own body runs an FGSM attack (backward for the input's "
+     "gradient, no optimizer step) is not a loop of steps: its per-run reads after the training epochs are not "
+     "per step; the epochs' own read is", """
+import torch
+model = Net().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for run in range(10):
+    for epoch in range(100):
+        opt.zero_grad()
+        loss = crit(model(images), label)
+        loss.backward()
+        opt.step()
+        print(loss.item())
+    x = images.requires_grad_()
+    crit(model(x), label).backward()
+    adv = x - 0.1 * x.grad.sign()
+    pred = model(adv).argmax(1).cpu()
+""", [10]),
+    ("GA109", "integer casts leave no float64: torch.from_numpy(labels).long().cuda() of a float64 array moves "
+     "int64 data; .double() of it does move float64", """
+import numpy as np
+import torch
+Y = np.zeros((10, 10))
+label = torch.from_numpy(Y).long().cuda()
+mask = torch.from_numpy(Y).bool().cuda()
+data = torch.from_numpy(Y).double().cuda()
+""", [6]),
 ]
 
 

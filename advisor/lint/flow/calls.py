@@ -248,7 +248,7 @@ class CallEvaluator(ExprEvaluator):
                                           and looks_like_model(receiver_node))
         if attr == "double":  # (on a value we know nothing of -- a batch of a loader handed in -- float64 all the same)
             return receiver | F64 if receiver & (TENSOR_BITS | NUMPY | MODEL_BITS) or not receiver else 0
-        if attr in ("float", "half", "bfloat16"):
+        if attr in ("float", "half", "bfloat16", "long", "int", "short", "byte", "bool", "char"):  # (no float64 left)
             return receiver & ~F64
         if module:
             if attr == "eval" or (attr == "train" and node.args and _is_false(node.args[0])):

@@ -136,6 +136,7 @@ class LoopAnalysis(BranchGuards, FlowView):
         known = self._updates.get(loop)
         if known is None:  # the syntactic look first: most loops have no such call
             known = self._updates[loop] = bool(steps.update_calls(loop.body)) \
+                and not steps.input_gradient_only(loop.body) \
                 and steps.runs_update(self.iteration_events(loop, stop_at_loops=True))
         return known
 

@@ -14,7 +14,7 @@ import re
 
 from advisor.lint.flow.effects import COMPUTE, Event
 from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, children
-from advisor.lint.names import last_identifier
+from advisor.lint.names import dotted, last_identifier
 
 UPDATES = frozenset({"backward", "step", "grad"})  # (torch.autograd.grad: a hand-written or meta-learning step)
 OPTIMIZER_STEP = frozenset({"step"})
@@ -150,15 +150,7 @@ def runs_epochs(index, loop: ast.AST) -> bool:
 
 def _body_calls(body: list[ast.stmt]) -> list[ast.Call]:
     """The calls in ``body`` outside its inner loops and definitions."""
-    found, stack = [], list(body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, _NOT_THIS_BODY):
-            continue
-        if isinstance(node, ast.Call):
-            found.append(node)
-        stack.extend(children(node))
-    return found
+    return [node for node in _body_nodes(body) if isinstance(node, ast.Call)]
 
 
 def update_after(index, loop: ast.AST) -> bool:
@@ -167,4 +159,50 @@ def update_after(index, loop: ast.AST) -> bool:
     step, not a loop of steps."""
     scope, end = index.scope_of(loop), loop.end_lineno or loop.lineno
     return any(isinstance(call.func, ast.Attribute) and call.func.attr == "backward" and call.lineno > end
-               and index.scope_of(call) is scope for call in index.calls_by_name.get("backward", ()))
+               and index.scope_of(call) is scope and not _for_an_input(index, call)
+               for call in index.calls_by_name.get("backward", ()))
+
+
+def _for_an_input(index, call: ast.Call) -> bool:
+    """Is this backward() an attack's, asking for an input's gradient (input_gradient_only of its own body)?"""
+    loops = index.enclosing_loops(call)
+    holder = loops[0] if loops else index.scope_of(call)
+    return input_gradient_only(getattr(holder, "body", []))
+
+
+def input_gradient_only(body: list[ast.stmt]) -> bool:
+    """``x = images.requires_grad_(); loss(model(x)).backward(); x.grad`` with no optimizer step: the backward pass
+    of an adversarial attack (FGSM) or a saliency map, which asks for the gradient of an input -- not a training
+    update, so the loop around it is not a loop of steps."""
+    calls = _body_calls(body)
+    updates = {call.func.attr for call in calls if isinstance(call.func, ast.Attribute) and call.func.attr in UPDATES}
+    if updates != {"backward"}:
+        return False
+    marked = {dotted(call.func.value) for call in calls
+              if isinstance(call.func, ast.Attribute) and call.func.attr == "requires_grad_"}
+    marked |= {target_key for node in _body_nodes(body) if isinstance(node, ast.Assign)
+               for target_key in _marked_targets(node)}
+    read = {dotted(node.value) for node in _body_nodes(body) if isinstance(node, ast.Attribute) and node.attr == "grad"}
+    return bool((marked & read) - {None})
+
+
+def _marked_targets(node: ast.Assign) -> list:
+    """``x = images.requires_grad_()`` / ``x.requires_grad = True``: the names whose gradient is asked for."""
+    value = node.value
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "requires_grad_":
+        return [dotted(t) for t in node.targets]
+    if isinstance(value, ast.Constant) and value.value is True:
+        return [dotted(t.value) for t in node.targets if isinstance(t, ast.Attribute) and t.attr == "requires_grad"]
+    return []
+
+
+def _body_nodes(body: list[ast.stmt]) -> list[ast.AST]:
+    """The nodes of ``body`` outside its inner loops and definitions."""
+    found, stack = [], list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _NOT_THIS_BODY):
+            continue
+        found.append(node)
+        stack.extend(children(node))
+    return found
