@@ -6,7 +6,8 @@ next(model.parameters()).device of a handed model can be CUDA; a project's own M
 a distillation's teacher is a target network; a flag switched once is no guard;
 `not t` / `a or b` of CUDA tensors reads them; a tuple result held in a name unpacks element by element;
 cached CPU batches walked on every pass of an outer loop are copied again each pass;
-an FGSM attack's backward is no training step; integer casts leave no float64;
+an FGSM attack's backward is no training step; integer casts leave no float64; `% 1` is no guard;
+a loop of one pass is no loop;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -269,6 +270,24 @@ label = torch.from_numpy(Y).long().cuda()
 mask = torch.from_numpy(Y).bool().cuda()
 data = torch.from_numpy(Y).double().cuda()
 """, [6]),
+    ("GA103", "`if (epoch + 1) % 1 == 0:` holds on every iteration (an interval of one); `% 10` is a guard; a "
+     "loop of one pass (range(len([0.1]))) inside a loop of runs reads once per run, not per step", """
+import torch
+model = Net().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for run in range(5):
+    for epoch in range(100):
+        loss = model(x).sum()
+        loss.backward()
+        opt.step()
+        if (epoch + 1) % 1 == 0:
+            print(loss.item())
+        if (epoch + 1) % 10 == 0:
+            print(loss.item())
+    epsilon = [0.1]
+    for i in range(len(epsilon)):
+        print(model(x).sum().cpu())
+""", [10]),
 ]
 
 

@@ -60,8 +60,9 @@ class BranchGuards:
             # unless it is a filter against a fixed bound (`if score >= 0.18:` per box): that passes every
             # element above the bound, and each read in its branch counts
             return not self._fixed_bound_filter(test, stop) and not _differs_from_a_constant(test)
-        if self.kind(test) & CUDA_TENSOR:
-            return False
+        if self.kind(test) & CUDA_TENSOR or isinstance(test, ast.Compare) and isinstance(test.left, ast.BinOp) \
+                and isinstance(test.left.op, ast.Mod) and _by_one(test.left):
+            return False  # (`if (epoch + 1) % 1 == 0:` holds on every iteration)
         if isinstance(test, ast.BoolOp):
             return any(self.is_guard(value, stop) for value in test.values)
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
@@ -102,6 +103,11 @@ class BranchGuards:
         left, right, _ = compared
         return isinstance(left, ast.Name) and left.id in self.assigned(stop) and isinstance(right, ast.Constant) \
             and isinstance(right.value, int) and not isinstance(right.value, bool) and 0 <= right.value <= _FEW_FIRST
+
+
+def _by_one(node: ast.BinOp) -> bool:
+    """``(epoch + 1) % 1``: a print interval of one, left at its smallest -- it holds on every iteration."""
+    return isinstance(node.right, ast.Constant) and node.right.value == 1
 
 
 def _differs_from_a_constant(test: ast.AST) -> bool:

@@ -20,7 +20,6 @@ import ast
 from functools import cached_property
 from typing import Optional
 
-from advisor.lint import torch_api as api
 from advisor.lint.flow import steps
 from advisor.lint.flow.effects import COMPUTE, HOST_READ, KERNEL, SYNC, Effects, Event
 from advisor.lint.flow.expr_effects import expression_effect
@@ -31,7 +30,7 @@ from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.subscript_reads import reads_by_subscript
 from advisor.lint.flow.view import FlowView
 from advisor.lint.flow.walks import walks_a_mapping, walks_few_components, walks_parameters
-from advisor.lint.flow.while_counts import stops_after, while_iterations
+from advisor.lint.flow.while_counts import loop_iterations
 from advisor.lint.index import children
 from advisor.lint.names import dotted, last_identifier
 
@@ -87,8 +86,10 @@ class LoopAnalysis(BranchGuards, FlowView):
 
     def _decide(self, loop: ast.AST) -> bool:
         if self.is_sweep(loop) or steps.runs_once(loop.body) or steps.in_exit_branch(self.index, loop) \
+                or self.iterations(loop) == 1 \
                 or walks_a_mapping(loop, self.kind) or self._checks_parameters_once(loop):
-            return False  # (a loop in an error branch that exits -- sys.exit(), raise -- runs once at most)
+            return False  # (a loop in an error branch that exits -- sys.exit(), raise -- runs once at most; so
+            # does range(1): its reads run once per iteration of the loop around it, judged there)
         events = self.iteration_events(loop, stop_at_loops=True)
         if not any(event.bits & (COMPUTE | KERNEL) for event in events):  # (a random fill is a kernel per step)
             # `for i in range(len(t)): total += t[i].item()`: one sync per element of a CUDA tensor; a batch of a
@@ -220,31 +221,7 @@ class LoopAnalysis(BranchGuards, FlowView):
 
     def iterations(self, loop: ast.AST) -> Optional[int]:
         """The iteration count the code spells out (``range(100_000)``, ``while i < N``), else None."""
-        sizes = self.sizes
-        if isinstance(loop, (ast.For, ast.AsyncFor)):
-            iterable = loop.iter
-            while isinstance(iterable, ast.Call) and iterable.args and self.qual(iterable.func) in api.PROGRESS_BARS:
-                iterable = iterable.args[0]  # tqdm(range(10)): as many as the range
-            if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "range":
-                bounds = [self._literal_length(a) if (v := sizes.int_value(a)) is None else v for a in iterable.args]
-                if not bounds or None in bounds:
-                    return None
-                start, stop = (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
-                step = bounds[2] if len(bounds) > 2 and bounds[2] else 1
-                return max(0, (stop - start) // step)
-            if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
-                return len(iterable.elts)
-            return stops_after(loop, sizes.int_value)  # for i, b in enumerate(loader): if i >= n: break
-        return while_iterations(loop, self.index, sizes.int_value)
-
-    def _literal_length(self, node: ast.AST) -> Optional[int]:
-        """``len(coeffs)`` with ``coeffs = [1/90, -3/20, ...]`` the only binding of the name: its length."""
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
-                and len(node.args) == 1 and isinstance(node.args[0], ast.Name)):
-            return None
-        values = self.index.assigned_values.get(node.args[0].id, [])
-        lengths = {len(v.elts) for v in values if isinstance(v, (ast.List, ast.Tuple))}
-        return lengths.pop() if len(values) == 1 and len(lengths) == 1 else None
+        return loop_iterations(loop, self.index, self.sizes.int_value, self.qual)
 
     def walks_cuda_tensor(self, loop: ast.AST) -> bool:
         """``for v in t`` / ``for i in range(len(t))`` / ``range(t.size(0))`` / ``range(t.shape[0])``, t on CUDA."""

@@ -1,4 +1,5 @@
-"""How many times a counted loop runs, when the code spells it out: a counted ``while``, or a ``for`` that breaks at a count.
+"""How many times a counted loop runs, when the code spells it out: ``for`` over a range or a literal (also through a
+progress bar, ``tqdm(range(10))``), a counted ``while``, or a ``for`` that breaks at a count.
 
 ``r = 5`` ... ``while r != 0: ...; r -= 1`` runs five times, and ``i = 0`` ... ``while i < n: ...; i += 2`` runs
 n / 2 times: the counter starts at the constant written just before the loop, in the same block, and the body
@@ -11,7 +12,38 @@ from __future__ import annotations
 import ast
 from typing import Callable, Optional
 
+from advisor.lint import torch_api as api
+
 IntValue = Callable[[ast.AST], Optional[int]]
+
+
+def loop_iterations(loop: ast.AST, index, int_value: IntValue, qual: Callable[[ast.AST], Optional[str]]) -> Optional[int]:
+    """The iteration count the code spells out (``range(100_000)``, ``while i < N``), else None."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)):
+        return while_iterations(loop, index, int_value)
+    iterable = loop.iter
+    while isinstance(iterable, ast.Call) and iterable.args and qual(iterable.func) in api.PROGRESS_BARS:
+        iterable = iterable.args[0]  # tqdm(range(10)): as many as the range
+    if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "range":
+        bounds = [_literal_length(a, index) if (v := int_value(a)) is None else v for a in iterable.args]
+        if not bounds or None in bounds:
+            return None
+        start, stop = (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
+        step = bounds[2] if len(bounds) > 2 and bounds[2] else 1
+        return max(0, (stop - start) // step)
+    if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
+        return len(iterable.elts)
+    return stops_after(loop, int_value)  # for i, b in enumerate(loader): if i >= n: break
+
+
+def _literal_length(node: ast.AST, index) -> Optional[int]:
+    """``len(coeffs)`` with ``coeffs = [1/90, -3/20, ...]`` the only binding of the name: its length."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
+            and len(node.args) == 1 and isinstance(node.args[0], ast.Name)):
+        return None
+    values = index.assigned_values.get(node.args[0].id, [])
+    lengths = {len(v.elts) for v in values if isinstance(v, (ast.List, ast.Tuple))}
+    return lengths.pop() if len(values) == 1 and len(lengths) == 1 else None
 
 
 def while_iterations(loop: ast.While, index, int_value: IntValue) -> Optional[int]:
