@@ -7,7 +7,7 @@ a distillation's teacher is a target network; a flag switched once is no guard;
 `not t` / `a or b` of CUDA tensors reads them; a tuple result held in a name unpacks element by element;
 cached CPU batches walked on every pass of an outer loop are copied again each pass;
 an FGSM attack's backward is no training step; integer casts leave no float64; `% 1` is no guard;
-a loop of one pass is no loop;
+a loop of one pass is no loop; an imported def_device can be CUDA;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -288,6 +288,21 @@ for run in range(5):
     for i in range(len(epsilon)):
         print(model(x).sum().cpu())
 """, [10]),
+    ("GA103", "a device imported from the project's helpers under a device's name (def_device) can be CUDA: "
+     "the loss read per step waits for it; one named cpu_device is the CPU", """
+import torch
+from helpers import def_device, cpu_device
+model = Net().to(def_device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x in loader:
+    loss = model(x.to(def_device)).sum()
+    loss.backward()
+    opt.step()
+    print(loss.item())
+small = Net().to(cpu_device)
+for x in loader:
+    print(small(x.to(cpu_device)).sum().item())
+""", [9]),
 ]
 
 

@@ -39,7 +39,7 @@ def has_float_literal(node: ast.AST) -> bool:
 
 def name_hint(name: str) -> int:
     """What a name nothing in the file binds (or a parameter no call site fills) holds, by its name."""
-    if name in api.DEVICE_NAME_HINT:
+    if api.names_a_device(name):  # device, DEVICE, def_device / train_device of a helper module (not cpu_device)
         return CUDA_DEVICE
     return CUDA_TENSOR if api.CUDA_TENSOR_NAME_HINT.match(name) else 0
 
