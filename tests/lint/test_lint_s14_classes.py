@@ -8,6 +8,7 @@ a distillation's teacher is a target network; a flag switched once is no guard;
 cached CPU batches walked on every pass of an outer loop are copied again each pass;
 an FGSM attack's backward is no training step; integer casts leave no float64; `% 1` is no guard;
 a loop of one pass is no loop; an imported def_device can be CUDA;
+a factory whose shape only is printed, or cast .to(bool), is still made only to be copied;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -303,6 +304,18 @@ small = Net().to(cpu_device)
 for x in loader:
     print(small(x.to(cpu_device)).sum().item())
 """, [9]),
+    ("GA104", "a CPU factory only printed by its shape before the copy, or cast with .to(bool), is still made only "
+     "to be copied; one whose values are printed is used on the CPU", """
+import torch
+device = torch.device("cuda")
+x_cpu = torch.randn(100, 100)
+print(f"CPU tensor created: {x_cpu.shape}")
+x_gpu = x_cpu.to(device)
+mask = torch.ones((4, 8, 1)).to(bool).to(device)
+y_cpu = torch.randn(10)
+print(y_cpu)
+y_gpu = y_cpu.to(device)
+""", [3, 6]),
 ]
 
 

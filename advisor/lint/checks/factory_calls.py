@@ -67,10 +67,13 @@ def _first_piece(argument: ast.AST) -> ast.AST:
 
 def cpu_type_cast(ctx, call: ast.Call) -> bool:
     """``t.type(torch.FloatTensor)``: a cast that stays on the CPU (pre-0.4 code), like ``t.float()``; also
-    ``t.to(torch.int8)``, a dtype alone."""
+    ``t.to(torch.int8)`` or ``t.to(bool)``, a dtype alone."""
     if call.func.attr not in ("type", "to") or len(call.args) != 1 or call.keywords:  # type: ignore[union-attr]
         return False
     argument = call.args[0]
+    if isinstance(argument, ast.Name) and argument.id in ("bool", "int", "float") \
+            and argument.id not in ctx.index.bound_names:
+        return True  # t.to(bool): Python's type as the dtype
     if isinstance(argument, ast.Name):  # typ = torch.float; t.type(typ)
         values = ctx.index.assigned_values.get(argument.id, [])
         argument = values[0] if len(values) == 1 else argument

@@ -149,11 +149,13 @@ def run(ctx) -> Iterator[Hit]:
 
 
 def _only_copied(ctx, scope: ast.AST, name: str, lines: list[int]) -> bool:
-    """Every read of the tensor is a copy to a GPU (``model0(x.to("cuda:0")); model1(x.to("cuda:1"))``): it
-    is still made on the CPU only to be copied."""
+    """Every read of the tensor is a copy to a GPU (``model0(x.to("cuda:0")); model1(x.to("cuda:1"))``) or of its
+    shape only (``print(x.shape)``): it is still made on the CPU only to be copied."""
     reads = [node for node in ctx.index.names_by_id.get(name, ()) if isinstance(node.ctx, ast.Load)
              and node.lineno in lines and ctx.index.scope_of(node) is scope]
     for node in reads:
+        if _reads_shape_only(ctx, node):
+            continue  # (print(x.shape) before the copy reads no values)
         move = ctx.index.parents.get(ctx.index.parents.get(node))
         if not (isinstance(move, ast.Call) and isinstance(move.func, ast.Attribute) and move.func.value is node
                 and move.func.attr in ("to", "cuda") and ctx.kind(move) & CUDA_TENSOR):

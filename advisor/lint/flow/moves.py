@@ -22,6 +22,7 @@ from advisor.lint.flow.kinds import (
 from advisor.lint.flow.literals import is_device_number, looks_like_model, made_by_predictor_library
 
 Kw = dict[Optional[str], int]
+_PYTHON_TYPES = frozenset({"bool", "int", "float", "complex"})
 
 
 def is_module(kind: int) -> bool:
@@ -48,6 +49,8 @@ def moved(evaluator, receiver: int, attr: str, node: ast.Call, pos: list[int], k
                 target, device_given = target | CUDA_DEVICE, True
             elif kind & DTYPE:
                 dtype_f64 = bool(kind & DTYPE_F64)
+            elif isinstance(arg_node, ast.Name) and arg_node.id in _PYTHON_TYPES and not kind:
+                dtype_f64 = arg_node.id == "float"  # .to(bool) / .to(float): a dtype (Python's float is float64)
             elif kind & DEVICE_BITS:
                 target, device_given = target | (kind & DEVICE_BITS), True
             elif kind & (CUDA_TENSOR | CPU_TENSOR):
