@@ -9,6 +9,7 @@ cached CPU batches walked on every pass of an outer loop are copied again each p
 an FGSM attack's backward is no training step; integer casts leave no float64; `% 1` is no guard;
 a loop of one pass is no loop; an imported def_device can be CUDA;
 a factory whose shape only is printed, or cast .to(bool), is still made only to be copied;
+a walk under `if i == 0:` runs now and then;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -316,6 +317,21 @@ y_cpu = torch.randn(10)
 print(y_cpu)
 y_gpu = y_cpu.to(device)
 """, [3, 6]),
+    ("GA103", "a walk over a batch's generated samples under `if i == 0:` in the training loop runs once per epoch "
+     "(writing examples out): its per-sample reads are not per step; the same walk on every step is", """
+import torch
+netG = Generator().cuda()
+for epoch in range(10):
+    for i, real in enumerate(loader):
+        fake = netG(noise).detach()
+        if i == 0:
+            for k in range(64):
+                sample = fake[k].clone()
+                save(sample.cpu().numpy())
+        for k in range(64):
+            sample = fake[k].clone()
+            save(sample.cpu().numpy())
+""", [12]),
 ]
 
 

@@ -104,9 +104,11 @@ class LoopAnalysis(BranchGuards, FlowView):
                 or any(e.callee is not None and steps.is_step_function(e.callee.node) for e in events):
             return True  # its body (or a training_step(batch) it calls) runs backward() and step(), or env.step()
         inner = self._children.get(loop, [])
-        if any(self.is_step_loop(one) for one in inner) or steps.runs_epochs(self.index, loop):
+        if any(self.is_step_loop(one) for one in inner) or steps.runs_epochs(self.index, loop) \
+                or any(self.guarded(loop, outer) for outer in self.index.enclosing_loops(loop)):
             return False  # (nor a loop calling a helper with a hot loop: epochs -- unless only in a branch that leaves
-            # the loop or runs now and then: an update as an episode ends, then `break`; validate() every N steps)
+            # the loop or runs now and then: an update as an episode ends, then `break`; validate() every N steps;
+            # nor a walk that runs only now and then in the loop around it: `if i == 0: for k in range(n): save(...)`)
         return not any(event.callee is not None and self.function_has_hot_loop(event.callee, 0)
                        and not steps.in_exit_branch(self.index, event.node) and not self.guarded(event.node, loop)
                        for event in events + [e for one in inner for e in self.iteration_events(one, True)])
