@@ -45,7 +45,8 @@ class Names:
                 # the pass treats like any library built on torch (fed CUDA tensors, it returns CUDA tensors)
                 module = "." * node.level + (node.module or "")
                 for alias in node.names:
-                    if alias.name in _REEXPORTED_MODULES and module.split(".")[0] not in _REEXPORTED_MODULES:
+                    if alias.name in _REEXPORTED_MODULES and module.split(".")[0] not in _REEXPORTED_MODULES \
+                            and alias.asname in (None, alias.name):  # (`from d2l import torch as d2l`: d2l's module)
                         imports[alias.asname or alias.name] = alias.name  # `from common import torch`: torch itself
                     elif alias.name != "*":
                         imports[alias.asname or alias.name] = f"{module}.{alias.name}" if node.module \

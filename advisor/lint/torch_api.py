@@ -56,7 +56,9 @@ DEVICE_CONSTRUCTORS = frozenset({"torch.device"})
 LEGACY_CUDA_CONSTRUCTORS = frozenset(f"torch.cuda.{name}" for name in (
     "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "LongTensor", "IntTensor", "ShortTensor",
     "ByteTensor", "CharTensor", "BoolTensor"))
-CUDA_DEVICE_FUNCTIONS = frozenset({"torch.cuda.current_device"})
+# (d2l.try_gpu(): Dive into Deep Learning's helper, the GPU when there is one -- the code of its exercises and
+# of projects built on them)
+CUDA_DEVICE_FUNCTIONS = frozenset({"torch.cuda.current_device", "d2l.torch.try_gpu", "d2l.try_gpu"})
 EVENT_CONSTRUCTORS = frozenset({
     "torch.cuda.Event", "torch.cuda.Stream", "torch.cuda.current_stream", "torch.cuda.default_stream",
     "torch.cuda.ExternalStream", "torch.Event", "torch.Stream",

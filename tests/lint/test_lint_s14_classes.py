@@ -9,7 +9,7 @@ cached CPU batches walked on every pass of an outer loop are copied again each p
 an FGSM attack's backward is no training step; integer casts leave no float64; `% 1` is no guard;
 a loop of one pass is no loop; an imported def_device can be CUDA;
 a factory whose shape only is printed, or cast .to(bool), is still made only to be copied;
-a walk under `if i == 0:` runs now and then;
+a walk under `if i == 0:` runs now and then; d2l.try_gpu() is the GPU;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -332,6 +332,20 @@ for epoch in range(10):
             sample = fake[k].clone()
             save(sample.cpu().numpy())
 """, [12]),
+    ("GA103", "d2l.try_gpu() of Dive into Deep Learning (`from d2l import torch as d2l`, d2l's own module, not torch) "
+     "is the GPU: a label predicted there and tested per comment reads it; d2l.cpu() is the CPU", """
+import torch
+from d2l import torch as d2l
+net.to(d2l.try_gpu())
+labels = [torch.argmax(net(torch.tensor(c, device=d2l.try_gpu())), dim=1) for c in comments]
+for i, label in enumerate(labels):
+    if label == 1:
+        positive.append(comments[i])
+host = [torch.argmax(torch.tensor(c, device=d2l.cpu()), dim=0) for c in comments]
+for i, label in enumerate(host):
+    if label == 1:
+        positive.append(comments[i])
+""", [6]),
 ]
 
 
