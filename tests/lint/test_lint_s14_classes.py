@@ -9,7 +9,7 @@ cached CPU batches walked on every pass of an outer loop are copied again each p
 an FGSM attack's backward is no training step; integer casts leave no float64; `% 1` is no guard;
 a loop of one pass is no loop; an imported def_device can be CUDA;
 a factory whose shape only is printed, or cast .to(bool), is still made only to be copied;
-a walk under `if i == 0:` runs now and then; d2l.try_gpu() is the GPU;
+a walk under `if i == 0:` runs now and then; d2l.try_gpu() is the GPU; model.eval().cuda() per pass moves the same model;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -346,6 +346,18 @@ for i, label in enumerate(host):
     if label == 1:
         positive.append(comments[i])
 """, [6]),
+    ("GA105", "model.eval().cuda() on every test-time-augmentation pass moves the same model again; a model built "
+     "new in each pass is moved once each", """
+import torch
+model = Net()
+for idx in range(10):
+    model.eval().cuda()
+    for ims in loader:
+        out = model(ims.cuda())
+for idx in range(10):
+    fresh = Net()
+    fresh.eval().cuda()
+""", [4]),
 ]
 
 

@@ -84,7 +84,7 @@ _MAX_DEPTH = 4
 # Tensor methods that give a converted view or copy of the same data: what is copied to the GPU is still it.
 _CONVERSIONS = frozenset({"float", "double", "half", "long", "int", "bool", "byte", "type", "view", "reshape",
                           "unsqueeze", "squeeze", "permute", "transpose", "t", "contiguous", "clone", "detach",
-                          "flatten"})
+                          "flatten", "eval", "train"})  # (model.eval().cuda(): the same model, switched, then moved)
 
 
 def measured_cost(machine) -> Optional[str]:
