@@ -109,8 +109,10 @@ def _hit_line(hit: Hit) -> int:
 def _mentions_gpu(text: str) -> bool:
     """Every check needs torch or a CUDA switch somewhere in the file; most helper modules have neither. A
     snippet quoted without its imports still shows autograd (``loss.backward()``); a project's evaluation helper
-    that imports nothing of torch still moves batches with ``.to(device)``."""
-    return "torch" in text or "cuda" in text.lower() or ".backward(" in text or ".to(device)" in text
+    that imports nothing of torch still moves batches with ``.to(device)``; a Hugging Face script may import only
+    transformers (``from_pretrained(..., device_map="auto")``), which runs on torch."""
+    return "torch" in text or "cuda" in text.lower() or ".backward(" in text or ".to(device)" in text \
+        or "transformers" in text
 
 
 def _finding(unit: SourceUnit, info: CheckInfo, hit: Hit,

@@ -10,6 +10,7 @@ an FGSM attack's backward is no training step; integer casts leave no float64; `
 a loop of one pass is no loop; an imported def_device can be CUDA;
 a factory whose shape only is printed, or cast .to(bool), is still made only to be copied;
 a walk under `if i == 0:` runs now and then; d2l.try_gpu() is the GPU; model.eval().cuda() per pass moves the same model;
+a script that imports only transformers is checked;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -364,3 +365,19 @@ for idx in range(10):
 @pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
 def test_s14_classes(check, about, code, expected):
     assert [line for line, found in lines_of(code, select=[check])] == expected
+
+
+def test_a_script_that_imports_only_transformers_is_checked():
+    """No `torch` or `cuda` in the text: a Hugging Face model placed with device_map="auto" and timed cold."""
+    code = """
+import time
+from transformers import AutoModelForCausalLM
+model = AutoModelForCausalLM.from_pretrained(name, device_map="auto")
+inputs = tokenizer(prompt, return_tensors="pt").to(model.device)
+start = time.perf_counter()
+output = model.generate(**inputs, max_new_tokens=64)
+end = time.perf_counter()
+print(end - start)
+"""
+    assert lines_of(code, select=["GA102"]) == [(6, "GA102")]
+    assert lines_of(code.replace("transformers", "hf_stub"), select=["GA102"]) == []
