@@ -10,7 +10,7 @@ an FGSM attack's backward is no training step; integer casts leave no float64; `
 a loop of one pass is no loop; an imported def_device can be CUDA;
 a factory whose shape only is printed, or cast .to(bool), is still made only to be copied;
 a walk under `if i == 0:` runs now and then; d2l.try_gpu() is the GPU; model.eval().cuda() per pass moves the same model;
-a script that imports only transformers is checked;
+a script that imports only transformers is checked; a timing class's __exit__ may synchronize first;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -359,6 +359,29 @@ for idx in range(10):
     fresh = Net()
     fresh.eval().cuda()
 """, [4]),
+    ("GA101", "a timing class whose __exit__ calls torch.cuda.synchronize() before its clock read times the with "
+     "body right; one that does not stops the clock after the queued work", """
+import time
+import torch
+class MeasureTime(list):
+    def __enter__(self):
+        torch.cuda.synchronize()
+        self.t0 = time.perf_counter()
+    def __exit__(self, *exc):
+        torch.cuda.synchronize()
+        self.append(time.perf_counter() - self.t0)
+class Loose(list):
+    def __enter__(self):
+        self.t0 = time.perf_counter()
+    def __exit__(self, *exc):
+        self.append(time.perf_counter() - self.t0)
+model = Net().cuda().eval()
+x = torch.randn(8, 3, device="cuda")
+with torch.no_grad(), MeasureTime():
+    y = model(x)
+with torch.no_grad(), Loose():
+    y = model(x)
+""", [14]),
 ]
 
 

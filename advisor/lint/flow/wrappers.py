@@ -121,7 +121,9 @@ class WrappedTimings(FlowView):
             for node in ast.walk(leave.node):
                 if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and dotted(node.right) in stored \
                         and isinstance(node.left, ast.Call) and self.qual(node.left.func) in api.CLOCKS:
-                    timing = TimedRegion("clock", leave.node, node.left, open=enter.node, difference=node)
+                    close = (node.left.lineno, node.left.col_offset)  # (__exit__ may wait first: synchronize())
+                    before = [e for e in self.effects.summary(leave).events if (e.node.lineno, e.node.col_offset) < close]
+                    timing = TimedRegion("clock", leave.node, node.left, before, open=enter.node, difference=node)
                     found[info.node] = (timing, None)
                     break
         return found
@@ -132,6 +134,8 @@ class WrappedTimings(FlowView):
         """The wrapped code's events, then what the wrapper does after it and before its closing clock
         (``result = fn(*args); torch.cuda.synchronize(); t1 = time.time()``: the wait that makes the clock right)."""
         after = (resumed.end_lineno, resumed.end_col_offset) if resumed is not None else None
-        tail = [e for e in timing.events if (e.node.lineno, e.node.col_offset) >= after] if after is not None else []
+        # (a timing class's events are its __exit__'s before the closing read: all of them come after the body)
+        tail = [e for e in timing.events if (e.node.lineno, e.node.col_offset) >= after] if after is not None \
+            else list(timing.events)
         return TimedRegion("clock", scope, timing.close, list(events) + tail, open=around,
                            difference=timing.difference, around=around)
