@@ -11,6 +11,7 @@ a loop of one pass is no loop; an imported def_device can be CUDA;
 a factory whose shape only is printed, or cast .to(bool), is still made only to be copied;
 a walk under `if i == 0:` runs now and then; d2l.try_gpu() is the GPU; model.eval().cuda() per pass moves the same model;
 a script that imports only transformers is checked; a timing class's __exit__ may synchronize first;
+a forward two helpers below a step that steps back trains;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -382,6 +383,28 @@ with torch.no_grad(), MeasureTime():
 with torch.no_grad(), Loose():
     y = model(x)
 """, [14]),
+    ("GA107", "a frozen VGG in eval mode whose features feed a perceptual loss two helpers below the training step "
+     "that steps back records the graph the backward needs; the same features computed for a report are inference", """
+import torch
+vgg = VGG().cuda().eval()
+def vgg_features(x):
+    return vgg(x)
+def texture_loss(a, b):
+    return (vgg_features(a) - vgg_features(b)).abs().mean()
+def total_loss(recon, x):
+    return ((recon - x) ** 2).mean() + texture_loss(recon, x)
+def report(x):
+    return vgg(x).mean()
+model = Net().cuda()
+opt = torch.optim.Adam(model.parameters())
+for x in loader:
+    x = x.cuda()
+    loss = total_loss(model(x), x)
+    loss.backward()
+    opt.step()
+for x in loader:
+    print(float(report(x.cuda())))
+""", [10]),
 ]
 
 

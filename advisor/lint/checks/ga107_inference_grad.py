@@ -213,15 +213,17 @@ def _timer_statements(ctx) -> Iterator[Hit]:
 _FITS = re.compile(r"^(fit|train)", re.IGNORECASE)
 
 
-def _caller_steps_back(ctx, call: ast.Call) -> bool:
+def _caller_steps_back(ctx, call: ast.Call, depth: int = 0) -> bool:
     """``def forward_pass(self, data): return self.criterion(self.model(x), y)`` called by a training step that runs
     backward on what it returns (``loss = self.forward_pass(data); self.backward_pass(loss)``): a training forward,
-    whatever mode another method (validate's model.eval()) leaves the model in."""
+    whatever mode another method (validate's model.eval()) leaves the model in -- also through helpers in between
+    (a frozen VGG's features in a perceptual loss that the step's loss helper sums)."""
     info = ctx.function_of(call)
     for site in ctx.call_sites(info) if info is not None else []:
         scope = ctx.index.scope_of(site)
         if _backward_after(ctx, site, scope) or any("backward" in last_identifier(other.func)
-                                                    and other.lineno >= site.lineno for other in ctx.calls_in(scope)):
+                                                    and other.lineno >= site.lineno for other in ctx.calls_in(scope)) \
+                or depth < 2 and _caller_steps_back(ctx, site, depth + 1):
             return True
     return False
 
