@@ -11,7 +11,7 @@ a loop of one pass is no loop; an imported def_device can be CUDA;
 a factory whose shape only is printed, or cast .to(bool), is still made only to be copied;
 a walk under `if i == 0:` runs now and then; d2l.try_gpu() is the GPU; model.eval().cuda() per pass moves the same model;
 a script that imports only transformers is checked; a timing class's __exit__ may synchronize first;
-a forward two helpers below a step that steps back trains;
+a forward two helpers below a step that steps back trains; `reps == 1` with reps fixed is no guard;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -405,6 +405,21 @@ for x in loader:
 for x in loader:
     print(float(report(x.cuda())))
 """, [10]),
+    ("GA103", "`if args.output_dir is not None and reps == 1:` with reps fixed before the loop holds on every "
+     "iteration or none: the per-utterance reads of the walk under it run on every batch; `if i == 0:` is a guard", """
+import torch
+model = Net().cuda().eval()
+reps = args.num_repeats
+for i, batch in enumerate(loader):
+    mel, mel_lens = model(batch.cuda())
+    if args.output_dir is not None and reps == 1:
+        for k, audio in enumerate(mel):
+            audio = audio[:mel_lens[k].item()]
+            write(path, audio.cpu().numpy())
+    if i == 0:
+        for k, audio in enumerate(mel):
+            write(path, audio.cpu().numpy())
+""", [8, 9]),
 ]
 
 

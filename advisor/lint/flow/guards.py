@@ -83,8 +83,9 @@ class BranchGuards:
         if self._first_iterations(test, stop):
             return True  # `if batch_idx <= 2:` runs on the first few iterations only
         if isinstance(test, ast.Compare) and all(isinstance(op, (ast.Eq, ast.NotEq)) for op in test.ops):
+            assigned = self.assigned(stop) if isinstance(stop, LOOP_TYPES) else set()
             return any(isinstance(side, ast.Constant) for side in [test.left] + test.comparators) \
-                and not mode_switch(test, self.assigned(stop) if isinstance(stop, LOOP_TYPES) else set())
+                and not mode_switch(test, assigned) and not _fixed_in(test, stop, assigned)
         return False
 
     def _switched_once(self, name: str, loop: ast.AST) -> bool:
@@ -103,6 +104,15 @@ class BranchGuards:
         left, right, _ = compared
         return isinstance(left, ast.Name) and left.id in self.assigned(stop) and isinstance(right, ast.Constant) \
             and isinstance(right.value, int) and not isinstance(right.value, bool) and 0 <= right.value <= _FEW_FIRST
+
+
+def _fixed_in(test: ast.Compare, stop: Optional[ast.AST], assigned: set[str]) -> bool:
+    """``if reps == 1:`` in a loop that never sets ``reps`` (an option, a count fixed before it): the same answer on
+    every iteration, not a test of which iteration this is (``if i == 0:``)."""
+    names = [side for side in [test.left] + test.comparators if isinstance(side, (ast.Name, ast.Attribute))]
+    return isinstance(stop, LOOP_TYPES) and bool(names) and all(
+        (key := dotted(side)) is not None and key not in assigned and key.split(".")[0] not in assigned
+        for side in names)
 
 
 def _by_one(node: ast.BinOp) -> bool:
