@@ -12,6 +12,8 @@ a factory whose shape only is printed, or cast .to(bool), is still made only to 
 a walk under `if i == 0:` runs now and then; d2l.try_gpu() is the GPU; model.eval().cuda() per pass moves the same model;
 a script that imports only transformers is checked; a timing class's __exit__ may synchronize first;
 a forward two helpers below a step that steps back trains; `reps == 1` with reps fixed is no guard;
+`a or b` is a guard only when both are; `i == len(loader) - 1` is one iteration; a function's
+branch that returns is taken on any call; a counter reaching a bound in a function is now and then;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -420,6 +422,66 @@ for i, batch in enumerate(loader):
         for k, audio in enumerate(mel):
             write(path, audio.cpu().numpy())
 """, [8, 9]),
+    ("GA103", "an epsilon-greedy branch `if not self.training or random.random() > self.epsilon:` runs on most "
+     "steps (`or`: a guard only if both sides are): its greedy .item() read counts at the two loops' call sites; "
+     "`if step % 2 == 0 or (epoch == last and i == len(loader) - 1):` is a guard", """
+import random
+import torch
+class Agent:
+    def __init__(self):
+        self.net = QNet().cuda()
+    def select_action(self, state):
+        state = torch.tensor([state], dtype=torch.float32).cuda()
+        if not self.training or random.random() > self.epsilon:
+            with torch.no_grad():
+                return self.net(state).argmax().item()
+        return random.randrange(4)
+    def train(self, episodes):
+        for episode in range(episodes):
+            state, done = env.reset(), False
+            while not done:
+                action = self.select_action(state)
+                state, reward, done, _ = env.step(action)
+    def test(self, episodes):
+        for episode in range(episodes):
+            state, done = env.reset(), False
+            while not done:
+                action = self.select_action(state)
+                state, reward, done, _ = env.step(action)
+agent = Agent()
+agent.train(100)
+agent.test(10)
+netG = Gen().cuda()
+for epoch in range(10):
+    for i, batch in enumerate(loader):
+        if i % 2 == 0 or (epoch == 9 and i == len(loader) - 1):
+            fake = netG(noise).cpu()
+""", [16, 22]),
+    ("GA103", "a learner's update() that trains only when its buffer counter reaches the batch size "
+     "(`self.size += 1; if self.size == self.batch: ...; return loss.item()`) reads now and then; a greedy branch that "
+     "returns its read is taken on any call", """
+import torch
+class Learner:
+    def __init__(self):
+        self.net = Net().cuda()
+        self.size, self.batch = 0, 20
+    def update(self, x):
+        self.size += 1
+        if self.size == self.batch:
+            self.size = 0
+            loss = self.net(x.cuda()).sum()
+            loss.backward()
+            return loss.item()
+        return 0
+    def act(self, x):
+        if x is not None:
+            return self.net(x.cuda()).argmax().item()
+        return 0
+agent = Learner()
+for step in range(1000):
+    agent.update(obs)
+    agent.act(obs)
+""", [16]),
 ]
 
 

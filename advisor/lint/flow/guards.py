@@ -35,10 +35,21 @@ class BranchGuards:
                 return True  # runs when something failed, not on every iteration
             if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test and (
                     self.is_guard(parent.test, stop) or isinstance(parent, ast.If) and (steps.runs_once(
-                        parent.body if child in parent.body else parent.orelse)
+                        parent.body if child in parent.body else parent.orelse) and (self._in_a_loop(parent, stop)
+                        or not _returns(parent.body if child in parent.body else parent.orelse))
                         or child in parent.body and steps.fills_when_empty(parent.test, parent.body))):
-                return True  # (a branch that leaves the loop, or fills an empty accumulator, runs once at most)
+                return True  # (a branch that leaves the loop, or fills an empty accumulator, runs once at most; a
+                # function's branch that returns is taken on any call: `if greedy: return q.argmax().item()`)
             child = parent
+        return False
+
+    def _in_a_loop(self, node: ast.AST, stop: ast.AST) -> bool:
+        """Is ``node`` inside a loop, ``stop`` itself or one between them?"""
+        for parent in self.index.ancestors(node):
+            if isinstance(parent, LOOP_TYPES):
+                return True
+            if parent is stop or isinstance(parent, FUNCTION_TYPES):
+                return False
         return False
 
     def _fixed_bound_filter(self, test: ast.AST, stop: Optional[ast.AST]) -> bool:
@@ -63,8 +74,10 @@ class BranchGuards:
         if self.kind(test) & CUDA_TENSOR or isinstance(test, ast.Compare) and isinstance(test.left, ast.BinOp) \
                 and isinstance(test.left.op, ast.Mod) and _by_one(test.left):
             return False  # (`if (epoch + 1) % 1 == 0:` holds on every iteration)
-        if isinstance(test, ast.BoolOp):
-            return any(self.is_guard(value, stop) for value in test.values)
+        if isinstance(test, ast.BoolOp):  # `a and b` runs when both hold: a guard if either is one; `a or b` when
+            # either holds: a guard only if both are (`not self.training or random.random() > eps` runs on most steps)
+            combine = any if isinstance(test.op, ast.And) else all
+            return combine(self.is_guard(value, stop) for value in test.values)
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             return self.is_guard(test.operand, stop)
         if cuda_condition(test, self.names.qual) is not None or rank_condition(test):
@@ -84,8 +97,11 @@ class BranchGuards:
             return True  # `if batch_idx <= 2:` runs on the first few iterations only
         if isinstance(test, ast.Compare) and all(isinstance(op, (ast.Eq, ast.NotEq)) for op in test.ops):
             assigned = self.assigned(stop) if isinstance(stop, LOOP_TYPES) else set()
-            return any(isinstance(side, ast.Constant) for side in [test.left] + test.comparators) \
-                and not mode_switch(test, assigned) and not _fixed_in(test, stop, assigned)
+            if not any(isinstance(side, ast.Constant) for side in [test.left] + test.comparators):
+                # `if i == len(loader) - 1:`; in a function, `if self.buffer_size == self.batch_size:` of a counter it
+                # steps (`self.buffer_size += 1`): the calls that find it full, now and then
+                return _one_iteration(test, stop, assigned if isinstance(stop, LOOP_TYPES) else self.assigned(stop))
+            return not mode_switch(test, assigned) and not _fixed_in(test, stop, assigned)
         return False
 
     def _switched_once(self, name: str, loop: ast.AST) -> bool:
@@ -113,6 +129,31 @@ def _fixed_in(test: ast.Compare, stop: Optional[ast.AST], assigned: set[str]) ->
     return isinstance(stop, LOOP_TYPES) and bool(names) and all(
         (key := dotted(side)) is not None and key not in assigned and key.split(".")[0] not in assigned
         for side in names)
+
+
+def _returns(body: list[ast.stmt]) -> bool:
+    """Does the branch leave by ``return`` (not ``raise`` / ``sys.exit()``, which end the run)?"""
+    for statement in body:
+        if isinstance(statement, ast.Return):
+            return True
+        if isinstance(statement, (ast.With, ast.AsyncWith)) and _returns(statement.body):
+            return True
+        if isinstance(statement, (ast.Raise, ast.Break)) or steps.runs_once([statement]):
+            return False
+    return False
+
+
+def _one_iteration(test: ast.Compare, stop: Optional[ast.AST], assigned: set[str]) -> bool:
+    """``if i == len(loader) - 1:`` / ``if epoch == num_epochs - 1:``: the loop's counter equal to a bound the loop never
+    changes -- one iteration (the last, a chosen one)."""
+    if stop is None or not (len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = [test.left, test.comparators[0]]
+
+    def varies(node: ast.AST) -> bool:
+        return any(isinstance(n, (ast.Name, ast.Attribute)) and dotted(n) in assigned for n in ast.walk(node))
+    return any(isinstance(side, (ast.Name, ast.Attribute)) and dotted(side) in assigned for side in sides) \
+        and not all(map(varies, sides))
 
 
 def _by_one(node: ast.BinOp) -> bool:
