@@ -13,7 +13,7 @@ a walk under `if i == 0:` runs now and then; d2l.try_gpu() is the GPU; model.eva
 a script that imports only transformers is checked; a timing class's __exit__ may synchronize first;
 a forward two helpers below a step that steps back trains; `reps == 1` with reps fixed is no guard;
 `a or b` is a guard only when both are; `i == len(loader) - 1` is one iteration; a function's
-branch that returns is taken on any call; a counter reaching a bound in a function is now and then;
+branch that returns is taken on any call; a counter reaching a bound in a function is now and then; the else of `% 100 == 0` runs on most steps;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -482,6 +482,23 @@ for step in range(1000):
     agent.update(obs)
     agent.act(obs)
 """, [16]),
+    ("GA103", "the else of `if step % 100 == 0:` and of an epsilon-greedy `if training and random.random() < eps:` "
+     "runs on most iterations: reads there count; the else of `if loss < best:` (the read itself) does not", """
+import random
+import torch
+model = Net().cuda()
+best = 1e9
+for step, x in enumerate(loader):
+    loss = model(x.cuda()).sum()
+    if step % 100 == 0:
+        pass
+    else:
+        running = loss.item()
+    if training and random.random() < 0.1:
+        action = random.randrange(4)
+    else:
+        action = model(x.cuda()).argmax().item()
+""", [10, 14]),
 ]
 
 

@@ -33,8 +33,11 @@ class BranchGuards:
                 return False
             if isinstance(parent, ast.ExceptHandler):
                 return True  # runs when something failed, not on every iteration
+            in_else = child is parent.orelse or isinstance(parent.orelse, list) and child in parent.orelse \
+                if isinstance(parent, (ast.If, ast.IfExp)) else False
             if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test and (
-                    self.is_guard(parent.test, stop) or isinstance(parent, ast.If) and (steps.runs_once(
+                    (self._else_guard(parent.test, stop) if in_else else self.is_guard(parent.test, stop))
+                    or isinstance(parent, ast.If) and (steps.runs_once(
                         parent.body if child in parent.body else parent.orelse) and (self._in_a_loop(parent, stop)
                         or not _returns(parent.body if child in parent.body else parent.orelse))
                         or child in parent.body and steps.fills_when_empty(parent.test, parent.body))):
@@ -42,6 +45,20 @@ class BranchGuards:
                 # function's branch that returns is taken on any call: `if greedy: return q.argmax().item()`)
             child = parent
         return False
+
+    def _else_guard(self, test: ast.AST, stop: Optional[ast.AST]) -> bool:
+        """Does the ``else`` of ``test`` run on some iterations only? Not the else of ``if step % 100 == 0:`` nor of
+        ``if i == 0:`` (every other iteration), nor of an epsilon-greedy ``if training and random() < eps:`` (the
+        greedy steps, most of them); the else of a flag set in the loop, or of a condition that is itself the host
+        read (a running best), does."""
+        if self.effects.truth_sync(test):
+            return True
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self.is_guard(test.operand, stop)
+        if isinstance(test, ast.BoolOp):  # not (a and b) = not a or not b; not (a or b) = not a and not b
+            combine = all if isinstance(test.op, ast.And) else any
+            return combine(self._else_guard(value, stop) for value in test.values)
+        return isinstance(test, (ast.Name, ast.Attribute)) and self.is_guard(test, stop)
 
     def _in_a_loop(self, node: ast.AST, stop: ast.AST) -> bool:
         """Is ``node`` inside a loop, ``stop`` itself or one between them?"""
