@@ -14,6 +14,7 @@ a script that imports only transformers is checked; a timing class's __exit__ ma
 a forward two helpers below a step that steps back trains; `reps == 1` with reps fixed is no guard;
 `a or b` is a guard only when both are; `i == len(loader) - 1` is one iteration; a function's
 branch that returns is taken on any call; a counter reaching a bound in a function is now and then; the else of `% 100 == 0` runs on most steps;
+settings.DEFAULT_DEVICE is a configured device;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -499,6 +500,23 @@ for step, x in enumerate(loader):
     else:
         action = model(x.cuda()).argmax().item()
 """, [10, 14]),
+    ("GA103", "torch.device(settings.DEFAULT_DEVICE) of the project's settings module can be CUDA (a configured "
+     "device under any *_DEVICE name): the per-batch loss read waits; settings.CPU_DEVICE is the CPU", """
+import torch
+import settings
+DEVICE = torch.device(settings.DEFAULT_DEVICE)
+model = Net().to(DEVICE)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x in loader:
+    loss = model(x.to(DEVICE)).sum()
+    loss.backward()
+    opt.step()
+    print(loss.item())
+HOST = torch.device(settings.CPU_DEVICE)
+small = Net().to(HOST)
+for x in loader:
+    print(small(x.to(HOST)).sum().item())
+""", [10]),
 ]
 
 

@@ -149,7 +149,7 @@ class ExprEvaluator:
         if qualified is not None:
             if qualified in api.F64_DTYPES:
                 return DTYPE | DTYPE_F64
-            if node.attr in api.DEVICE_NAME_HINT and any(api.DEVICE_HOLDER.search(p) for p in qualified.split(".")[:-1]):
+            if api.names_a_device(node.attr) and any(api.DEVICE_HOLDER.search(p) for p in qualified.split(".")[:-1]):
                 return CUDA_DEVICE  # config.DEVICE of the project's `import config`: a configured device, can be CUDA
             return DTYPE if qualified.startswith(api.OTHER_DTYPE_PREFIXES) else 0
         key = dotted(node)
