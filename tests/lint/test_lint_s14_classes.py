@@ -14,7 +14,7 @@ a script that imports only transformers is checked; a timing class's __exit__ ma
 a forward two helpers below a step that steps back trains; `reps == 1` with reps fixed is no guard;
 `a or b` is a guard only when both are; `i == len(loader) - 1` is one iteration; a function's
 branch that returns is taken on any call; a counter reaching a bound in a function is now and then; the else of `% 100 == 0` runs on most steps;
-settings.DEFAULT_DEVICE is a configured device;
+settings.DEFAULT_DEVICE is a configured device; emit_nvtx() around a loop is a debug switch;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -517,6 +517,20 @@ small = Net().to(HOST)
 for x in loader:
     print(small(x.to(HOST)).sum().item())
 """, [10]),
+    ("GA108", "torch.autograd.profiler.emit_nvtx() left around the whole training loop annotates every op of every "
+     "step; emit_nvtx(enabled=False) does nothing", """
+import torch
+model = Net().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+with torch.autograd.profiler.emit_nvtx():
+    for x in loader:
+        model(x.cuda()).sum().backward()
+        opt.step()
+with torch.autograd.profiler.emit_nvtx(enabled=False):
+    for x in loader:
+        model(x.cuda()).sum().backward()
+        opt.step()
+""", [4]),
 ]
 
 

@@ -79,6 +79,7 @@ _ANOMALY = ("torch.autograd.set_detect_anomaly", "torch.autograd.detect_anomaly"
             "torch.autograd.anomaly_mode.set_detect_anomaly", "torch.autograd.anomaly_mode.detect_anomaly")
 _DEBUG_FLAG = re.compile(r"debug|anomal|detect|profil|verbose|sanity|blocking|sync_check", re.IGNORECASE)
 _PROFILERS = ("torch.profiler.profile", "torch.autograd.profiler.profile")
+_NVTX_EMITTERS = frozenset({"torch.autograd.profiler.emit_nvtx", "torch.autograd.profiler_legacy.emit_nvtx"})
 _PROFILER_KEYWORDS = frozenset({"activities", "record_shapes", "profile_memory", "with_stack", "with_flops",
                                 "on_trace_ready", "use_cuda"})
 
@@ -170,6 +171,12 @@ def _switches(ctx) -> Iterator[Hit]:
             hit = _profiler(ctx, call)
             if hit is not None:
                 yield hit
+        elif name in _NVTX_EMITTERS:
+            hit = _profiler(ctx, call)  # (it has no schedule: around a loop it annotates every op of every step)
+            if hit is not None:
+                yield Hit("emit_nvtx() wraps a loop: the autograd profiler annotates every op of every iteration "
+                          "with an NVTX range (useful only under Nsight Systems)", node=call, severity="medium",
+                          cost=_COSTS["profiler"])
 
 
 def _runs_on_the_cpu(ctx) -> bool:
