@@ -14,7 +14,7 @@ a script that imports only transformers is checked; a timing class's __exit__ ma
 a forward two helpers below a step that steps back trains; `reps == 1` with reps fixed is no guard;
 `a or b` is a guard only when both are; `i == len(loader) - 1` is one iteration; a function's
 branch that returns is taken on any call; a counter reaching a bound in a function is now and then; the else of `% 100 == 0` runs on most steps;
-settings.DEFAULT_DEVICE is a configured device; emit_nvtx() around a loop is a debug switch;
+settings.DEFAULT_DEVICE is a configured device; emit_nvtx() around a loop is a debug switch; device=0 is a GPU;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -530,6 +530,23 @@ with torch.autograd.profiler.emit_nvtx(enabled=False):
     for x in loader:
         model(x.cuda()).sum().backward()
         opt.step()
+""", [4]),
+    ("GA103", "a factory with device=0 (a GPU's index) makes a CUDA tensor: a convergence test `while W_update > "
+     "stop:` on its gradient reads it every iteration; device='cpu' does not", """
+import torch
+W = torch.zeros(784, 10, device=0, requires_grad=True)
+W_update = torch.tensor([1.0])
+while W_update > 1e-4:
+    loss = (X @ W).sum()
+    loss.backward()
+    W.data = W.data - 0.1 * W.grad
+    W_update = torch.norm(0.1 * W.grad)
+V = torch.zeros(784, 10, device="cpu", requires_grad=True)
+V_update = torch.tensor([1.0])
+while V_update > 1e-4:
+    loss = (X @ V).sum()
+    loss.backward()
+    V_update = torch.norm(0.1 * V.grad)
 """, [4]),
 ]
 

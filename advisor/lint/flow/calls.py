@@ -41,6 +41,7 @@ from advisor.lint.flow.literals import (
     dtype_kind,
     holds_literal_data,
     is_device_key,
+    is_device_number,
     looks_like_model,
     made_by_library_class,
     makes_new_data,
@@ -170,8 +171,8 @@ class CallEvaluator(ExprEvaluator):
         return 0
 
     def _factory(self, name: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
-        if "device" in kw:
-            device = kw["device"]
+        if "device" in kw:  # (device=0: a GPU's index)
+            device = CUDA_DEVICE if is_device_number(_keyword(node, "device"), self.index.assigned_values) else kw["device"]
             out = CUDA_TENSOR if device & CUDA_DEVICE else (CPU_TENSOR | FRESH if device & CPU_DEVICE else 0)
         elif name in _COPYING_FACTORIES and pos and pos[0] & CUDA_TENSOR and not pos[0] & CONTAINER:
             out = CUDA_TENSOR  # torch.tensor(x) of a CUDA tensor copies it on its device
