@@ -14,7 +14,7 @@ a script that imports only transformers is checked; a timing class's __exit__ ma
 a forward two helpers below a step that steps back trains; `reps == 1` with reps fixed is no guard;
 `a or b` is a guard only when both are; `i == len(loader) - 1` is one iteration; a function's
 branch that returns is taken on any call; a counter reaching a bound in a function is now and then; the else of `% 100 == 0` runs on most steps;
-settings.DEFAULT_DEVICE is a configured device; emit_nvtx() around a loop is a debug switch; device=0 is a GPU;
+settings.DEFAULT_DEVICE is a configured device; emit_nvtx() around a loop is a debug switch; device=0 is a GPU; einsum on tiny tensors is launch-bound;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -548,6 +548,17 @@ while V_update > 1e-4:
     loss.backward()
     V_update = torch.norm(0.1 * V.grad)
 """, [4]),
+    ("GA110", "10,000 einsums on tiny CUDA tensors are launch-bound, like 10,000 matmuls (the equation string has "
+     "no elements); on 1024x1024 tensors they are not", """
+import torch
+a = torch.randn(2, 2).cuda()
+b = torch.randn(256, 2, 2).cuda()
+for _ in range(10000):
+    torch.einsum("ab,zbc->zac", a, b)
+big = torch.randn(1024, 1024).cuda()
+for _ in range(10000):
+    torch.einsum("ab,bc->ac", big, big)
+""", [5]),
 ]
 
 

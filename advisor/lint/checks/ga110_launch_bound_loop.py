@@ -105,8 +105,8 @@ _MIN_LAUNCHES = 1000  # a shorter loop still counts when its ops x iterations x 
 _GRAPH_CAPTURE = frozenset({"torch.cuda.graph", "torch.cuda.graphs.graph"})
 _COMPILERS = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace"})
 _OPERATORS = (ast.BinOp, ast.UnaryOp, ast.Compare, ast.AugAssign)
-SMALL_FUNCTIONS = SAME_SIZE_FUNCTIONS | REDUCING_FUNCTIONS | MATMUL_FUNCTIONS
-SMALL_METHODS = SAME_SIZE_METHODS | REDUCING_METHODS | MATMUL_FUNCTIONS
+SMALL_FUNCTIONS = SAME_SIZE_FUNCTIONS | REDUCING_FUNCTIONS | MATMUL_FUNCTIONS | {"einsum"}
+SMALL_METHODS = SAME_SIZE_METHODS | REDUCING_METHODS | MATMUL_FUNCTIONS | {"expand", "expand_as"}  # (a view: sized by the shape it takes)
 
 
 def run(ctx) -> Iterator[Hit]:
@@ -331,8 +331,9 @@ def _elements(ctx, node: ast.AST) -> Optional[int]:
     largest = 0
     for part in parts:
         kind = ctx.kind(part)
-        if kind & CONTAINER or ctx.is_number(part) or kind and not kind & CUDA_TENSOR:
-            continue  # a Python number, a CPU value, a dtype: no CUDA elements of its own
+        if kind & CONTAINER or ctx.is_number(part) or kind and not kind & CUDA_TENSOR \
+                or isinstance(part, ast.Constant) and isinstance(part.value, str):
+            continue  # a Python number, a CPU value, a dtype, einsum's equation: no CUDA elements of its own
         count = ctx.numel(part)
         if count is None:
             return None

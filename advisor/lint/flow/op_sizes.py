@@ -2,6 +2,11 @@
 casts), rearrange it (views), reduce it, or multiply matrices. Shared by the size reader (sizes.py), the models it
 sizes (tiny_models.py) and the launch-bound check (GA110)."""
 
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
 # Methods that keep the element count: moves, casts, copies, elementwise math.
 SAME_SIZE_METHODS = frozenset({
     "to", "cuda", "float", "half", "double", "bfloat16", "clone", "detach", "contiguous", "add", "add_", "sub",
@@ -37,3 +42,18 @@ ELEMENTWISE_LOSSES = frozenset({"MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss"
 # Methods that rearrange the same elements (no op of their own to count: views): x.reshape(-1, 1) keeps x's size.
 VIEWS = frozenset({"reshape", "view", "view_as", "flatten", "ravel", "squeeze", "unsqueeze", "t", "permute",
                   "transpose", "movedim"})
+
+
+def expanded_like(call: ast.Call) -> Optional[ast.AST]:
+    """The tensor whose elements ``x.expand_as(y)`` or ``x.expand(y.shape)`` / ``x.expand(y.size())`` has: ``y``."""
+    if not isinstance(call.func, ast.Attribute) or len(call.args) != 1 or call.keywords:
+        return None
+    argument = call.args[0]
+    if call.func.attr == "expand_as":
+        return argument
+    if isinstance(argument, ast.Attribute) and argument.attr == "shape":
+        return argument.value
+    if isinstance(argument, ast.Call) and isinstance(argument.func, ast.Attribute) and argument.func.attr == "size" \
+            and not argument.args:
+        return argument.func.value
+    return None

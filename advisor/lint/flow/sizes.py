@@ -21,6 +21,7 @@ from advisor.lint.flow.op_sizes import (
     SAME_SIZE_FUNCTIONS,
     SAME_SIZE_METHODS,
     VIEWS,
+    expanded_like,
 )
 from advisor.lint.flow.returned_parts import returned_parts, unpack_statements
 from advisor.lint.flow.shapes import TensorShapes, count
@@ -276,8 +277,8 @@ class TensorSizes:
                 return literal_numel(data)
             if name == "from_numpy" and call.args:
                 return self.numel(call.args[0], depth + 1)
-            if name in MATMUL_FUNCTIONS and len(call.args) == 2:
-                return self._product(call.args[0], call.args[1], depth)
+            if name in MATMUL_FUNCTIONS and len(call.args) == 2 or name == "einsum" and len(call.args) == 3:
+                return self._product(call.args[-2], call.args[-1], depth)  # (einsum("ab,zbc->zac", a, b): the same bound)
             if name in REDUCING_FUNCTIONS and call.args:
                 return self.numel(call.args[0], depth + 1)
             if name in _LIKE_FACTORIES and call.args:
@@ -327,6 +328,8 @@ class TensorSizes:
                 return self.numel(receiver, depth + 1)
             if attr in MATMUL_FUNCTIONS and len(call.args) == 1:
                 return self._product(receiver, call.args[0], depth)
+            if attr in ("expand", "expand_as") and (like := expanded_like(call)) is not None:
+                return self.numel(like, depth + 1)  # x.expand(y.shape) / x.expand_as(y): y's elements
         return None
 
     def loss_module(self, func: ast.AST) -> bool:
