@@ -15,6 +15,7 @@ a forward two helpers below a step that steps back trains; `reps == 1` with reps
 `a or b` is a guard only when both are; `i == len(loader) - 1` is one iteration; a function's
 branch that returns is taken on any call; a counter reaching a bound in a function is now and then; the else of `% 100 == 0` runs on most steps;
 settings.DEFAULT_DEVICE is a configured device; emit_nvtx() around a loop is a debug switch; device=0 is a GPU; einsum on tiny tensors is launch-bound;
+a model fed CUDA data is on the GPU, and a helper's walk over its parameters is part of the step;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -559,6 +560,29 @@ big = torch.randn(1024, 1024).cuda()
 for _ in range(10000):
     torch.einsum("ab,bc->ac", big, big)
 """, [5]),
+    ("GA103", "a model handed to the training function and fed CUDA batches is on the GPU: a gradient-tracking "
+     "helper the loop calls, walking its parameters, reads them per step; a model fed CPU batches is not", """
+import torch
+def track(model):
+    total = 0.0
+    for p in model.parameters():
+        if p.grad is not None:
+            total += p.grad.norm(2).item() ** 2
+    return total
+def train(model, loader, device):
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        loss = crit(model(x), y)
+        loss.backward()
+        norms.append(track(model))
+def train_cpu(model, loader):
+    for x, y in loader:
+        loss = crit(model(x), y)
+        loss.backward()
+        norms.append(track_cpu(model))
+def track_cpu(model):
+    return sum(p.grad.norm(2).item() for p in model.parameters())
+""", [6]),
 ]
 
 

@@ -311,6 +311,9 @@ class CallEvaluator(ExprEvaluator):
             if functions:
                 return self._call_each(functions, node, pos, kw)
         out = self.call_value(held, pos, kw) | self.run_forward(held, node, pos, kw)
+        if _all(pos, kw) & CUDA_TENSOR and not held & (CUDA_MODEL | CUDA_TENSOR | CPU_TENSOR) \
+                and (held & MODEL or not held and api.MODEL_NAME_HINT.search(name)):
+            self.bind(name, held | MODEL | CUDA_MODEL)  # model(x) of CUDA data: the module is on the GPU too
         if not out and not held and _all(pos, kw) & CUDA_TENSOR and (
                 api.COMPUTES_ON_ITS_INPUTS.search(name) or name in self.index.parameter_owners
                 or made_by_library_class(self.index.assigned_values.get(name, ()), self.names.qual)

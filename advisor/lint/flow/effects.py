@@ -39,7 +39,7 @@ from advisor.lint.flow.predictors import predictor_on_cuda
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.flow.truth import truth_read, truth_sync
 from advisor.lint.flow.view import FlowView
-from advisor.lint.flow.walks import walks_a_mapping
+from advisor.lint.flow.walks import walks_a_mapping, walks_parameters
 from advisor.lint.index import FileIndex, children
 from advisor.lint.names import Names
 
@@ -101,7 +101,8 @@ class Effects(FlowView):
             return
         if isinstance(node, (ast.For, ast.AsyncFor)):
             self._walk(node.iter, out)
-            if not self._stop_at_loops or walks_a_mapping(node, self.kind):  # (a step's dict of losses: part of it)
+            if not self._stop_at_loops or walks_a_mapping(node, self.kind) or walks_parameters(self.index, node):
+                # (a step's dict of losses, a walk over the model's parameters: part of the step)
                 self._walk_all(node.body + node.orelse, out)
         elif isinstance(node, ast.While) and self._stop_at_loops:
             return
