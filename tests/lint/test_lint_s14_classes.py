@@ -16,6 +16,7 @@ a forward two helpers below a step that steps back trains; `reps == 1` with reps
 branch that returns is taken on any call; a counter reaching a bound in a function is now and then; the else of `% 100 == 0` runs on most steps;
 settings.DEFAULT_DEVICE is a configured device; emit_nvtx() around a loop is a debug switch; device=0 is a GPU; einsum on tiny tensors is launch-bound;
 a model fed CUDA data is on the GPU, and a helper's walk over its parameters is part of the step;
+a tuple unpacking rebinds a copied fill;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -583,6 +584,19 @@ def train_cpu(model, loader):
 def track_cpu(model):
     return sum(p.grad.norm(2).item() for p in model.parameters())
 """, [6]),
+    ("GA104", "a random fill copied to the GPU and then rebound by a tuple unpacking (`pos, ke = run(...)`) is made "
+     "only to be copied -- the later reads are of the new binding; one read before it is rebound is used on the CPU", """
+import torch
+device = torch.device("cuda")
+pos = torch.randn(100, 3)
+sim = Sim(pos.to(device))
+pos, ke = run(sim)
+print(pos)
+vel = torch.randn(100, 3)
+print(vel.mean())
+sim2 = Sim(vel.to(device))
+vel, pe = run(sim2)
+""", [3]),
 ]
 
 

@@ -120,8 +120,9 @@ def run(ctx) -> Iterator[Hit]:
                 continue  # (a fill whose shape only was read, torch.ones_like(x), is still untouched)
             loads = (uses[scope] if scope in uses else uses.setdefault(scope, name_loads(scope)))[receiver.id]
             if factory is not None:  # the loads this binding reaches: up to the name's next assignment
-                end = min([v.lineno for v in ctx.index.assigned_values.get(receiver.id, ()) if v.lineno > factory.lineno
-                           and ctx.index.scope_of(v) is scope], default=10**9)
+                end = min([n.lineno for n in ctx.index.names_by_id.get(receiver.id, ()) if isinstance(n.ctx, ast.Store)
+                           and n.lineno > factory.lineno and ctx.index.scope_of(n) is scope], default=10**9)
+                # (any store ends it: `pos, ke = run(...)` rebinds pos as much as `pos = ...` does)
                 loads = [line for line in loads if factory.lineno <= line < end]
             if not _assigned_back(ctx, call, receiver.id) and len(loads) > 1 and not untouched_fill \
                     and not _only_copied(ctx, scope, receiver.id, loads):
