@@ -16,7 +16,7 @@ a forward two helpers below a step that steps back trains; `reps == 1` with reps
 branch that returns is taken on any call; a counter reaching a bound in a function is now and then; the else of `% 100 == 0` runs on most steps;
 settings.DEFAULT_DEVICE is a configured device; emit_nvtx() around a loop is a debug switch; device=0 is a GPU; einsum on tiny tensors is launch-bound;
 a model fed CUDA data is on the GPU, and a helper's walk over its parameters is part of the step;
-a tuple unpacking rebinds a copied fill;
+a tuple unpacking rebinds a copied fill; `len(list) <= 5` of a list the loop fills is the first iterations;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -597,6 +597,18 @@ print(vel.mean())
 sim2 = Sim(vel.to(device))
 vel, pe = run(sim2)
 """, [3]),
+    ("GA103", "`if len(scores) <= visualize_samples:` (5 by default) of a list the loop appends to runs on the first "
+     "few iterations only: its reads are excused; the per-slice score read is not", """
+import torch
+def predict(model, loader, visualize_samples=5):
+    scores = []
+    for images, masks in loader:
+        pred = model(images.cuda())
+        dice = (pred == masks.cuda()).float().mean()
+        scores.append(dice.cpu().item())
+        if len(scores) <= visualize_samples:
+            show(pred.cpu(), dice.cpu().item())
+""", [7]),
 ]
 
 

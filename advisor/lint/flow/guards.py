@@ -129,14 +129,27 @@ class BranchGuards:
             and len({v.value for v in inside}) == 1
 
     def _first_iterations(self, test: ast.AST, stop: Optional[ast.AST]) -> bool:
-        """``batch_idx <= 2`` / ``i < 5`` of a counter the loop steps, against a small constant: the first few
-        iterations only (``step > 100``, most of them, is no guard)."""
+        """``batch_idx <= 2`` / ``i < 5`` of a counter the loop steps (or the length of a list it appends to) against a
+        small constant: the first few iterations only (``step > 100``, most of them, is no guard)."""
         compared = counter_compared(test, above=False)
         if not isinstance(stop, LOOP_TYPES) or compared is None:
             return False
         left, right, _ = compared
+        if self._grows_in(left, stop):  # `if len(scores) <= visualize_samples:` of a list the loop appends to
+            bound = self.sizes.int_value(right)
+            return bound is not None and 0 <= bound <= _FEW_FIRST
         return isinstance(left, ast.Name) and left.id in self.assigned(stop) and isinstance(right, ast.Constant) \
             and isinstance(right.value, int) and not isinstance(right.value, bool) and 0 <= right.value <= _FEW_FIRST
+
+    def _grows_in(self, node: ast.AST, loop: ast.AST) -> bool:
+        """``len(items)`` of a list the loop appends to on its way: a count of the iterations so far."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Name)):
+            return False
+        name = node.args[0].id
+        return any(isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+                   and call.func.value.id == name and loop in self.index.ancestors(call)
+                   for call in self.index.calls_by_name.get("append", ()))
 
 
 def _fixed_in(test: ast.Compare, stop: Optional[ast.AST], assigned: set[str]) -> bool:
