@@ -17,6 +17,7 @@ branch that returns is taken on any call; a counter reaching a bound in a functi
 settings.DEFAULT_DEVICE is a configured device; emit_nvtx() around a loop is a debug switch; device=0 is a GPU; einsum on tiny tensors is launch-bound;
 a model fed CUDA data is on the GPU, and a helper's walk over its parameters is part of the step;
 a tuple unpacking rebinds a copied fill; `len(list) <= 5` of a list the loop fills is the first iterations;
+a generator step after a loop of critic steps is a macro step;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -609,6 +610,23 @@ def predict(model, loader, visualize_samples=5):
         if len(scores) <= visualize_samples:
             show(pred.cpu(), dice.cpu().item())
 """, [7]),
+    ("GA103", "a WGAN's generator step after its loop of critic steps is a macro step: the per-round print is not "
+     "per step (the session-10 rule); the critic loop's own read is", """
+import torch
+netD, netG = D().cuda(), G().cuda()
+optD = torch.optim.RMSprop(netD.parameters())
+optG = torch.optim.RMSprop(netG.parameters())
+for it in range(100000):
+    for _ in range(5):
+        errD = netD(real.cuda()).mean() - netD(netG(noise).detach()).mean()
+        errD.backward()
+        optD.step()
+        print(errD.item())
+    errG = netD(netG(noise)).mean()
+    errG.backward()
+    optG.step()
+    print(errG.item())
+""", [10]),
 ]
 
 

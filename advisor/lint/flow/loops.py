@@ -100,10 +100,12 @@ class LoopAnalysis(BranchGuards, FlowView):
             # (a walk over a tensor's rows to write them out `if i % write_interval == 0:` runs now and then)
         if self.iterates_loader(loop):
             return True  # one iteration per batch is a step, whatever else it calls
+        inner = self._children.get(loop, [])
+        if self.runs_update(loop) and any(self.runs_update(one) and self.is_hot(one) for one in inner):
+            return False  # a macro step after its micro steps (a WGAN's generator step after the critic's): per round
         if self.runs_update(loop) or steps.steps_environment(loop.body) \
                 or any(e.callee is not None and steps.is_step_function(e.callee.node) for e in events):
             return True  # its body (or a training_step(batch) it calls) runs backward() and step(), or env.step()
-        inner = self._children.get(loop, [])
         if any(self.is_step_loop(one) for one in inner) or steps.runs_epochs(self.index, loop) \
                 or any(self.guarded(loop, outer) for outer in self.index.enclosing_loops(loop)):
             return False  # (nor a loop calling a helper with a hot loop: epochs -- unless only in a branch that leaves
