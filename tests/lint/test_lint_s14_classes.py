@@ -17,7 +17,8 @@ branch that returns is taken on any call; a counter reaching a bound in a functi
 settings.DEFAULT_DEVICE is a configured device; emit_nvtx() around a loop is a debug switch; device=0 is a GPU; einsum on tiny tensors is launch-bound;
 a model fed CUDA data is on the GPU, and a helper's walk over its parameters is part of the step;
 a tuple unpacking rebinds a copied fill; `len(list) <= 5` of a list the loop fills is the first iterations;
-a generator step after a loop of critic steps is a macro step;
+a generator step after a loop of critic steps is a macro step; a bare detect_anomaly(...) statement switches
+nothing on; nn.Softmax(dim=1)(x) is no model run;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -627,6 +628,24 @@ for it in range(100000):
     optG.step()
     print(errG.item())
 """, [10]),
+    ("GA108", "torch.autograd.detect_anomaly(check_nan=True) as a bare statement makes a context manager and drops "
+     "it: nothing is switched on; `with torch.autograd.detect_anomaly():` around the work is", """
+import torch
+torch.autograd.detect_anomaly(check_nan=True)
+model = Net().cuda()
+with torch.autograd.detect_anomaly():
+    model(x.cuda()).sum().backward()
+""", [4]),
+    ("GA107", "nn.Softmax(dim=1)(logits) applies a layer built on the spot (no model run); the eval model's forward "
+     "in the same loop records a graph", """
+import torch
+import torch.nn as nn
+model = Net().cuda().eval()
+for images in loader:
+    logits = model(images.cuda())
+    probs = nn.Softmax(dim=1)(logits)
+    preds.append(probs.argmax(1))
+""", [5]),
 ]
 
 

@@ -34,6 +34,8 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
     """The model a call runs on CUDA: ``model(x)``, ``model.forward(x)`` / ``net.act(state)`` (a method that
     returns CUDA tensors), or an unknown callable named like a model and fed CUDA tensors."""
     func = call.func
+    if isinstance(func, ast.Call) and (ctx.qual(func.func) or "").startswith("torch.nn."):
+        return None  # nn.Softmax(dim=1)(logits): a layer built on the spot to apply a function, not a model run
     callee = ctx.kind(func)
     arguments = 0
     for argument in call.args:

@@ -153,7 +153,8 @@ def _switches(ctx) -> Iterator[Hit]:
         if name in _ANOMALY:
             if anomaly_matters is None:
                 anomaly_matters = ctx.uses_cuda or not _trains_here(ctx)
-            if anomaly_matters and _switched_on(call, default=name.endswith("detect_anomaly")):
+            if anomaly_matters and _switched_on(call, default=name.endswith("detect_anomaly")) \
+                    and not (name.endswith(".detect_anomaly") and _not_entered(ctx, call)):
                 yield Hit(f"anomaly detection is on ({name.rsplit('.', 1)[-1]}): every autograd op is checked "
                           "and traced", node=call, evidence={"switch": name}, cost=_COSTS["anomaly"])
             continue
@@ -177,6 +178,12 @@ def _switches(ctx) -> Iterator[Hit]:
                 yield Hit("emit_nvtx() wraps a loop: the autograd profiler annotates every op of every iteration "
                           "with an NVTX range (useful only under Nsight Systems)", node=call, severity="medium",
                           cost=_COSTS["profiler"])
+
+
+def _not_entered(ctx, call: ast.Call) -> bool:
+    """``torch.autograd.detect_anomaly(check_nan=True)`` as a statement: a context manager made and dropped, never
+    entered (nor used as a decorator) -- it switches nothing on, unlike ``set_detect_anomaly(True)``."""
+    return isinstance(ctx.index.parents.get(call), ast.Expr)
 
 
 def _runs_on_the_cpu(ctx) -> bool:
