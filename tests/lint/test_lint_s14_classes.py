@@ -18,7 +18,7 @@ settings.DEFAULT_DEVICE is a configured device; emit_nvtx() around a loop is a d
 a model fed CUDA data is on the GPU, and a helper's walk over its parameters is part of the step;
 a tuple unpacking rebinds a copied fill; `len(list) <= 5` of a list the loop fills is the first iterations;
 a generator step after a loop of critic steps is a macro step; a bare detect_anomaly(...) statement switches
-nothing on; nn.Softmax(dim=1)(x) is no model run;
+nothing on; nn.Softmax(dim=1)(x) is no model run; a PPO update's logging runs once per update;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -646,6 +646,26 @@ for images in loader:
     probs = nn.Softmax(dim=1)(logits)
     preds.append(probs.argmax(1))
 """, [5]),
+    ("GA103", "a PPO update loop: the rollout's per-step action read and the minibatch loop's reads count; the "
+     "logging after them runs once per update (its minibatch loop two levels down is the loop of steps)", """
+import torch
+agent = Agent().cuda()
+opt = torch.optim.Adam(agent.parameters())
+for update in range(1000):
+    for step in range(128):
+        action = agent.act(obs.cuda())
+        obs, reward, done, info = envs.step(action.cpu().numpy())
+    for epoch in range(4):
+        for start in range(0, 512, 64):
+            loss = agent.loss(batch[start:start + 64])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            fracs.append(loss.item())
+    kl = (loss - 1).abs().mean()
+    print(loss.item())
+    writer.add_scalar("kl", kl.item(), update)
+""", [7, 14]),
 ]
 
 

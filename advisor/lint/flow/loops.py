@@ -106,7 +106,7 @@ class LoopAnalysis(BranchGuards, FlowView):
         if self.runs_update(loop) or steps.steps_environment(loop.body) \
                 or any(e.callee is not None and steps.is_step_function(e.callee.node) for e in events):
             return True  # its body (or a training_step(batch) it calls) runs backward() and step(), or env.step()
-        if any(self.is_step_loop(one) for one in inner) or steps.runs_epochs(self.index, loop) \
+        if any(self.is_step_loop(one) for one in self._descendants(loop)) or steps.runs_epochs(self.index, loop) \
                 or any(self.guarded(loop, outer) for outer in self.index.enclosing_loops(loop)):
             return False  # (nor a loop calling a helper with a hot loop: epochs -- unless only in a branch that leaves
             # the loop or runs now and then: an update as an episode ends, then `break`; validate() every N steps;
@@ -114,6 +114,15 @@ class LoopAnalysis(BranchGuards, FlowView):
         return not any(event.callee is not None and self.function_has_hot_loop(event.callee, 0)
                        and not steps.in_exit_branch(self.index, event.node) and not self.guarded(event.node, loop)
                        for event in events + [e for one in inner for e in self.iteration_events(one, True)])
+
+    def _descendants(self, loop: ast.AST) -> list[ast.AST]:
+        """The loops inside ``loop`` at any depth (a PPO update's minibatch loop inside its epochs loop)."""
+        found, work = [], list(self._children.get(loop, []))
+        while work:
+            one = work.pop()
+            found.append(one)
+            work.extend(self._children.get(one, []))
+        return found
 
     def is_step_loop(self, loop: ast.AST) -> bool:
         """A hot loop that makes the loops around it per-epoch. A walk over a model's parameters or an
@@ -123,7 +132,8 @@ class LoopAnalysis(BranchGuards, FlowView):
         the per-layer losses summed before ``loss.backward()`` are parts of that step; so is a walk over a CUDA
         tensor's elements that computes nothing (``for j in range(len(y)): c[y[j]] += ok[j].item()``)."""
         if not self.is_hot(loop) or self.walks_parameters(loop) or walks_few_components(self.index, loop) or \
-                self._in_model_forward(loop) or steps.update_after(self.index, loop) or \
+                self._in_model_forward(loop) or steps.update_after(self.index, loop) \
+                and not steps.steps_environment(loop.body) or \
                 not any(event.bits & COMPUTE for event in self.iteration_events(loop, stop_at_loops=True)):
             return False
         around = self.index.enclosing_loops(loop)
