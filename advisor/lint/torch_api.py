@@ -78,6 +78,9 @@ PASSTHROUGH_CALLS = frozenset({
     "torch.autograd.Variable", "torch.autograd.variable.Variable",  # pre-0.4 code: a Variable is its tensor
     "torch.nn.Parameter", "torch.nn.parameter.Parameter",  # a tensor (not a module): w = nn.Parameter(t)
 })
+# Methods of other libraries' objects that hand back float64 NumPy arrays (nibabel's image.get_fdata(), whose dtype
+# argument defaults to float64)
+F64_ARRAY_METHODS = frozenset({"get_fdata"})
 PROGRESS_BARS = frozenset({"tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm"})  # tqdm(it) walks it
 
 GRAD_OFF_CONTEXTS = frozenset({

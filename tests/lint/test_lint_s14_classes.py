@@ -18,7 +18,7 @@ settings.DEFAULT_DEVICE is a configured device; emit_nvtx() around a loop is a d
 a model fed CUDA data is on the GPU, and a helper's walk over its parameters is part of the step;
 a tuple unpacking rebinds a copied fill; `len(list) <= 5` of a list the loop fills is the first iterations;
 a generator step after a loop of critic steps is a macro step; a bare detect_anomaly(...) statement switches
-nothing on; nn.Softmax(dim=1)(x) is no model run; a PPO update's logging runs once per update;
+nothing on; nn.Softmax(dim=1)(x) is no model run; a PPO update's logging runs once per update; nibabel's get_fdata() is float64;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -666,6 +666,14 @@ for update in range(1000):
     print(loss.item())
     writer.add_scalar("kl", kl.item(), update)
 """, [7, 14]),
+    ("GA109", "nibabel's get_fdata() hands back float64 data: copied to the GPU as it is, it is float64 there; cast "
+     "to float32 first, it is not", """
+import nibabel as nib
+import torch
+vol = nib.load(path).get_fdata()
+x = torch.from_numpy(vol).cuda()
+y = torch.from_numpy(nib.load(path).get_fdata().astype("float32")).cuda()
+""", [4]),
 ]
 
 

@@ -273,6 +273,8 @@ class CallEvaluator(ExprEvaluator):
             return NUMPY | (F64 if attr in api.RNG_F64_METHODS else 0)
         if receiver & (CUDA_TENSOR | CPU_TENSOR):
             return tensor_method_result(receiver, attr, node, _all(pos, kw))
+        if not receiver and attr in api.F64_ARRAY_METHODS:
+            return NUMPY | F64  # nib.load(path).get_fdata(): nibabel's image data, float64 unless asked otherwise
         if receiver & NUMPY or (not receiver and attr == "astype"):  # only NumPy arrays have .astype()
             if attr == "astype":
                 target = dtype_kind(node.args[0], pos[0]) if node.args else kw.get("dtype", 0)
