@@ -19,6 +19,7 @@ a model fed CUDA data is on the GPU, and a helper's walk over its parameters is 
 a tuple unpacking rebinds a copied fill; `len(list) <= 5` of a list the loop fills is the first iterations;
 a generator step after a loop of critic steps is a macro step; a bare detect_anomaly(...) statement switches
 nothing on; nn.Softmax(dim=1)(x) is no model run; a PPO update's logging runs once per update; nibabel's get_fdata() is float64;
+`(i + 1) == len(loader)` is one iteration; an inverted fill is still a fill;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -674,6 +675,26 @@ vol = nib.load(path).get_fdata()
 x = torch.from_numpy(vol).cuda()
 y = torch.from_numpy(nib.load(path).get_fdata().astype("float32")).cuda()
 """, [4]),
+    ("GA103", "gradient accumulation's `if (i + 1) % k == 0 or (i + 1) == len(loader):` runs now and then (both "
+     "sides are guards); the accumulated loss read under it is not per step", """
+import torch
+model = Net().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for i, x in enumerate(loader):
+    acc = acc + model(x.cuda()).sum()
+    if (i + 1) % 4 == 0 or (i + 1) == len(loader):
+        acc.backward()
+        opt.step()
+        total += acc.item()
+    print(acc.item())
+""", [10]),
+    ("GA104", "(~torch.eye(n, dtype=torch.bool)).to(device): the identity is made and inverted on the CPU only to be "
+     "copied; made on the device it is not", """
+import torch
+device = torch.device("cuda")
+mask = (~torch.eye(64, dtype=torch.bool)).to(device)
+ok = ~torch.eye(64, dtype=torch.bool, device=device)
+""", [3]),
 ]
 
 

@@ -22,6 +22,8 @@ DTYPES = frozenset({"float", "float32", "float64", "double", "half", "float16", 
 
 
 def factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
+    while isinstance(node, ast.UnaryOp):  # (~torch.eye(n, dtype=torch.bool)).to(device): the fill, inverted on the CPU
+        node = node.operand
     while isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
         # torch.zeros(n, n) + 2.0, (torch.arange(n) + 0.5) * dx: a factory and Python numbers, all computed on the
         # CPU before the copy

@@ -182,8 +182,7 @@ def _one_iteration(test: ast.Compare, stop: Optional[ast.AST], assigned: set[str
 
     def varies(node: ast.AST) -> bool:
         return any(isinstance(n, (ast.Name, ast.Attribute)) and dotted(n) in assigned for n in ast.walk(node))
-    return any(isinstance(side, (ast.Name, ast.Attribute)) and dotted(side) in assigned for side in sides) \
-        and not all(map(varies, sides))
+    return any(map(varies, sides)) and not all(map(varies, sides))  # (`batch_idx + 1 == len(loader)` too)
 
 
 def _by_one(node: ast.BinOp) -> bool:
