@@ -20,6 +20,7 @@ a tuple unpacking rebinds a copied fill; `len(list) <= 5` of a list the loop fil
 a generator step after a loop of critic steps is a macro step; a bare detect_anomaly(...) statement switches
 nothing on; nn.Softmax(dim=1)(x) is no model run; a PPO update's logging runs once per update; nibabel's get_fdata() is float64;
 `(i + 1) == len(loader)` is one iteration; an inverted fill is still a fill;
+a counter reset in its branch runs it every interval;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -695,6 +696,20 @@ device = torch.device("cuda")
 mask = (~torch.eye(64, dtype=torch.bool)).to(device)
 ok = ~torch.eye(64, dtype=torch.bool, device=device)
 """, [3]),
+    ("GA103", "`if logging_counter >= logging_interval: logging_counter = 0` runs once every interval: the loss "
+     "reads under it are not per step; the same test without the reset is no guard", """
+import torch
+model = Net().cuda()
+counter = 0
+for x in loader:
+    loss = model(x.cuda()).sum()
+    counter += 1
+    if counter >= 100:
+        counter = 0
+        log(loss.detach().cpu().numpy())
+    if counter >= 0:
+        log(loss.item())
+""", [11]),
 ]
 
 

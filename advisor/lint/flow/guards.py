@@ -40,7 +40,8 @@ class BranchGuards:
                     or isinstance(parent, ast.If) and (steps.runs_once(
                         parent.body if child in parent.body else parent.orelse) and (self._in_a_loop(parent, stop)
                         or not _returns(parent.body if child in parent.body else parent.orelse))
-                        or child in parent.body and steps.fills_when_empty(parent.test, parent.body))):
+                        or child in parent.body and (steps.fills_when_empty(parent.test, parent.body)
+                                                 or _resets_its_counter(parent)))):
                 return True  # (a branch that leaves the loop, or fills an empty accumulator, runs once at most; a
                 # function's branch that returns is taken on any call: `if greedy: return q.argmax().item()`)
             child = parent
@@ -159,6 +160,18 @@ def _fixed_in(test: ast.Compare, stop: Optional[ast.AST], assigned: set[str]) ->
     return isinstance(stop, LOOP_TYPES) and bool(names) and all(
         (key := dotted(side)) is not None and key not in assigned and key.split(".")[0] not in assigned
         for side in names)
+
+
+def _resets_its_counter(branch: ast.If) -> bool:
+    """``if logging_counter >= logging_interval: logging_counter = 0; ...``: a counter compared and reset in its branch --
+    the branch runs once every interval."""
+    test = branch.test
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    names = {dotted(side) for side in (test.left, test.comparators[0]) if isinstance(side, (ast.Name, ast.Attribute))}
+    return any(isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant)
+               and statement.value.value == 0 and any(dotted(t) in names for t in statement.targets)
+               for statement in branch.body)
 
 
 def _returns(body: list[ast.stmt]) -> bool:
