@@ -20,7 +20,8 @@ a tuple unpacking rebinds a copied fill; `len(list) <= 5` of a list the loop fil
 a generator step after a loop of critic steps is a macro step; a bare detect_anomaly(...) statement switches
 nothing on; nn.Softmax(dim=1)(x) is no model run; a PPO update's logging runs once per update; nibabel's get_fdata() is float64;
 `(i + 1) == len(loader)` is one iteration; an inverted fill is still a fill;
-a counter reset in its branch runs it every interval;
+a counter reset in its branch runs it every interval; a clock around a run of full-batch epochs times
+training;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -710,6 +711,29 @@ for x in loader:
     if counter >= 0:
         log(loss.item())
 """, [11]),
+    ("GA102", "a clock around a call that trains a model for epochs (an inner training run of full-batch steps) "
+     "times a training run, where start-up is noise; one around a single forward is cold", """
+import time
+import torch
+class Attack:
+    def step(self):
+        self.opt.zero_grad()
+        loss = self.model(self.x.cuda()).sum()
+        loss.backward()
+        self.opt.step()
+        return loss.item()
+    def inner_train(self):
+        for epoch in range(200):
+            self.step()
+    def run(self):
+        start = time.time()
+        self.inner_train()
+        print(time.time() - start)
+net = Net().cuda()
+t0 = time.time()
+y = net(torch.randn(8, 3, device="cuda"))
+print(time.time() - t0)
+""", [19]),
 ]
 
 

@@ -269,7 +269,7 @@ class Timings(FlowView):
             if self._over_data(loop) and self._trains_in(loop):
                 return True
         callees = [e.callee for e in region.events if e.callee is not None]
-        return any(self._function_trains(info, set(), training) for info in callees)
+        return any(self._function_trains(info, set(), training, not over_loaders_only) for info in callees)
 
     @cached_property
     def _subtractions_by_scope(self) -> dict[ast.AST, list[ast.BinOp]]:
@@ -342,13 +342,16 @@ class Timings(FlowView):
                     events.extend(self.effects.summary(callee).events)
         return False
 
-    def _function_trains(self, info: FunctionInfo, visiting: set, training: list[ast.AST]) -> bool:
+    def _function_trains(self, info: FunctionInfo, visiting: set, training: list[ast.AST], epochs: bool) -> bool:
+        """``epochs``: also a loop of updates on the whole data (a full-batch GCN's ``for epoch in range(n):`` of
+        optimizer steps), a training run as much as one over batches."""
         if info in visiting:
             return False
-        if any(self.index.scope_of(loop) is info.node for loop in training):
+        if any(self.index.scope_of(loop) is info.node and (loop in training or epochs and self.loops.is_step_loop(loop))
+               for loop in training + (self._loops_by_scope.get(info.node, []) if epochs else [])):
             return True
         callees = [e.callee for e in self.effects.summary(info).events if e.callee is not None]
-        return any(self._function_trains(c, visiting | {info}, training) for c in callees)
+        return any(self._function_trains(c, visiting | {info}, training, epochs) for c in callees)
 
 
 _TRAINING_CALLS = frozenset({"backward", "manual_backward", "step", "zero_grad", "clip_grad_norm_", "grad"})
