@@ -21,7 +21,7 @@ a generator step after a loop of critic steps is a macro step; a bare detect_ano
 nothing on; nn.Softmax(dim=1)(x) is no model run; a PPO update's logging runs once per update; nibabel's get_fdata() is float64;
 `(i + 1) == len(loader)` is one iteration; an inverted fill is still a fill;
 a counter reset in its branch runs it every interval; a clock around a run of full-batch epochs times
-training;
+training; timeit of a name bound to a statement string times the string;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -734,6 +734,17 @@ t0 = time.time()
 y = net(torch.randn(8, 3, device="cuda"))
 print(time.time() - t0)
 """, [19]),
+    ("GA101", "timeit.timeit(command, ...) with command a name bound to a statement string times what the string "
+     "runs: a CUDA forward and backward with no synchronize in it", """
+import timeit
+import torch
+command = "torch.nn.functional.mse_loss(resnet(x), y).backward()"
+x = torch.randn(512, 3, 224, 224).to("cuda")
+y = torch.randn(512, 512).to("cuda")
+resnet = Net().to("cuda")
+resnet(x)
+print(timeit.timeit(command, number=10, globals=globals()))
+""", [8]),
 ]
 
 

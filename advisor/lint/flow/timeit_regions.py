@@ -24,6 +24,10 @@ class TimeitRegions(FlowView):
     def region(self, call: ast.Call) -> Optional[TimedRegion]:
         statement = timed_statement(call)
         scope = self.index.scope_of(call)
+        if isinstance(statement, ast.Name):  # command = "f(x).backward()"; timeit.timeit(command, ...): the string
+            held = self.index.assigned_values.get(statement.id, [])
+            if len(held) == 1 and isinstance(held[0], ast.Constant) and isinstance(held[0].value, str):
+                statement = held[0]
         run = self._timer_run(call) or call
         region = TimedRegion("timeit", scope, run, repeated=self._keeps_runs_apart(run))
         if isinstance(statement, ast.Lambda):
