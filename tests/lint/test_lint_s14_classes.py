@@ -21,7 +21,8 @@ a generator step after a loop of critic steps is a macro step; a bare detect_ano
 nothing on; nn.Softmax(dim=1)(x) is no model run; a PPO update's logging runs once per update; nibabel's get_fdata() is float64;
 `(i + 1) == len(loader)` is one iteration; an inverted fill is still a fill;
 a counter reset in its branch runs it every interval; a clock around a run of full-batch epochs times
-training; timeit of a name bound to a statement string times the string;
+training; timeit of a name bound to a statement string times the string; a comprehension over indices reads a CUDA value
+computed per index;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -745,6 +746,16 @@ resnet = Net().to("cuda")
 resnet(x)
 print(timeit.timeit(command, number=10, globals=globals()))
 """, [8]),
+    ("GA103", "[nn.MSELoss()(a[i], b[i]).item() for i in range(len(a))] reads a CUDA loss per index; the same over "
+     "CPU tensors reads nothing", """
+import numpy as np
+import torch
+import torch.nn as nn
+a, b = model(x.cuda()), y.cuda()
+losses = np.array([nn.MSELoss()(a[i], b[i]).item() for i in range(len(a))])
+c, d = torch.randn(10, 3), torch.randn(10, 3)
+host = [nn.MSELoss()(c[i], d[i]).item() for i in range(len(c))]
+""", [5]),
 ]
 
 

@@ -128,9 +128,14 @@ def _comprehension_reads(ctx) -> Iterator[Hit]:
         if node.__class__ not in (ast.ListComp, ast.GeneratorExp, ast.SetComp) or len(node.generators) != 1:
             continue
         generator = node.generators[0]
-        if not (isinstance(generator.target, ast.Name) and ctx.kind(generator.iter) & CUDA_TENSOR):
+        if not isinstance(generator.target, ast.Name):
             continue
-        read = _element_read(ctx, node.elt, generator.target.id, _a_parameter(ctx, generator.iter))
+        if ctx.kind(generator.iter) & CUDA_TENSOR:
+            read = _element_read(ctx, node.elt, generator.target.id, _a_parameter(ctx, generator.iter))
+        else:  # [loss_fn(a[i], b[i]).item() for i in range(len(a))]: a CUDA value computed per index, read
+            name = generator.target.id
+            read = _read_of_computed(node.elt, lambda n, name=name: isinstance(n, ast.Name) and n.id == name)
+            read = read if read is not None and ctx.kind(read.func.value) & CUDA_TENSOR else None
         if read is not None and not _filled_once_per_epoch(ctx, generator.iter):
             yield Hit(f"{short(read)} waits for the GPU once per element of {short(generator.iter)}: read them "
                       "all at once (torch.stack(...).tolist() or torch.cat(...).cpu())", node=read)
