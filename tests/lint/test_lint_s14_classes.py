@@ -22,7 +22,7 @@ nothing on; nn.Softmax(dim=1)(x) is no model run; a PPO update's logging runs on
 `(i + 1) == len(loader)` is one iteration; an inverted fill is still a fill;
 a counter reset in its branch runs it every interval; a clock around a run of full-batch epochs times
 training; timeit of a name bound to a statement string times the string; a comprehension over indices reads a CUDA value
-computed per index;
+computed per index; a batch filled and run is the step, not a guard;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -756,6 +756,20 @@ losses = np.array([nn.MSELoss()(a[i], b[i]).item() for i in range(len(a))])
 c, d = torch.randn(10, 3), torch.randn(10, 3)
 host = [nn.MSELoss()(c[i], d[i]).item() for i in range(len(c))]
 """, [5]),
+    ("GA103", "`if len(batch) == batch_size or i == len(items) - 1:` runs the model once per filled batch -- the "
+     "step itself: the read of its result counts; `if (i + 1) == len(items):` alone is the last iteration", """
+import torch
+model = Net().cuda()
+batch, batch_size = [], args.batch_size
+for i, item in enumerate(items):
+    batch.append(item)
+    if len(batch) == batch_size or i == len(items) - 1:
+        out = model(torch.stack(batch).cuda())
+        labels += out.argmax(1).tolist()
+        batch = []
+    if (i + 1) == len(items):
+        print(out.sum().item())
+""", [8]),
 ]
 
 

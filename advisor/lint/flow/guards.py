@@ -195,7 +195,10 @@ def _one_iteration(test: ast.Compare, stop: Optional[ast.AST], assigned: set[str
 
     def varies(node: ast.AST) -> bool:
         return any(isinstance(n, (ast.Name, ast.Attribute)) and dotted(n) in assigned for n in ast.walk(node))
-    return any(map(varies, sides)) and not all(map(varies, sides))  # (`batch_idx + 1 == len(loader)` too)
+    def counts(node: ast.AST) -> bool:  # (not `len(clip_batch) == batch_size`: a batch filled and run -- the step)
+        return varies(node) and not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len"
+                                        for n in ast.walk(node))
+    return any(map(counts, sides)) and not all(map(varies, sides))  # (`batch_idx + 1 == len(loader)` too)
 
 
 def _by_one(node: ast.BinOp) -> bool:
