@@ -23,6 +23,7 @@ nothing on; nn.Softmax(dim=1)(x) is no model run; a PPO update's logging runs on
 a counter reset in its branch runs it every interval; a clock around a run of full-batch epochs times
 training; timeit of a name bound to a statement string times the string; a comprehension over indices reads a CUDA value
 computed per index; a batch filled and run is the step, not a guard;
+a Grad-CAM loop of per-sample input gradients is a loop of steps;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -770,6 +771,21 @@ for i, item in enumerate(items):
     if (i + 1) == len(items):
         print(out.sum().item())
 """, [8]),
+    ("GA103", "a guided Grad-CAM loop over test samples (build the volume in an inner loop, forward, backward for the "
+     "input's gradient) is a loop of per-sample steps: its per-sample reads count", """
+import torch
+model = Net().cuda()
+for sample in test_set:
+    volumes = []
+    for channel in sample:
+        volumes.append(torch.Tensor(channel).cuda())
+    batch = torch.stack(volumes).unsqueeze(0)
+    batch.requires_grad_()
+    out = model(batch)
+    correct += (out.argmax(1) == label).sum().item()
+    out.backward(gradient=one_hot)
+    grads = batch.grad[0].cpu()
+""", [10, 12]),
 ]
 
 

@@ -133,7 +133,7 @@ class LoopAnalysis(BranchGuards, FlowView):
         tensor's elements that computes nothing (``for j in range(len(y)): c[y[j]] += ok[j].item()``)."""
         if not self.is_hot(loop) or self.walks_parameters(loop) or walks_few_components(self.index, loop) or \
                 self._in_model_forward(loop) or steps.update_after(self.index, loop) \
-                and not steps.steps_environment(loop.body) or \
+                and not steps.steps_environment(loop.body) and not self.runs_update(loop) or \
                 not any(event.bits & COMPUTE for event in self.iteration_events(loop, stop_at_loops=True)):
             return False
         around = self.index.enclosing_loops(loop)

@@ -159,15 +159,7 @@ def update_after(index, loop: ast.AST) -> bool:
     step, not a loop of steps."""
     scope, end = index.scope_of(loop), loop.end_lineno or loop.lineno
     return any(isinstance(call.func, ast.Attribute) and call.func.attr == "backward" and call.lineno > end
-               and index.scope_of(call) is scope and not _for_an_input(index, call)
-               for call in index.calls_by_name.get("backward", ()))
-
-
-def _for_an_input(index, call: ast.Call) -> bool:
-    """Is this backward() an attack's, asking for an input's gradient (input_gradient_only of its own body)?"""
-    loops = index.enclosing_loops(call)
-    holder = loops[0] if loops else index.scope_of(call)
-    return input_gradient_only(getattr(holder, "body", []))
+               and index.scope_of(call) is scope for call in index.calls_by_name.get("backward", ()))
 
 
 def input_gradient_only(body: list[ast.stmt]) -> bool:
