@@ -23,7 +23,8 @@ nothing on; nn.Softmax(dim=1)(x) is no model run; a PPO update's logging runs on
 a counter reset in its branch runs it every interval; a clock around a run of full-batch epochs times
 training; timeit of a name bound to a statement string times the string; a comprehension over indices reads a CUDA value
 computed per index; a batch filled and run is the step, not a guard;
-a Grad-CAM loop of per-sample input gradients is a loop of steps;
+a Grad-CAM loop of per-sample input gradients is a loop of steps; a function called once per setting of a sweep
+runs separate experiments;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -786,6 +787,20 @@ for sample in test_set:
     out.backward(gradient=one_hot)
     grads = batch.grad[0].cpu()
 """, [10, 12]),
+    ("GA105", "a function that copies the same test set to the GPU, called once per setting of a sweep (for level in "
+     "[0, 0.1, 0.2]), runs separate experiments; called per step of a training loop it copies it again and again", """
+import torch
+def run(level):
+    data = torch.from_numpy(X_test).cuda()
+    return model(data)
+def step(i):
+    data = torch.from_numpy(X_test).cuda()
+    return model(data)
+for level in [0, 0.1, 0.2]:
+    run(level)
+for i in range(1000):
+    step(i)
+""", [6]),
 ]
 
 

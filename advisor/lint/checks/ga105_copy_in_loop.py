@@ -389,7 +389,7 @@ def _why_repeated(ctx, info: FunctionInfo, depth: int, visiting: set) -> Optiona
         return None
     for site in ctx.call_sites(info):
         loops = ctx.enclosing_loops(site)
-        if loops:
+        if loops and not ctx.is_sweep(loops[0]):  # (a loop over settings runs separate experiments)
             return f"which runs in the loop at {where(ctx, loops[0])}"
         caller = ctx.function_of(site)
         if caller is not None:
