@@ -24,7 +24,7 @@ a counter reset in its branch runs it every interval; a clock around a run of fu
 training; timeit of a name bound to a statement string times the string; a comprehension over indices reads a CUDA value
 computed per index; a batch filled and run is the step, not a guard;
 a Grad-CAM loop of per-sample input gradients is a loop of steps; a function called once per setting of a sweep
-runs separate experiments;
+runs separate experiments; named_parameters() yields a model's tensors;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -801,6 +801,21 @@ for level in [0, 0.1, 0.2]:
 for i in range(1000):
     step(i)
 """, [6]),
+    ("GA103", "`for name, param in model.named_parameters(): if torch.isnan(param.grad).any():` after every backward "
+     "reads each CUDA gradient per step; a CPU model's does not", """
+import torch
+model = Net().cuda()
+cpu_model = Net()
+for x in loader:
+    model(x.cuda()).sum().backward()
+    for name, param in model.named_parameters():
+        if torch.isnan(param.grad).any():
+            print(name)
+    cpu_model(x).sum().backward()
+    for name, param in cpu_model.named_parameters():
+        if torch.isnan(param.grad).any():
+            print(name)
+""", [7]),
 ]
 
 

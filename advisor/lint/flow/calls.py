@@ -256,7 +256,7 @@ class CallEvaluator(ExprEvaluator):
                 return receiver | MODEL | EVAL
             if attr == "train":
                 return (receiver | MODEL) & ~EVAL
-            if attr in ("parameters", "buffers"):
+            if attr in ("parameters", "buffers", "named_parameters", "named_buffers"):
                 return (CUDA_TENSOR if receiver & CUDA_MODEL else 0) | (receiver & F64)
             if attr in api.MODEL_SELF_METHODS:
                 return receiver

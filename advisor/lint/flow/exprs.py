@@ -333,8 +333,8 @@ class ExprEvaluator:
                 return self.element_of(node.args[0], self.values.get(node.args[0], 0))
             if callee == "range":
                 return 0
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "items" \
-                and not node.args:  # for k, v in losses.items(): a key (a name), then the tensor
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args and node.func.attr \
+                in ("items", "named_parameters", "named_buffers"):  # for k, v in losses.items(): a name, the tensor
             return (0, kind & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL))
         if isinstance(node, (ast.List, ast.Tuple)) and node.elts and all(  # for family, cls, rank in [("a", A, 8),
                 isinstance(e, ast.Tuple) and len(e.elts) == len(node.elts[0].elts) for e in node.elts):  # ...]
