@@ -25,6 +25,7 @@ training; timeit of a name bound to a statement string times the string; a compr
 computed per index; a batch filled and run is the step, not a guard;
 a Grad-CAM loop of per-sample input gradients is a loop of steps; a function called once per setting of a sweep
 runs separate experiments; named_parameters() yields a model's tensors;
+NumPy fills combined (kron, triu, times a number) are still fills;
 a per-step clock restarted at the end of a loop's body times the next iteration's work."""
 
 from __future__ import annotations
@@ -816,6 +817,15 @@ for x in loader:
         if torch.isnan(param.grad).any():
             print(name)
 """, [7]),
+    ("GA104", "NumPy fills combined (np.kron(np.eye(n), np.ones((k, k))), np.triu(np.ones((s, s))), np.ones(d) * t) "
+     "and copied to the GPU are constants made on the CPU only to be copied; a loaded array is data", """
+import numpy as np
+import torch
+mask = torch.from_numpy(np.kron(np.eye(8), (1 - 0.3) * np.ones((4, 4)))).cuda()
+causal = torch.tensor(np.triu(np.ones((16, 16))), device="cuda")
+target = torch.from_numpy(np.ones(32) * 0.5).cuda()
+data = torch.from_numpy(np.kron(np.load(path), np.ones((2, 2)))).cuda()
+""", [3, 5]),
 ]
 
 

@@ -139,8 +139,10 @@ def run(ctx) -> Iterator[Hit]:
             continue  # X made once, then train(torch.device("cpu")) and train(torch.device("cuda")): both use it
         device = device_text(func, call)
         fix = None
-        if factory is not None:
-            rewritten = made_on_the_device(factory, _numpy_fill(ctx, factory), device, ctx.index.parents.get(factory))
+        fill = _numpy_fill(ctx, factory) if factory is not None else None
+        plain = fill is None or isinstance(fill, ast.Call) and ctx.qual(fill.func) in _NUMPY_FILLS
+        if factory is not None and plain:  # (a combination of fills: no one-call rewrite)
+            rewritten = made_on_the_device(factory, fill, device, ctx.index.parents.get(factory))
             fix = f"Create it on the GPU: {short(rewritten, 90)}" + (
                 f" ({where(ctx, factory)})" if factory.lineno != call.lineno else "")
         # a two-statement `x = torch.rand(n)` / `x = x.cuda()` is reported where the tensor is made
@@ -264,7 +266,7 @@ def _literal(ctx, factory: Optional[ast.Call]) -> bool:
         and _numpy_fill(ctx, factory) is None
 
 
-def _numpy_fill(ctx, factory: Optional[ast.Call]) -> Optional[ast.Call]:
+def _numpy_fill(ctx, factory: Optional[ast.Call]) -> Optional[ast.AST]:
     """``np.zeros(n)`` in ``torch.tensor(np.zeros(n))``: numpy fills the CPU memory with a constant, torch
     wraps it -- the same tensor torch.zeros(n, dtype=torch.float64) makes, and could make on the GPU."""
     if factory is None or not factory.args:
@@ -277,7 +279,30 @@ def _numpy_fill(ctx, factory: Optional[ast.Call]) -> Optional[ast.Call]:
         data = _untouched_fill(ctx, data, factory)
     if name in _WRAPPERS and isinstance(data, ast.Call) and ctx.qual(data.func) in _NUMPY_FILLS:
         return data
+    if name in _WRAPPERS and _numpy_of_fills(ctx, data):
+        return data  # torch.from_numpy(np.kron(np.eye(n), np.ones((k, k)))): made of fills, as constant
     return None
+
+
+_NUMPY_COMBINERS = frozenset({"numpy.kron", "numpy.triu", "numpy.tril", "numpy.tile", "numpy.diag", "numpy.outer"})
+
+
+def _numpy_of_fills(ctx, node: ast.AST, depth: int = 0) -> bool:
+    """``np.kron(np.eye(n), (1 - m) * np.ones((k, k)))``, ``np.triu(np.ones((s, s)))``: NumPy fills combined with each
+    other and with Python numbers -- data the GPU could make itself (torch.kron, torch.triu, ...)."""
+    if depth > 4:
+        return False
+    if isinstance(node, ast.Call):
+        name = ctx.qual(node.func) or ""
+        if name in _NUMPY_FILLS:
+            return True
+        return name in _NUMPY_COMBINERS and bool(node.args) and all(
+            ctx.is_number(a) or _numpy_of_fills(ctx, a, depth + 1) for a in node.args[:2])
+    if isinstance(node, ast.BinOp):
+        sides = [node.left, node.right]
+        return any(_numpy_of_fills(ctx, side, depth + 1) for side in sides) \
+            and all(ctx.is_number(side) or _numpy_of_fills(ctx, side, depth + 1) for side in sides)
+    return isinstance(node, ast.UnaryOp) and _numpy_of_fills(ctx, node.operand, depth + 1)
 
 
 def _untouched_fill(ctx, name: ast.Name, use: ast.AST) -> Optional[ast.AST]:
