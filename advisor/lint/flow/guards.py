@@ -157,9 +157,7 @@ def _fixed_in(test: ast.Compare, stop: Optional[ast.AST], assigned: set[str]) ->
     """``if reps == 1:`` in a loop that never sets ``reps`` (an option, a count fixed before it): the same answer on
     every iteration, not a test of which iteration this is (``if i == 0:``)."""
     names = [side for side in [test.left] + test.comparators if isinstance(side, (ast.Name, ast.Attribute))]
-    return isinstance(stop, LOOP_TYPES) and bool(names) and all(
-        (key := dotted(side)) is not None and key not in assigned and key.split(".")[0] not in assigned
-        for side in names)
+    return isinstance(stop, LOOP_TYPES) and bool(names) and all(bound_is_fixed(side, assigned) for side in names)
 
 
 def _resets_its_counter(branch: ast.If) -> bool:
