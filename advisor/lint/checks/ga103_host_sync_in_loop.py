@@ -306,9 +306,9 @@ def _with_sole_helpers(ctx, holders: list, depth: int = 0) -> list:
     """The holders and, through them, each helper that only they call, once per call of theirs (Metrics.update
     calling self.distance(a, b), which reads max_min_dist.item()): its reads run on every iteration too."""
     found = list(holders)
+    if depth >= _HELPER_DEPTH:
+        return found
     for holder in holders:
-        if depth >= _HELPER_DEPTH:
-            break
         helpers = [e.callee for e in ctx.every_call_helper_calls(holder)
                    if e.callee not in found and len(ctx.call_sites(e.callee)) == 1]
         found.extend(h for h in _with_sole_helpers(ctx, helpers, depth + 1) if h not in found)

@@ -44,8 +44,8 @@ def _truth_outside_a_test(node: ast.expr, kind, index: FileIndex) -> bool:
         return False
     child = node
     for parent in index.ancestors(node):
-        if isinstance(parent, _TESTED) and child is parent.test \
-                or isinstance(parent, (ast.BoolOp, ast.UnaryOp)) and isinstance(getattr(parent, "op", None), (ast.Not, ast.And, ast.Or)):
+        if isinstance(parent, _TESTED) and child is parent.test or isinstance(parent, ast.BoolOp) \
+                or isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
             return False
         if isinstance(parent, (ast.stmt, ast.Lambda, ast.comprehension)):
             return True

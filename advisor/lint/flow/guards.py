@@ -33,19 +33,24 @@ class BranchGuards:
                 return False
             if isinstance(parent, ast.ExceptHandler):
                 return True  # runs when something failed, not on every iteration
-            in_else = child is parent.orelse or isinstance(parent.orelse, list) and child in parent.orelse \
-                if isinstance(parent, (ast.If, ast.IfExp)) else False
-            if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test and (
-                    (self._else_guard(parent.test, stop) if in_else else self.is_guard(parent.test, stop))
-                    or isinstance(parent, ast.If) and (steps.runs_once(
-                        parent.body if child in parent.body else parent.orelse) and (self._in_a_loop(parent, stop)
-                        or not _returns(parent.body if child in parent.body else parent.orelse))
-                        or child in parent.body and (steps.fills_when_empty(parent.test, parent.body)
-                                                 or _resets_its_counter(parent)))):
-                return True  # (a branch that leaves the loop, or fills an empty accumulator, runs once at most; a
-                # function's branch that returns is taken on any call: `if greedy: return q.argmax().item()`)
+            if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test \
+                    and self._branch_guarded(parent, child, stop):
+                return True
             child = parent
         return False
+
+    def _branch_guarded(self, parent: ast.If | ast.IfExp, child: ast.AST, stop: ast.AST) -> bool:
+        """Does the branch of ``parent`` that holds ``child`` run on some iterations only?"""
+        in_else = child is parent.orelse or isinstance(parent, ast.If) and child in parent.orelse
+        if self._else_guard(parent.test, stop) if in_else else self.is_guard(parent.test, stop):
+            return True
+        if not isinstance(parent, ast.If):
+            return False
+        branch = parent.orelse if in_else else parent.body
+        if steps.runs_once(branch) and (self._in_a_loop(parent, stop) or not _returns(branch)):
+            return True  # a branch that leaves the loop runs once at most (a function's branch that returns is taken on
+            # any call: `if greedy: return q.argmax().item()`)
+        return not in_else and (steps.fills_when_empty(parent.test, parent.body) or _resets_its_counter(parent))
 
     def _else_guard(self, test: ast.AST, stop: Optional[ast.AST]) -> bool:
         """Does the ``else`` of ``test`` run on some iterations only? Not the else of ``if step % 100 == 0:`` nor of

@@ -166,15 +166,13 @@ def input_gradient_only(body: list[ast.stmt]) -> bool:
     """``x = images.requires_grad_(); loss(model(x)).backward(); x.grad`` with no optimizer step: the backward pass
     of an adversarial attack (FGSM) or a saliency map, which asks for the gradient of an input -- not a training
     update, so the loop around it is not a loop of steps."""
-    calls = _body_calls(body)
-    updates = {call.func.attr for call in calls if isinstance(call.func, ast.Attribute) and call.func.attr in UPDATES}
-    if updates != {"backward"}:
+    nodes = _body_nodes(body)
+    methods = [node for node in nodes if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)]
+    if {call.func.attr for call in methods if call.func.attr in UPDATES} != {"backward"}:
         return False
-    marked = {dotted(call.func.value) for call in calls
-              if isinstance(call.func, ast.Attribute) and call.func.attr == "requires_grad_"}
-    marked |= {target_key for node in _body_nodes(body) if isinstance(node, ast.Assign)
-               for target_key in _marked_targets(node)}
-    read = {dotted(node.value) for node in _body_nodes(body) if isinstance(node, ast.Attribute) and node.attr == "grad"}
+    marked = {dotted(call.func.value) for call in methods if call.func.attr == "requires_grad_"}
+    marked |= {key for node in nodes if isinstance(node, ast.Assign) for key in _marked_targets(node)}
+    read = {dotted(node.value) for node in nodes if isinstance(node, ast.Attribute) and node.attr == "grad"}
     return bool((marked & read) - {None})
 
 

@@ -347,8 +347,8 @@ class Timings(FlowView):
         optimizer steps), a training run as much as one over batches."""
         if info in visiting:
             return False
-        if any(self.index.scope_of(loop) is info.node and (loop in training or epochs and self.loops.is_step_loop(loop))
-               for loop in training + (self._loops_by_scope.get(info.node, []) if epochs else [])):
+        if any(loop in training or epochs and self.loops.is_step_loop(loop)
+               for loop in self._loops_by_scope.get(info.node, ())):
             return True
         callees = [e.callee for e in self.effects.summary(info).events if e.callee is not None]
         return any(self._function_trains(c, visiting | {info}, training, epochs) for c in callees)
