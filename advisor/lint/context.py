@@ -153,6 +153,8 @@ class FileContext:
             if method is not None:
                 return [method]
         receiver = self.kind(func.value)
+        if not receiver and isinstance(func.value, ast.Name):
+            return self._scopes.duck_typed_methods(func.value.id, func.attr, scope)
         if not receiver & INSTANCE_BITS:
             return []
         return [c.methods[func.attr] for c in self._scopes.classes_of(receiver) if func.attr in c.methods]

@@ -216,6 +216,13 @@ class CallEvaluator(ExprEvaluator):
             if isinstance(owner, ClassInfo) and attr in owner.methods:  # GnnTrainer.compute_accuracy(out, y): a
                 method = owner.methods[attr]  # static method of the file's own class runs its own code
                 return self.call_function(method, node, pos, kw, skip_self=method.is_classmethod)
+        if isinstance(receiver_node, ast.Name) and not receiver:  # agent.choose_action(obs), agent a parameter
+            methods = self.scopes.duck_typed_methods(receiver_node.id, attr, self.scope)  # named like the class
+            if methods:
+                out = 0
+                for method in methods:
+                    out |= self.call_function(method, node, pos, kw, skip_self=method.takes_self)
+                return out
         if receiver & INSTANCE_BITS:  # an instance of the user's own class: run its method
             methods = [c.methods[attr] for c in self.scopes.classes_of(receiver) if attr in c.methods]
             if methods:

@@ -258,6 +258,10 @@ class Effects(FlowView):
         method = self._own_method(receiver, attr)  # transformer.training_step(batch): the file's own code runs
         if method is not None:
             return self.summary(method).bits, method
+        if not receiver and isinstance(func.value, ast.Name):  # agent.choose_action(obs), `agent` a parameter
+            methods = self.flow.scopes.duck_typed_methods(func.value.id, attr, self.index.scope_of(call))
+            if methods:  # (one of the classes named for it: what any of them may do)
+                return reduce(or_, (self.summary(m).bits for m in methods), 0), methods[0]
         if receiver & (CUDA_MODEL | MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR):
             if attr in api.MODEL_QUIET_METHODS:
                 return 0, None

@@ -255,6 +255,20 @@ class ScopeIndex:
             return None
         return info.class_info.methods.get(name)
 
+    def duck_typed_methods(self, receiver: str, attr: str, scope: ast.AST) -> list[FunctionInfo]:
+        """``def train_agent(agent, env): ... agent.choose_action(obs)`` where nothing in the file says what
+        ``agent`` is: the methods ``attr`` of the file's classes named for the parameter (``DQNAgent``,
+        ``PPOAgent``). Only for a parameter of the enclosing function, and only classes whose name ends with the
+        parameter's name (underscores aside), so ``env.step`` does not run a ``Trainer.step``."""
+        info = self.functions.get(scope)
+        if info is None or receiver not in info.positional + info.keyword_only or receiver in ("self", "cls"):
+            return []
+        wanted = receiver.replace("_", "").lower()
+        if len(wanted) < 3:
+            return []
+        return [c.methods[attr] for c in self.classes.values()
+                if attr in c.methods and c.name.replace("_", "").lower().endswith(wanted)]
+
     def classes_of(self, kind: int) -> list[ClassInfo]:
         """The user's classes a value of this kind may be an instance of."""
         bits = kind >> INSTANCE_SHIFT

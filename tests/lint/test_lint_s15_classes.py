@@ -1,0 +1,39 @@
+"""Classes of session 15 (issue 12), each with its must-not twin: a parameter that nothing in the file fills
+(`def train_agent(agent, env)`) runs the methods of the file's classes named for it (`DQNAgent.choose_action`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+CASES = [
+    ("GA103", "agent.choose_action(obs) of a parameter named like the file's DQNAgent reads the greedy action "
+     "back per step; a parameter `runner` that no class is named for is not followed", """
+import torch
+class DQNAgent:
+    def __init__(self):
+        self.device = torch.device("cuda")
+        self.net = torch.nn.Linear(4, 2).to(self.device)
+    def choose_action(self, obs):
+        with torch.no_grad():
+            return self.net(torch.tensor(obs).to(self.device)).argmax().item()
+def train_agent(agent, env, episodes):
+    for episode in range(episodes):
+        obs, done = env.reset(), False
+        while not done:
+            action = agent.choose_action(obs)
+            obs, reward, done, info = env.step(action)
+def run(runner, env, episodes):
+    for episode in range(episodes):
+        obs, done = env.reset(), False
+        while not done:
+            action = runner.choose_action(obs)
+            obs, reward, done, info = env.step(action)
+""", [8]),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_s15_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
