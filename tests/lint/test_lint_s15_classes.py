@@ -31,6 +31,27 @@ def run(runner, env, episodes):
             action = runner.choose_action(obs)
             obs, reward, done, info = env.step(action)
 """, [8]),
+    ("GA107", "logits, _ = self.model(obs) whose logits are only read as F.softmax(logits).detach().cpu() (an agent's "
+     "action choice) records a graph for nothing; the twin's logits feed a loss that steps back", """
+import torch
+import torch.nn.functional as F
+class Agent:
+    def __init__(self, net):
+        self.model = net.to(torch.device("cuda"))
+        self.optimizer = torch.optim.Adam(self.model.parameters())
+    def step(self, state):
+        obs = torch.tensor(state, dtype=torch.float32).to("cuda")
+        logits, _ = self.model(obs)
+        probs = F.softmax(logits, dim=-1).detach().cpu().numpy()
+        return probs.argmax()
+    def train_step(self, state, target):
+        obs = torch.tensor(state, dtype=torch.float32).to("cuda")
+        logits, _ = self.model(obs)
+        loss = F.cross_entropy(logits, target)
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+""", [9]),
 ]
 
 

@@ -20,6 +20,7 @@ import re
 from typing import Callable, Optional
 
 from advisor.lint.index import children
+from advisor.lint.names import last_identifier
 
 _LEAVES_GRAPH = frozenset({"detach", "detach_", "item", "tolist", "numpy", "argmax", "argmin", "argsort", "size",
                            "dim", "numel", "nonzero", "data"})
@@ -223,11 +224,21 @@ def output_detached(index, call: ast.Call, names_of: Callable[[ast.AST], dict]) 
     collected = isinstance(parent, (ast.ListComp, ast.GeneratorExp)) and parent.elt is node
     if collected:  # features = [model(x)[2] for model in seniors]: a list of outputs
         parent = index.parents.get(parent)
-    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1):
         return False
-    reads = [n for n in names_of(index.scope_of(call)).get(parent.targets[0].id, ()) if n.lineno > parent.lineno]
+    target = parent.targets[0]
+    if isinstance(target, ast.Tuple) and not collected:  # logits, _ = self.model(obs): each part kept
+        names = [t.id for t in target.elts if isinstance(t, ast.Name) and t.id != "_"]
+        if len(names) != len(target.elts) - sum(isinstance(t, ast.Name) and t.id == "_" for t in target.elts):
+            return False  # (a starred or attribute target: not followed)
+    elif isinstance(target, ast.Name):
+        names = [target.id]
+    else:
+        return False
     detached = _elements_detached if collected else _detached_at
-    return bool(reads) and all(detached(index, read) for read in reads)
+    scope_names = names_of(index.scope_of(call))
+    reads = [n for name in names for n in scope_names.get(name, ()) if n.lineno > parent.lineno]
+    return bool(names) and bool(reads) and all(detached(index, read) for read in reads)
 
 
 def _elements_detached(index, read: ast.Name) -> bool:
@@ -267,6 +278,25 @@ _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
 def _detached_at(index, read: ast.Name) -> bool:
-    attribute = index.parents.get(read)
-    return isinstance(attribute, ast.Attribute) and attribute.attr in ("detach", "detach_") \
-        and isinstance(index.parents.get(attribute), ast.Call)
+    """``out.detach()``, also after ops that keep the graph (``F.softmax(logits, dim=-1).detach().cpu()``,
+    ``q.max(1)[0].detach()``) or ending in a value with no graph (``logits.argmax().item()``)."""
+    node: ast.AST = read
+    parent = index.parents.get(node)
+    while True:
+        if isinstance(parent, ast.Call) and node in parent.args and parent.args[0] is node \
+                and last_identifier(parent.func) in _KEEPS_GRAPH:  # F.softmax(logits, dim=-1), torch.sigmoid(x)
+            node, parent = parent, index.parents.get(parent)
+        elif isinstance(parent, ast.Subscript) and parent.value is node:
+            node, parent = parent, index.parents.get(parent)
+        elif isinstance(parent, ast.Attribute) and parent.value is node \
+                and isinstance(call := index.parents.get(parent), ast.Call) and call.func is parent:
+            if parent.attr in _CUTS_GRAPH:
+                return True
+            if parent.attr not in _KEEPS_GRAPH:
+                return False
+            node, parent = call, index.parents.get(call)
+        else:
+            return False
+
+
+_CUTS_GRAPH = frozenset({"detach", "detach_", "item", "tolist", "argmax", "argmin"})  # (argmax: integers, no grad)
