@@ -1,5 +1,7 @@
 """Classes of session 15 (issue 12), each with its must-not twin: a parameter that nothing in the file fills
-(`def train_agent(agent, env)`) runs the methods of the file's classes named for it (`DQNAgent.choose_action`)."""
+(`def train_agent(agent, env)`) runs the methods of the file's classes named for it (`DQNAgent.choose_action`);
+a forward's outputs read only through .detach()/.item() record for nothing; `torch.device(GPU[1])` of a list of device
+names is a device."""
 
 from __future__ import annotations
 
@@ -52,6 +54,31 @@ class Agent:
         loss.backward()
         self.optimizer.step()
 """, [9]),
+    ("GA104", "torch.device(GPU[1]) of a list of device names is a CUDA device: h0 = torch.zeros(...).to(device) in an "
+     "LSTM's forward is made only to be copied; a list of CPU names picks the CPU", """
+import torch
+import torch.nn as nn
+GPU = ['cuda', 'cuda:0', 'cuda:1']
+HOSTS = ['cpu']
+device = torch.device(GPU[1])
+host = torch.device(HOSTS[0])
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(8, 16, 2, batch_first=True)
+    def forward(self, x):
+        h0 = torch.zeros(2, x.size(0), 16).to(device)
+        out, _ = self.lstm(x, (h0, h0))
+        return out
+class HostModel(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(8, 16, 2, batch_first=True)
+    def forward(self, x):
+        h0 = torch.zeros(2, x.size(0), 16).to(host)
+        out, _ = self.lstm(x, (h0, h0))
+        return out
+""", [12]),
 ]
 
 

@@ -1,0 +1,84 @@
+"""Attribute half of the expression pass: what ``a.b`` holds -- a dtype, a configured device (``args.device``,
+``config.DEVICE``), what the file's own class stored in ``self.b``, a model's submodule or parameter."""
+
+from __future__ import annotations
+
+import ast
+
+from advisor.lint import torch_api as api
+from advisor.lint.flow.kinds import (
+    CPU_DEVICE,
+    CPU_TENSOR,
+    CUDA_DEVICE,
+    CUDA_FN,
+    CUDA_MODEL,
+    CUDA_TENSOR,
+    DTYPE,
+    DTYPE_F64,
+    F64,
+    INSTANCE_BITS,
+    LOADER,
+    MODEL,
+    NUMPY,
+)
+from advisor.lint.names import dotted, last_identifier
+
+# A layer's parameters: tensors where the module is (model.fc1.weight of a CUDA model is on the GPU).
+_PARAMETER_ATTRS = frozenset({"weight", "bias"})
+
+
+class AttributeReads:
+    """Mixed into the expression evaluator (flow/exprs.py), which supplies ``ev``, ``lookup``, ``qual_here``,
+    ``scopes`` and the command-line options (``parsed_args``, ``argparse_defaults``)."""
+
+    def _attribute(self, node: ast.Attribute) -> int:
+        if not isinstance(node.ctx, ast.Load):
+            return 0
+        qualified = self.qual_here(node)
+        if qualified is not None:
+            if qualified in api.F64_DTYPES:
+                return DTYPE | DTYPE_F64
+            if api.names_a_device(node.attr) and any(api.DEVICE_HOLDER.search(p) for p in qualified.split(".")[:-1]):
+                return CUDA_DEVICE  # config.DEVICE of the project's `import config`: a configured device, can be CUDA
+            return DTYPE if qualified.startswith(api.OTHER_DTYPE_PREFIXES) else 0
+        key = dotted(node)
+        held = self.lookup(key) if key is not None else None
+        if held is not None:
+            return held
+        attr = node.attr
+        base = self.ev(node.value, keep_fresh=attr in api.TENSOR_META_ATTRS)  # x.shape reads no values
+        of_a_class = bool(base & INSTANCE_BITS)  # (an instance of the file's own class, stripped below)
+        if not base and isinstance(node.value, ast.Name) and node.value.id in self.parsed_args:
+            default = self.argparse_defaults.get(attr)  # args.device: what --device defaults to
+            kind = self.ev(default) if default is not None else 0
+            return kind | CUDA_DEVICE if kind & CPU_DEVICE else kind  # --device cpu: a switch, made to be set
+        if base & INSTANCE_BITS:  # trainer.model: what the class's methods stored in self.model
+            held = 0
+            for info in self.scopes.classes_of(base):
+                held |= info.attrs.get("self." + attr, 0)
+            if held:  # (a submodule of a model moved to CUDA went with it: model.linear of Model().to("cuda"))
+                return held | (CUDA_MODEL if held & MODEL and base & CUDA_MODEL else 0)
+            for info in self.scopes.classes_of(base):
+                method = info.methods.get(attr)
+                if method is not None and (method.touches_cuda or (method.is_abstract and info.holds_cuda)):
+                    # forward_fn = self.forward_torch: the computation (a subclass's, for an abstract one)
+                    return CUDA_FN  # of an object that keeps its tensors on the GPU
+            if attr in api.DEVICE_NAME_HINT and isinstance(node.value, ast.Name) and node.value.id == "self" and all(
+                    info.node.bases and "self." + attr not in info.attrs for info in self.scopes.classes_of(base)):
+                return CUDA_DEVICE  # self.device that a base class of another file sets: a device, can be CUDA
+            base &= ~INSTANCE_BITS
+        if api.names_a_device(attr):  # (cfg.resolved_device, args.train_device)
+            holder = (dotted(node.value) or last_identifier(node.value)).split(".")  # config.optimization.device
+            if not base and (any(api.DEVICE_HOLDER.search(part) for part in holder) or isinstance(node.value, ast.Name)
+                             and node.value.id == "self" and not of_a_class):  # (def step(self, ...) outside a class)
+                return CUDA_DEVICE  # args.device / run_context.device: a device configured elsewhere, can be CUDA
+            return (CUDA_DEVICE if base & (CUDA_TENSOR | CUDA_MODEL) else 0) | \
+                (CPU_DEVICE if base & CPU_TENSOR else 0)
+        if attr in api.TENSOR_META_ATTRS or base & LOADER:  # (loader.num_neighbors: a setting, not a batch)
+            return 0
+        out = base & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY)
+        if base & (MODEL | CUDA_MODEL) and not base & (CUDA_TENSOR | CPU_TENSOR):
+            if attr in _PARAMETER_ATTRS:
+                return CUDA_TENSOR | (base & F64) if base & CUDA_MODEL else 0  # model.fc1.weight: a parameter
+            out |= base & (MODEL | CUDA_MODEL)  # a submodule
+        return out
