@@ -1,7 +1,7 @@
 """Classes of session 15 (issue 12), each with its must-not twin: a parameter that nothing in the file fills
 (`def train_agent(agent, env)`) runs the methods of the file's classes named for it (`DQNAgent.choose_action`);
 a forward's outputs read only through .detach()/.item() record for nothing; `torch.device(GPU[1])` of a list of device
-names is a device."""
+names is a device; a walk over a model's parameters is not a loop of steps."""
 
 from __future__ import annotations
 
@@ -79,6 +79,24 @@ class HostModel(nn.Module):
         out, _ = self.lstm(x, (h0, h0))
         return out
 """, [12]),
+    ("GA103", "histograms of each parameter logged once per epoch after the batch loop: a walk over the parameters "
+     "is no loop of steps; a walk over a CUDA tensor's rows, read one by one, still is", """
+import torch
+model = Net().cuda()
+for epoch in range(100):
+    for x, y in loader:
+        loss = crit(model(x.cuda()), y.cuda())
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    for name, param in model.named_parameters():
+        writer.add_histogram(name, param, epoch)
+        if param.grad is not None:
+            writer.add_histogram(name + "/grad", param.grad, epoch)
+table = torch.randn(1000, 4, device="cuda")
+for row in table:
+    writer.add_histogram("row", row, 0)
+""", [15]),
 ]
 
 

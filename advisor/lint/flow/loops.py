@@ -242,6 +242,8 @@ class LoopAnalysis(BranchGuards, FlowView):
         if not isinstance(loop, (ast.For, ast.AsyncFor)):
             return False
         walked = loop.iter
+        if self.walks_parameters(loop):
+            return False  # model.named_parameters(): one pass per parameter, as often as the loop around it runs
         if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "range" \
                 and len(walked.args) == 1:
             walked = walked.args[0]
