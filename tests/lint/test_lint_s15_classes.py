@@ -1,7 +1,7 @@
 """Classes of session 15 (issue 12), each with its must-not twin: a parameter that nothing in the file fills
 (`def train_agent(agent, env)`) runs the methods of the file's classes named for it (`DQNAgent.choose_action`);
 a forward's outputs read only through .detach()/.item() record for nothing; `torch.device(GPU[1])` of a list of device
-names is a device; a walk over a model's parameters is not a loop of steps."""
+names is a device; a walk over a model's parameters is not a loop of steps; a loop that waits on input() is paced by a person."""
 
 from __future__ import annotations
 
@@ -97,6 +97,20 @@ table = torch.randn(1000, 4, device="cuda")
 for row in table:
     writer.add_histogram("row", row, 0)
 """, [15]),
+    ("GA103", "an interactive loop that waits on input() for each request reads its answer back once per request, "
+     "no per-step stall; the same loop over a list of sentences is a loop of steps", """
+import torch
+net = Net().cuda()
+while True:
+    text = input("Write a sentence:")
+    with torch.no_grad():
+        audio = net(encode(text).cuda()).cpu().numpy()
+    play(audio)
+for text in sentences:
+    with torch.no_grad():
+        audio = net(encode(text).cuda()).cpu().numpy()
+    play(audio)
+""", [11]),
 ]
 
 

@@ -148,6 +148,12 @@ def runs_epochs(index, loop: ast.AST) -> bool:
     return False
 
 
+def waits_for_user(body: list[ast.stmt]) -> bool:
+    """``text = input("Write a sentence:")`` in this body: each iteration waits on a person, so one request's
+    reads are its answer, not a stall in a GPU-bound loop."""
+    return any(isinstance(call.func, ast.Name) and call.func.id == "input" for call in _body_calls(body))
+
+
 def _body_calls(body: list[ast.stmt]) -> list[ast.Call]:
     """The calls in ``body`` outside its inner loops and definitions."""
     return [node for node in _body_nodes(body) if isinstance(node, ast.Call)]
