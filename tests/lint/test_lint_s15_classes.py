@@ -110,7 +110,7 @@ for text in sentences:
     with torch.no_grad():
         audio = net(encode(text).cuda()).cpu().numpy()
     play(audio)
-""", [11]),
+""", [10]),
 ]
 
 
