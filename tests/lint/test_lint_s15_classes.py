@@ -1,7 +1,8 @@
 """Classes of session 15 (issue 12), each with its must-not twin: a parameter that nothing in the file fills
 (`def train_agent(agent, env)`) runs the methods of the file's classes named for it (`DQNAgent.choose_action`);
 a forward's outputs read only through .detach()/.item() record for nothing; `torch.device(GPU[1])` of a list of device
-names is a device; a walk over a model's parameters is not a loop of steps; a loop that waits on input() is paced by a person."""
+names is a device; a walk over a model's parameters is not a loop of steps; a loop that waits on input() is paced by a person; a flag that its own branch
+clears runs that branch once."""
 
 from __future__ import annotations
 
@@ -111,6 +112,26 @@ for text in sentences:
         audio = net(encode(text).cuda()).cpu().numpy()
     play(audio)
 """, [10]),
+    ("GA103", "`if debug_first_batch: print(out.min().item()); debug_first_batch = False` prints once; a flag that "
+     "another statement clears (after the calibration steps) leaves its branch running on every step until then", """
+import torch
+model = Net().cuda()
+debug_first_batch = True
+calibrating = True
+for step, (x, y) in enumerate(loader):
+    out = model(x.cuda())
+    loss = crit(out, y.cuda())
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if debug_first_batch:
+        print(out.min().item())
+        debug_first_batch = False
+    if calibrating:
+        print(out.max().item())
+    if step > 1000:
+        calibrating = False
+""", [15]),
 ]
 
 

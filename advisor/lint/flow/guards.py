@@ -50,7 +50,8 @@ class BranchGuards:
         if steps.runs_once(branch) and (self._in_a_loop(parent, stop) or not _returns(branch)):
             return True  # a branch that leaves the loop runs once at most (a function's branch that returns is taken on
             # any call: `if greedy: return q.argmax().item()`)
-        return not in_else and (steps.fills_when_empty(parent.test, parent.body) or _resets_its_counter(parent))
+        return not in_else and (steps.fills_when_empty(parent.test, parent.body) or _resets_its_counter(parent)
+                                or _turns_itself_off(parent))
 
     def _else_guard(self, test: ast.AST, stop: Optional[ast.AST]) -> bool:
         """Does the ``else`` of ``test`` run on some iterations only? Not the else of ``if step % 100 == 0:`` nor of
@@ -175,6 +176,16 @@ def _resets_its_counter(branch: ast.If) -> bool:
     return any(isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant)
                and statement.value.value == 0 and any(dotted(t) in names for t in statement.targets)
                for statement in branch.body)
+
+
+def _turns_itself_off(branch: ast.If) -> bool:
+    """``if debug_first_batch: print(out.min().item()); debug_first_batch = False``: a flag its own branch clears
+    runs that branch once (until something sets it again)."""
+    test = branch.test
+    return isinstance(test, (ast.Name, ast.Attribute)) and any(
+        isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant)
+        and statement.value.value in (False, None, 0) and any(dotted(t) == dotted(test) for t in statement.targets)
+        for statement in branch.body)
 
 
 def _returns(body: list[ast.stmt]) -> bool:
