@@ -88,11 +88,34 @@ def dead_lines(index: FileIndex, qual: Callable[[ast.AST], Optional[str]],
             _mark(dead.cpu_only, node.orelse if on_cuda else node.body)
         elif isinstance(node.test, (ast.Name, ast.Attribute)) and _OTHER_ACCELERATOR.search(last_identifier(node.test)):
             _mark(dead.cpu_only, node.body)  # `elif tpu:`: the TPU / XLA / MPS path
+    for node in _shadowed_defs(index):
+        _mark(dead.never, [node])
     for node in index.withs:
         if any(isinstance(item.context_expr, ast.Call) and (qual(item.context_expr.func) or "").startswith("torch_xla.")
                for item in node.items):
             _mark(dead.cpu_only, node.body)  # `with torch_xla.step():` runs on an XLA device
     return dead
+
+
+def _shadowed_defs(index: FileIndex) -> list[ast.stmt]:
+    """A module-level ``def inference(...)`` that a later ``def inference(...)`` replaces before anything names it
+    (a notebook's cell rewritten below): no call can reach the first one."""
+    defs = [s for s in index.tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    names = [d.name for d in defs]
+    redefined = {name for name in names if names.count(name) > 1}
+    if not redefined:
+        return []
+    named_at: dict[str, list[int]] = {}
+    for node in ast.walk(index.tree):
+        if isinstance(node, ast.Name) and node.id in redefined:
+            named_at.setdefault(node.id, []).append(node.lineno)
+    shadowed = []
+    for position, first in enumerate(defs):
+        second = next((d for d in defs[position + 1:] if d.name == first.name), None)
+        if second is not None and not any((first.end_lineno or first.lineno) < line < second.lineno
+                                          for line in named_at.get(first.name, ())):
+            shadowed.append(first)  # (named in between, the first definition may run there: kept)
+    return shadowed
 
 
 def _mark(lines: set[int], body: list[ast.stmt]) -> None:

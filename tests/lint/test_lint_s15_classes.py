@@ -2,7 +2,7 @@
 (`def train_agent(agent, env)`) runs the methods of the file's classes named for it (`DQNAgent.choose_action`);
 a forward's outputs read only through .detach()/.item() record for nothing; `torch.device(GPU[1])` of a list of device
 names is a device; a walk over a model's parameters is not a loop of steps; a loop that waits on input() is paced by a person; a flag that its own branch
-clears runs that branch once."""
+clears runs that branch once; a def replaced before anything names it never runs."""
 
 from __future__ import annotations
 
@@ -132,6 +132,30 @@ for step, (x, y) in enumerate(loader):
     if step > 1000:
         calibrating = False
 """, [15]),
+    ("GA103", "a def replaced by a later def of the same name before anything names it never runs (a notebook's cell "
+     "rewritten below); a def called before its replacement does", """
+import torch
+def inference(model, loader):
+    preds = []
+    for x in loader:
+        preds += model(x.cuda()).argmax(1).cpu().tolist()
+    return preds
+def evaluate(model, loader):
+    scores = []
+    for x in loader:
+        scores += model(x.cuda()).max(1)[0].cpu().tolist()
+    return scores
+first = evaluate(net.cuda(), loader)
+@torch.no_grad()
+def inference(model, loader):
+    preds = []
+    for x in loader:
+        preds.extend(model(x.cuda()).argmax(1).cpu().tolist())
+    return preds
+@torch.no_grad()
+def evaluate(model, loader):
+    return [model(x.cuda()).max(1)[0].cpu().tolist() for x in loader]
+""", [10, 17, 21]),
 ]
 
 
