@@ -59,6 +59,9 @@ LEGACY_CUDA_CONSTRUCTORS = frozenset(f"torch.cuda.{name}" for name in (
 # (d2l.try_gpu(): Dive into Deep Learning's helper, the GPU when there is one -- the code of its exercises and
 # of projects built on them)
 CUDA_DEVICE_FUNCTIONS = frozenset({"torch.cuda.current_device", "d2l.torch.try_gpu", "d2l.try_gpu"})
+# Devices of other accelerators' libraries (DirectML, XLA): not CUDA, so no CUDA cost is reported on them.
+OTHER_DEVICE_FUNCTIONS = frozenset({"torch_directml.device", "torch_xla.device", "torch_xla.core.xla_model.xla_device",
+                                    "torch_xla.runtime.xla_device"})
 EVENT_CONSTRUCTORS = frozenset({
     "torch.cuda.Event", "torch.cuda.Stream", "torch.cuda.current_stream", "torch.cuda.default_stream",
     "torch.cuda.ExternalStream", "torch.Event", "torch.Stream",

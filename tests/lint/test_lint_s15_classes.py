@@ -2,7 +2,7 @@
 (`def train_agent(agent, env)`) runs the methods of the file's classes named for it (`DQNAgent.choose_action`);
 a forward's outputs read only through .detach()/.item() record for nothing; `torch.device(GPU[1])` of a list of device
 names is a device; a walk over a model's parameters is not a loop of steps; a loop that waits on input() is paced by a person; a flag that its own branch
-clears runs that branch once; a def replaced before anything names it never runs."""
+clears runs that branch once; a def replaced before anything names it never runs; torch_directml.device() is not CUDA."""
 
 from __future__ import annotations
 
@@ -156,6 +156,22 @@ def inference(model, loader):
 def evaluate(model, loader):
     return [model(x.cuda()).max(1)[0].cpu().tolist() for x in loader]
 """, [10, 17, 21]),
+    ("GA101", "matmuls timed on torch_directml.device() (another accelerator, not CUDA) get no CUDA timing finding; "
+     "the same loop on torch.device('cuda') does", """
+import time
+import torch
+import torch_directml
+gpu_device = torch_directml.device()
+start = time.time()
+for i in range(300):
+    c = torch.matmul(torch.randn(2000, 2000, device=gpu_device), torch.randn(2000, 2000, device=gpu_device))
+print(time.time() - start)
+cuda_device = torch.device("cuda")
+start = time.time()
+for i in range(300):
+    c = torch.matmul(torch.randn(2000, 2000, device=cuda_device), torch.randn(2000, 2000, device=cuda_device))
+print(time.time() - start)
+""", [13]),
 ]
 
 

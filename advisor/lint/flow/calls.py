@@ -107,6 +107,8 @@ class CallEvaluator(ExprEvaluator):
             return (pos[0] if pos else kw.get("type", 0)) & DEVICE_BITS
         if name in api.CUDA_DEVICE_FUNCTIONS:
             return CUDA_DEVICE
+        if name in api.OTHER_DEVICE_FUNCTIONS:
+            return CPU_DEVICE  # torch_directml.device(): another accelerator, not CUDA (what CUDA costs is not its)
         if name in api.EVENT_CONSTRUCTORS:
             return EVENT
         if name in api.CUDA_WORKER_CONSTRUCTORS:
