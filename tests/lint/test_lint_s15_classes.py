@@ -2,7 +2,8 @@
 (`def train_agent(agent, env)`) runs the methods of the file's classes named for it (`DQNAgent.choose_action`);
 a forward's outputs read only through .detach()/.item() record for nothing; `torch.device(GPU[1])` of a list of device
 names is a device; a walk over a model's parameters is not a loop of steps; a loop that waits on input() is paced by a person; a flag that its own branch
-clears runs that branch once; a def replaced before anything names it never runs; torch_directml.device() is not CUDA."""
+clears runs that branch once; a def replaced before anything names it never runs; torch_directml.device() is not CUDA; a running sum reset per epoch is no
+repeated copy."""
 
 from __future__ import annotations
 
@@ -172,6 +173,21 @@ for i in range(300):
     c = torch.matmul(torch.randn(2000, 2000, device=cuda_device), torch.randn(2000, 2000, device=cuda_device))
 print(time.time() - start)
 """, [13]),
+    ("GA105", "total_loss = torch.tensor(0., device=device) at the top of each epoch, summed in place per batch, is a "
+     "reset; a scale made from the same literal each epoch and only read is the same copy again", """
+import torch
+device = torch.device("cuda")
+for epoch in range(100):
+    total_loss = torch.tensor(0., device=device)
+    scale = torch.tensor(0.5, device=device)
+    for x, y in loader:
+        loss = crit(model(x.to(device)) * scale, y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total_loss += loss.detach()
+    print(total_loss.item())
+""", [5]),
 ]
 
 

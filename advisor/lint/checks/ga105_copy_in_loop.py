@@ -26,7 +26,7 @@ from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import line_of, short, where
-from advisor.lint.checks.invariant import is_literal, loop_invariant
+from advisor.lint.checks.invariant import accumulator_reset, is_literal, loop_invariant
 from advisor.lint.checks.passed_in_loop import same_data_passed_in_loop
 from advisor.lint.checks.replayed_batches import replayed_batches
 from advisor.lint.flow import COMPUTE, CPU_DEVICE, CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, DTYPE, MODEL, FunctionInfo
@@ -195,7 +195,7 @@ def _literals_made_on_gpu(ctx) -> Iterator[Hit]:
                       fix="Make it once, outside the function (or use the Python number as is: most ops take it).")
             continue
         if not loops or ctx.is_sweep(loops[0]) or ctx.loop_iterations(loops[0]) == 1 \
-                or ctx.runs_on_some_iterations(call, loops[0]):
+                or ctx.runs_on_some_iterations(call, loops[0]) or accumulator_reset(ctx, call, loops[0]):
             continue
         yield Hit(f"{short(call)} copies the same host data `{data}` to the GPU on every iteration of the loop at "
                   f"{where(ctx, loops[0])}", node=call, evidence={"loop_line": line_of(ctx, loops[0]), "tensor": data},

@@ -138,3 +138,19 @@ class _Invariance:
             return all(self.expr(part, depth, visiting)
                        for part in receiver + list(node.args) + [k.value for k in node.keywords])
         return False
+
+
+def accumulator_reset(ctx, call: ast.Call, loop: ast.AST) -> bool:
+    """``total_loss = torch.tensor(0., device=device)`` at the top of an epoch, then ``total_loss += loss.detach()``
+    per batch: a running sum the loop changes in place must start afresh each pass -- a reset, not a copy to hoist."""
+    holder = ctx.index.parents.get(call)
+    if not (isinstance(holder, ast.Assign) and len(holder.targets) == 1 and isinstance(holder.targets[0], ast.Name)):
+        return False
+    name = holder.targets[0].id
+    for node in ast.walk(loop):
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == name:
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr.endswith("_") \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
+            return True  # total.add_(loss)
+    return False
