@@ -3,7 +3,7 @@
 a forward's outputs read only through .detach()/.item() record for nothing; `torch.device(GPU[1])` of a list of device
 names is a device; a walk over a model's parameters is not a loop of steps; a loop that waits on input() is paced by a person; a flag that its own branch
 clears runs that branch once; a def replaced before anything names it never runs; torch_directml.device() is not CUDA; a running sum reset per epoch is no
-repeated copy."""
+repeated copy, a Python number the loop does not change is."""
 
 from __future__ import annotations
 
@@ -188,6 +188,19 @@ for epoch in range(100):
         total_loss += loss.detach()
     print(total_loss.item())
 """, [5]),
+    ("GA105", "dt = 1.0 / num_steps before the loop, torch.tensor(dt, device=device) in it: the same Python number "
+     "turned into a CUDA tensor each step; a number the loop changes (t) is new data each time", """
+import torch
+def sample(x, num_steps, device):
+    dt = 1.0 / num_steps
+    t = 0.0
+    for step in range(num_steps):
+        x = x + torch.randn_like(x) * torch.sqrt(torch.tensor(dt, device=device))
+        x = x * torch.tensor(t, device=device)
+        t = t + dt
+    return x
+out = sample(torch.zeros(100, device="cuda"), 1000, torch.device("cuda"))
+""", [6]),
 ]
 
 

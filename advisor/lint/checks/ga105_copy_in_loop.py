@@ -27,11 +27,10 @@ from typing import Iterator, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import line_of, short, where
 from advisor.lint.checks.invariant import accumulator_reset, is_literal, loop_invariant
+from advisor.lint.checks.model_moves import ensemble_walk, method_run_in_loop, same_model, same_model_passed_in_loop
 from advisor.lint.checks.passed_in_loop import same_data_passed_in_loop
 from advisor.lint.checks.replayed_batches import replayed_batches
 from advisor.lint.flow import COMPUTE, CPU_DEVICE, CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, DTYPE, MODEL, FunctionInfo
-from advisor.lint.flow.scopes import passed_at
-from advisor.lint.index import target_names
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import dotted
 
@@ -115,10 +114,10 @@ def run(ctx) -> Iterator[Hit]:
                 continue  # (`for epoch in range(1):` copies once; `if step % 100 == 0:` now and then; .cuda(i))
             is_module = (_is_module(before) or (not before and _is_module(ctx.kind(call)))) \
                 and not _LOSS_NAME.search(key or "")  # (loss_fn.to(device): no parameters to walk, a no-op)
-            if is_module and key is not None and _same_model(ctx, key, loop):  # not a new model each time
+            if is_module and key is not None and same_model(ctx, key, loop):  # not a new model each time
                 yield Hit(f"{short(call)} moves the model on every iteration of the loop at {where(ctx, loop)}",
                           node=call, severity="low", evidence={"loop_line": line_of(ctx, loop)})
-            elif is_module and key is not None and _ensemble_walk(ctx, key, loops):
+            elif is_module and key is not None and ensemble_walk(ctx, key, loops):
                 yield Hit(f"{short(call)} moves every model of `{short(loop.iter)}` again on every iteration of the "
                           f"loop at {where(ctx, loops[1])}", node=call, severity="low",
                           evidence={"loop_line": line_of(ctx, loops[1])})
@@ -141,7 +140,7 @@ def run(ctx) -> Iterator[Hit]:
             continue  # (lambda x: torch.from_numpy(x).cuda(): x is whatever each call hands it)
         if key.startswith("self.") and info.name != "__init__" \
                 and (_is_module(before) or (not before and _is_module(ctx.kind(call)))):
-            loop = _method_run_in_loop(ctx, info)
+            loop = method_run_in_loop(ctx, info)
             if loop is not None:  # rollout(): self.actor.to("cpu") for the env, self.actor.to(self.device) after
                 yield Hit(f"{short(call)} moves the model `{key}` on every call of {info.name}(), which runs on every "
                           f"iteration of the loop at {where(ctx, loop)}", node=call, severity="low",
@@ -149,7 +148,7 @@ def run(ctx) -> Iterator[Hit]:
             continue
         if "." not in key and key in _locals(info):
             moving_model = _is_module(before) or (not before and _is_module(ctx.kind(call)))
-            loop = _same_model_passed_in_loop(ctx, info, key) if moving_model else None
+            loop = same_model_passed_in_loop(ctx, info, key) if moving_model else None
             if loop is not None and not ctx.is_sweep(loop):  # (for bs in [1, 2, 4]: separate experiments)
                 yield Hit(f"{short(call)} moves the model `{key}` on every call of {info.name}(), which runs in the "
                           f"loop at {where(ctx, loop)} with the same model", node=call, severity="low",
@@ -182,10 +181,12 @@ def _literals_made_on_gpu(ctx) -> Iterator[Hit]:
     the GPU on every iteration, as ``torch.tensor(0.01).cuda()`` would."""
     for call in ctx.index.calls:
         device = next((k.value for k in call.keywords if k.arg == "device"), None)
-        if ctx.qual(call.func) not in _LITERAL_FACTORIES or not call.args or not is_literal(call.args[0]) \
+        if ctx.qual(call.func) not in _LITERAL_FACTORIES or not call.args \
                 or device is None or not (ctx.kind(call) & CUDA_TENSOR or _device_of_data(ctx, device)):
             continue
         loops = ctx.index.enclosing_loops(call)
+        if not is_literal(call.args[0]) and not _fixed_number(ctx, call.args[0], loops):
+            continue
         data = ast.unparse(call.args[0])
         info = ctx.function_of(call) if not loops else None
         repeated = _why_repeated(ctx, info, 0, set()) if info is not None else None
@@ -201,6 +202,13 @@ def _literals_made_on_gpu(ctx) -> Iterator[Hit]:
                   f"{where(ctx, loops[0])}", node=call, evidence={"loop_line": line_of(ctx, loops[0]), "tensor": data},
                   fix="Make it once, before the loop, and use that inside (a Python number also works as is in "
                       "most ops: `x * 0.01` needs no tensor).")
+
+
+def _fixed_number(ctx, value: ast.AST, loops: list) -> bool:
+    """``dt = 1.0 / num_steps`` before the loop, ``torch.tensor(dt, device=device)`` in it: a Python number the loop
+    does not change, turned into a CUDA tensor on every iteration as a literal would be."""
+    return bool(loops) and isinstance(value, ast.Name) and ctx.is_number(value) \
+        and loop_invariant(ctx, value.id, loops[0], value)
 
 
 def _device_of_data(ctx, device: ast.AST) -> bool:
@@ -274,63 +282,6 @@ def _not_filled(ctx, key: str, loop: ast.AST) -> bool:
 
 def _variable(key: str) -> str:
     return key.replace(".", "_") if key.replace(".", "_").isidentifier() else "data"
-
-
-def _same_model(ctx, key: str, loop: ast.AST) -> bool:
-    """The loop does not make a new model: ``key`` is not written in it, or only by moving it
-    (``model = model.to(device)``, ``model = model.cuda().train()``)."""
-    if key not in ctx.assigned_in(loop):
-        return True
-    if "." in key or isinstance(loop, (ast.For, ast.AsyncFor)) and key in target_names(loop.target):
-        return False
-    for node in ast.walk(loop):
-        if isinstance(node, ast.Name) and node.id == key and isinstance(node.ctx, ast.Store):
-            parent = ctx.index.parents.get(node)
-            if not isinstance(parent, ast.Assign) or len(parent.targets) != 1 or parent.targets[0] is not node:
-                return False
-            value = parent.value
-            while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
-                    and value.func.attr in api.MODEL_SELF_METHODS:
-                value = value.func.value
-            if not (isinstance(value, ast.Name) and value.id == key):
-                return False
-    return True
-
-
-def _ensemble_walk(ctx, key: str, loops: list[ast.AST]) -> bool:
-    """``for batch in loader: for model in models: model = model.to(device)``: the same ensemble, every model of it
-    moved again for each batch (the list is not rebuilt in the outer loop)."""
-    walk = loops[0]
-    if len(loops) < 2 or not isinstance(walk, (ast.For, ast.AsyncFor)) or key not in target_names(walk.target) \
-            or not isinstance(walk.iter, ast.Name) or walk.iter.id in ctx.assigned_in(loops[1]):
-        return False
-    return not ctx.is_sweep(loops[1]) and ctx.loop_iterations(loops[1]) != 1
-
-
-def _method_run_in_loop(ctx, info: FunctionInfo) -> Optional[ast.AST]:
-    """The loop (not a sweep, not only on some iterations) that calls this method on every iteration, if any."""
-    for site in ctx.call_sites(info):
-        loops = ctx.enclosing_loops(site)
-        if loops and not ctx.is_sweep(loops[0]) and not ctx.runs_on_some_iterations(site, loops[0]) \
-                and ctx.loop_iterations(loops[0]) != 1:
-            return loops[0]
-    return None
-
-
-def _same_model_passed_in_loop(ctx, info: FunctionInfo, parameter: str) -> Optional[ast.AST]:
-    """``def step(model, x): model.to(device) ...`` called as ``for x in loader: step(model, x)``: the loop that
-    hands the function the same model on every iteration, or None."""
-    if info.vararg == parameter or info.kwarg == parameter:
-        return None
-    if any(ctx.callee(site) is not info for site in ctx.call_sites(info)):
-        return None  # also reached another way: which model arrives is not clear
-    for site in ctx.call_sites(info):
-        loops = ctx.enclosing_loops(site)
-        passed = passed_at(site, info, parameter)
-        if loops and isinstance(passed, ast.Name) and not ctx.runs_on_some_iterations(site, loops[0]) \
-                and _same_model(ctx, passed.id, loops[0]):
-            return loops[0]
-    return None
 
 
 def _device_varies(ctx, call: ast.Call, loop: ast.AST) -> bool:
