@@ -3,7 +3,8 @@
 a forward's outputs read only through .detach()/.item() record for nothing; `torch.device(GPU[1])` of a list of device
 names is a device; a walk over a model's parameters is not a loop of steps; a loop that waits on input() is paced by a person; a flag that its own branch
 clears runs that branch once; a def replaced before anything names it never runs; torch_directml.device() is not CUDA; a running sum reset per epoch is no
-repeated copy, a Python number the loop does not change is."""
+repeated copy, a Python number the loop does not change is; a list
+made in place (list(ops.keys())[node]) indexed by a CUDA value reads it."""
 
 from __future__ import annotations
 
@@ -201,6 +202,15 @@ def sample(x, num_steps, device):
     return x
 out = sample(torch.zeros(100, device="cuda"), 1000, torch.device("cuda"))
 """, [6]),
+    ("GA103", "list(ops.keys())[node] with node a CUDA sample: the list is indexed on the host, so the index is read "
+     "back per step; indexed by a Python int, nothing is read", """
+import torch
+model = Net().cuda()
+for x in loader:
+    node = model(x.cuda()).argmax()
+    tree.append(list(ops.keys())[node])
+    tree.append(list(ops.keys())[len(tree) % 3])
+""", [5]),
 ]
 
 
