@@ -4,7 +4,8 @@ a forward's outputs read only through .detach()/.item() record for nothing; `tor
 names is a device; a walk over a model's parameters is not a loop of steps; a loop that waits on input() is paced by a person; a flag that its own branch
 clears runs that branch once; a def replaced before anything names it never runs; torch_directml.device() is not CUDA; a running sum reset per epoch is no
 repeated copy, a Python number the loop does not change is; a list
-made in place (list(ops.keys())[node]) indexed by a CUDA value reads it."""
+made in place (list(ops.keys())[node]) indexed by a CUDA value reads it; a comparison with
+text is no tensor read; an update after an episode's rollout runs once per episode."""
 
 from __future__ import annotations
 
@@ -211,6 +212,41 @@ for x in loader:
     tree.append(list(ops.keys())[node])
     tree.append(list(ops.keys())[len(tree) % 3])
 """, [5]),
+    ("GA103", "`if cfg['name'] == 'pool':` compares a value of a mixed dict with text (never a tensor): no read, "
+     "even when the dict holds CUDA tensors; `if cfg['loss'] > 0.5:` of the same dict reads one", """
+import torch
+cfg = {"name": "pool", "loss": torch.zeros(1, device="cuda")}
+model = Net().cuda()
+for x, y in loader:
+    loss = crit(model(x.cuda()), y.cuda())
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if cfg["name"] == "pool":
+        cfg["loss"] = loss.detach()
+    if cfg["loss"] > 0.5:
+        print("high")
+""", [11]),
+    ("GA103", "A2C: wandb.log of the episode's losses after the rollout loop (env.step per step) and the one update "
+     "per episode is once per episode; the rollout's own per-step read is labelled", """
+import torch
+actor = Actor().cuda()
+for episode in range(1000):
+    state = env.reset()
+    log_probs = []
+    for t in range(200):
+        dist = actor(torch.as_tensor(state).cuda())
+        action = dist.sample()
+        state, reward, done, _ = env.step(action.cpu().numpy())
+        log_probs.append(dist.log_prob(action))
+        if done:
+            break
+    loss = -torch.stack(log_probs).mean()
+    wandb.log({"loss": loss.item()})
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", [9]),
 ]
 
 

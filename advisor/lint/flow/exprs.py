@@ -181,6 +181,8 @@ class ExprEvaluator(AttributeReads):
             return 0
         if any(isinstance(o, ast.Constant) and o.value is None for o in [node.left] + node.comparators):
             return 0  # `t.grad != None`: torch declines the comparison, Python compares identities -- a bool
+        if any(isinstance(o, ast.Constant) and isinstance(o.value, str) for o in [node.left] + node.comparators):
+            return 0  # `cfg["name"] == "pool"`: a tensor is never compared with text -- a value of a mixed dict
         if both & CUDA_TENSOR:
             return CUDA_TENSOR
         return CPU_TENSOR if both & CPU_TENSOR else 0

@@ -102,8 +102,10 @@ class LoopAnalysis(BranchGuards, FlowView):
         if self.iterates_loader(loop):
             return True  # one iteration per batch is a step, whatever else it calls
         inner = self._children.get(loop, [])
-        if self.runs_update(loop) and any(self.runs_update(one) and self.is_hot(one) for one in inner):
-            return False  # a macro step after its micro steps (a WGAN's generator step after the critic's): per round
+        if self.runs_update(loop) and any((self.runs_update(one) or steps.steps_environment(one.body))
+                                          and self.is_hot(one) for one in inner):
+            return False  # a macro step after its micro steps (a WGAN's generator step after the critic's), an update
+            # after its episode's rollout (A2C's env.step loop, then one optimizer step): per round
         if self.runs_update(loop) or steps.steps_environment(loop.body) \
                 or any(e.callee is not None and steps.is_step_function(e.callee.node) for e in events):
             return True  # its body (or a training_step(batch) it calls) runs backward() and step(), or env.step()
