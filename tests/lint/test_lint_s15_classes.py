@@ -5,7 +5,7 @@ names is a device; a walk over a model's parameters is not a loop of steps; a lo
 clears runs that branch once; a def replaced before anything names it never runs; torch_directml.device() is not CUDA; a running sum reset per epoch is no
 repeated copy, a Python number the loop does not change is; a list
 made in place (list(ops.keys())[node]) indexed by a CUDA value reads it; a comparison with
-text is no tensor read; an update after an episode's rollout runs once per episode."""
+text is no tensor read; an update after an episode's rollout runs once per episode; a read after a long inner loop of training steps runs once per round."""
 
 from __future__ import annotations
 
@@ -247,6 +247,38 @@ for episode in range(1000):
     loss.backward()
     opt.step()
 """, [9]),
+    ("GA103", "a condensation step per outer iteration, then a GNN trained for many epochs, then its mean accuracy "
+     "read: once per round of steps; after two generator steps per batch, the losses are still read per batch", """
+import torch
+netD, netG = Disc().cuda(), Gen().cuda()
+def condense_step(x_s):
+    loss = krr(x_s.cuda())
+    cond_opt.zero_grad()
+    loss.backward()
+    cond_opt.step()
+for cond_epoch in range(cond_epochs):
+    loss = condense_step(x_s)
+    acc = torch.zeros(train_epochs, device="cuda")
+    model = GCN().cuda()
+    for epoch in range(train_epochs):
+        loss = crit(model(x_s), y_s)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        acc[epoch] = (model(x_t).argmax(1) == y_t).float().mean()
+    print(acc.mean().item())
+for x, y in loader:
+    d_loss = crit(netD(x.cuda()), ones)
+    optD.zero_grad()
+    d_loss.backward()
+    optD.step()
+    for _ in range(2):
+        g_loss = crit(netD(netG(z)), ones)
+        optG.zero_grad()
+        g_loss.backward()
+        optG.step()
+    print(g_loss.item())
+""", [29]),
 ]
 
 

@@ -25,6 +25,7 @@ from advisor.lint.flow.effects import COMPUTE, HOST_READ, KERNEL, SYNC, Effects,
 from advisor.lint.flow.expr_effects import expression_effect
 from advisor.lint.flow.guards import BranchGuards
 from advisor.lint.flow.kinds import CUDA_TENSOR, CUDA_WORKER, LOADER
+from advisor.lint.flow.rounds import after_inner_steps
 from advisor.lint.flow.scopes import FunctionInfo, call_sites, passed_at
 from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.subscript_reads import reads_by_subscript
@@ -103,7 +104,7 @@ class LoopAnalysis(BranchGuards, FlowView):
             return True  # one iteration per batch is a step, whatever else it calls
         inner = self._children.get(loop, [])
         if self.runs_update(loop) and any((self.runs_update(one) or steps.steps_environment(one.body))
-                                          and self.is_hot(one) for one in inner):
+                                          and self.is_hot(one) for one in self._descendants(loop)):
             return False  # a macro step after its micro steps (a WGAN's generator step after the critic's), an update
             # after its episode's rollout (A2C's env.step loop, then one optimizer step): per round
         if self.runs_update(loop) or steps.steps_environment(loop.body) \
@@ -311,7 +312,8 @@ class LoopAnalysis(BranchGuards, FlowView):
     def host_reads(self, loop: ast.AST) -> list[Event]:
         """Host reads of CUDA tensors that run on every iteration of ``loop``, inner loops included."""
         events = self.iteration_events(loop)
-        return [e for e in events if e.bits & HOST_READ and not self.guarded(e.node, loop)]
+        return [e for e in events if e.bits & HOST_READ and not self.guarded(e.node, loop)
+                and not after_inner_steps(self, e.node, loop)]
 
     def calls_with_host_reads(self, loop: ast.AST) -> list[tuple[Event, Event]]:
         """(call in the loop, host read inside the called function) for the user's functions."""
