@@ -5,7 +5,8 @@ names is a device; a walk over a model's parameters is not a loop of steps; a lo
 clears runs that branch once; a def replaced before anything names it never runs; torch_directml.device() is not CUDA; a running sum reset per epoch is no
 repeated copy, a Python number the loop does not change is; a list
 made in place (list(ops.keys())[node]) indexed by a CUDA value reads it; a comparison with
-text is no tensor read; an update after an episode's rollout runs once per episode; a read after a long inner loop of training steps runs once per round."""
+text is no tensor read; an update after an episode's rollout runs once per episode; a read after a long inner loop of training steps runs once per round;
+a loop whose variable gives the shape of the tensors it fills is a sweep."""
 
 from __future__ import annotations
 
@@ -279,6 +280,19 @@ for x, y in loader:
         optG.step()
     print(g_loss.item())
 """, [29]),
+    ("GA103", "for i in range(1, 20): N = 1024 * i; q = torch.rand((B, H, N, D), device='cuda'): each iteration "
+     "its own problem size (a sweep), read back once per experiment; a loop of steps on one size reads per step", """
+import torch
+for i in range(1, 20):
+    N = 1024 * i
+    q = torch.rand((8, 16, N, 64), device="cuda")
+    r = attention(q, q, q)
+    print(r.cpu().float().mean())
+q = torch.rand((8, 16, 1024, 64), device="cuda")
+for i in range(1, 20):
+    r = attention(q, q, q)
+    print(r.cpu().float().mean())
+""", [10]),
 ]
 
 

@@ -30,7 +30,7 @@ from advisor.lint.flow.scopes import FunctionInfo, call_sites, passed_at
 from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.subscript_reads import reads_by_subscript
 from advisor.lint.flow.view import FlowView
-from advisor.lint.flow.walks import walks_a_mapping, walks_few_components, walks_parameters
+from advisor.lint.flow.walks import sweeps_sizes, walks_a_mapping, walks_few_components, walks_parameters
 from advisor.lint.flow.while_counts import loop_iterations
 from advisor.lint.index import children
 from advisor.lint.names import dotted, last_identifier
@@ -279,7 +279,7 @@ class LoopAnalysis(BranchGuards, FlowView):
                 return all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) and 0 < len(v.elts) <= _FEW_SETTINGS
                            and all(isinstance(e, ast.Constant) for e in v.elts) for v in every)
             return bool(values) and all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) and v.elts for v in values)
-        return False
+        return sweeps_sizes(loop, self.names.qual)
 
     # -- host reads ----------------------------------------------------------------------------------
     def loops_with_host_reads(self) -> list[ast.AST]:

@@ -83,3 +83,34 @@ def walks_a_mapping(loop: ast.AST, kind) -> bool:
     call = getattr(loop, "iter", None)
     return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and not call.args \
         and call.func.attr in ("keys", "items", "values") and bool(kind(call.func.value) & CUDA_TENSOR)
+
+
+def sweeps_sizes(loop: ast.AST, qual) -> bool:
+    """``for i in range(1, 20): N = 1024 * i; q = torch.rand(B, H, N, D, device="cuda")``: a loop whose variable
+    gives the shape of the tensors it fills is a sweep over problem sizes -- each iteration its own experiment, not a
+    step (data built from it, ``torch.tensor(batch)``, is no shape)."""
+    if not (isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.iter, ast.Call)
+            and isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range"):
+        return False
+    derived = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    for statement in loop.body:  # (straight-line assignments: N = 1024 * i; q_shape = (B, H, N, D))
+        if isinstance(statement, ast.Assign) and _free_names(statement.value) & derived:
+            derived |= {n.id for t in statement.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    for node in ast.walk(loop):
+        name = (qual(node.func) or "") if isinstance(node, ast.Call) else ""
+        if name.startswith("torch.") and name.rsplit(".", 1)[-1] in _SHAPED_FILLS:
+            shape = node.args[:1] if name.endswith(".full") else list(node.args)
+            shape += [k.value for k in node.keywords if k.arg == "size"]
+            if any(_free_names(argument) & derived for argument in shape):
+                return True
+    return False
+
+
+_SHAPED_FILLS = frozenset({"randn", "rand", "zeros", "ones", "empty", "full", "eye"})
+
+
+def _free_names(node: ast.AST) -> set[str]:
+    """The names an expression reads, less those its own comprehensions bind (``[r[k] for i in range(n)]``)."""
+    bound = {n.id for c in ast.walk(node) if isinstance(c, ast.comprehension) for n in ast.walk(c.target)
+             if isinstance(n, ast.Name)}
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} - bound
