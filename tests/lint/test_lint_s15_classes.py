@@ -6,7 +6,7 @@ clears runs that branch once; a def replaced before anything names it never runs
 repeated copy, a Python number the loop does not change is; a list
 made in place (list(ops.keys())[node]) indexed by a CUDA value reads it; a comparison with
 text is no tensor read; an update after an episode's rollout runs once per episode; a read after a long inner loop of training steps runs once per round;
-a loop whose variable gives the shape of the tensors it fills is a sweep."""
+a loop whose variable gives the shape of the tensors it fills is a sweep; CTC greedy / beam decoding returns text."""
 
 from __future__ import annotations
 
@@ -292,6 +292,19 @@ q = torch.rand((8, 16, 1024, 64), device="cuda")
 for i in range(1, 20):
     r = torch.softmax(q @ q.transpose(-1, -2), -1) @ q
     print(r.cpu().float().mean())
+""", [10]),
+    ("GA103", "decoders.greedy_decoder(output, labels) turns the CUDA output into text: printing the transcriptions "
+     "reads no tensor; a project's decoder network (decoders.decoder(output)) returns CUDA data", """
+import torch
+model = Net().cuda()
+with torch.no_grad():
+    for x, y in loader:
+        output = model(x.cuda())
+        preds, targets = decoders.greedy_decoder(output, y.cuda())
+        for j in range(len(preds)):
+            print("Transcription: {}".format(preds[j]))
+        feats = decoders.decoder(output)
+        print("Features: {}".format(feats))
 """, [10]),
 ]
 

@@ -291,8 +291,8 @@ class CallEvaluator(ExprEvaluator):
             return 0 if attr in ("tolist", "item") else receiver & (NUMPY | F64)
         if not receiver and attr == "get" and node.args and is_device_key(node.args[0]):
             return CUDA_DEVICE | (pos[1] if len(pos) > 1 else 0)  # config.get("device", "cpu"): may be CUDA
-        if not receiver and _all(pos, kw) & CUDA_TENSOR and (api.COMPUTES_ON_ITS_INPUTS.search(attr)
-                                                            or api.COMPUTE_METHOD_HINT.match(attr)):
+        if not receiver and _all(pos, kw) & CUDA_TENSOR and not api.TEXT_DECODING.search(attr) \
+                and (api.COMPUTES_ON_ITS_INPUTS.search(attr) or api.COMPUTE_METHOD_HINT.match(attr)):
             # `self.dmodel(x)`, `self._extract_features(imgs)` of a class the file does not show: CUDA in, CUDA out
             return CUDA_TENSOR
         return 0
@@ -344,7 +344,8 @@ class CallEvaluator(ExprEvaluator):
         """A bare name the file neither holds nor defines: a builtin, a star import, a snippet's model."""
         if name == "Variable" and node.args and name not in self.index.bound_names:
             return pos[0]  # pre-0.4 code quoted without its imports: torch.autograd.Variable is its tensor
-        if api.COMPUTES_ON_ITS_INPUTS.search(name) and _all(pos, kw) & CUDA_TENSOR:  # named like a model or a loss,
+        if api.COMPUTES_ON_ITS_INPUTS.search(name) and _all(pos, kw) & CUDA_TENSOR \
+                and not api.TEXT_DECODING.search(name):  # named like a model or a loss,
             return CUDA_MODEL if name.endswith("Loss") else CUDA_TENSOR  # fed CUDA tensors (FocalLoss(w): a module)
         if name[:1].isupper() and api.FREE_MODEL_NAME.match(name) and not _all(pos, kw) & (CUDA_TENSOR | CPU_TENSOR):
             return MODEL  # `Net()` of a star import: the class is made, not a snippet's model run
