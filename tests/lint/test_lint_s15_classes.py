@@ -6,7 +6,8 @@ clears runs that branch once; a def replaced before anything names it never runs
 repeated copy, a Python number the loop does not change is; a list
 made in place (list(ops.keys())[node]) indexed by a CUDA value reads it; a comparison with
 text is no tensor read; an update after an episode's rollout runs once per episode; a read after a long inner loop of training steps runs once per round;
-a loop whose variable gives the shape of the tensors it fills is a sweep; CTC greedy / beam decoding returns text."""
+a loop whose variable gives the shape of the tensors it fills is a sweep; CTC greedy / beam decoding returns text; a device that only
+other functions bind, to "cpu", is the CPU."""
 
 from __future__ import annotations
 
@@ -306,6 +307,23 @@ with torch.no_grad():
         feats = decoders.decoder(output)
         print("Features: {}".format(feats))
 """, [10]),
+    ("GA107", "predict() moves its input to a `device` that only another function binds, to 'cpu': the CPU, no GPU "
+     "inference; a `device` nothing in the file binds may be CUDA (a snippet's)", """
+import torch
+def load_model():
+    model = Classifier()
+    model.eval()
+    device = 'cpu'
+    model.to(device)
+    return model
+model = load_model()
+def predict(img):
+    pred = model(img.unsqueeze(0).to(device))
+    return pred.detach().cpu().numpy().argmax()
+def predict_gpu(img):
+    pred = model(img.unsqueeze(0).to(gpu_device))
+    return pred.detach().cpu().numpy().argmax()
+""", [13]),
 ]
 
 

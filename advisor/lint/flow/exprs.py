@@ -127,7 +127,11 @@ class ExprEvaluator(AttributeReads):
         if kind is None:
             found = self.scopes.resolve(node.id, self.scope)
             if found is None:
-                # bound nowhere in the file: a star import's DEVICE, a snippet's device -- or a snippet's model
+                # bound nowhere in reach: a star import's DEVICE, a snippet's device -- or a snippet's model; but a
+                # device every binding of which in the file (in another function) is "cpu" is the CPU
+                elsewhere = self.index.assigned_values.get(node.id, ())
+                if elsewhere and all(isinstance(v, ast.Constant) and v.value == "cpu" for v in elsewhere):
+                    return CPU_DEVICE
                 return name_hint(node.id) or (CUDA_MODEL if api.FREE_MODEL_NAME.match(node.id)
                                               and node.id not in self._stored_names else 0)
             return CUDA_FN if isinstance(found, FunctionInfo) and found.touches_cuda else 0
