@@ -7,7 +7,7 @@ repeated copy, a Python number the loop does not change is; a list
 made in place (list(ops.keys())[node]) indexed by a CUDA value reads it; a comparison with
 text is no tensor read; an update after an episode's rollout runs once per episode; a read after a long inner loop of training steps runs once per round;
 a loop whose variable gives the shape of the tensors it fills is a sweep; CTC greedy / beam decoding returns text; a device that only
-other functions bind, to "cpu", is the CPU."""
+other functions bind, to "cpu", is the CPU; a metric module is no model."""
 
 from __future__ import annotations
 
@@ -324,6 +324,16 @@ def predict_gpu(img):
     pred = model(img.unsqueeze(0).to(gpu_device))
     return pred.detach().cpu().numpy().argmax()
 """, [13]),
+    ("GA107", "a torchmetrics IoU module on CUDA updated per batch is a metric, not a model run for inference; the "
+     "segmentation model's own forward in the same loop is", """
+import torch
+from torchmetrics import JaccardIndex
+semantic_map_iou_val = JaccardIndex(task="multiclass", num_classes=4).cuda()
+model = Seg().cuda().eval()
+for x, y in loader:
+    pred = model(x.cuda())
+    semantic_map_iou_val(pred.argmax(1), y.cuda())
+""", [6]),
 ]
 
 

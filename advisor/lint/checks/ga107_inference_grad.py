@@ -96,7 +96,8 @@ INFO = CheckInfo(
     references=("https://pytorch.org/docs/stable/generated/torch.inference_mode.html",),
     doc=DOC,
 )
-_LOSS = re.compile(r"criterion|loss", re.IGNORECASE)
+# A loss module or a metric module (torchmetrics' are nn.Modules too): no model run for inference.
+_LOSS_OR_METRIC = re.compile(r"criterion|loss|metric|iou|accuracy|dice|psnr|ssim|auroc", re.IGNORECASE)
 _CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "Module", "DataParallel",
                          "DistributedDataParallel"})
 _HARNESSES = ("timeit", "repeat", "Timer", "do_bench", "bench", "run_benchmark", "measure", "time_it", "timed",
@@ -131,7 +132,8 @@ def run(ctx) -> Iterator[Hit]:
             continue
         if grad_mode_of_caller(ctx, call, evaluated=bool(ctx.kind(model) & EVAL)):
             continue  # a module's forward (a Lightning eval hook) runs in the grad mode its caller chose
-        if _single_layer(ctx, model, lambda call=call: _handed_to_a_runner(ctx, call)) or _LOSS.search(last_identifier(model)) \
+        if _single_layer(ctx, model, lambda call=call: _handed_to_a_runner(ctx, call)) \
+                or _LOSS_OR_METRIC.search(last_identifier(model)) \
                 or _feature_transform(ctx, model):
             continue  # nn.Conv2d(...) timed on its own: an operator benchmark; a loss: not a model's inference
         if frozen is None:
