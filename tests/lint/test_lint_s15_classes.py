@@ -7,7 +7,7 @@ repeated copy, a Python number the loop does not change is; a list
 made in place (list(ops.keys())[node]) indexed by a CUDA value reads it; a comparison with
 text is no tensor read; an update after an episode's rollout runs once per episode; a read after a long inner loop of training steps runs once per round;
 a loop whose variable gives the shape of the tensors it fills is a sweep; CTC greedy / beam decoding returns text; a device that only
-other functions bind, to "cpu", is the CPU; a metric module is no model."""
+other functions bind, to "cpu", is the CPU; a metric module is no model; a loop over a dict of a few settings is a sweep."""
 
 from __future__ import annotations
 
@@ -228,7 +228,7 @@ for x, y in loader:
         cfg["loss"] = loss.detach()
     if cfg["loss"] > 0.5:
         print("high")
-""", [11]),
+""", [10]),
     ("GA103", "A2C: wandb.log of the episode's losses after the rollout loop (env.step per step) and the one update "
      "per episode is once per episode; the rollout's own per-step read is labelled", """
 import torch
@@ -334,6 +334,19 @@ for x, y in loader:
     pred = model(x.cuda())
     semantic_map_iou_val(pred.argmax(1), y.cuda())
 """, [6]),
+    ("GA103", "for name, option in runs.items() of a dict of a few settings: one experiment per setting, read once "
+     "each; a dict the loop's data fills is walked per item", """
+import torch
+x = torch.randn(8192, 512, device="cuda")
+runs = {"uniform": None, "shard": 0, "pm1": 1}
+for name, option in runs.items():
+    y = quantize(x, option) @ x.T
+    print(name, float(y.square().sum()))
+batches = load_batches()
+for name, batch in batches.items():
+    y = batch.cuda() @ x.T
+    print(name, float(y.square().sum()))
+""", [10]),
 ]
 
 

@@ -30,12 +30,11 @@ from advisor.lint.flow.scopes import FunctionInfo, call_sites, passed_at
 from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.subscript_reads import reads_by_subscript
 from advisor.lint.flow.view import FlowView
-from advisor.lint.flow.walks import sweeps_sizes, walks_a_mapping, walks_few_components, walks_parameters
+from advisor.lint.flow.walks import sweeps_settings, walks_a_mapping, walks_few_components, walks_parameters
 from advisor.lint.flow.while_counts import loop_iterations
 from advisor.lint.index import children
 from advisor.lint.names import dotted, last_identifier
 
-_FEW_SETTINGS = 16  # a module constant of more literals than this may be data, not settings
 _MAX_DEPTH = 6
 
 
@@ -262,24 +261,8 @@ class LoopAnalysis(BranchGuards, FlowView):
         return bool(self.kind(walked) & CUDA_TENSOR)
 
     def is_sweep(self, loop: ast.AST) -> bool:
-        """``for size in [256, 1024]``: each iteration is a separate experiment."""
-        if not isinstance(loop, (ast.For, ast.AsyncFor)):
-            return False
-        iterable = loop.iter
-        if isinstance(iterable, ast.Call) and getattr(iterable.func, "id", "") == "enumerate" and iterable.args:
-            iterable = iterable.args[0]  # for i, bs in enumerate(batch_sizes)
-        if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)) or isinstance(iterable, ast.Call) \
-                and self.names.qual(iterable.func) == "itertools.product":
-            return True  # (for seq_len, n_head in itertools.product(args.seq_lens, args.n_heads): a grid of settings)
-        if isinstance(iterable, ast.Name):  # (the name's values in the loop's own function: impls = [...] there)
-            scope = self.index.scope_of(loop)
-            every = self.index.assigned_values.get(iterable.id, [])
-            values = [v for v in every if self.index.scope_of(v) is scope]
-            if not values and every:  # METHODS = ("tiles_half_s", "tiles_s") at module level: a few named settings
-                return all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) and 0 < len(v.elts) <= _FEW_SETTINGS
-                           and all(isinstance(e, ast.Constant) for e in v.elts) for v in every)
-            return bool(values) and all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) and v.elts for v in values)
-        return sweeps_sizes(loop, self.names.qual)
+        """``for size in [256, 1024]``: each iteration is a separate experiment (flow/walks.py)."""
+        return sweeps_settings(loop, self.index, self.names.qual)
 
     # -- host reads ----------------------------------------------------------------------------------
     def loops_with_host_reads(self) -> list[ast.AST]:

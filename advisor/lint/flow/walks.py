@@ -2,7 +2,9 @@
 components the program registered once (``for force in self.forces: total += force.apply()``).
 
 Such a loop computes on CUDA on every iteration, but it is not a loop of steps: the loop around it (the
-simulation's time steps, the training iterations) is. Read from the syntax alone, on the file's index.
+simulation's time steps, the training iterations) is. Nor is a sweep, whose iterations are separate experiments
+(a list of sizes, a dict of a few settings, a range that sizes the tensors). Read from the syntax alone, on the
+file's index.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from advisor.lint.names import dotted
 _PARAMETER_WALKS = frozenset({"parameters", "named_parameters", "buffers", "named_buffers", "modules",
                               "named_modules", "children", "named_children"})
 _GROWING_METHODS = ("append", "insert", "extend")
+_FEW_SETTINGS = 16  # a module constant of more literals than this may be data, not settings
 _FEW = 8  # registered components: forces, constraints, heads, loss terms -- not a dataset
 
 
@@ -83,6 +86,34 @@ def walks_a_mapping(loop: ast.AST, kind) -> bool:
     call = getattr(loop, "iter", None)
     return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and not call.args \
         and call.func.attr in ("keys", "items", "values") and bool(kind(call.func.value) & CUDA_TENSOR)
+
+
+def sweeps_settings(loop: ast.AST, index: FileIndex, qual) -> bool:
+    """``for size in [256, 1024]``, ``for name, option in runs.items()`` of a dict of a few settings,
+    ``itertools.product(...)`` of settings, a range whose variable sizes the tensors: each iteration is a separate
+    experiment, not a step."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)):
+        return False
+    iterable = loop.iter
+    if isinstance(iterable, ast.Call) and getattr(iterable.func, "id", "") == "enumerate" and iterable.args:
+        iterable = iterable.args[0]  # for i, bs in enumerate(batch_sizes)
+    if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)) or isinstance(iterable, ast.Call) \
+            and qual(iterable.func) == "itertools.product":
+        return True  # (for seq_len, n_head in itertools.product(args.seq_lens, args.n_heads): a grid of settings)
+    if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) and not iterable.args \
+            and iterable.func.attr in ("items", "keys", "values") and isinstance(iterable.func.value, ast.Name):
+        values = index.assigned_values.get(iterable.func.value.id, [])  # runs = {"uniform": None, ...}
+        return bool(values) and all(isinstance(v, ast.Dict) and 0 < len(v.keys) <= _FEW_SETTINGS
+                                    and all(isinstance(k, ast.Constant) for k in v.keys) for v in values)
+    if isinstance(iterable, ast.Name):  # (the name's values in the loop's own function: impls = [...] there)
+        scope = index.scope_of(loop)
+        every = index.assigned_values.get(iterable.id, [])
+        values = [v for v in every if index.scope_of(v) is scope]
+        if not values and every:  # METHODS = ("tiles_half_s", "tiles_s") at module level: a few named settings
+            return all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) and 0 < len(v.elts) <= _FEW_SETTINGS
+                       and all(isinstance(e, ast.Constant) for e in v.elts) for v in every)
+        return bool(values) and all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) and v.elts for v in values)
+    return sweeps_sizes(loop, qual)
 
 
 def sweeps_sizes(loop: ast.AST, qual) -> bool:
