@@ -228,7 +228,7 @@ for x, y in loader:
         cfg["loss"] = loss.detach()
     if cfg["loss"] > 0.5:
         print("high")
-""", [10]),
+""", [11]),
     ("GA103", "A2C: wandb.log of the episode's losses after the rollout loop (env.step per step) and the one update "
      "per episode is once per episode; the rollout's own per-step read is labelled", """
 import torch
