@@ -7,7 +7,8 @@ repeated copy, a Python number the loop does not change is; a list
 made in place (list(ops.keys())[node]) indexed by a CUDA value reads it; a comparison with
 text is no tensor read; an update after an episode's rollout runs once per episode; a read after a long inner loop of training steps runs once per round;
 a loop whose variable gives the shape of the tensors it fills is a sweep; CTC greedy / beam decoding returns text; a device that only
-other functions bind, to "cpu", is the CPU; a metric module is no model; a loop over a dict of a few settings is a sweep."""
+other functions bind, to "cpu", is the CPU; a metric module is no model; a loop over a dict of a few settings is a
+sweep; a blocking copy to the GPU waits for the stream."""
 
 from __future__ import annotations
 
@@ -347,6 +348,22 @@ for name, batch in batches.items():
     y = batch.cuda() @ x.T
     print(name, float(y.square().sum()))
 """, [10]),
+    ("GA101", "the clock stops after a blocking host-to-GPU copy (torch.cuda.FloatTensor(array), x_cpu.cuda()): "
+     "copy_ waits for the stream, so the GPU work before it is done; with the work after the copy it is not", """
+import time
+import numpy as np
+import torch
+grid = torch.rand(500, 50, 50, device="cuda")
+start = time.time()
+grid = grid / grid.sum(0)
+grid = torch.cuda.FloatTensor(np.zeros((500, 50, 50)))
+print(time.time() - start)
+start = time.time()
+host = torch.from_numpy(np.ones((500, 50, 50), dtype=np.float32))
+grid = host.cuda()
+grid = grid / grid.sum(0)
+print(time.time() - start)
+""", [13]),
 ]
 
 

@@ -32,6 +32,7 @@ from advisor.lint.flow.kinds import (
     EVENT,
     INSTANCE_BITS,
     MODEL,
+    NUMPY,
 )
 from advisor.lint.flow.literals import came_from_generate, is_text, is_text_data
 from advisor.lint.flow.loggers import logs_cuda, run_logger
@@ -186,8 +187,10 @@ class Effects(FlowView):
         if self._makes_a_pil_image(call) and self._cuda_argument(call):
             return SYNC | HOST_READ, None  # transforms.ToPILImage()(out[0]): the image is copied back to make it
         if qualified is not None:
-            if qualified in api.LEGACY_CUDA_CONSTRUCTORS:
-                return WORK, None
+            if qualified in api.LEGACY_CUDA_CONSTRUCTORS:  # torch.cuda.FloatTensor(array): a blocking copy of the
+                # host data, which waits for the stream (copy_ synchronizes when non_blocking is False); of sizes: a fill
+                copies = len(call.args) == 1 and self.kind(call.args[0]) & (NUMPY | CPU_TENSOR | CONTAINER)
+                return WORK | (SYNC if copies else 0), None
             if qualified in api.PASSTHROUGH_CALLS:
                 return 0, None  # Variable(x.cuda()): the wrapper computes nothing (the copy inside is its own event)
             if qualified in api.RUNS_ITS_ARGUMENTS and any(
@@ -248,6 +251,9 @@ class Effects(FlowView):
                 return SYNC | HOST_READ, None  # (.to("cpu") and .type(torch.FloatTensor) copy back too)
             if attr == "cuda" or attr == "to" and not any(self.kind(a) & DTYPE for a in call.args) \
                     and not any(k.arg == "dtype" for k in call.keywords):  # (.to(torch.half): a cast kernel)
+                if receiver & CPU_TENSOR and not receiver & CUDA_TENSOR and not any(
+                        k.arg == "non_blocking" for k in call.keywords):
+                    return WORK | SYNC, None  # a blocking host-to-GPU copy: copy_ waits for the stream to finish it
                 return (WORK if receiver & CPU_TENSOR else 0), None  # of a tensor on the CPU on some path a copy
             if attr in api.NON_TENSOR_METHODS and attr != "backward" or attr in api.VIEW_METHODS \
                     or attr in api.MODEL_QUIET_METHODS:  # (a view: x.t() launches nothing; torch.load(p).eval()
