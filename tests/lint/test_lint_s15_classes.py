@@ -8,7 +8,8 @@ made in place (list(ops.keys())[node]) indexed by a CUDA value reads it; a compa
 text is no tensor read; an update after an episode's rollout runs once per episode; a read after a long inner loop of training steps runs once per round;
 a loop whose variable gives the shape of the tensors it fills is a sweep; CTC greedy / beam decoding returns text; a device that only
 other functions bind, to "cpu", is the CPU; a metric module is no model; a loop over a dict of a few settings is a
-sweep; a blocking copy to the GPU waits for the stream."""
+sweep; a blocking copy to the GPU waits for the stream;
+a library model's *generate methods run under no_grad, and its processor is no module."""
 
 from __future__ import annotations
 
@@ -364,6 +365,20 @@ grid = host.cuda()
 grid = grid / grid.sum(0)
 print(time.time() - start)
 """, [13]),
+    ("GA107", "model.eagenerate(...) of a library's model (EAGLE's decoding loop, built like Hugging Face's generate, "
+     "runs under no_grad) and proc = model.processor (a processor, no module) run no recorded forward; the model's "
+     "own forward does", """
+import torch
+from hivis.model import EaModel
+model = EaModel.from_pretrained(base_model_path="b", ea_model_path="d").cuda()
+model.eval()
+proc = model.processor
+for img, q in prompts:
+    text = proc.apply_chat_template(q, add_generation_prompt=True)
+    inputs = proc(text=text, images=[img], return_tensors="pt").to("cuda:0")
+    out_ids, new_token, idx, acc = model.eagenerate(inputs, temperature=0.0, max_new_tokens=64)
+    logits = model(inputs["input_ids"])
+""", [10]),
 ]
 
 

@@ -80,8 +80,8 @@ def _an_environment(receiver: ast.AST) -> bool:
 
 def _library_generate(ctx, func: ast.Attribute) -> bool:
     """``model.generate(inputs, max_length=100)`` of a model class the file does not write: Hugging Face's generate
-    runs under torch.no_grad() itself."""
-    return func.attr == "generate" and not any(f.name == "generate" for f in ctx.index.functions)
+    runs under torch.no_grad() itself, and so do the decoding loops built like it (EAGLE's ``eagenerate``)."""
+    return func.attr.endswith("generate") and not any(f.name == func.attr for f in ctx.index.functions)
 
 
 def _named_like_a_model(ctx, func: ast.AST) -> bool:

@@ -74,8 +74,8 @@ class AttributeReads:
                 return CUDA_DEVICE  # args.device / run_context.device: a device configured elsewhere, can be CUDA
             return (CUDA_DEVICE if base & (CUDA_TENSOR | CUDA_MODEL) else 0) | \
                 (CPU_DEVICE if base & CPU_TENSOR else 0)
-        if attr in api.TENSOR_META_ATTRS or base & LOADER:  # (loader.num_neighbors: a setting, not a batch)
-            return 0
+        if attr in api.TENSOR_META_ATTRS or base & LOADER or api.DECODER_HOLDER.search(attr):
+            return 0  # (loader.num_neighbors: a setting, not a batch; model.processor, model.tokenizer: no module)
         out = base & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY)
         if base & (MODEL | CUDA_MODEL) and not base & (CUDA_TENSOR | CPU_TENSOR):
             if attr in _PARAMETER_ATTRS:
