@@ -9,7 +9,7 @@ text is no tensor read; an update after an episode's rollout runs once per episo
 a loop whose variable gives the shape of the tensors it fills is a sweep; CTC greedy / beam decoding returns text; a device that only
 other functions bind, to "cpu", is the CPU; a metric module is no model; a loop over a dict of a few settings is a
 sweep; a blocking copy to the GPU waits for the stream;
-a library model's *generate methods run under no_grad, and its processor is no module."""
+a library model's *generate methods run under no_grad, and its processor is no module; torch.cuda.FloatTensor(np.zeros(...)) copies a fill."""
 
 from __future__ import annotations
 
@@ -379,6 +379,14 @@ for img, q in prompts:
     out_ids, new_token, idx, acc = model.eagenerate(inputs, temperature=0.0, max_new_tokens=64)
     logits = model(inputs["input_ids"])
 """, [10]),
+    ("GA104", "torch.cuda.FloatTensor(np.zeros((b, 3))): a constant NumPy fill copied over by the legacy CUDA "
+     "constructor; of NumPy random draws or of loaded data it is a copy of data", """
+import numpy as np
+import torch
+trans = torch.cuda.FloatTensor(np.zeros((batch_size, 3)))
+betas = torch.cuda.FloatTensor(np.random.normal(0, 1, [batch_size, 10]))
+data = torch.cuda.FloatTensor(np.load("x.npy"))
+""", [3]),
 ]
 
 

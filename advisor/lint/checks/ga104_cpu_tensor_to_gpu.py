@@ -85,6 +85,7 @@ def measured_cost(machine) -> Optional[str]:
 
 def run(ctx) -> Iterator[Hit]:
     yield from _copied_in_place(ctx)
+    yield from _legacy_cuda_copies(ctx)
     uses: dict[ast.AST, dict[str, list[int]]] = {}
     for call in ctx.index.calls:
         func = call.func
@@ -180,6 +181,19 @@ def _copied_in_place(ctx) -> Iterator[Hit]:
                   f"{short(call.func.value)}; draw it there instead", node=factory,
                   fix=f"Fill it in place on the GPU ({short(call.func.value)}.normal_() / .uniform_() / .zero_()), or "
                       "create the tensor with device= set", evidence={"created": short(factory)})
+
+
+def _legacy_cuda_copies(ctx) -> Iterator[Hit]:
+    """``torch.cuda.FloatTensor(np.zeros((b, 3)))``: NumPy fills the host memory with a constant and the legacy CUDA
+    constructor copies it over -- torch.zeros(b, 3, device="cuda") makes it there."""
+    for call in ctx.index.calls:
+        if len(call.args) != 1 or call.keywords or ctx.qual(call.func) not in api.LEGACY_CUDA_CONSTRUCTORS:
+            continue
+        data = call.args[0]
+        if isinstance(data, ast.Call) and ctx.qual(data.func) in _NUMPY_FILLS or _numpy_of_fills(ctx, data):
+            yield Hit(f"{short(call)} copies a constant NumPy fill made on the CPU to the GPU; create it there "
+                      "(torch.zeros / torch.ones / torch.full with device=\"cuda\")", node=call,
+                      evidence={"created": short(data)})
 
 
 def _to_a_tensors_device(ctx, call: ast.Call) -> bool:
