@@ -9,7 +9,8 @@ text is no tensor read; an update after an episode's rollout runs once per episo
 a loop whose variable gives the shape of the tensors it fills is a sweep; CTC greedy / beam decoding returns text; a device that only
 other functions bind, to "cpu", is the CPU; a metric module is no model; a loop over a dict of a few settings is a
 sweep; a blocking copy to the GPU waits for the stream;
-a library model's *generate methods run under no_grad, and its processor is no module; torch.cuda.FloatTensor(np.zeros(...)) copies a fill."""
+a library model's *generate methods run under no_grad, and its processor is no module; torch.cuda.FloatTensor(np.zeros(...)) copies a fill;
+Lightning's Trainer(detect_anomaly=True) is a debug switch."""
 
 from __future__ import annotations
 
@@ -387,6 +388,17 @@ trans = torch.cuda.FloatTensor(np.zeros((batch_size, 3)))
 betas = torch.cuda.FloatTensor(np.random.normal(0, 1, [batch_size, 10]))
 data = torch.cuda.FloatTensor(np.load("x.npy"))
 """, [3]),
+    ("GA108", "pl.Trainer(..., detect_anomaly=True) switches anomaly detection on for the whole run; "
+     "detect_anomaly=False, or the Trainer built under `if args.debug:`, does not leave it on", """
+import pytorch_lightning as pl
+trainer = pl.Trainer(
+    accelerator="gpu", max_epochs=100,
+    detect_anomaly=True)
+quiet = pl.Trainer(accelerator="gpu", detect_anomaly=False)
+if args.debug:
+    debug_trainer = pl.Trainer(accelerator="gpu", detect_anomaly=True)
+trainer.fit(model, datamodule=dm)
+""", [2]),
 ]
 
 

@@ -4,6 +4,7 @@ Must match:   os.environ["CUDA_LAUNCH_BLOCKING"] = "1";  %env CUDA_LAUNCH_BLOCKI
               torch.autograd.set_detect_anomaly(True);  with torch.autograd.detect_anomaly(): train()
               torch.autograd.set_detect_anomaly(True) in an entry point that only calls run_training()
               torch.autograd.set_detect_anomaly(True) in a CPU program whose work is elsewhere (it slows that too)
+              pl.Trainer(accelerator="gpu", detect_anomaly=True)   (Lightning switches it on for the whole run)
               os.environ["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1";  torch.cuda.set_sync_debug_mode("warn")
               with torch.profiler.profile() as prof: for step in ...   (no schedule: every step profiled)
               torch.cuda.memory._record_memory_history()  never turned off
@@ -77,6 +78,8 @@ _COSTS = {
 }
 _ANOMALY = ("torch.autograd.set_detect_anomaly", "torch.autograd.detect_anomaly",
             "torch.autograd.anomaly_mode.set_detect_anomaly", "torch.autograd.anomaly_mode.detect_anomaly")
+_LIGHTNING_TRAINERS = frozenset({"pytorch_lightning.Trainer", "lightning.Trainer", "lightning.pytorch.Trainer",
+                                 "pytorch_lightning.trainer.Trainer", "lightning.pytorch.trainer.Trainer"})
 _DEBUG_FLAG = re.compile(r"debug|anomal|detect|profil|verbose|sanity|blocking|sync_check", re.IGNORECASE)
 _PROFILERS = ("torch.profiler.profile", "torch.autograd.profiler.profile")
 _NVTX_EMITTERS = frozenset({"torch.autograd.profiler.emit_nvtx", "torch.autograd.profiler_legacy.emit_nvtx"})
@@ -150,6 +153,11 @@ def _switches(ctx) -> Iterator[Hit]:
     anomaly_matters: Optional[bool] = None
     for call in ctx.index.calls:
         name = ctx.qual(call.func) or ""
+        if name in _LIGHTNING_TRAINERS and any(k.arg == "detect_anomaly" and isinstance(k.value, ast.Constant)
+                                               and k.value.value is True for k in call.keywords):
+            yield Hit("anomaly detection is on (Trainer(detect_anomaly=True)): every autograd op of the run is "
+                      "checked and traced", node=call, evidence={"switch": "detect_anomaly"}, cost=_COSTS["anomaly"])
+            continue
         if name in _ANOMALY:
             if anomaly_matters is None:
                 anomaly_matters = ctx.uses_cuda or not _trains_here(ctx)
