@@ -10,7 +10,8 @@ a loop whose variable gives the shape of the tensors it fills is a sweep; CTC gr
 other functions bind, to "cpu", is the CPU; a metric module is no model; a loop over a dict of a few settings is a
 sweep; a blocking copy to the GPU waits for the stream;
 a library model's *generate methods run under no_grad, and its processor is no module; torch.cuda.FloatTensor(np.zeros(...)) copies a fill;
-Lightning's Trainer(detect_anomaly=True) is a debug switch."""
+Lightning's Trainer(detect_anomaly=True) is a debug switch;
+`if mask.any():` holds on most iterations."""
 
 from __future__ import annotations
 
@@ -399,6 +400,23 @@ if args.debug:
     debug_trainer = pl.Trainer(accelerator="gpu", detect_anomaly=True)
 trainer.fit(model, datamodule=dm)
 """, [2]),
+    ("GA103", "per label, `if label_mask.any():` holds on most batches, so the counts read in its branch are read "
+     "per label per batch (the conditions are reads too); under a running best (`if acc > best:`) the branch runs "
+     "now and then", """
+import torch
+model = Parser().cuda()
+with torch.no_grad():
+    for batch in loader:
+        gold = batch["labels"].cuda()
+        pred = model(batch["ids"].cuda()).argmax(-1)
+        for label_idx in labels:
+            label_mask = gold == label_idx
+            if label_mask.any():
+                total[label_idx] += label_mask.sum().item()
+            acc = (pred == gold).float().mean()
+            if acc > best:
+                print(acc.item())
+""", [9, 10, 12]),
 ]
 
 

@@ -94,7 +94,8 @@ class BranchGuards:
             # the condition is the host read (reported there); its branch runs only sometimes (a new best) --
             # unless it is a filter against a fixed bound (`if score >= 0.18:` per box): that passes every
             # element above the bound, and each read in its branch counts
-            return not self._fixed_bound_filter(test, stop) and not _differs_from_a_constant(test)
+            return not self._fixed_bound_filter(test, stop) and not _differs_from_a_constant(test) \
+                and not _emptiness_test(test)
         if self.kind(test) & CUDA_TENSOR or isinstance(test, ast.Compare) and isinstance(test.left, ast.BinOp) \
                 and isinstance(test.left.op, ast.Mod) and _by_one(test.left):
             return False  # (`if (epoch + 1) % 1 == 0:` holds on every iteration)
@@ -176,6 +177,13 @@ def _resets_its_counter(branch: ast.If) -> bool:
     return any(isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant)
                and statement.value.value == 0 and any(dotted(t) in names for t in statement.targets)
                for statement in branch.body)
+
+
+def _emptiness_test(test: ast.AST) -> bool:
+    """``if label_mask.any():`` / ``if ok.all():``: whether a mask selects anything -- true on most iterations (a
+    label present in the batch), so its branch runs on most of them, unlike a running best's ``if loss < best:``."""
+    return isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr in ("any", "all") \
+        and not test.args
 
 
 def _turns_itself_off(branch: ast.If) -> bool:
