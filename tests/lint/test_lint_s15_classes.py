@@ -11,7 +11,8 @@ other functions bind, to "cpu", is the CPU; a metric module is no model; a loop 
 sweep; a blocking copy to the GPU waits for the stream;
 a library model's *generate methods run under no_grad, and its processor is no module; torch.cuda.FloatTensor(np.zeros(...)) copies a fill;
 Lightning's Trainer(detect_anomaly=True) is a debug switch;
-`if mask.any():` holds on most iterations."""
+`if mask.any():` holds on most iterations; an Accelerator made in a helper
+prepares as one made in place does."""
 
 from __future__ import annotations
 
@@ -417,6 +418,25 @@ with torch.no_grad():
             if acc > best:
                 print(acc.item())
 """, [9, 10, 12]),
+    ("GA103", "an Accelerator made in a helper method and passed on (accelerator = self._make_accelerator(), "
+     "self.accelerator) still prepares the model and loader: the per-step loss.item() reads a CUDA value", """
+import torch
+from accelerate import Accelerator
+class Trainer:
+    accelerator = None
+    def _make_accelerator(self):
+        accelerator = Accelerator(mixed_precision="fp16")
+        return accelerator
+    def fit(self, model, optimizer, loader):
+        accelerator = self._make_accelerator()
+        model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+        for batch in loader:
+            loss = model(batch).loss
+            accelerator.backward(loss)
+            optimizer.step()
+            optimizer.zero_grad()
+            print(loss.item())
+""", [16]),
 ]
 
 

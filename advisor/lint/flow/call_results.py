@@ -95,9 +95,17 @@ def _unwrapped_model(analyzer, call: ast.Call) -> bool:
 
 
 def _made_by_accelerate(analyzer, name: str) -> bool:
+    """``accelerator = Accelerator(...)``; also when the file makes it in a helper and passes it on
+    (``accelerator = self._prepare_accelerator()`` returning ``Accelerator(...)``, ``accelerator = self.accelerator``):
+    every binding of the name is an Accelerator, the file's own call, or an attribute holding one."""
     made = analyzer.index.assigned_values.get(name, [])
-    return len(made) == 1 and isinstance(made[0], ast.Call) \
-        and (analyzer.names.qual(made[0].func) or "").startswith("accelerate.")
+    def accelerate(value: ast.AST) -> bool:
+        return isinstance(value, ast.Call) and (analyzer.names.qual(value.func) or "").startswith("accelerate.")
+    def relayed(value: ast.AST) -> bool:  # (or None: a field's default, `accelerator: Optional[Accelerator] = None`)
+        return isinstance(value, ast.Attribute) or isinstance(value, ast.Constant) and value.value is None \
+            or isinstance(value, ast.Call) \
+            and analyzer.names.qual(value.func) is None and isinstance(value.func, (ast.Attribute, ast.Name))
+    return any(accelerate(v) for v in made) and all(accelerate(v) or relayed(v) for v in made)
 
 
 def _prepared(analyzer, argument: ast.AST) -> int:
