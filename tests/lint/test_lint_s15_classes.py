@@ -12,7 +12,8 @@ sweep; a blocking copy to the GPU waits for the stream;
 a library model's *generate methods run under no_grad, and its processor is no module; torch.cuda.FloatTensor(np.zeros(...)) copies a fill;
 Lightning's Trainer(detect_anomaly=True) is a debug switch;
 `if mask.any():` holds on most iterations; an Accelerator made in a helper
-prepares as one made in place does."""
+prepares as one made in place does; a handed loss
+function's result is read, not the function."""
 
 from __future__ import annotations
 
@@ -437,6 +438,26 @@ class Trainer:
             optimizer.zero_grad()
             print(loss.item())
 """, [16]),
+    ("GA103", "def test(..., loss_fn): loss_fn(pred, y).item() reads what the handed loss computes (a CUDA value) on "
+     "every call from the loop, whatever loss_fn itself is; a helper reading its own parameter (float(x)) reads "
+     "only what the call hands it", """
+import torch
+crit = torch.nn.MSELoss()
+model = Net().cuda()
+def test(x, y, loss_fn):
+    with torch.no_grad():
+        pred = model(x)
+        return loss_fn(pred, y).item()
+def show(value):
+    return float(value)
+for step in range(1000):
+    loss = crit(model(xs), ys)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    test_loss = test(xt, yt, crit)
+    shown = show(3.0)
+""", [7]),
 ]
 
 

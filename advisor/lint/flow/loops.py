@@ -333,6 +333,8 @@ class LoopAnalysis(BranchGuards, FlowView):
             return None
         operand = read.args[0] if isinstance(read.func, ast.Name) and read.args else read.func
         while isinstance(operand, (ast.Attribute, ast.Call)):
+            if isinstance(operand, ast.Call) and isinstance(operand.func, ast.Name):
+                return None  # loss_fn(pred, y).item(): what the parameter computes, not the parameter itself
             operand = operand.func if isinstance(operand, ast.Call) else operand.value
         named = isinstance(operand, ast.Name) and operand.id in info.positional + info.keyword_only
         return operand.id if named and operand.id not in self.assigned(info.node) else None
