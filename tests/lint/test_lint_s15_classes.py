@@ -13,7 +13,7 @@ a library model's *generate methods run under no_grad, and its processor is no m
 Lightning's Trainer(detect_anomaly=True) is a debug switch;
 `if mask.any():` holds on most iterations; an Accelerator made in a helper
 prepares as one made in place does; a handed loss
-function's result is read, not the function."""
+function's result is read, not the function; a handed-in augmentation keeps its input's device."""
 
 from __future__ import annotations
 
@@ -458,6 +458,23 @@ for step in range(1000):
     test_loss = test(xt, yt, crit)
     shown = show(3.0)
 """, [7]),
+    ("GA103", "samples_k = _transforms(samples) of a handed-in augmentation keeps the CUDA batch on the GPU: its .cpu() "
+     "per batch reads it back; a handed-in `process(out)` of no such name stays unknown", """
+import torch
+def guess(model, loader, _transforms, process):
+    kept = []
+    with torch.no_grad():
+        for samples, _ in loader:
+            samples = samples.cuda()
+            samples_k = _transforms(samples) / 255.
+            pred = model(samples_k)
+            for s in samples_k.cpu():
+                kept.append(s)
+            other = process(samples)
+            for s in other.cpu():
+                kept.append(s)
+    return kept
+""", [9]),
 ]
 
 

@@ -331,6 +331,9 @@ class CallEvaluator(ExprEvaluator):
                 or any(api.MODEL_NAME_HINT.search(a) for a in alias_names(self.index.assigned_values, name))):
             # a name like a model (or one whose .parameters() are taken, or an alias of one), fed CUDA tensors
             return CUDA_TENSOR
+        if not out and not held and len(pos) == 1 and api.TRANSFORM_NAME.search(name):
+            return pos[0] & (CUDA_TENSOR | CPU_TENSOR | F64)  # _transforms(samples): an augmentation of one input
+            # hands back its input's like, on its device
         return out
 
     def _call_each(self, functions, node: ast.Call, pos: list[int], kw: Kw) -> int:
