@@ -105,10 +105,7 @@ def _shadowed_defs(index: FileIndex) -> list[ast.stmt]:
     redefined = {name for name in names if names.count(name) > 1}
     if not redefined:
         return []
-    named_at: dict[str, list[int]] = {}
-    for node in ast.walk(index.tree):
-        if isinstance(node, ast.Name) and node.id in redefined:
-            named_at.setdefault(node.id, []).append(node.lineno)
+    named_at = {name: [node.lineno for node in index.names_by_id.get(name, ())] for name in redefined}
     shadowed = []
     for position, first in enumerate(defs):
         second = next((d for d in defs[position + 1:] if d.name == first.name), None)

@@ -44,6 +44,7 @@ class LoopAnalysis(BranchGuards, FlowView):
         self.effects = effects
         self.sizes = sizes
         self._hot: dict[ast.AST, bool] = {}
+        self._sweeps: dict[ast.AST, bool] = {}
         self._function_hot: dict[FunctionInfo, bool] = {}
         self._assigned: dict[ast.AST, set[str]] = {}
         self._names: dict[ast.AST, dict[str, list[ast.Name]]] = {}
@@ -262,7 +263,10 @@ class LoopAnalysis(BranchGuards, FlowView):
 
     def is_sweep(self, loop: ast.AST) -> bool:
         """``for size in [256, 1024]``: each iteration is a separate experiment (flow/walks.py)."""
-        return sweeps_settings(loop, self.index, self.names.qual)
+        known = self._sweeps.get(loop)
+        if known is None:
+            known = self._sweeps[loop] = sweeps_settings(loop, self.index, self.names.qual)
+        return known
 
     # -- host reads ----------------------------------------------------------------------------------
     def loops_with_host_reads(self) -> list[ast.AST]:
