@@ -13,7 +13,8 @@ a library model's *generate methods run under no_grad, and its processor is no m
 Lightning's Trainer(detect_anomaly=True) is a debug switch;
 `if mask.any():` holds on most iterations; an Accelerator made in a helper
 prepares as one made in place does; a handed loss
-function's result is read, not the function; a handed-in augmentation keeps its input's device."""
+function's result is read, not the function; a handed-in augmentation keeps its input's device; a Lightning
+accelerator taken from a setting whose default can be "gpu" runs on the GPU."""
 
 from __future__ import annotations
 
@@ -475,9 +476,32 @@ def guess(model, loader, _transforms, process):
                 kept.append(s)
     return kept
 """, [9]),
+    ("GA106", "pl.Trainer(accelerator=accelerator) with accelerator = cfg.get('accelerator', 'gpu' if cuda else 'cpu'): "
+     "the loaders feed a GPU run (the twin, a setting that can only be the CPU, is its own test below)", """
+import torch
+import pytorch_lightning as pl
+from torch.utils.data import DataLoader
+def fit(model, data, cfg):
+    accelerator = cfg.get("accelerator", "gpu" if torch.cuda.is_available() else "cpu")
+    devices = cfg.get("devices", None)
+    trainer = pl.Trainer(accelerator=accelerator, devices=devices)
+    trainer.fit(model, DataLoader(data, batch_size=64, num_workers=4))
+""", [8]),
 ]
 
 
 @pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
 def test_s15_classes(check, about, code, expected):
     assert [line for line, found in lines_of(code, select=[check])] == expected
+
+
+def test_a_lightning_accelerator_setting_that_can_only_be_the_cpu_feeds_no_gpu():
+    code = """
+import pytorch_lightning as pl
+from torch.utils.data import DataLoader
+def fit(model, data, cfg):
+    accelerator = cfg.get("accelerator", "cpu")
+    trainer = pl.Trainer(accelerator=accelerator, devices=cfg.get("devices"))
+    trainer.fit(model, DataLoader(data, batch_size=64, num_workers=4))
+"""
+    assert lines_of(code, select=["GA106"]) == []

@@ -278,7 +278,17 @@ def _lightning_on_gpus(ctx) -> bool:
             devices = keywords.get("devices")
             if devices is None or _asks_for_devices(ctx, devices):
                 return True
+        elif isinstance(accelerator, ast.Name) and _may_name_a_gpu(ctx, accelerator.id):
+            devices = keywords.get("devices")  # accelerator = cfg.get("accelerator", "gpu" if cuda else "cpu")
+            if devices is None or not isinstance(devices, ast.Constant) or _asks_for_devices(ctx, devices):
+                return True  # (devices from a setting: Lightning's default, "auto", takes the GPUs there are)
     return False
+
+
+def _may_name_a_gpu(ctx, name: str) -> bool:
+    """A name bound to an expression that spells "gpu" or "cuda" (a default, a branch of a conditional)."""
+    return any(isinstance(n, ast.Constant) and str(n.value).lower() in _GPU_ACCELERATORS
+               for value in ctx.index.assigned_values.get(name, ()) for n in ast.walk(value))
 
 
 def _asks_for_devices(ctx, value: ast.AST) -> bool:
