@@ -102,7 +102,8 @@ SYNCING_LINALG = frozenset({f"torch.linalg.{name}" for name in (
 # Methods on a CUDA tensor that wait for the GPU and copy to the host.
 HOST_SYNC_METHODS = frozenset({"item", "tolist", "cpu", "numpy", "nonzero"})
 # Builtins that turn a tensor into a Python value (or text): a host sync for a CUDA tensor.
-SYNC_BUILTINS = frozenset({"float", "int", "bool", "print", "str", "repr", "complex", "format"})
+# (min / max compare their arguments with `<`, then ask Python for the comparison's truth: a read of each tensor)
+SYNC_BUILTINS = frozenset({"float", "int", "bool", "print", "str", "repr", "complex", "format", "min", "max"})
 # Loggers that turn the tensors they are given into Python numbers or text (tensorboard's make_np calls
 # .cpu().numpy(); wandb and tqdm format or .item() them): a host read when a tensor is on CUDA.
 LOGGING_METHODS = frozenset({"add_scalar", "add_scalars", "add_histogram", "set_postfix", "set_description",

@@ -14,7 +14,8 @@ Lightning's Trainer(detect_anomaly=True) is a debug switch;
 `if mask.any():` holds on most iterations; an Accelerator made in a helper
 prepares as one made in place does; a handed loss
 function's result is read, not the function; a handed-in augmentation keeps its input's device; a Lightning
-accelerator taken from a setting whose default can be "gpu" runs on the GPU."""
+accelerator taken from a setting whose default can be "gpu" runs on the GPU; a slice bounded by a CUDA value,
+or min / max of CUDA tensors, reads them."""
 
 from __future__ import annotations
 
@@ -487,6 +488,19 @@ def fit(model, data, cfg):
     trainer = pl.Trainer(accelerator=accelerator, devices=devices)
     trainer.fit(model, DataLoader(data, batch_size=64, num_workers=4))
 """, [8]),
+    ("GA103", "per sample, img[:, x1:x2] with x1 a 0-d CUDA tensor (argmax // width) reads the bound back; "
+     "min(len_, gt_len) of CUDA lengths compares them on the host; Python-int bounds read nothing", """
+import torch
+grad = torch.rand(64, 32, 32, device="cuda")
+images = torch.rand(64, 3, 32, 32, device="cuda")
+lens = torch.randint(1, 32, (64,), device="cuda")
+for idx in range(64):
+    top = grad[idx].argmax()
+    x1 = top // 32
+    images[idx, :, x1:x1 + 8] = 0
+    images[idx, :, 4:12] = 1
+    n = min(lens[idx], lens[idx - 1])
+""", [8, 10]),
 ]
 
 

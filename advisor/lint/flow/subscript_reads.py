@@ -1,11 +1,11 @@
-"""Subscripts that read a CUDA value back to the host: host data indexed by a CUDA tensor (``classes[pred]``), and
-torch 0.3's way of reading a loss (``loss.data[0]``)."""
+"""Subscripts that read a CUDA value back to the host: host data indexed by a CUDA tensor (``classes[pred]``), a
+slice whose bounds are CUDA values (``img[x1:x2]``), and torch 0.3's way of reading a loss (``loss.data[0]``)."""
 
 from __future__ import annotations
 
 import ast
 
-from advisor.lint.flow.kinds import CUDA_TENSOR
+from advisor.lint.flow.kinds import CONTAINER, CUDA_TENSOR
 from advisor.lint.flow.literals import indexes_host_data
 from advisor.lint.index import FileIndex
 
@@ -13,7 +13,17 @@ from advisor.lint.index import FileIndex
 def reads_by_subscript(node: ast.Subscript, kind, index: FileIndex) -> bool:
     """``kind``: the flow's kind of an expression."""
     return indexes_host_data(node, kind, index.assigned_values) \
-        or (old_scalar_read(node, index) and bool(kind(node.value) & CUDA_TENSOR))
+        or (old_scalar_read(node, index) and bool(kind(node.value) & CUDA_TENSOR)) \
+        or sliced_by_cuda_bounds(node, kind)
+
+
+def sliced_by_cuda_bounds(node: ast.Subscript, kind) -> bool:
+    """``img[:, x1:x2]`` with ``x1 = grad_max[i] // w`` a 0-d CUDA tensor: Python asks each bound for its integer
+    (``__index__``), which reads it back to the host -- one wait per bound, per iteration."""
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    bounds = [b for part in parts if isinstance(part, ast.Slice) for b in (part.lower, part.upper, part.step)
+              if b is not None]
+    return any(kind(b) & CUDA_TENSOR and not kind(b) & CONTAINER for b in bounds)
 
 
 def old_scalar_read(node: ast.Subscript, index: FileIndex) -> bool:
