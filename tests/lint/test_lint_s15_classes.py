@@ -15,7 +15,7 @@ Lightning's Trainer(detect_anomaly=True) is a debug switch;
 prepares as one made in place does; a handed loss
 function's result is read, not the function; a handed-in augmentation keeps its input's device; a Lightning
 accelerator taken from a setting whose default can be "gpu" runs on the GPU; a slice bounded by a CUDA value,
-or min / max of CUDA tensors, reads them."""
+or min / max of CUDA tensors, reads them; an empty torch.Tensor() has nothing to copy."""
 
 from __future__ import annotations
 
@@ -501,6 +501,16 @@ for idx in range(64):
     images[idx, :, 4:12] = 1
     n = min(lens[idx], lens[idx - 1])
 """, [8, 10]),
+    ("GA104", "predicted = torch.Tensor().to(device) each epoch, grown with torch.cat: an empty tensor has nothing to "
+     "copy; torch.Tensor(64, 10).to(device) allocates on the CPU only to copy", """
+import torch
+device = torch.device("cuda")
+for epoch in range(10):
+    predicted = torch.Tensor().to(device)
+    scratch = torch.Tensor(64, 10).to(device)
+    for x in loader:
+        predicted = torch.cat((predicted, model(x.to(device)) + scratch))
+""", [5]),
 ]
 
 

@@ -276,6 +276,11 @@ def _bound_in(ctx, name: str, scope: ast.AST) -> bool:
 
 
 def _literal(ctx, factory: Optional[ast.Call]) -> bool:
+    """Data the program wrote (a literal) -- or nothing at all: ``torch.Tensor().to(device)``, an empty tensor that
+    a loop then grows with torch.cat, has no element to copy."""
+    if factory is not None and not factory.args and not factory.keywords \
+            and (ctx.qual(factory.func) or "")[6:] in api.LEGACY_CONSTRUCTORS:
+        return True
     return factory is not None and holds_literal_data((ctx.qual(factory.func) or "")[6:], factory) \
         and _numpy_fill(ctx, factory) is None
 
