@@ -15,7 +15,8 @@ Lightning's Trainer(detect_anomaly=True) is a debug switch;
 prepares as one made in place does; a handed loss
 function's result is read, not the function; a handed-in augmentation keeps its input's device; a Lightning
 accelerator taken from a setting whose default can be "gpu" runs on the GPU; a slice bounded by a CUDA value,
-or min / max of CUDA tensors, reads them; an empty torch.Tensor() has nothing to copy."""
+or min / max of CUDA tensors, reads them; an empty torch.Tensor() has nothing to copy;
+checkpoint['epoch'] / ['steps'] is a counter."""
 
 from __future__ import annotations
 
@@ -511,6 +512,24 @@ for epoch in range(10):
     for x in loader:
         predicted = torch.cat((predicted, model(x.to(device)) + scratch))
 """, [5]),
+    ("GA103", "steps = state['steps'] + 1 of a checkpoint loaded onto the GPU is a counter (a Python number): "
+     "`if steps % log_steps == 0:` reads nothing; state['loss'] of the same checkpoint is a tensor", """
+import torch
+device = torch.device("cuda")
+state = load_checkpoint("ckpt.pt", device)
+steps = state["steps"] + 1
+best = state["loss"]
+for x, y in loader:
+    loss = crit(model(x.cuda()), y.cuda())
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if steps % log_steps == 0:
+        print(steps)
+    if best > 0.1:
+        print("still high")
+    steps += 1
+""", [13]),
 ]
 
 

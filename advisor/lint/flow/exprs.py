@@ -8,6 +8,7 @@ the user's own functions.
 from __future__ import annotations
 
 import ast
+import re
 from functools import cached_property
 from typing import Optional, Union
 
@@ -47,6 +48,9 @@ def union(shape: Shape) -> int:
             out |= union(item)
         return out
     return shape
+
+
+_COUNTER_KEY = re.compile(r"^(epoch|epochs|step|steps|global_step|iteration|iterations|iter|n_iter|start_epoch)$")
 
 
 class ExprEvaluator(AttributeReads):
@@ -150,6 +154,9 @@ class ExprEvaluator(AttributeReads):
             return 0
         if not base & (TENSOR_BITS | NUMPY) and is_device_key(node.slice):
             return CUDA_DEVICE  # cfg['device']: a device a configuration file names, can be CUDA
+        if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) \
+                and _COUNTER_KEY.match(node.slice.value):
+            return 0  # checkpoint['epoch'], state['steps'] + 1: a counter saved as a Python number, not a tensor
         if base & CUDA_DEVICE and not base & (TENSOR_BITS | NUMPY) and not isinstance(node.slice, ast.Slice):
             return base & (CUDA_DEVICE | CPU_DEVICE)  # GPU = ['cuda:0', 'cuda:1']; torch.device(GPU[1]): one of the devices
         sliced_fill = FRESH if isinstance(node.slice, ast.Slice) and isinstance(node.value, ast.Call) else 0
