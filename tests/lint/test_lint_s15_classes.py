@@ -16,7 +16,7 @@ prepares as one made in place does; a handed loss
 function's result is read, not the function; a handed-in augmentation keeps its input's device; a Lightning
 accelerator taken from a setting whose default can be "gpu" runs on the GPU; a slice bounded by a CUDA value,
 or min / max of CUDA tensors, reads them; an empty torch.Tensor() has nothing to copy;
-checkpoint['epoch'] / ['steps'] is a counter."""
+checkpoint['epoch'] / ['steps'] is a counter; a loader peeked at once feeds no loop."""
 
 from __future__ import annotations
 
@@ -530,6 +530,18 @@ for x, y in loader:
         print("still high")
     steps += 1
 """, [13]),
+    ("GA106", "notebook cells peeking at one batch (gen = iter(DataLoader(...)); next(gen)) or at a loader's attribute "
+     "feed no loop; the loader the training loop iterates does", """
+import torch
+from torch.utils.data import DataLoader
+model = Net().cuda()
+gen = iter(DataLoader(train_ds, batch_size=16))
+x, y = next(gen)
+print(x.shape, y.shape)
+DataLoader(train_ds).collate_fn
+for x, y in DataLoader(train_ds, batch_size=16):
+    loss = crit(model(x.cuda()), y.cuda())
+""", [8]),
 ]
 
 

@@ -91,6 +91,8 @@ def run(ctx) -> Iterator[Hit]:
         if ctx.qual(call.func) not in api.LOADERS or any(isinstance(a, ast.Starred) for a in call.args) \
                 or any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in call.args):
             continue  # (DataLoader(...) in a course template: a placeholder for the student to fill in)
+        if _peeked(ctx, call):
+            continue  # a notebook cell looking at one batch (next(iter(DataLoader(...)))) or at an attribute
         keywords = _keywords(ctx, call)
         if keywords is None:
             continue  # **options the file does not spell out
@@ -120,6 +122,24 @@ def run(ctx) -> Iterator[Hit]:
         if problems:
             yield Hit(f"DataLoader feeding a GPU with {' and '.join(problems)}", node=call,
                       evidence={"problems": problems})
+
+
+def _peeked(ctx, call: ast.Call) -> bool:
+    """``DataLoader(ds).collate_fn`` (an attribute of a loader never iterated), or ``gen = iter(DataLoader(...));
+    x, y = next(gen)`` outside any loop: one batch looked at, no data fed to a training or inference loop."""
+    parent = ctx.index.parents.get(call)
+    if isinstance(parent, ast.Attribute):
+        return True
+    if not (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "iter"):
+        return False
+    holder = ctx.index.parents.get(parent)
+    if not (isinstance(holder, ast.Assign) and len(holder.targets) == 1 and isinstance(holder.targets[0], ast.Name)):
+        return isinstance(holder, ast.Call) and isinstance(holder.func, ast.Name) and holder.func.id == "next" \
+            and not ctx.index.enclosing_loops(holder)  # next(iter(DataLoader(ds)))
+    name = holder.targets[0].id
+    reads = [n for n in ctx.index.names_by_id.get(name, ()) if isinstance(n.ctx, ast.Load)]
+    return bool(reads) and all(isinstance(use := ctx.index.parents.get(n), ast.Call) and isinstance(use.func, ast.Name)
+                               and use.func.id == "next" and not ctx.index.enclosing_loops(use) for n in reads)
 
 
 def _pins_memory(ctx) -> bool:
