@@ -16,7 +16,8 @@ prepares as one made in place does; a handed loss
 function's result is read, not the function; a handed-in augmentation keeps its input's device; a Lightning
 accelerator taken from a setting whose default can be "gpu" runs on the GPU; a slice bounded by a CUDA value,
 or min / max of CUDA tensors, reads them; an empty torch.Tensor() has nothing to copy;
-checkpoint['epoch'] / ['steps'] is a counter; a loader peeked at once feeds no loop."""
+checkpoint['epoch'] / ['steps'] is a counter; a loader peeked at once feeds no loop; a running
+best's branch runs now and then."""
 
 from __future__ import annotations
 
@@ -542,6 +543,22 @@ DataLoader(train_ds).collate_fn
 for x, y in DataLoader(train_ds, batch_size=16):
     loss = crit(model(x.cuda()), y.cuda())
 """, [8]),
+    ("GA103", "if out.total.item() < best_loss: best_loss = ...; save(..., out.pred.item()): the test reads per step, "
+     "the branch runs on improvement only; a branch on a fixed threshold (`if loss.item() > 10:`) runs any step", """
+import torch
+model = Net().cuda()
+best_loss = float("inf")
+for epoch in range(1000):
+    out = loss_fn(model(graph.cuda()))
+    opt.zero_grad()
+    out.total.backward()
+    opt.step()
+    if out.total.item() < best_loss:
+        best_loss = out.total.item()
+        save(model, out.pred.item())
+    if out.total.item() > 10:
+        print(out.pred.item())
+""", [9, 12, 13]),
 ]
 
 

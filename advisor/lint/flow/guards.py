@@ -51,7 +51,7 @@ class BranchGuards:
             return True  # a branch that leaves the loop runs once at most (a function's branch that returns is taken on
             # any call: `if greedy: return q.argmax().item()`)
         return not in_else and (steps.fills_when_empty(parent.test, parent.body) or _resets_its_counter(parent)
-                                or _turns_itself_off(parent))
+                                or _turns_itself_off(parent) or _running_best(parent))
 
     def _else_guard(self, test: ast.AST, stop: Optional[ast.AST]) -> bool:
         """Does the ``else`` of ``test`` run on some iterations only? Not the else of ``if step % 100 == 0:`` nor of
@@ -184,6 +184,19 @@ def _emptiness_test(test: ast.AST) -> bool:
     label present in the batch), so its branch runs on most of them, unlike a running best's ``if loss < best:``."""
     return isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr in ("any", "all") \
         and not test.args
+
+
+def _running_best(branch: ast.If) -> bool:
+    """``if loss.item() < best_loss: best_loss = loss.item(); save(...)``: a new best, now and then (its test is the
+    step's read, reported there; the reads in the branch run only on improvement)."""
+    test = branch.test
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE))):
+        return False
+    sides = {dotted(side) for side in (test.left, test.comparators[0]) if isinstance(side, (ast.Name, ast.Attribute))}
+    return any(isinstance(statement, (ast.Assign, ast.AugAssign)) and any(
+        dotted(t) in sides for t in (statement.targets if isinstance(statement, ast.Assign) else [statement.target]))
+        for statement in branch.body)
 
 
 def _turns_itself_off(branch: ast.If) -> bool:
