@@ -503,6 +503,18 @@ for idx in range(64):
     images[idx, :, 4:12] = 1
     n = min(lens[idx], lens[idx - 1])
 """, [8, 10]),
+    ("GA103", "y_true[:batch.batch_size] of a PyG batch moved to the GPU: an attribute of the batch is its metadata "
+     "(a number), no CUDA bound to read", """
+import torch
+model = GNN().cuda()
+for batch in loader:
+    batch = batch.to("cuda")
+    y_pred = model(batch.x, batch.edge_index)[:batch.batch_size]
+    loss = crit(y_pred, batch.y[:batch.batch_size])
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""", []),
     ("GA104", "predicted = torch.Tensor().to(device) each epoch, grown with torch.cat: an empty tensor has nothing to "
      "copy; torch.Tensor(64, 10).to(device) allocates on the CPU only to copy", """
 import torch

@@ -98,6 +98,9 @@ def describe(node: ast.AST) -> str:
         return short(node)
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):  # (host data is read by a CUDA index)
         return f"{short(node)} (torch 0.3's way of writing .item())"  # loss.data[0]
+    if isinstance(node, ast.Subscript) and any(isinstance(part, ast.Slice) for part in (
+            node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice])):  # img[:, x1:x2]
+        return f"slicing {short(node.value)} with bounds held in CUDA tensors, {short(node)},"
     if isinstance(node, ast.Subscript):  # classes[pred], confusion[t, p] += 1
         return f"indexing {short(node.value)} (host data) with a CUDA tensor, {short(node)},"
     if isinstance(node, (ast.UnaryOp, ast.BoolOp)):  # `return not bad`, `ok = a or b` outside a condition

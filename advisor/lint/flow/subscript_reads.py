@@ -23,7 +23,8 @@ def sliced_by_cuda_bounds(node: ast.Subscript, kind) -> bool:
     parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     bounds = [b for part in parts if isinstance(part, ast.Slice) for b in (part.lower, part.upper, part.step)
               if b is not None]
-    return any(kind(b) & CUDA_TENSOR and not kind(b) & CONTAINER for b in bounds)
+    return any(kind(b) & CUDA_TENSOR and not kind(b) & CONTAINER and not isinstance(b, ast.Attribute) for b in bounds)
+    # (not batch.batch_size, data.num_nodes: an attribute of a batch moved to the GPU is its metadata, a number)
 
 
 def old_scalar_read(node: ast.Subscript, index: FileIndex) -> bool:
