@@ -327,21 +327,25 @@ def _model_warmed_up(ctx, first: ast.AST, region) -> bool:
     if region.open is None or not isinstance(first, ast.Call) or (ctx.qual(first.func) or "").startswith("torch."):
         return False
     start, text = (region.open.lineno, region.open.col_offset), ast.unparse(first.func)
+    name = last_identifier(first.func)  # (compared first: unparsing every call of a long module is slow)
     spans = [(other.open.lineno, other.close.lineno) for other in ctx.timed_regions()
              if other.open is not None and other.close is not None]
-    earlier = [c for c in ctx.calls_in(region.scope) if (c.lineno, c.col_offset) < start and ast.unparse(c.func) == text
+    earlier = [c for c in ctx.calls_in(region.scope) if (c.lineno, c.col_offset) < start
+               and last_identifier(c.func) == name and ast.unparse(c.func) == text
                and not any(low <= c.lineno <= high for low, high in spans)]
     moves = [c.lineno for c in ctx.index.calls if isinstance(c.func, ast.Attribute) and c.func.attr in ("to", "cuda")
-             and ast.unparse(c.func.value) == text]
+             and last_identifier(c.func.value) == name and ast.unparse(c.func.value) == text]
     return any(not any(call.lineno < line < start[0] for line in moves) for call in earlier)
 
 
 def _ran_before(ctx, first: ast.Call, start: tuple[int, int]) -> bool:
     """The callable ``first`` calls ran (or was handed to a warm-up helper) before the clock started, whatever
     the pass could tell of its inputs there (a warm-up on a dummy input the file made without a device)."""
-    text = ast.unparse(first.func)
-    return any((call.lineno, call.col_offset) < start and (ast.unparse(call.func) == text or any(
-        ast.unparse(a) == text for a in call.args)) for call in ctx.index.calls)
+    text, name = ast.unparse(first.func), last_identifier(first.func)
+    return any((call.lineno, call.col_offset) < start and (
+        last_identifier(call.func) == name and ast.unparse(call.func) == text or any(
+            isinstance(a, (ast.Name, ast.Attribute)) and last_identifier(a) == name and ast.unparse(a) == text
+            for a in call.args)) for call in ctx.index.calls)
 
 
 _JOB_METHODS = frozenset({"run", "predict", "infer", "inference", "evaluate", "test", "generate", "forward"})

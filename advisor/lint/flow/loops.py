@@ -89,7 +89,7 @@ class LoopAnalysis(BranchGuards, FlowView):
         if self.is_sweep(loop) or steps.runs_once(loop.body) or steps.in_exit_branch(self.index, loop) \
                 or self.iterations(loop) == 1 \
                 or walks_a_mapping(loop, self.kind) or self._checks_parameters_once(loop) \
-                or steps.waits_for_user(loop.body):
+                or steps.waits_for_user(self.index, loop.body):
             return False  # (a loop in an error branch that exits -- sys.exit(), raise -- runs once at most; so
             # does range(1): its reads run once per iteration of the loop around it, judged there)
         events = self.iteration_events(loop, stop_at_loops=True)

@@ -148,9 +148,11 @@ def runs_epochs(index, loop: ast.AST) -> bool:
     return False
 
 
-def waits_for_user(body: list[ast.stmt]) -> bool:
+def waits_for_user(index, body: list[ast.stmt]) -> bool:
     """``text = input("Write a sentence:")`` in this body: each iteration waits on a person, so one request's
     reads are its answer, not a stall in a GPU-bound loop."""
+    if not index.calls_by_name.get("input"):
+        return False  # (most files never call input(): no walk)
     return any(isinstance(call.func, ast.Name) and call.func.id == "input" for call in _body_calls(body))
 
 

@@ -113,23 +113,28 @@ def sweeps_settings(loop: ast.AST, index: FileIndex, qual) -> bool:
             return all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) and 0 < len(v.elts) <= _FEW_SETTINGS
                        and all(isinstance(e, ast.Constant) for e in v.elts) for v in every)
         return bool(values) and all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) and v.elts for v in values)
-    return sweeps_sizes(loop, qual)
+    return sweeps_sizes(loop, index, qual)
 
 
-def sweeps_sizes(loop: ast.AST, qual) -> bool:
+def sweeps_sizes(loop: ast.AST, index: FileIndex, qual) -> bool:
     """``for i in range(1, 20): N = 1024 * i; q = torch.rand(B, H, N, D, device="cuda")``: a loop whose variable
     gives the shape of the tensors it fills is a sweep over problem sizes -- each iteration its own experiment, not a
     step (data built from it, ``torch.tensor(batch)``, is no shape)."""
     if not (isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.iter, ast.Call)
             and isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range"):
         return False
+    end = loop.end_lineno or loop.lineno  # (the index's calls by name, not a walk of the loop: this runs per loop)
+    fills = [node for fill in _SHAPED_FILLS for node in index.calls_by_name.get(fill, ())
+             if loop.lineno <= node.lineno <= end and (node.args or node.keywords)]
+    if not fills:
+        return False  # (no fill in the loop: nothing it could size)
     derived = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
     for statement in loop.body:  # (straight-line assignments: N = 1024 * i; q_shape = (B, H, N, D))
         if isinstance(statement, ast.Assign) and _free_names(statement.value) & derived:
             derived |= {n.id for t in statement.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-    for node in ast.walk(loop):
-        name = (qual(node.func) or "") if isinstance(node, ast.Call) else ""
-        if name.startswith("torch.") and name.rsplit(".", 1)[-1] in _SHAPED_FILLS:
+    for node in fills:
+        name = qual(node.func) or ""
+        if name.startswith("torch."):
             shape = node.args[:1] if name.endswith(".full") else list(node.args)
             shape += [k.value for k in node.keywords if k.arg == "size"]
             if any(_free_names(argument) & derived for argument in shape):
