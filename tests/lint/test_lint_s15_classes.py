@@ -17,7 +17,7 @@ function's result is read, not the function; a handed-in augmentation keeps its 
 accelerator taken from a setting whose default can be "gpu" runs on the GPU; a slice bounded by a CUDA value,
 or min / max of CUDA tensors, reads them; an empty torch.Tensor() has nothing to copy;
 checkpoint['epoch'] / ['steps'] is a counter; a loader peeked at once feeds no loop; a running
-best's branch runs now and then."""
+best's branch runs now and then; a project's get_device() and a --device option defaulting to "auto" can be CUDA."""
 
 from __future__ import annotations
 
@@ -503,6 +503,25 @@ for idx in range(64):
     images[idx, :, 4:12] = 1
     n = min(lens[idx], lens[idx - 1])
 """, [8, 10]),
+    ("GA103", "device = get_device('cpu' if args.tiny else args.device) with --device defaulting to 'auto': the "
+     "project's device picker returns the GPU when there is one, so the per-step loss.item() is a read (before: "
+     "the picker's result was unknown and 'cpu' on one branch made the file CPU code)", """
+import argparse
+import torch
+from train import get_device
+ap = argparse.ArgumentParser()
+ap.add_argument("--device", default="auto")
+ap.add_argument("--tiny", action="store_true")
+args = ap.parse_args()
+device = get_device("cpu" if args.tiny else args.device)
+model = Net().to(device)
+for x, y in loader:
+    loss = crit(model(x.to(device)), y.to(device))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(loss.item())
+""", [15]),
     ("GA103", "y_true[:batch.batch_size] of a PyG batch moved to the GPU: an attribute of the batch is its metadata "
      "(a number), no CUDA bound to read", """
 import torch

@@ -51,6 +51,8 @@ class AttributeReads:
         if not base and isinstance(node.value, ast.Name) and node.value.id in self.parsed_args:
             default = self.argparse_defaults.get(attr)  # args.device: what --device defaults to
             kind = self.ev(default) if default is not None else 0
+            if not kind and api.names_a_device(attr) and default is not None:
+                return CUDA_DEVICE  # --device auto: resolved at run time, the GPU when there is one
             return kind | CUDA_DEVICE if kind & CPU_DEVICE else kind  # --device cpu: a switch, made to be set
         if base & INSTANCE_BITS:  # trainer.model: what the class's methods stored in self.model
             held = 0
