@@ -17,7 +17,8 @@ function's result is read, not the function; a handed-in augmentation keeps its 
 accelerator taken from a setting whose default can be "gpu" runs on the GPU; a slice bounded by a CUDA value,
 or min / max of CUDA tensors, reads them; an empty torch.Tensor() has nothing to copy;
 checkpoint['epoch'] / ['steps'] is a counter; a loader peeked at once feeds no loop; a running
-best's branch runs now and then; a project's get_device() and a --device option defaulting to "auto" can be CUDA."""
+best's branch runs now and then; a project's get_device() and a --device option defaulting to "auto" can be CUDA;
+enumerate(t) walks t."""
 
 from __future__ import annotations
 
@@ -522,6 +523,16 @@ for x, y in loader:
     opt.step()
     print(loss.item())
 """, [15]),
+    ("GA103", "for i, value in enumerate(train_labels): value.item() walks a CUDA tensor element by element, as "
+     "`for value in train_labels` does; enumerate over a Python list reads nothing", """
+import torch
+train_labels = torch.tensor(label_list).to("cuda")
+cache = {}
+for i, value in enumerate(train_labels):
+    cache[i] = table[value.item()]
+for i, value in enumerate(label_list):
+    cache[i] = table[value]
+""", [5]),
     ("GA103", "y_true[:batch.batch_size] of a PyG batch moved to the GPU: an attribute of the batch is its metadata "
      "(a number), no CUDA bound to read", """
 import torch

@@ -246,6 +246,9 @@ class LoopAnalysis(BranchGuards, FlowView):
         if not isinstance(loop, (ast.For, ast.AsyncFor)):
             return False
         walked = loop.iter
+        if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "enumerate" \
+                and walked.args:
+            walked = walked.args[0]  # for i, value in enumerate(labels): the walk over labels
         if self.walks_parameters(loop):
             return False  # model.named_parameters(): one pass per parameter, as often as the loop around it runs
         if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "range" \
