@@ -1,24 +1,22 @@
-"""Classes of session 15 (issue 12), each with its must-not twin: a parameter that nothing in the file fills
-(`def train_agent(agent, env)`) runs the methods of the file's classes named for it (`DQNAgent.choose_action`);
-a forward's outputs read only through .detach()/.item() record for nothing; `torch.device(GPU[1])` of a list of device
-names is a device; a walk over a model's parameters is not a loop of steps; a loop that waits on input() is paced by a person; a flag that its own branch
-clears runs that branch once; a def replaced before anything names it never runs; torch_directml.device() is not CUDA; a running sum reset per epoch is no
-repeated copy, a Python number the loop does not change is; a list
-made in place (list(ops.keys())[node]) indexed by a CUDA value reads it; a comparison with
-text is no tensor read; an update after an episode's rollout runs once per episode; a read after a long inner loop of training steps runs once per round;
-a loop whose variable gives the shape of the tensors it fills is a sweep; CTC greedy / beam decoding returns text; a device that only
-other functions bind, to "cpu", is the CPU; a metric module is no model; a loop over a dict of a few settings is a
-sweep; a blocking copy to the GPU waits for the stream;
-a library model's *generate methods run under no_grad, and its processor is no module; torch.cuda.FloatTensor(np.zeros(...)) copies a fill;
-Lightning's Trainer(detect_anomaly=True) is a debug switch;
-`if mask.any():` holds on most iterations; an Accelerator made in a helper
-prepares as one made in place does; a handed loss
-function's result is read, not the function; a handed-in augmentation keeps its input's device; a Lightning
-accelerator taken from a setting whose default can be "gpu" runs on the GPU; a slice bounded by a CUDA value,
-or min / max of CUDA tensors, reads them; an empty torch.Tensor() has nothing to copy;
-checkpoint['epoch'] / ['steps'] is a counter; a loader peeked at once feeds no loop; a running
-best's branch runs now and then; a project's get_device() and a --device option defaulting to "auto" can be CUDA;
-enumerate(t) walks t."""
+"""Classes of session 15 (issue 12), each with its must-not twin: a parameter that nothing in the file fills (`def
+train_agent(agent, env)`) runs the methods of the file's classes named for it (`DQNAgent.choose_action`); a
+forward's outputs read only through .detach()/.item() record for nothing; `torch.device(GPU[1])` of a list of device
+names is a device; a walk over a model's parameters is not a loop of steps; a loop that waits on input() is paced by
+a person; a flag that its own branch clears runs that branch once; a def replaced before anything names it never
+runs; torch_directml.device() is not CUDA; a running sum reset per epoch is no repeated copy, a Python number the
+loop does not change is; a list made in place (list(ops.keys())[node]) indexed by a CUDA value reads it; a
+comparison with text is no tensor read; an update after an episode's rollout runs once per episode; a read after a
+long inner loop of training steps runs once per round; a loop whose variable gives the shape of the tensors it fills
+is a sweep; CTC greedy / beam decoding returns text; a device that only other functions bind, to "cpu", is the CPU;
+a metric module is no model; a loop over a dict of a few settings is a sweep; a blocking copy to the GPU waits for
+the stream; a library model's *generate methods run under no_grad, and its processor is no module;
+torch.cuda.FloatTensor(np.zeros(...)) copies a fill; Lightning's Trainer(detect_anomaly=True) is a debug switch; `if
+mask.any():` holds on most iterations; an Accelerator made in a helper prepares as one made in place does; a handed
+loss function's result is read, not the function; a handed-in augmentation keeps its input's device; a Lightning
+accelerator taken from a setting whose default can be "gpu" runs on the GPU; a slice bounded by a CUDA value, or min
+/ max of CUDA tensors, reads them; an empty torch.Tensor() has nothing to copy; checkpoint['epoch'] / ['steps'] is a
+counter; a loader peeked at once feeds no loop; a running best's branch runs now and then; a project's get_device()
+and a --device option defaulting to "auto" can be CUDA; enumerate(t) walks t."""
 
 from __future__ import annotations
 
