@@ -205,22 +205,9 @@ def output_detached(index, call: ast.Call, names_of: Callable[[ast.AST], dict]) 
     ``target_net(s2).max(1)[0].detach()``, or ``out = model(x)`` whose every later read in the function is
     ``out.detach()``? Then the graph autograd records is never used (a distillation teacher, a DQN target).
     ``names_of(scope)``: the reads in a function (or the module) by name, see ``scope_reads``."""
-    node: ast.AST = call
-    parent = index.parents.get(node)
-    while True:
-        if isinstance(parent, ast.Subscript) and parent.value is node:
-            node, parent = parent, index.parents.get(parent)
-        elif isinstance(parent, ast.Attribute) and parent.value is node:
-            method_call = index.parents.get(parent)
-            if not isinstance(method_call, ast.Call) or method_call.func is not parent:
-                return False
-            if parent.attr in ("detach", "detach_"):
-                return True
-            if parent.attr not in _KEEPS_GRAPH:
-                return False
-            node, parent = method_call, index.parents.get(method_call)
-        else:
-            break
+    cut, node, parent = _follow_chain(index, call, _DETACH, through_functions=False)
+    if cut is not None:
+        return cut
     collected = isinstance(parent, (ast.ListComp, ast.GeneratorExp)) and parent.elt is node
     if collected:  # features = [model(x)[2] for model in seniors]: a list of outputs
         parent = index.parents.get(parent)
@@ -280,23 +267,33 @@ _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 def _detached_at(index, read: ast.Name) -> bool:
     """``out.detach()``, also after ops that keep the graph (``F.softmax(logits, dim=-1).detach().cpu()``,
     ``q.max(1)[0].detach()``) or ending in a value with no graph (``logits.argmax().item()``)."""
-    node: ast.AST = read
+    return bool(_follow_chain(index, read, _CUTS_GRAPH, through_functions=True)[0])
+
+
+def _follow_chain(index, node: ast.AST, cuts: frozenset, through_functions: bool):
+    """Walk up from ``node`` through subscripts and the graph-keeping methods of ``_KEEPS_GRAPH`` (with
+    ``through_functions``, also graph-keeping functions it is the first argument of: ``F.softmax(logits, dim=-1)``).
+    Returns (True, ...) on reaching a method of ``cuts``, (False, ...) on any other method or an attribute that is
+    not called, else (None, node, parent) where the chain ends."""
     parent = index.parents.get(node)
     while True:
-        if isinstance(parent, ast.Call) and node in parent.args and parent.args[0] is node \
-                and last_identifier(parent.func) in _KEEPS_GRAPH:  # F.softmax(logits, dim=-1), torch.sigmoid(x)
+        if through_functions and isinstance(parent, ast.Call) and parent.args and parent.args[0] is node \
+                and last_identifier(parent.func) in _KEEPS_GRAPH:
             node, parent = parent, index.parents.get(parent)
         elif isinstance(parent, ast.Subscript) and parent.value is node:
             node, parent = parent, index.parents.get(parent)
-        elif isinstance(parent, ast.Attribute) and parent.value is node \
-                and isinstance(call := index.parents.get(parent), ast.Call) and call.func is parent:
-            if parent.attr in _CUTS_GRAPH:
-                return True
-            if parent.attr not in _KEEPS_GRAPH:
-                return False
+        elif isinstance(parent, ast.Attribute) and parent.value is node:
+            call = index.parents.get(parent)
+            if not isinstance(call, ast.Call) or call.func is not parent or parent.attr not in cuts | _KEEPS_GRAPH:
+                return False, node, parent
+            if parent.attr in cuts:
+                return True, node, parent
             node, parent = call, index.parents.get(call)
         else:
-            return False
+            return None, node, parent
 
 
-_CUTS_GRAPH = frozenset({"detach", "detach_", "item", "tolist", "argmax", "argmin"})  # (argmax: integers, no grad)
+_DETACH = frozenset({"detach", "detach_"})
+# What ends a forward's graph for a reader: a detach, or a value that carries none (a number, a list, integer
+# indices) -- the part of _LEAVES_GRAPH that reads a value (not .size(), .data, .numpy(), which the carrier test uses).
+_CUTS_GRAPH = _DETACH | {"item", "tolist", "argmax", "argmin"}
