@@ -247,13 +247,13 @@ MODEL_NAME_HINT = re.compile(
 # `self.criterion(out, y)`): fed CUDA tensors, it returns a CUDA tensor.
 # ... or a metric: accuracy(logits, labels) of a star import returns tensors on its inputs' device (the ImageNet
 # example's helper; one that returned Python floats could not be read with .item() as such code does)
+COMPUTES_ON_ITS_INPUTS = re.compile(
+    MODEL_NAME_HINT.pattern + r"|loss|objective|accuracy|metric|dice|iou|psnr|ssim|crit", re.IGNORECASE)
 # A callable named for a transform or an augmentation (`_transforms`, `augment`, `train_aug`): what it hands back is
 # its input transformed, on the input's device.
 TRANSFORM_NAME = re.compile(r"^_*(transforms?|augment\w*|aug|\w+_(transforms?|aug|augment))$", re.IGNORECASE)
 # Decoding a network's output into text (CTC greedy / beam search): the result is strings on the host, not tensors.
 TEXT_DECODING = re.compile(r"(greedy|beam|ctc|viterbi)_?(search_?)?decod", re.IGNORECASE)
-COMPUTES_ON_ITS_INPUTS = re.compile(
-    MODEL_NAME_HINT.pattern + r"|loss|objective|accuracy|metric|dice|iou|psnr|ssim|crit", re.IGNORECASE)
 # A helper the file does not show, by its name, that writes what it is handed out (a file, a figure): handed a
 # CUDA tensor it must copy it to the host first, so it waits for the GPU (not a per-step read of a value, though).
 WRITES_OUT = re.compile(r"^_*(save|write|dump|export|store|imsave|imwrite|plot|show|draw|visuali[sz]e|render)",
