@@ -220,22 +220,19 @@ class CallEvaluator(ExprEvaluator):
             if isinstance(owner, ClassInfo) and attr in owner.methods:  # GnnTrainer.compute_accuracy(out, y): a
                 method = owner.methods[attr]  # static method of the file's own class runs its own code
                 return self.call_function(method, node, pos, kw, skip_self=method.is_classmethod)
-        if isinstance(receiver_node, ast.Name) and not receiver:  # agent.choose_action(obs), agent a parameter
-            methods = self.scopes.duck_typed_methods(receiver_node.id, attr, self.scope)  # named like the class
-            if methods:
-                out = 0
-                for method in methods:
-                    out |= self.call_function(method, node, pos, kw, skip_self=method.takes_self)
-                return out
         if receiver & INSTANCE_BITS:  # an instance of the user's own class: run its method
             methods = [c.methods[attr] for c in self.scopes.classes_of(receiver) if attr in c.methods]
-            if methods:
-                out = 0
-                for method in methods:
-                    out |= self.call_function(method, node, pos, kw, skip_self=method.takes_self)
-                if attr == "forward" and receiver & CUDA_MODEL:  # model.forward(x) of a model moved to CUDA
-                    out |= CUDA_TENSOR | (receiver & F64)  # gives what model(x) gives
-                return out
+        elif isinstance(receiver_node, ast.Name) and not receiver:  # agent.choose_action(obs), `agent` a parameter
+            methods = self.scopes.duck_typed_methods(receiver_node.id, attr, self.scope)  # of the classes named for it
+        else:
+            methods = []
+        if methods:
+            out = 0
+            for method in methods:
+                out |= self.call_function(method, node, pos, kw, skip_self=method.takes_self)
+            if attr == "forward" and receiver & CUDA_MODEL:  # model.forward(x) of a model moved to CUDA
+                out |= CUDA_TENSOR | (receiver & F64)  # gives what model(x) gives
+            return out
         out = self.method_result(receiver & ~INSTANCE_BITS, attr, node, pos, kw)  # Net().cuda(): still a Net
         return out | (receiver & INSTANCE_BITS if attr in api.MODEL_SELF_METHODS and is_module(out) else 0)
 
