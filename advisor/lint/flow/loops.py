@@ -30,7 +30,7 @@ from advisor.lint.flow.scopes import FunctionInfo, call_sites, passed_at
 from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.subscript_reads import reads_by_subscript
 from advisor.lint.flow.view import FlowView
-from advisor.lint.flow.walks import sweeps_settings, walks_a_mapping, walks_few_components, walks_parameters
+from advisor.lint.flow.walks import enumerated, sweeps_settings, walks_a_mapping, walks_few_components, walks_parameters
 from advisor.lint.flow.while_counts import loop_iterations
 from advisor.lint.index import children
 from advisor.lint.names import dotted, last_identifier
@@ -245,10 +245,7 @@ class LoopAnalysis(BranchGuards, FlowView):
         """``for v in t`` / ``for i in range(len(t))`` / ``range(t.size(0))`` / ``range(t.shape[0])``, t on CUDA."""
         if not isinstance(loop, (ast.For, ast.AsyncFor)):
             return False
-        walked = loop.iter
-        if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "enumerate" \
-                and walked.args:
-            walked = walked.args[0]  # for i, value in enumerate(labels): the walk over labels
+        walked = enumerated(loop.iter)  # (for i, value in enumerate(labels): the walk over labels)
         if self.walks_parameters(loop):
             return False  # model.named_parameters(): one pass per parameter, as often as the loop around it runs
         if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "range" \

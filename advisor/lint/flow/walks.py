@@ -88,15 +88,21 @@ def walks_a_mapping(loop: ast.AST, kind) -> bool:
         and call.func.attr in ("keys", "items", "values") and bool(kind(call.func.value) & CUDA_TENSOR)
 
 
+def enumerated(iterable: ast.AST) -> ast.AST:
+    """What ``enumerate(x)`` walks: ``x``; any other iterable as it is."""
+    if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "enumerate" \
+            and iterable.args:
+        return iterable.args[0]
+    return iterable
+
+
 def sweeps_settings(loop: ast.AST, index: FileIndex, qual) -> bool:
     """``for size in [256, 1024]``, ``for name, option in runs.items()`` of a dict of a few settings,
     ``itertools.product(...)`` of settings, a range whose variable sizes the tensors: each iteration is a separate
     experiment, not a step."""
     if not isinstance(loop, (ast.For, ast.AsyncFor)):
         return False
-    iterable = loop.iter
-    if isinstance(iterable, ast.Call) and getattr(iterable.func, "id", "") == "enumerate" and iterable.args:
-        iterable = iterable.args[0]  # for i, bs in enumerate(batch_sizes)
+    iterable = enumerated(loop.iter)  # (for i, bs in enumerate(batch_sizes): the sizes)
     if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)) or isinstance(iterable, ast.Call) \
             and qual(iterable.func) == "itertools.product":
         return True  # (for seq_len, n_head in itertools.product(args.seq_lens, args.n_heads): a grid of settings)
