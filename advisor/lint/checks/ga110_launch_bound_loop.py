@@ -20,6 +20,8 @@ Must match:   b = torch.ones(4, device="cuda"); for _ in range(100000): b += b
               model = nn.Sequential(nn.Linear(2, 1), nn.Sigmoid()).to(device) trained 10,001 times on the 4x2 XOR
               table: a model built only of torch.nn layers whose sizes the code spells out (flow/tiny_models.py),
               its loss, backward and SGD(model.parameters()) step are tiny ops too
+              GAE / returns one time step at a time over CUDA rollout buffers (rewards[t], zip(reversed(rewards),
+              ...)), a running value carried from step to step: few elements a step (checks/step_recurrences.py)
               model = LinearRegressionModel(1, 1) of a class whose __init__ makes only nn.Linear(input_dim,
               output_dim) and whose forward calls it: the same tiny model, 1,000 epochs on an 11x1 array
 Must not:     the same loop with the forward of a model the file does not size (a class of its own with a conv,
@@ -29,7 +31,8 @@ Must not:     the same loop with the forward of a model the file does not size (
               for _ in range(10): b += b   (a few iterations and ops: nothing to win)
               an op on a tensor whose size the code does not say (a model's output, a parameter)
               rows[i] of a 100x100,000 tensor, flat[i:i + 50_000], flat[index_tensor]: not one element
-              tiny tensors on the CPU; a loop over a DataLoader
+              tiny tensors on the CPU; a loop over a DataLoader; returns over a list of CUDA tensors or host
+              numbers, or a step loop that also runs a model
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ import ast
 from typing import Iterator, Optional
 
 from advisor.lint.checks.common import line_of, short, where
+from advisor.lint.checks.step_recurrences import step_recurrence
 from advisor.lint.flow import COMPUTE, CONTAINER, CUDA_TENSOR, KERNEL
 from advisor.lint.flow.op_sizes import (
     MATMUL_FUNCTIONS,
@@ -62,6 +66,9 @@ DOC = CheckDoc(
           'model built only of torch.nn layers whose sizes the code spells out (nn.Linear(2, 1), activations) '
           'with its optimizer -- also a model class of the file\'s own whose __init__ makes only such layers '
           '(LinearRegressionModel(1, 1)) and whose forward only calls them and elementwise math. '
+          'A loop that computes returns or advantages one time step at a time over CUDA rollout buffers '
+          '(for t in reversed(range(T)): gae = delta + gamma * lam * gae, from rewards[t] and values[t]) counts '
+          'whatever the rollout\'s length: each step holds a few elements. '
           'An op on a tensor whose size the code does not say (a model\'s output, a parameter no call site '
           'sizes) is not known to be small, and keeps it quiet.'),
     why=('Every CUDA op is a kernel launch that costs the CPU several microseconds, while a tiny kernel runs '
@@ -113,12 +120,15 @@ def run(ctx) -> Iterator[Hit]:
     if not ctx.uses_cuda:
         return
     threshold = ctx.machine.add_crossover or TYPICAL_CROSSOVER
-    if not _makes_sized_cuda_tensors(ctx):
-        return  # every size the linter knows starts at a factory with a constant shape: none, nothing to do
+    sized = _makes_sized_cuda_tensors(ctx)  # every size the linter knows starts at a factory with a constant shape
+    is_small_op = lambda call: _is_small_op(ctx, call)  # noqa: E731
     reported: set[ast.AST] = set()
     stores_in = _stores(ctx)
     depth = {loop: len(ctx.index.enclosing_loops(loop)) for loop in ctx.index.loops}
     for loop in sorted(ctx.index.loops, key=lambda loop: -depth[loop]):  # innermost first
+        recurrence = None if sized else step_recurrence(ctx, loop, is_small_op)
+        if not sized and recurrence is None:
+            continue  # no size known: only a recurrence over a rollout's buffers is known to be small
         if ctx.is_sweep(loop) or ctx.iterates_loader(loop) or _captured(ctx, loop):
             continue
         compute = [e for e in ctx.iteration_events(loop) if e.bits & (COMPUTE | KERNEL)]  # a random fill: a kernel
@@ -139,13 +149,20 @@ def run(ctx) -> Iterator[Hit]:
             continue  # one or two tiny ops per element of a collection of unknown length (a loss summed over the
             # datasets of a config): nothing says the loop is long (a walk over a CUDA tensor's rows is as long as it)
         sizes = [_elements(ctx, node) for node in ops]
-        if None in sizes or max(sizes) >= threshold:  # type: ignore[type-var]
+        if None in sizes:  # sizes unknown: small all the same when it steps through a rollout's buffers
+            recurrence = recurrence or step_recurrence(ctx, loop, is_small_op)
+            if recurrence is None:
+                continue
+        elif max(sizes) >= threshold:  # type: ignore[type-var]
             continue
         reported.update([e.node for e in compute] + stores)
         # the loop's own line (not inside a helper it calls): its first computing op, else its first fill or store
         first = next((e.node for e in compute if e.bits & COMPUTE), compute[0].node if compute else stores[0])
         first = min([first] + _copies_in(ctx, loop), key=lambda node: (node.lineno, node.col_offset))
-        yield _hit(ctx, loop, first, len(ops), max(sizes), iterations, repeats)  # type: ignore[type-var]
+        if recurrence is not None:
+            yield _recurrence_hit(ctx, loop, first, len(ops), recurrence)
+        else:
+            yield _hit(ctx, loop, first, len(ops), max(sizes), iterations, repeats)  # type: ignore[type-var]
 
 
 def _copies_in(ctx, loop: ast.AST) -> list[ast.AST]:
@@ -264,6 +281,21 @@ def _hit(ctx, loop: ast.AST, first: ast.AST, ops: int, elements: int, iterations
     evidence = {"loop_line": line_of(ctx, loop), "elements": elements, "ops_per_iteration": ops,
                 "iterations": iterations, "repeats": repeats, "crossover_elements": machine.add_crossover or TYPICAL_CROSSOVER,
                 "crossover_source": "measured" if machine.add_crossover else "typical"}
+    return Hit(message, node=first, evidence=evidence)
+
+
+def _recurrence_hit(ctx, loop: ast.AST, first: ast.AST, ops: int, recurrence: tuple[str, ast.AST]) -> Hit:
+    carried, element = recurrence
+    launch, crossover = _launch(ctx.machine), _crossover(ctx.machine)
+    message = (f"the loop at {where(ctx, loop)} steps through CUDA buffers one time step at a time ({short(element)}), "
+               f"carrying {carried} from step to step: its {ops} ops per step each work on one step's few elements, "
+               f"so each costs {launch} for {_gpu_time(ctx.machine)} of GPU work and the loop is launch-bound "
+               f"however long the rollout; {crossover}. Compute it on the CPU (rewards.cpu(), a NumPy loop) or as "
+               "one vectorized discounted sum")
+    evidence = {"loop_line": line_of(ctx, loop), "elements": None, "ops_per_iteration": ops, "iterations": None,
+                "repeats": 1, "carried": carried, "element": short(element, 120),
+                "crossover_elements": ctx.machine.add_crossover or TYPICAL_CROSSOVER,
+                "crossover_source": "measured" if ctx.machine.add_crossover else "typical"}
     return Hit(message, node=first, evidence=evidence)
 
 

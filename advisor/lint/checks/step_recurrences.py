@@ -1,0 +1,111 @@
+"""Returns and advantages computed one time step at a time on CUDA (GA110's rollout case).
+
+    for t in reversed(range(len(rewards))):
+        delta = rewards[t] + gamma * values[t + 1] * (1 - dones[t]) - values[t]
+        gae = delta + gamma * lam * (1 - dones[t]) * gae
+        advantages[t] = gae
+
+A rollout buffer holds one value per step (or one row of a few environments), so each op of such a loop works on a
+handful of elements and the loop runs at the speed of kernel launches, however long the rollout is -- the sizes
+need not be spelled out. What marks the case: a value the loop carries from one step to the next (the running
+return), built from elements of CUDA tensors picked by the step (``x[t]``, ``x[t + 1]``, or the items of
+``zip(reversed(rewards), reversed(dones))`` of CUDA tensors), and nothing in the body but such arithmetic. A list
+of CUDA tensors (``rewards.append(torch.tensor([r], device=...))``) is not a buffer: its items' sizes are unknown.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from advisor.lint.flow import CONTAINER, CUDA_TENSOR
+
+_BOOKKEEPING = frozenset({"append", "insert", "range", "len", "reversed", "zip", "float", "int"})
+_MIN_OPS = 3  # operators on CUDA values per step: fewer is one stray op, not a recurrence
+
+
+def step_recurrence(ctx, loop: ast.AST, is_small_op) -> Optional[tuple[str, ast.AST]]:
+    """(the carried name, the first element read or the walk over the buffers) when ``loop`` is such a recurrence, else None.
+    ``is_small_op(call)``: an elementwise op, reduction or tiny product (GA110's own test)."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)) or loop.orelse:
+        return None
+    elements = _step_elements(ctx, loop)
+    if elements is None:
+        return None
+    counter, items = elements
+    body = [node for statement in loop.body for node in ast.walk(statement)]
+    for node in body:
+        if isinstance(node, ast.Call) and not _bookkeeping(node) and not is_small_op(node):
+            return None  # a model, a user's function, an environment step: not only arithmetic
+        if isinstance(node, (ast.For, ast.While, ast.AsyncFor, ast.Return, ast.Break)):
+            return None
+    read = [node for node in body if _is_element(ctx, node, counter, items)]
+    if not read:
+        return None
+    operators = [node for node in body if isinstance(node, (ast.BinOp, ast.AugAssign))
+                 and ctx.kind(node if isinstance(node, ast.BinOp) else node.target) & CUDA_TENSOR]
+    carried = _carried(ctx, loop)
+    if carried is None or len(operators) < _MIN_OPS:
+        return None
+    first = min(read, key=lambda node: (node.lineno, node.col_offset))
+    return carried, first if counter else loop.iter  # (rewards[t], or zip(reversed(rewards), ...))
+
+
+def _step_elements(ctx, loop) -> Optional[tuple[Optional[str], set[str]]]:
+    """(the step counter, the names bound to elements of CUDA buffers): ``for t in reversed(range(T))`` gives
+    ``("t", {})``; ``for r, d in zip(reversed(rewards), reversed(dones))`` of CUDA tensors gives ``(None, {"r", "d"})``."""
+    iterable = _unreversed(loop.iter)
+    if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "range" \
+            and isinstance(loop.target, ast.Name):
+        return loop.target.id, set()
+    walked = iterable.args if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) \
+        and iterable.func.id == "zip" and not iterable.keywords else [iterable]
+    targets = loop.target.elts if isinstance(loop.target, ast.Tuple) and len(walked) > 1 else [loop.target]
+    if len(targets) != len(walked) or not all(isinstance(t, ast.Name) for t in targets):
+        return None
+    items = {t.id for t, w in zip(targets, walked, strict=True) if _is_buffer(ctx, _unreversed(w))}
+    return (None, items) if items else None
+
+
+def _unreversed(node: ast.AST) -> ast.AST:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "reversed" and node.args:
+        return node.args[0]
+    return node
+
+
+def _is_buffer(ctx, node: ast.AST) -> bool:
+    kind = ctx.kind(node)
+    return bool(kind & CUDA_TENSOR) and not kind & CONTAINER
+
+
+def _is_element(ctx, node: ast.AST, counter: Optional[str], items: set[str]) -> bool:
+    """``rewards[t]`` / ``values[t + 1]`` of a CUDA buffer, or a name bound to one of a buffer's items."""
+    if isinstance(node, ast.Name):
+        return node.id in items and isinstance(node.ctx, ast.Load)
+    if not (counter and isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)):
+        return False
+    index = node.slice
+    names = {n.id for n in ast.walk(index) if isinstance(n, ast.Name)}
+    return names == {counter} and not isinstance(index, (ast.Slice, ast.Tuple)) and _is_buffer(ctx, node.value)
+
+
+def _carried(ctx, loop) -> Optional[str]:
+    """A name the body sets from an expression that reads it (``gae = delta + gamma * lam * gae``,
+    ``advantages[t] = last = delta + ... * last``, ``R += ...``): the loop's running value, on CUDA."""
+    for statement in (node for s in loop.body for node in ast.walk(s)):
+        if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name) \
+                and ctx.kind(statement.value) & CUDA_TENSOR:
+            return statement.target.id
+        if isinstance(statement, ast.Assign) and ctx.kind(statement.value) & CUDA_TENSOR:
+            targets = {t.id for t in statement.targets if isinstance(t, ast.Name)}
+            read = {n.id for n in ast.walk(statement.value) if isinstance(n, ast.Name)}
+            if targets & read:
+                return sorted(targets & read)[0]
+    return None
+
+
+def _bookkeeping(call: ast.Call) -> bool:
+    """``returns.insert(0, gae + v)``, ``range(...)``, ``len(rewards)``: no kernel of its own."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name in _BOOKKEEPING

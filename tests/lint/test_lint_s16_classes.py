@@ -1,0 +1,67 @@
+"""Classes of session 16 (issue 12), each with its must-not twin: discounted returns / GAE computed one time step at a
+time over CUDA rollout buffers are launch-bound whatever the rollout's length."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+CASES = [
+    ("GA110", "GAE over CUDA buffers by reversed(range(len(rewards))), the advantage carried from step to step, is "
+     "launch-bound; the same loop over host lists (rewards kept as Python numbers) is not", """
+import torch
+device = torch.device("cuda")
+def gae(rewards, values, dones, gamma=0.99, lam=0.95):
+    rewards = torch.tensor(rewards).to(device)
+    values = torch.tensor(values).to(device)
+    dones = torch.tensor(dones).to(device)
+    advantages = torch.zeros_like(rewards)
+    last = 0
+    for t in reversed(range(len(rewards) - 1)):
+        delta = rewards[t] + gamma * values[t + 1] * (1 - dones[t]) - values[t]
+        advantages[t] = last = delta + gamma * lam * (1 - dones[t]) * last
+    return advantages
+def host_returns(rewards, dones, gamma=0.99):
+    returns, running = [], 0.0
+    for t in reversed(range(len(rewards))):
+        running = rewards[t] + gamma * running * (1 - dones[t])
+        returns.insert(0, running)
+    return torch.tensor(returns).to(device)
+""", [10]),
+    ("GA110", "for r, d in zip(reversed(rewards), reversed(dones)) of CUDA tensors with a running return is the same; "
+     "a list of CUDA tensors (sizes unknown) and a loop that also runs a model are not", """
+import torch
+class Agent:
+    def __init__(self, net):
+        self.device = torch.device("cuda")
+        self.net = net.to(self.device)
+        self.gamma = 0.99
+    def returns(self, rewards, dones):
+        rewards = torch.tensor(rewards, dtype=torch.float32).to(self.device)
+        dones = torch.tensor(dones, dtype=torch.float32).to(self.device)
+        out, ret = [], 0
+        for r, d in zip(reversed(rewards), reversed(dones)):
+            ret = r + self.gamma * ret * (1 - d)
+            out.insert(0, ret)
+        return out
+    def listed(self, rewards):
+        kept, ret = [], 0
+        for r in rewards:
+            kept.append(torch.tensor([r], device=self.device))
+        for r in reversed(kept):
+            ret = r + self.gamma * ret * 0.5 - 1
+        return ret
+    def evaluated(self, states, rewards):
+        rewards = torch.tensor(rewards).to(self.device)
+        value = 0
+        for t in reversed(range(len(rewards))):
+            value = rewards[t] + self.gamma * self.net(states[t]) * value - 1
+        return value
+""", [12]),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_s16_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
