@@ -25,7 +25,8 @@ _MIN_OPS = 3  # operators on CUDA values per step: fewer is one stray op, not a 
 
 
 def step_recurrence(ctx, loop: ast.AST, is_small_op) -> Optional[tuple[str, ast.AST]]:
-    """(the carried name, the first element read or the walk over the buffers) when ``loop`` is such a recurrence, else None.
+    """(the carried name, the first element read or the walk over the buffers) when ``loop`` is such a
+    recurrence, else None.
     ``is_small_op(call)``: an elementwise op, reduction or tiny product (GA110's own test)."""
     if not isinstance(loop, (ast.For, ast.AsyncFor)) or loop.orelse:
         return None
@@ -53,7 +54,8 @@ def step_recurrence(ctx, loop: ast.AST, is_small_op) -> Optional[tuple[str, ast.
 
 def _step_elements(ctx, loop) -> Optional[tuple[Optional[str], set[str]]]:
     """(the step counter, the names bound to elements of CUDA buffers): ``for t in reversed(range(T))`` gives
-    ``("t", {})``; ``for r, d in zip(reversed(rewards), reversed(dones))`` of CUDA tensors gives ``(None, {"r", "d"})``."""
+    ``("t", {})``; ``for r, d in zip(reversed(rewards), reversed(dones))`` of CUDA tensors gives
+    ``(None, {"r", "d"})``."""
     iterable = _unreversed(loop.iter)
     if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "range" \
             and isinstance(loop.target, ast.Name):
