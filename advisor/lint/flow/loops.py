@@ -234,7 +234,7 @@ class LoopAnalysis(BranchGuards, FlowView):
         while isinstance(iterable, ast.Call) and iterable.args and not self.kind(iterable) & LOADER:
             iterable = iterable.args[0]
         named_loader = isinstance(iterable, (ast.Name, ast.Attribute)) and not self.kind(iterable) \
-            and "loader" in last_identifier(iterable).lower()  # data_loader = get_dataloader(...), self.train_loader
+            and _named_loader(last_identifier(iterable))  # data_loader = get_dataloader(...), self.train_loader
         return bool(self.kind(iterable) & LOADER) or named_loader
 
     def iterations(self, loop: ast.AST) -> Optional[int]:
@@ -384,3 +384,9 @@ class LoopAnalysis(BranchGuards, FlowView):
         """All the host reads a call to ``info`` makes every time in its own body (its loops aside)."""
         return [event for event in self.effects.events(info.node.body, stop_at_loops=True)
                 if event.bits & HOST_READ and not self.guarded(event.node, info.node)]
+
+
+def _named_loader(name: str) -> bool:
+    """``train_loader``, ``dataloader``, and fastai's spelling: ``train_dl``, ``self.dl_tr``, ``dls``."""
+    name = name.lower()
+    return "loader" in name or bool({"dl", "dls"} & set(name.split("_")))
