@@ -1,5 +1,7 @@
 """Classes of session 16 (issue 12), each with its must-not twin: discounted returns / GAE computed one time step at a
-time over CUDA rollout buffers are launch-bound whatever the rollout's length."""
+time over CUDA rollout buffers are launch-bound whatever the rollout's length; a loop over `train_dl` / `self.dl_tr` is a
+loop over a loader; in a helper called per step, a switch the object's setup sets (`if self.center:`) or a config
+lookup compared with a mode (`self.config['mode'] == 'pretraining'`) holds on every call."""
 
 from __future__ import annotations
 
@@ -59,6 +61,48 @@ class Agent:
             value = rewards[t] + self.gamma * self.net(states[t]) * value - 1
         return value
 """, [12]),
+    ("GA103", "a loop over train_dl / self.dl_tr (fastai's spelling of a loader) is a loop of batches; a loop over "
+     "a list that is not named as a loader is not known to be one", """
+import torch
+def gather(train_dl, device="cuda"):
+    kept = []
+    for x, y in train_dl:
+        kept.append(x.to(device).cpu())
+    return kept
+def look(items, device="cuda"):
+    kept = []
+    for x in items:
+        kept.append(x.to(device).cpu())
+    return kept
+""", [5]),
+    ("GA103", "reads in a helper that the batch loop calls, under `if self.center:` set while building the losses "
+     "(a switch of the run) or `if not self.config['mode'] == 'pretraining':`, run on every step; under a flag the "
+     "loop itself sets, they run now and then", """
+import torch
+class Trainer:
+    def __init__(self, config, model, loader):
+        self.config, self.model, self.loader = config, model.cuda(), loader
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+        self.build_losses()
+        self.log_now = False
+    def build_losses(self):
+        self.center = torch.nn.MSELoss() if self.config["center"] else None
+    def step(self, x, y):
+        out = self.model(x.cuda())
+        loss = torch.nn.functional.cross_entropy(out, y.cuda())
+        if self.center:
+            print(self.center(out, out.detach()).item())
+        if not self.config["mode"] == "pretraining":
+            print(loss.item())
+        if self.log_now:
+            print(out.sum().item())
+        loss.backward()
+        self.opt.step()
+    def fit(self):
+        for i, (x, y) in enumerate(self.loader):
+            self.log_now = i % 100 == 0
+            self.step(x, y)
+""", [14, 16]),
 ]
 
 

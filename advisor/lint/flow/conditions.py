@@ -113,8 +113,15 @@ def mode_switch(test: ast.Compare, assigned: set[str]) -> bool:
     once, the same on every iteration."""
     sides = [test.left] + test.comparators
     return len(sides) == 2 and any(isinstance(s, ast.Constant) and isinstance(s.value, str) for s in sides) \
-        and any(isinstance(s, (ast.Name, ast.Attribute)) and (key := dotted(s)) is not None and key not in assigned
-                and key.split(".")[0] not in assigned for s in sides)
+        and any(isinstance(s := _setting(side), (ast.Name, ast.Attribute)) and (key := dotted(s)) is not None
+                and key not in assigned and key.split(".")[0] not in assigned for side in sides)
+
+
+def _setting(node: ast.AST) -> ast.AST:
+    """What a config lookup reads from: ``self.config`` of ``self.config['mode']`` / ``cfg["train"]["mode"]``."""
+    while isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        node = node.value
+    return node
 
 
 def bound_is_fixed(node: ast.AST, assigned: set[str]) -> bool:

@@ -108,6 +108,8 @@ class BranchGuards:
         if cuda_condition(test, self.names.qual) is not None or rank_condition(test):
             return False  # `if device.type == 'cuda':` / `if rank == 0:` holds on every iteration on a GPU
         if isinstance(test, ast.Attribute):
+            if isinstance(stop, FUNCTION_TYPES) and self._set_at_construction(test, stop):
+                return False  # `if self.center:` of a helper called per step: a switch of the run, on every call
             return stop is None or not isinstance(stop, LOOP_TYPES) or dotted(test) in self.assigned(stop)
         if isinstance(test, ast.Name):
             # `if log_now:` set in the loop varies per iteration; `if is_main:` set before it holds for all of them
@@ -128,6 +130,14 @@ class BranchGuards:
                 return _one_iteration(test, stop, assigned if isinstance(stop, LOOP_TYPES) else self.assigned(stop))
             return not mode_switch(test, assigned) and not _fixed_in(test, stop, assigned)
         return False
+
+    def _set_at_construction(self, test: ast.Attribute, function: ast.AST) -> bool:
+        """``self.center`` that the object's setup assigns (``__init__``, a loss-building method: outside any loop
+        and outside the function that tests it): a switch of the run, which holds on every call."""
+        key = dotted(test)
+        values = self.index.assigned_by_dotted.get(key, []) if key and key.startswith("self.") else []
+        return bool(values) and all(self.index.scope_of(v) is not function and not self.index.enclosing_loops(v)
+                                    for v in values)
 
     def _switched_once(self, name: str, loop: ast.AST) -> bool:
         """``needs_calibration = False`` after the calibration batches: a flag the loop sets only to one constant
