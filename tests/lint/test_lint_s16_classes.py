@@ -1,7 +1,9 @@
 """Classes of session 16 (issue 12), each with its must-not twin: discounted returns / GAE computed one time step at a
 time over CUDA rollout buffers are launch-bound whatever the rollout's length; a loop over `train_dl` / `self.dl_tr` is a
 loop over a loader; in a helper called per step, a switch the object's setup sets (`if self.center:`) or a config
-lookup compared with a mode (`self.config['mode'] == 'pretraining'`) holds on every call."""
+lookup compared with a mode (`self.config['mode'] == 'pretraining'`) holds on every call; a walk over the parts of an
+iteration's own output (a loss per head) is part of its step; `if step % 4 != 3:` runs on most iterations and `if
+x.shape[0] == 1: pass` leaves the usual path to its else."""
 
 from __future__ import annotations
 
@@ -103,6 +105,44 @@ class Trainer:
             self.log_now = i % 100 == 0
             self.step(x, y)
 """, [14, 16]),
+    ("GA103", "a validation loop whose loss sums a criterion per head (for i in range(out.shape[1]) of this batch's "
+     "output) still reads per batch; an inner loop over steps of its own (an environment's) makes the outer per round",
+     """
+import torch
+def validate(model, val_loader, criterion, device="cuda"):
+    total = 0.0
+    with torch.no_grad():
+        for x, y in val_loader:
+            out = model(x.to(device))
+            loss = 0
+            for i in range(out.shape[1]):
+                loss = loss + criterion(out[:, i, :], y.to(device))
+            total += loss.item()
+    return total
+def rollouts(policy, env, rounds, device="cuda"):
+    for r in range(rounds):
+        obs = torch.zeros(4, device=device)
+        for t in range(200):
+            obs = policy(obs) * 0.5
+        print(obs.sum().item())
+""", [10]),
+    ("GA103", "`if step % 4 != 3:` runs on three iterations of four, so its reads are per step and its else's are "
+     "not; `if x.shape[0] == 1: pass` with the work in the else: the else is the usual path", """
+import torch
+def predict(model, loader, device="cuda"):
+    preds = []
+    for step, (x, y) in enumerate(loader):
+        if step % 4 != 3:
+            preds.append(model(x.to(device)).cpu())
+        else:
+            preds.append(model(x.flip(-1).to(device)).cpu())
+    for x, y in loader:
+        if x.shape[0] == 1:
+            pass
+        else:
+            preds.append(model(x.to(device)).argmax(1).cpu())
+    return preds
+""", [6, 13]),
 ]
 
 

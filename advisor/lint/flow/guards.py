@@ -42,6 +42,8 @@ class BranchGuards:
     def _branch_guarded(self, parent: ast.If | ast.IfExp, child: ast.AST, stop: ast.AST) -> bool:
         """Does the branch of ``parent`` that holds ``child`` run on some iterations only?"""
         in_else = child is parent.orelse or isinstance(parent, ast.If) and child in parent.orelse
+        if in_else and isinstance(parent, ast.If) and _skips_only(parent.body):
+            return False  # `if x.shape[0] == 1: pass` / `continue`, else the work: the else is the loop's usual path
         if self._else_guard(parent.test, stop) if in_else else self.is_guard(parent.test, stop):
             return True
         if not isinstance(parent, ast.If):
@@ -65,7 +67,7 @@ class BranchGuards:
         if isinstance(test, ast.BoolOp):  # not (a and b) = not a or not b; not (a or b) = not a and not b
             combine = all if isinstance(test.op, ast.And) else any
             return combine(self._else_guard(value, stop) for value in test.values)
-        return isinstance(test, (ast.Name, ast.Attribute)) and self.is_guard(test, stop)
+        return isinstance(test, (ast.Name, ast.Attribute)) and self.is_guard(test, stop) or _skips_every_kth(test)
 
     def _in_a_loop(self, node: ast.AST, stop: ast.AST) -> bool:
         """Is ``node`` inside a loop, ``stop`` itself or one between them?"""
@@ -115,6 +117,8 @@ class BranchGuards:
             # `if log_now:` set in the loop varies per iteration; `if is_main:` set before it holds for all of them
             return stop is None or not isinstance(stop, LOOP_TYPES) or test.id in self.assigned(stop) \
                 and not self._switched_once(test.id, stop)
+        if _skips_every_kth(test):
+            return False  # `if step % 4 != 3:` runs on three iterations in four (its else on the fourth)
         if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(test)):
             return True  # `if step % 100 == 0:`
         if isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.In) \
@@ -187,6 +191,16 @@ def _resets_its_counter(branch: ast.If) -> bool:
     return any(isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant)
                and statement.value.value == 0 and any(dotted(t) in names for t in statement.targets)
                for statement in branch.body)
+
+
+def _skips_only(body: list[ast.stmt]) -> bool:
+    return all(isinstance(statement, (ast.Pass, ast.Continue)) for statement in body)
+
+
+def _skips_every_kth(test: ast.AST) -> bool:
+    """``step % 4 != 3``: true on all iterations but one in k."""
+    return isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq) \
+        and isinstance(test.left, ast.BinOp) and isinstance(test.left.op, ast.Mod)
 
 
 def _emptiness_test(test: ast.AST) -> bool:

@@ -30,7 +30,13 @@ from advisor.lint.flow.scopes import FunctionInfo, call_sites, passed_at
 from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.subscript_reads import reads_by_subscript
 from advisor.lint.flow.view import FlowView
-from advisor.lint.flow.walks import enumerated, sweeps_settings, walks_a_mapping, walks_few_components, walks_parameters
+from advisor.lint.flow.walks import (
+    sweeps_settings,
+    walked_cuda_tensor,
+    walks_a_mapping,
+    walks_few_components,
+    walks_parameters,
+)
 from advisor.lint.flow.while_counts import loop_iterations
 from advisor.lint.index import children
 from advisor.lint.names import dotted, last_identifier
@@ -141,7 +147,15 @@ class LoopAnalysis(BranchGuards, FlowView):
                 not any(event.bits & COMPUTE for event in self.iteration_events(loop, stop_at_loops=True)):
             return False
         around = self.index.enclosing_loops(loop)
-        return not (around and self.runs_update(around[0]))
+        return not (around and (self.runs_update(around[0]) or self._walks_own_result(loop, around[0])))
+
+    def _walks_own_result(self, loop: ast.AST, around: ast.AST) -> bool:
+        """``out = model(x)`` then ``for i in range(out.shape[1]): loss = loss + criterion(out[:, i], y)``: a walk
+        over the parts of what this iteration of ``around`` computed is part of its step (a loss per head)."""
+        walked = self.walked_tensor(loop)
+        return isinstance(walked, ast.Name) and any(
+            around in self.index.ancestors(value) and value.lineno < loop.lineno
+            for value in self.index.assigned_values.get(walked.id, ()))
 
     def _in_model_forward(self, loop: ast.AST) -> bool:
         """A loop in an nn.Module's own ``forward`` (an RNN unrolled over time steps, a walk over layers) is
@@ -243,23 +257,11 @@ class LoopAnalysis(BranchGuards, FlowView):
 
     def walks_cuda_tensor(self, loop: ast.AST) -> bool:
         """``for v in t`` / ``for i in range(len(t))`` / ``range(t.size(0))`` / ``range(t.shape[0])``, t on CUDA."""
-        if not isinstance(loop, (ast.For, ast.AsyncFor)):
-            return False
-        walked = enumerated(loop.iter)  # (for i, value in enumerate(labels): the walk over labels)
-        if self.walks_parameters(loop):
-            return False  # model.named_parameters(): one pass per parameter, as often as the loop around it runs
-        if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "range" \
-                and len(walked.args) == 1:
-            walked = walked.args[0]
-            while isinstance(walked, (ast.Subscript, ast.Call, ast.Attribute)):
-                if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "len":
-                    walked = walked.args[0] if walked.args else walked
-                    break
-                walked = walked.func if isinstance(walked, ast.Call) else walked.value
-                if isinstance(walked, ast.Attribute) and walked.attr in ("size", "shape", "numel"):
-                    walked = walked.value
-                    break
-        return bool(self.kind(walked) & CUDA_TENSOR)
+        return self.walked_tensor(loop) is not None
+
+    def walked_tensor(self, loop: ast.AST) -> Optional[ast.AST]:
+        """The CUDA tensor ``loop`` walks (``t`` of the forms above), else None."""
+        return walked_cuda_tensor(loop, self.index, self.kind)
 
     def is_sweep(self, loop: ast.AST) -> bool:
         """``for size in [256, 1024]``: each iteration is a separate experiment (flow/walks.py)."""

@@ -10,6 +10,7 @@ file's index.
 from __future__ import annotations
 
 import ast
+from typing import Optional
 
 from advisor.lint.flow.kinds import CUDA_TENSOR
 from advisor.lint.index import FileIndex
@@ -94,6 +95,26 @@ def enumerated(iterable: ast.AST) -> ast.AST:
             and iterable.args:
         return iterable.args[0]
     return iterable
+
+
+def walked_cuda_tensor(loop: ast.AST, index: FileIndex, kind) -> Optional[ast.AST]:
+    """``t`` of ``for v in t`` / ``for i in range(len(t))`` / ``range(t.size(0))`` / ``range(t.shape[0])`` when t is on
+    CUDA (``kind``: the flow's kind of a node), else None. Not a walk over a model's parameters."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)) or walks_parameters(index, loop):
+        return None  # (model.named_parameters(): one pass per parameter, as often as the loop around it runs)
+    walked = enumerated(loop.iter)  # (for i, value in enumerate(labels): the walk over labels)
+    if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "range" \
+            and len(walked.args) == 1:
+        walked = walked.args[0]
+        while isinstance(walked, (ast.Subscript, ast.Call, ast.Attribute)):
+            if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "len":
+                walked = walked.args[0] if walked.args else walked
+                break
+            walked = walked.func if isinstance(walked, ast.Call) else walked.value
+            if isinstance(walked, ast.Attribute) and walked.attr in ("size", "shape", "numel"):
+                walked = walked.value
+                break
+    return walked if kind(walked) & CUDA_TENSOR else None
 
 
 def sweeps_settings(loop: ast.AST, index: FileIndex, qual) -> bool:
