@@ -318,12 +318,22 @@ class Tagger(nn.Module):
         return self.rnn(src, h0)
 model = Tagger().cuda()
 """, [5]),
-    ("GA104", "the same in a file with no sign of CUDA is CPU code", """
+    ("GA104", "the same without the .cuda() line: the device of the input the forward is handed can be CUDA (the "
+     "session-9 convention; until session 16 this twin expected nothing -- r37/r40's labellers set it so, +10 found "
+     "on r34-r41, no new false alarm)", """
 import torch
 import torch.nn as nn
 class Tagger(nn.Module):
     def forward(self, src):
         h0 = torch.zeros(src.size(0), 64).to(src.device)
+        return self.rnn(src, h0)
+""", [5]),
+    ("GA104", "a file with no sign of CUDA at all is CPU code", """
+import torch
+import torch.nn as nn
+class Tagger(nn.Module):
+    def forward(self, src):
+        h0 = torch.zeros(src.size(0), 64)
         return self.rnn(src, h0)
 """, []),
     ("GA104", "torch.eye(3).unsqueeze(0).repeat(b, n, 1, 1).to(dev), and rot = torch.eye(3) repeated on a later line",

@@ -3,7 +3,8 @@ time over CUDA rollout buffers are launch-bound whatever the rollout's length; a
 loop over a loader; in a helper called per step, a switch the object's setup sets (`if self.center:`) or a config
 lookup compared with a mode (`self.config['mode'] == 'pretraining'`) holds on every call; a walk over the parts of an
 iteration's own output (a loss per head) is part of its step; `if step % 4 != 3:` runs on most iterations and `if
-x.shape[0] == 1: pass` leaves the usual path to its else."""
+x.shape[0] == 1: pass` leaves the usual path to its else; `.to(x_t.device)` of a tensor the function is handed can
+be CUDA."""
 
 from __future__ import annotations
 
@@ -143,6 +144,23 @@ def predict(model, loader, device="cuda"):
             preds.append(model(x.to(device)).argmax(1).cpu())
     return preds
 """, [6, 13]),
+    ("GA104", "torch.zeros(...) moved .to(x_t.device) of the tensor the function is handed (wherever the caller put "
+     "it, which can be CUDA) is a fill made on the CPU only to be copied; .to(y.device) of a CPU tensor made here is "
+     "no copy to the GPU", """
+import torch
+class Sampler(torch.nn.Module):
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+    def forward(self, x_t, steps):
+        for t in range(steps):
+            z = torch.zeros(x_t.shape).to(x_t.device)
+            x_t = self.model(x_t) + z
+        return x_t
+def local(n):
+    y = torch.ones(n)
+    return torch.zeros(n).to(y.device) + y
+""", [8]),
 ]
 
 

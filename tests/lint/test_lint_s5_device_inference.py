@@ -526,8 +526,22 @@ def test_a_single_layer_named_a_model_and_run_for_its_output_is_inference():
 def test_only_holders_of_settings_have_a_configured_device(holder, fires):
     code = f"""
     import torch
-    def act({holder}):
+    def act():
+        {holder} = make()
         z = torch.zeros(4).to({holder}.device)
         return z
     """
     assert bool(_ids(code, "GA104")) is fires
+
+
+@pytest.mark.parametrize("holder", ["args", "state", "x"])
+def test_the_device_of_a_value_the_function_is_handed_can_be_cuda(holder):
+    """(Session 16: until then a handed ``x.device`` was no device; the labellers' convention says a device from
+    outside the file can be CUDA.)"""
+    code = f"""
+    import torch
+    def act({holder}):
+        z = torch.zeros(4).to({holder}.device)
+        return z
+    """
+    assert _ids(code, "GA104") == [3]

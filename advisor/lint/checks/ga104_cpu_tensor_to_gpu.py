@@ -200,7 +200,8 @@ def _to_a_tensors_device(ctx, call: ast.Call) -> bool:
     """``torch.zeros(b, h).to(src.device)`` in a file that uses CUDA: made on the CPU, copied to wherever the input
     lives -- the GPU in a GPU program; ``device=src.device`` is right on either."""
     return ctx.uses_cuda and isinstance(call.func, ast.Attribute) and call.func.attr == "to" and len(call.args) == 1 \
-        and isinstance(call.args[0], ast.Attribute) and call.args[0].attr == "device"
+        and isinstance(call.args[0], ast.Attribute) and call.args[0].attr == "device" \
+        and not ctx.kind(call.args[0]) & CPU_DEVICE  # (y.device of a tensor made here on the CPU: no copy at all)
 
 
 def _joined_factories(ctx, receiver: ast.AST, copy: ast.Call) -> list[ast.Call]:

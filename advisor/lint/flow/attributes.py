@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from advisor.lint import torch_api as api
+from advisor.lint.flow.device_sources import handed_device
 from advisor.lint.flow.kinds import (
     CPU_DEVICE,
     CPU_TENSOR,
@@ -74,6 +75,8 @@ class AttributeReads:
             if not base and (any(api.DEVICE_HOLDER.search(part) for part in holder) or isinstance(node.value, ast.Name)
                              and node.value.id == "self" and not of_a_class):  # (def step(self, ...) outside a class)
                 return CUDA_DEVICE  # args.device / run_context.device: a device configured elsewhere, can be CUDA
+            if not base and handed_device(node, self.scope):
+                return CUDA_DEVICE  # .to(x_t.device) of the tensor the function is handed: wherever the caller put it
             return (CUDA_DEVICE if base & (CUDA_TENSOR | CUDA_MODEL) else 0) | \
                 (CPU_DEVICE if base & CPU_TENSOR else 0)
         if attr in api.TENSOR_META_ATTRS or base & LOADER or api.DECODER_HOLDER.search(attr):

@@ -54,12 +54,18 @@ def assigned_device(target: ast.AST, value: ast.AST, scope: ast.AST, qual: Calla
     if chosen_elsewhere(value, qual):
         arguments = list(value.args) + [k.value for k in value.keywords] if isinstance(value, ast.Call) else []
         return reduce(or_, (values.get(argument, 0) & DEVICE_BITS for argument in arguments), 0) or CUDA_DEVICE
+    return CUDA_DEVICE if isinstance(target, ast.Name) and handed_device(value, scope) else 0
+
+
+def handed_device(node: ast.AST, scope: ast.AST) -> bool:
+    """``y.device`` (or ``next(model.parameters()).device``) of a value the function ``scope`` is handed: wherever
+    the caller put it, which can be CUDA."""
+    if not (isinstance(node, ast.Attribute) and node.attr == "device"):
+        return False
     parameters = getattr(scope, "args", None)
-    handed = _handed_value(value.value) if isinstance(value, ast.Attribute) and value.attr == "device" else None
-    if isinstance(target, ast.Name) and handed is not None and handed != "self" and isinstance(parameters, ast.arguments) \
-            and any(a.arg == handed for a in parameters.posonlyargs + parameters.args + parameters.kwonlyargs):
-        return CUDA_DEVICE
-    return 0
+    handed = _handed_value(node.value)
+    return handed is not None and handed != "self" and isinstance(parameters, ast.arguments) \
+        and any(a.arg == handed for a in parameters.posonlyargs + parameters.args + parameters.kwonlyargs)
 
 
 def _handed_value(node: ast.AST) -> Optional[str]:
