@@ -148,3 +148,9 @@ def last_identifier(node: ast.AST) -> str:
     if isinstance(node, ast.Call):
         return last_identifier(node.func)
     return ""
+
+
+def named_like_loader(name: str) -> bool:
+    """``train_loader``, ``dataloader``, and fastai's spelling: ``train_dl``, ``self.dl_tr``, ``dls``."""
+    name = name.lower()
+    return "loader" in name or bool({"dl", "dls"} & set(name.split("_")))

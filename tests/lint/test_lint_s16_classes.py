@@ -4,7 +4,7 @@ loop over a loader; in a helper called per step, a switch the object's setup set
 lookup compared with a mode (`self.config['mode'] == 'pretraining'`) holds on every call; a walk over the parts of an
 iteration's own output (a loss per head) is part of its step; `if step % 4 != 3:` runs on most iterations and `if
 x.shape[0] == 1: pass` leaves the usual path to its else; `.to(x_t.device)` of a tensor the function is handed can
-be CUDA."""
+be CUDA; a helper's loop that runs once a call reads per call."""
 
 from __future__ import annotations
 
@@ -110,10 +110,10 @@ class Trainer:
      "output) still reads per batch; an inner loop over steps of its own (an environment's) makes the outer per round",
      """
 import torch
-def validate(model, val_loader, criterion, device="cuda"):
+def validate(model, batches, criterion, device="cuda"):
     total = 0.0
     with torch.no_grad():
-        for x, y in val_loader:
+        for x, y in batches:
             out = model(x.to(device))
             loss = 0
             for i in range(out.shape[1]):
@@ -161,6 +161,20 @@ def local(n):
     y = torch.ones(n)
     return torch.zeros(n).to(y.device) + y
 """, [8]),
+    ("GA103", "a helper whose loop runs once a call (for _ in range(number), every call passing 1) reads per batch of "
+     "the loop that calls it; with a call passing 50 its loop is the hot one, reported there", """
+import torch
+def train_for(x, y, model, opt, number):
+    for _ in range(number):
+        loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
+        loss.backward()
+        opt.step()
+        total = loss.item()
+    return total
+def fit(model, opt, loader):
+    for x, y in loader:
+        train_for(x, y, model, opt, 1)
+""", [7]),
 ]
 
 

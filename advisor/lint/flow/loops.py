@@ -39,7 +39,7 @@ from advisor.lint.flow.walks import (
 )
 from advisor.lint.flow.while_counts import loop_iterations
 from advisor.lint.index import children
-from advisor.lint.names import dotted, last_identifier
+from advisor.lint.names import dotted, last_identifier, named_like_loader
 
 _MAX_DEPTH = 6
 
@@ -248,7 +248,7 @@ class LoopAnalysis(BranchGuards, FlowView):
         while isinstance(iterable, ast.Call) and iterable.args and not self.kind(iterable) & LOADER:
             iterable = iterable.args[0]
         named_loader = isinstance(iterable, (ast.Name, ast.Attribute)) and not self.kind(iterable) \
-            and _named_loader(last_identifier(iterable))  # data_loader = get_dataloader(...), self.train_loader
+            and named_like_loader(last_identifier(iterable))  # data_loader = get_dataloader(...), self.train_loader
         return bool(self.kind(iterable) & LOADER) or named_loader
 
     def iterations(self, loop: ast.AST) -> Optional[int]:
@@ -366,7 +366,7 @@ class LoopAnalysis(BranchGuards, FlowView):
         """A host read a call to ``info`` makes every time, outside the function's own loops."""
         if depth > _MAX_DEPTH or info in visiting:
             return None
-        for event in self.effects.events(info.node.body, stop_at_loops=True):
+        for event in self._every_call_events(info):
             if self.guarded(event.node, info.node):
                 continue
             if event.bits & HOST_READ:
@@ -384,11 +384,12 @@ class LoopAnalysis(BranchGuards, FlowView):
 
     def every_call_host_reads(self, info: FunctionInfo) -> list[Event]:
         """All the host reads a call to ``info`` makes every time in its own body (its loops aside)."""
-        return [event for event in self.effects.events(info.node.body, stop_at_loops=True)
+        return [event for event in self._every_call_events(info)
                 if event.bits & HOST_READ and not self.guarded(event.node, info.node)]
 
-
-def _named_loader(name: str) -> bool:
-    """``train_loader``, ``dataloader``, and fastai's spelling: ``train_dl``, ``self.dl_tr``, ``dls``."""
-    name = name.lower()
-    return "loader" in name or bool({"dl", "dls"} & set(name.split("_")))
+    def _every_call_events(self, info: FunctionInfo) -> list[Event]:
+        """The events of ``info``'s body, its loops aside -- but for a loop that runs once a call (``for _ in
+        range(number)`` with every call site passing 1): its body runs every time too."""
+        once = [loop.body for loop in self._loops_by_scope.get(info.node, ())
+                if not self.index.enclosing_loops(loop) and self.iterations(loop) == 1]
+        return [e for body in [info.node.body] + once for e in self.effects.events(body, stop_at_loops=True)]
