@@ -4,7 +4,7 @@ loop over a loader; in a helper called per step, a switch the object's setup set
 lookup compared with a mode (`self.config['mode'] == 'pretraining'`) holds on every call; a walk over the parts of an
 iteration's own output (a loss per head) is part of its step; `if step % 4 != 3:` runs on most iterations and `if
 x.shape[0] == 1: pass` leaves the usual path to its else; `.to(x_t.device)` of a tensor the function is handed can
-be CUDA; a helper's loop that runs once a call reads per call."""
+be CUDA; a helper's loop that runs once a call reads per call; a fold's prediction loop after its training call is inference."""
 
 from __future__ import annotations
 
@@ -175,6 +175,36 @@ def fit(model, opt, loader):
     for x, y in loader:
         train_for(x, y, model, opt, 1)
 """, [7]),
+    ("GA107", "a prediction loop after `model = train_net(...)` in a fold's loop is no part of that training: it "
+     "records a graph for nothing; a loop whose forwards a backward later in the fold steps back is training", """
+import torch
+def train_net(model, loader, opt):
+    for x, y in loader:
+        opt.zero_grad()
+        torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda()).backward()
+        opt.step()
+    return model
+def init():
+    model = torch.nn.Linear(8, 2)
+    model.cuda()
+    return model, torch.optim.SGD(model.parameters(), lr=0.1)
+def folds(splits):
+    preds = []
+    for train_loader, val_loader in splits:
+        model, opt = init()
+        model = train_net(model, train_loader, opt)
+        for x, y in val_loader:
+            p = model(x.cuda())
+            preds.append(p.cpu().detach().numpy())
+    return preds
+def summed(splits):
+    for train_loader, val_loader in splits:
+        model, opt = init()
+        outs = []
+        for x, y in val_loader:
+            outs.append(model(x.cuda()))
+        torch.stack(outs).sum().backward()
+""", [18]),
 ]
 
 

@@ -90,6 +90,9 @@ def _calls_along(root: ast.AST, inner: ast.AST) -> list[ast.Call]:
         if isinstance(node, LOOP_TYPES) and ((node.end_lineno or node.lineno) < start or results is not None
                                              and node.lineno > end and not _reads_first(node, results)):
             continue  # a loop before, or a later one that makes its own inputs (a training pass after a test pass)
+        if isinstance(inner, LOOP_TYPES) and isinstance(root, LOOP_TYPES) and isinstance(node, ast.stmt) \
+                and (node.end_lineno or node.lineno) < start:
+            continue  # `model = train_net(...)` before a fold's prediction loop: a training pass, as a loop before is
         if node.__class__ is ast.Call:
             found.append(node)
         stack.extend(children(node))
