@@ -4,7 +4,8 @@ loop over a loader; in a helper called per step, a switch the object's setup set
 lookup compared with a mode (`self.config['mode'] == 'pretraining'`) holds on every call; a walk over the parts of an
 iteration's own output (a loss per head) is part of its step; `if step % 4 != 3:` runs on most iterations and `if
 x.shape[0] == 1: pass` leaves the usual path to its else; `.to(x_t.device)` of a tensor the function is handed can
-be CUDA; a helper's loop that runs once a call reads per call; a fold's prediction loop after its training call is inference."""
+be CUDA; a helper's loop that runs once a call reads per call; a fold's prediction loop after its training call is inference;
+a DataLoader over a Dataset whose __getitem__ returns CUDA tensors yields CUDA batches."""
 
 from __future__ import annotations
 
@@ -205,6 +206,39 @@ def summed(splits):
             outs.append(model(x.cuda()))
         torch.stack(outs).sum().backward()
 """, [18]),
+    ("GA103", "a Dataset of the file's whose __getitem__ returns CUDA tensors makes every batch of its DataLoader a "
+     "CUDA one, also through bar = tqdm(enumerate(loader)); a dataset returning host tensors does not", """
+import torch
+from torch.utils.data import Dataset, DataLoader
+from tqdm import tqdm
+device = torch.device("cuda")
+class OnDevice(Dataset):
+    def __init__(self, X, y):
+        self.X, self.y = X, y
+    def __len__(self):
+        return len(self.X)
+    def __getitem__(self, i):
+        return {"X": torch.tensor(self.X[i]).to(device), "y": torch.tensor(self.y[i]).to(device)}
+class OnHost(OnDevice):
+    def __getitem__(self, i):
+        return {"X": torch.tensor(self.X[i]), "y": torch.tensor(self.y[i])}
+def scores(model, loader):
+    bar = tqdm(enumerate(loader), total=len(loader))
+    kept = []
+    for step, data in bar:
+        out = model(data["X"])
+        kept.append(data["y"].detach().cpu().numpy())
+    return kept
+def host_scores(model, loader):
+    kept = []
+    for data in loader:
+        out = model(data["X"])
+        kept.append(data["y"].detach().cpu().numpy())
+    return kept
+net = torch.nn.Linear(1, 1).to(device)
+scores(net, DataLoader(OnDevice([[1.0]], [0]), batch_size=4))
+host_scores(net, DataLoader(OnHost([[1.0]], [0]), batch_size=4))
+""", [20]),
 ]
 
 

@@ -128,7 +128,8 @@ class CallEvaluator(ExprEvaluator):
         if name.count(".") == 1 and name.startswith("torch.") and last in api.FACTORIES:
             return self._factory(last, node, pos, kw)
         if name in api.LOADERS:  # batches keep the dataset's dtype, and its device (a TensorDataset of CUDA tensors)
-            return LOADER | ((pos[0] if pos else kw.get("dataset", 0)) & (F64 | CUDA_TENSOR))
+            dataset = pos[0] if pos else kw.get("dataset", 0)
+            return LOADER | (dataset & (F64 | CUDA_TENSOR)) | self._items_on_cuda(dataset)
         if name in api.DATASETS_OF_TENSORS:
             return _all(pos, kw) & (CUDA_TENSOR | CPU_TENSOR | F64)
         if name in api.PASSTHROUGH_CALLS or name in api.SPLITTING_CALLS:  # (X_train, X_test, ... = split(X, y))
@@ -172,6 +173,20 @@ class CallEvaluator(ExprEvaluator):
             return CUDA_MODEL if last.endswith("Loss") else CUDA_TENSOR  # fed CUDA tensors (FocalLoss(w): a module)
         if name.split(".", 1)[0] not in api.NOT_ON_CUDA:
             return placed_on(last, pos, kw)
+        return 0
+
+    def _items_on_cuda(self, dataset: int) -> int:
+        """CUDA_TENSOR for an instance of the file's Dataset class whose ``__getitem__`` returns CUDA tensors
+        (``{"X": torch.tensor(x).to(device)}``): every batch the loader collates is on the GPU already."""
+        for info in self.scopes.classes_of(dataset):
+            getitem = info.methods.get("__getitem__")
+            if getitem is None:
+                continue
+            if not getitem.analyzed and getitem not in self.active:
+                self._analyze_now(getitem)  # (nothing in the file calls it: the loader does)
+            self.readers.setdefault(getitem, set()).add(self.environment.current)
+            if getitem.return_kind & CUDA_TENSOR:
+                return CUDA_TENSOR
         return 0
 
     def _factory(self, name: str, node: ast.Call, pos: list[int], kw: Kw) -> int:

@@ -283,6 +283,10 @@ class ExprEvaluator(AttributeReads):
     # -- unpacking ----------------------------------------------------------------------------------
     def element_of(self, node: ast.AST, kind: int) -> Shape:
         """Kind of the items ``for x in node`` yields."""
+        if isinstance(node, ast.Name) and not kind:  # bar = tqdm(enumerate(loader)); for step, data in bar
+            bound = [v for v in self.index.assigned_values.get(node.id, ()) if self.index.scope_of(v) is self.scope]
+            if len(bound) == 1 and isinstance(bound[0], ast.Call) and bound[0].lineno < node.lineno:
+                return self.element_of(bound[0], self.values.get(bound[0], 0))
         if isinstance(node, ast.Call) and node.args:
             callee = self.names.qual(node.func) or (node.func.id if isinstance(node.func, ast.Name) else "")
             if callee == "enumerate":
