@@ -5,7 +5,8 @@ lookup compared with a mode (`self.config['mode'] == 'pretraining'`) holds on ev
 iteration's own output (a loss per head) is part of its step; `if step % 4 != 3:` runs on most iterations and `if
 x.shape[0] == 1: pass` leaves the usual path to its else; `.to(x_t.device)` of a tensor the function is handed can
 be CUDA; a helper's loop that runs once a call reads per call; a fold's prediction loop after its training call is inference;
-a DataLoader over a Dataset whose __getitem__ returns CUDA tensors yields CUDA batches."""
+a DataLoader over a Dataset whose __getitem__ returns CUDA tensors yields CUDA batches; model.export(path) is
+no forward."""
 
 from __future__ import annotations
 
@@ -239,6 +240,20 @@ net = torch.nn.Linear(1, 1).to(device)
 scores(net, DataLoader(OnDevice([[1.0]], [0]), batch_size=4))
 host_scores(net, DataLoader(OnHost([[1.0]], [0]), batch_size=4))
 """, [20]),
+    ("GA107", "model.export(path=...) after eval() writes the model out, it runs no forward; model.embed(x.cuda()) "
+     "does", """
+import torch
+class Runner:
+    def __init__(self, model, path):
+        self.model = model.cuda()
+        self.export_path = path
+    def finish(self, x):
+        self.model.eval()
+        self.model.export(path=self.export_path)
+    def look(self, x):
+        self.model.eval()
+        return self.model.embed(x.cuda())
+""", [11]),
 ]
 
 
