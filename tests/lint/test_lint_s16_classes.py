@@ -6,7 +6,7 @@ iteration's own output (a loss per head) is part of its step; `if step % 4 != 3:
 x.shape[0] == 1: pass` leaves the usual path to its else; `.to(x_t.device)` of a tensor the function is handed can
 be CUDA; a helper's loop that runs once a call reads per call; a fold's prediction loop after its training call is inference;
 a DataLoader over a Dataset whose __getitem__ returns CUDA tensors yields CUDA batches; model.export(path) is
-no forward."""
+no forward; a comprehension's per-element reads every N steps are the every-N fix."""
 
 from __future__ import annotations
 
@@ -254,6 +254,19 @@ class Runner:
         self.model.eval()
         return self.model.embed(x.cuda())
 """, [11]),
+    ("GA103", "a gradient norm read per parameter in a comprehension every 100 steps is the every-N fix; the same on "
+     "every step waits once per parameter", """
+import torch
+def train(model, loader, opt):
+    model.cuda()
+    for step, (x, y) in enumerate(loader):
+        loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
+        loss.backward()
+        if step % 100 == 0:
+            norm = sum(p.grad.norm().item() ** 2 for p in model.parameters())
+        every = sum(p.grad.norm().item() ** 2 for p in model.parameters())
+        opt.step()
+""", [9]),
 ]
 
 
