@@ -6,7 +6,8 @@ iteration's own output (a loss per head) is part of its step; `if step % 4 != 3:
 x.shape[0] == 1: pass` leaves the usual path to its else; `.to(x_t.device)` of a tensor the function is handed can
 be CUDA; a helper's loop that runs once a call reads per call; a fold's prediction loop after its training call is inference;
 a DataLoader over a Dataset whose __getitem__ returns CUDA tensors yields CUDA batches; model.export(path) is
-no forward; a comprehension's per-element reads every N steps are the every-N fix."""
+no forward; a comprehension's per-element reads every N steps are the every-N fix; a fill warms
+no cuBLAS / cuDNN."""
 
 from __future__ import annotations
 
@@ -267,6 +268,24 @@ def train(model, loader, opt):
         every = sum(p.grad.norm().item() ** 2 for p in model.parameters())
         opt.step()
 """, [9]),
+    ("GA102", "a random fill on the GPU before the clock warms no cuBLAS / cuDNN: the timed first forward of a "
+     "conv net is still cold; elementwise work after the fill is warm", """
+import time
+import torch
+import torchvision
+net = torchvision.models.resnet18().cuda()
+x = torch.rand(64, 3, 224, 224, device="cuda")
+t0 = time.time()
+y = net(x)
+torch.cuda.synchronize()
+print(time.time() - t0)
+def scale():
+    z = torch.rand(1024, device="cuda")
+    t1 = time.time()
+    w = z * 2
+    torch.cuda.synchronize()
+    return time.time() - t1
+""", [7]),
 ]
 
 

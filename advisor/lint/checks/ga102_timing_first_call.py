@@ -14,8 +14,9 @@ Must match:   x = torch.load("x.pt").cuda(); t0 = time.perf_counter(); y = x @ x
               @timeit def run(): model.cuda(); model(x) ...   (a decorator whose wrapper times the call of
               the function it wraps: the region is run's body; reported at its first CUDA call)
               net = Detector(); net.to("cuda"); print(net); t0 = ...; net(x)   (print() does not run a model)
-Must not:     the same with `for _ in range(3): x @ x` (a warm-up) before t0; a computation or a filling
-              factory (torch.randn(..., device="cuda")) before t0, also torch.jit.trace(model, x) or
+              x = torch.rand(64, 3, 224, 224, device="cuda"); t0 = ...; y = net(x)   (a fill warms no cuBLAS/cuDNN)
+Must not:     the same with `for _ in range(3): x @ x` (a warm-up) before t0; a computation before t0, or a
+              filling factory (torch.randn(..., device="cuda")) before elementwise work, also torch.jit.trace(model, x) or
               torch.onnx.export(model, x, ...) on CUDA (they run the model); timeit.repeat / %timeit (runs kept apart); a
               timed training run over a DataLoader (backward or an optimizer step in the loop or what it
               calls: start-up is noise next to an epoch); the snippet case with
@@ -216,17 +217,22 @@ def _cold_regions(ctx) -> Iterator[tuple]:
         inside = {id(event.node) for event in region.events}
         kernels = ctx.first_kernel(region) or _first_timeit_kernel(ctx, region)
         if not any(id(event.node) in inside for event in kernels):
-            continue  # a computation (or a filling factory) ran before the region: CUDA is warm
+            computes = ctx.first_compute(region)  # (only a random fill ran before: cuBLAS / cuDNN are still cold)
+            if not any(id(event.node) in inside for event in computes) or kernels and kernels[-1].bits & COMPUTE \
+                    or not _uses_blas(ctx, region):
+                continue  # a computation ran before the region: CUDA is warm
+            kernels = computes
         if _model_warmed_up(ctx, next(event.node for event in kernels if id(event.node) in inside), region):
             continue  # `for _ in range(100): model(dummy_input)` before the clock: a warm-up of the model timed
         offending = next((event.node for event in region.events if event.bits & WORK), kernels[-1].node)
         started = ctx.first_work(region)
         before = started[-1].node if started and not any(id(e.node) in inside for e in started) else None
+        made_by = "a fill" if started and started[-1].bits & KERNEL else "a copy"
         first = kernels[-1].node
         blas = _uses_blas(ctx, region)
         if before is not None:
             message = (f"the timed region runs the program's first CUDA computation, {short(first)} "
-                       f"({where(ctx, first)}), with no warm-up: CUDA was initialised by a copy before it "
+                       f"({where(ctx, first)}), with no warm-up: CUDA was initialised by {made_by} before it "
                        f"({short(before)}, {where(ctx, before)}), but the timing still includes kernel loading"
                        + (" and cuBLAS/cuDNN set-up" if blas else ""))
         else:
