@@ -196,13 +196,22 @@ end.record()
 torch.cuda.synchronize()
 print(start.elapsed_time(end))
 """, [7]),
-    ("GA102", "a computation or a filling factory ran before", """
+    ("GA102", "a computation ran before", """
 x = torch.randn(4096, 4096, device="cuda")
+x = x * 2
 t0 = time.perf_counter()
 y = x @ x
 torch.cuda.synchronize()
 print(time.perf_counter() - t0)
 """, []),
+    ("GA102", "only a filling factory ran before (session 16: cuBLAS is still cold; until then this expected nothing)",
+     """
+x = torch.randn(4096, 4096, device="cuda")
+t0 = time.perf_counter()
+y = x @ x
+torch.cuda.synchronize()
+print(time.perf_counter() - t0)
+""", [3]),
     ("GA102", "first call inside main()", """
 def main():
     w = torch.load("w.pt").cuda()

@@ -218,7 +218,7 @@ def _cold_regions(ctx) -> Iterator[tuple]:
         kernels = ctx.first_kernel(region) or _first_timeit_kernel(ctx, region)
         if not any(id(event.node) in inside for event in kernels):
             computes = ctx.first_compute(region)  # (only a random fill ran before: cuBLAS / cuDNN are still cold)
-            if not any(id(event.node) in inside for event in computes) or kernels and kernels[-1].bits & COMPUTE \
+            if not any(id(event.node) in inside for event in computes) or not _a_fill(ctx, kernels) \
                     or not _uses_blas(ctx, region):
                 continue  # a computation ran before the region: CUDA is warm
             kernels = computes
@@ -245,6 +245,14 @@ def _cold_regions(ctx) -> Iterator[tuple]:
             yield region, Hit(message, line=region.line, column=region.column, evidence=evidence), first
         else:
             yield region, Hit(message, node=offending, evidence=evidence), first
+
+
+def _a_fill(ctx, kernels: list) -> bool:
+    """Is the first kernel the program ran a factory's fill (``torch.randn(..., device="cuda")``)? Not a cast of a
+    CUDA model (``net.double()``), which the r5 corpus counted as a warm-up."""
+    node = kernels[-1].node if kernels else None
+    name = (ctx.qual(node.func) or "") if isinstance(node, ast.Call) else ""
+    return not kernels[-1].bits & COMPUTE and name.startswith("torch.") and name[6:] in api.FACTORIES
 
 
 def _first_timeit_kernel(ctx, region) -> list:
