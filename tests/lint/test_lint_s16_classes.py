@@ -7,7 +7,7 @@ x.shape[0] == 1: pass` leaves the usual path to its else; `.to(x_t.device)` of a
 be CUDA; a helper's loop that runs once a call reads per call; a fold's prediction loop after its training call is inference;
 a DataLoader over a Dataset whose __getitem__ returns CUDA tensors yields CUDA batches; model.export(path) is
 no forward; a comprehension's per-element reads every N steps are the every-N fix; a fill warms
-no cuBLAS / cuDNN."""
+no cuBLAS / cuDNN; a fill given new axes is still a fill."""
 
 from __future__ import annotations
 
@@ -286,6 +286,17 @@ def scale():
     torch.cuda.synchronize()
     return time.time() - t1
 """, [7]),
+    ("GA104", "a fill given new axes (mask.triu(1)[None, None, ...]) and then moved is still made only to be copied; "
+     "a row picked out of it (mask[0]) is not known to be", """
+import torch
+def masks(n, device="cuda"):
+    mask = -1e9 * torch.ones(n, n)
+    mask = mask.triu(diagonal=1)[None, None, ...]
+    mask = mask.to(device)
+    row = -1e9 * torch.ones(n, n)
+    row = row[0]
+    return mask, row.to(device)
+""", [3]),
 ]
 
 

@@ -159,7 +159,7 @@ class ExprEvaluator(AttributeReads):
             return 0  # checkpoint['epoch'], state['steps'] + 1: a counter saved as a Python number, not a tensor
         if base & CUDA_DEVICE and not base & (TENSOR_BITS | NUMPY) and not isinstance(node.slice, ast.Slice):
             return base & (CUDA_DEVICE | CPU_DEVICE)  # GPU = ['cuda:0', 'cuda:1']; torch.device(GPU[1]): one of the devices
-        sliced_fill = FRESH if isinstance(node.slice, ast.Slice) and isinstance(node.value, ast.Call) else 0
+        sliced_fill = FRESH if _a_view(node.slice) and isinstance(node.value, ast.Call) else 0
         return base & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL | sliced_fill)  # (linspace(...)[k:])
 
     def _binop(self, node: ast.BinOp) -> int:
@@ -362,3 +362,10 @@ _HANDLER_NAMES = {
     ast.DictComp: "_comprehension", ast.NamedExpr: "_namedexpr", ast.Starred: "_passthrough",
     ast.Await: "_passthrough", ast.Yield: "_passthrough", ast.YieldFrom: "_passthrough", ast.Call: "_call",
 }
+
+
+def _a_view(index: ast.AST) -> bool:
+    """``[k:]``, ``[None, None, ...]``, ``[:, None]``: slices and new axes, a view of the same elements."""
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    return any(isinstance(p, ast.Slice) or isinstance(p, ast.Constant) and p.value in (None, Ellipsis) for p in parts) \
+        and all(isinstance(p, ast.Slice) or isinstance(p, ast.Constant) and p.value in (None, Ellipsis) for p in parts)
