@@ -7,7 +7,7 @@ x.shape[0] == 1: pass` leaves the usual path to its else; `.to(x_t.device)` of a
 be CUDA; a helper's loop that runs once a call reads per call; a fold's prediction loop after its training call is inference;
 a DataLoader over a Dataset whose __getitem__ returns CUDA tensors yields CUDA batches; model.export(path) is
 no forward; a comprehension's per-element reads every N steps are the every-N fix; a fill warms
-no cuBLAS / cuDNN; a fill given new axes is still a fill."""
+no cuBLAS / cuDNN; a fill given new axes is still a fill; a read nested in a comprehension's element counts."""
 
 from __future__ import annotations
 
@@ -297,6 +297,16 @@ def masks(n, device="cuda"):
     row = row[0]
     return mask, row.to(device)
 """, [3]),
+    ("GA103", "[class_mapping[i.item()] for i in class_indices] of a CUDA tensor reads once per element, the read "
+     "inside the lookup; a lookup by the element itself in a dict hashes the tensor object, no read", """
+import torch
+def names(model, x):
+    class_indices = torch.argmax(model(x.cuda()), dim=1)
+    class_mapping = {0: "died", 1: "lived"}
+    named = [class_mapping[i.item()] for i in class_indices]
+    kept = [class_mapping.get(i) for i in class_indices]
+    return named, kept
+""", [5]),
 ]
 
 

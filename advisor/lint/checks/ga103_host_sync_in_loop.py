@@ -192,7 +192,9 @@ def _element_read(ctx, element: ast.AST, name: str, of_a_parameter: bool) -> Opt
     if isinstance(element, ast.Subscript) and is_element(element.slice) \
             and not ctx.kind(element.value) & (CUDA_TENSOR | CPU_TENSOR) and not _a_dict(ctx, element.value):
         return element  # a Python list indexed by a CUDA tensor (a dict hashes the tensor object: no read)
-    return None
+    return next((node for node in ast.walk(element) if node is not element and isinstance(node, ast.Call)
+                 and isinstance(node.func, ast.Attribute) and node.func.attr in _ELEMENT_READS
+                 and is_element(node.func.value)), None)  # (class_mapping[i.item()]: the read inside)
 
 
 def _read_of_computed(element: ast.AST, is_element) -> Optional[ast.AST]:
