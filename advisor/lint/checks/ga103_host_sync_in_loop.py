@@ -140,7 +140,7 @@ def _comprehension_reads(ctx) -> Iterator[Hit]:
             read = _read_of_computed(node.elt, lambda n, name=name: isinstance(n, ast.Name) and n.id == name)
             read = read if read is not None and ctx.kind(read.func.value) & CUDA_TENSOR else None
         loops = ctx.enclosing_loops(node)
-        if loops and ctx.runs_on_some_iterations(node, loops[0]):
+        if any(ctx.runs_on_some_iterations(node, loop) for loop in loops):
             continue  # `if step % 100 == 0: norm = sum(p.grad.norm().item() ** 2 for p in ...)`: now and then
         if read is not None and not _filled_once_per_epoch(ctx, generator.iter):
             yield Hit(f"{short(read)} waits for the GPU once per element of {short(generator.iter)}: read them "
