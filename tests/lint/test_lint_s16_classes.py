@@ -7,7 +7,8 @@ x.shape[0] == 1: pass` leaves the usual path to its else; `.to(x_t.device)` of a
 be CUDA; a helper's loop that runs once a call reads per call; a fold's prediction loop after its training call is inference;
 a DataLoader over a Dataset whose __getitem__ returns CUDA tensors yields CUDA batches; model.export(path) is
 no forward; a comprehension's per-element reads every N steps are the every-N fix; a fill warms
-no cuBLAS / cuDNN; a fill given new axes is still a fill; a read nested in a comprehension's element counts."""
+no cuBLAS / cuDNN; a fill given new axes is still a fill; a read nested in a comprehension's element counts; a dataclass's keyword fills its field; an
+update after a helper's rollout runs per round; a backward is followed back through assignments to the results."""
 
 from __future__ import annotations
 
@@ -307,6 +308,79 @@ def names(model, x):
     kept = [class_mapping.get(i) for i in class_indices]
     return named, kept
 """, [5]),
+    ("GA103", "REINFORCE with a dataclass config filled from --device (Config(device=a.device): the field holds what "
+     "the option gives, which can be CUDA): the rollout helper reads its action per environment step; the loss read "
+     "once per episode, after the helper's rollout, is per round", """
+import argparse
+from dataclasses import dataclass
+import torch
+@dataclass
+class Config:
+    episodes: int = 800
+    device: str = "cpu"
+def run_episode(env, policy, device):
+    obs = env.reset()
+    log_probs, done = [], False
+    while not done:
+        logp = policy(torch.as_tensor(obs, device=device))
+        action = torch.distributions.Categorical(logits=logp).sample()
+        log_probs.append(logp[action])
+        obs, reward, done, _ = env.step(int(action.item()))
+    return log_probs
+def train(cfg, env):
+    policy = torch.nn.Linear(4, 2).to(cfg.device)
+    opt = torch.optim.Adam(policy.parameters())
+    for ep in range(cfg.episodes):
+        log_probs = run_episode(env, policy, cfg.device)
+        log_probs_t = torch.stack(log_probs)
+        loss = -(log_probs_t * 0.5).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(loss.item())
+def parse():
+    p = argparse.ArgumentParser()
+    p.add_argument("--device", default="cpu")
+    a = p.parse_args()
+    return Config(device=a.device)
+train(parse(), None)
+""", [15]),
+    ("GA107", "the same: the rollout's forwards feed log-probs the caller stacks into the loss it steps back (followed "
+     "through log_probs_t = torch.stack(log_probs)), so their graph is used", """
+import argparse
+from dataclasses import dataclass
+import torch
+@dataclass
+class Config:
+    episodes: int = 800
+    device: str = "cpu"
+def run_episode(env, policy, device):
+    obs = env.reset()
+    log_probs, done = [], False
+    while not done:
+        logp = policy(torch.as_tensor(obs, device=device))
+        action = torch.distributions.Categorical(logits=logp).sample()
+        log_probs.append(logp[action])
+        obs, reward, done, _ = env.step(int(action.item()))
+    return log_probs
+def train(cfg, env):
+    policy = torch.nn.Linear(4, 2).to(cfg.device)
+    opt = torch.optim.Adam(policy.parameters())
+    for ep in range(cfg.episodes):
+        log_probs = run_episode(env, policy, cfg.device)
+        log_probs_t = torch.stack(log_probs)
+        loss = -(log_probs_t * 0.5).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(loss.item())
+def parse():
+    p = argparse.ArgumentParser()
+    p.add_argument("--device", default="cpu")
+    a = p.parse_args()
+    return Config(device=a.device)
+train(parse(), None)
+""", []),
 ]
 
 

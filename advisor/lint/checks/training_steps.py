@@ -165,10 +165,13 @@ def _backward_of(ctx, site: ast.Call) -> bool:
         if later.lineno > site.lineno and "backward" in last_identifier(later.func) \
                 and isinstance(later.func, ast.Attribute):
             used = {n.id for n in ast.walk(later.func.value) if isinstance(n, ast.Name)}
-            for name in list(used):
-                for value in ctx.index.assigned_values.get(name, ()):
+            work = list(used)  # (loss <- log_probs_t * returns_t <- torch.stack(log_probs): followed back)
+            while work and len(used) < 64:
+                for value in ctx.index.assigned_values.get(work.pop(), ()):
                     if site.lineno < value.lineno <= later.lineno and ctx.index.scope_of(value) is scope:
-                        used |= {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+                        found = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)} - used
+                        used |= found
+                        work.extend(found)
             if names & used:
                 return True
     return False

@@ -243,6 +243,10 @@ class FlowAnalyzer(CallEvaluator):
         init = info.methods.get("__init__")
         if init is not None:
             self.call_function(init, call, pos, kw, skip_self=True)
+        else:  # Config(device=args.device) of a dataclass: the keyword fills the field it names
+            for name, kind in kw.items():
+                if name is not None and "self." + name in info.attrs:
+                    info.attrs["self." + name] |= kind
         return (MODEL if info.is_model else 0) | info.instance_bit
 
     # -- statements --------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ CUDA tensor's elements (walks.py) is part of a step, so it does not make the loo
 loop in a model's own ``forward`` (time steps, layers: one forward pass), nor any loop inside a loop whose own
 body runs the update (``loss.backward()``, ``optimizer.step()``, steps.py): the per-item encodes that build the
 batch belong to its step. A loop whose own body calls an RL environment's ``env.step(action)`` is hot too, whatever
-loop of updates runs inside it (one environment step per iteration). A host read is excused when it runs only some iterations (guards.py).
+loop of updates runs inside it. A host read is excused when it runs only some iterations (guards.py).
 """
 
 from __future__ import annotations
@@ -109,8 +109,9 @@ class LoopAnalysis(BranchGuards, FlowView):
         if self.iterates_loader(loop):
             return True  # one iteration per batch is a step, whatever else it calls
         inner = self._children.get(loop, [])
-        if self.runs_update(loop) and any((self.runs_update(one) or steps.steps_environment(one.body))
-                                          and self.is_hot(one) for one in self._descendants(loop)):
+        if self.runs_update(loop) and (any((self.runs_update(one) or steps.steps_environment(one.body))
+                                           and self.is_hot(one) for one in self._descendants(loop))
+                                       or any(e.callee is not None and self._rolls_out(e.callee) for e in events)):
             return False  # a macro step after its micro steps (a WGAN's generator step after the critic's), an update
             # after its episode's rollout (A2C's env.step loop, then one optimizer step): per round
         if self.runs_update(loop) or steps.steps_environment(loop.body) \
@@ -124,6 +125,11 @@ class LoopAnalysis(BranchGuards, FlowView):
         return not any(event.callee is not None and self.function_has_hot_loop(event.callee, 0)
                        and not steps.in_exit_branch(self.index, event.node) and not self.guarded(event.node, loop)
                        for event in events + [e for one in inner for e in self.iteration_events(one, True)])
+
+    def _rolls_out(self, info: FunctionInfo) -> bool:
+        """``run_episode(env, policy)``: a helper whose own loop steps an environment -- an episode's rollout."""
+        return any(steps.steps_environment(one.body) and self.is_hot(one)
+                   for one in self._loops_by_scope.get(info.node, ()))
 
     def _descendants(self, loop: ast.AST) -> list[ast.AST]:
         """The loops inside ``loop`` at any depth (a PPO update's minibatch loop inside its epochs loop)."""
@@ -388,8 +394,7 @@ class LoopAnalysis(BranchGuards, FlowView):
                 if event.bits & HOST_READ and not self.guarded(event.node, info.node)]
 
     def _every_call_events(self, info: FunctionInfo) -> list[Event]:
-        """The events of ``info``'s body, its loops aside -- but for a loop that runs once a call (``for _ in
-        range(number)`` with every call site passing 1): its body runs every time too."""
+        """``info``'s body's events, its loops aside but for one run once a call (``range(number)``, number=1)."""
         once = [loop.body for loop in self._loops_by_scope.get(info.node, ())
                 if not self.index.enclosing_loops(loop) and self.iterations(loop) == 1]
         return [e for body in [info.node.body] + once for e in self.effects.events(body, stop_at_loops=True)]
