@@ -16,6 +16,42 @@ import pytest
 
 from tests.lint.lint_helpers import lines_of
 
+_REINFORCE = """
+import argparse
+from dataclasses import dataclass
+import torch
+@dataclass
+class Config:
+    episodes: int = 800
+    device: str = "cpu"
+def run_episode(env, policy, device):
+    obs = env.reset()
+    log_probs, done = [], False
+    while not done:
+        logp = policy(torch.as_tensor(obs, device=device))
+        action = torch.distributions.Categorical(logits=logp).sample()
+        log_probs.append(logp[action])
+        obs, reward, done, _ = env.step(int(action.item()))
+    return log_probs
+def train(cfg, env):
+    policy = torch.nn.Linear(4, 2).to(cfg.device)
+    opt = torch.optim.Adam(policy.parameters())
+    for ep in range(cfg.episodes):
+        log_probs = run_episode(env, policy, cfg.device)
+        log_probs_t = torch.stack(log_probs)
+        loss = -(log_probs_t * 0.5).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(loss.item())
+def parse():
+    p = argparse.ArgumentParser()
+    p.add_argument("--device", default="cpu")
+    a = p.parse_args()
+    return Config(device=a.device)
+train(parse(), None)
+"""
+
 CASES = [
     ("GA110", "GAE over CUDA buffers by reversed(range(len(rewards))), the advantage carried from step to step, is "
      "launch-bound; the same loop over host lists (rewards kept as Python numbers) is not", """
@@ -310,77 +346,9 @@ def names(model, x):
 """, [5]),
     ("GA103", "REINFORCE with a dataclass config filled from --device (Config(device=a.device): the field holds what "
      "the option gives, which can be CUDA): the rollout helper reads its action per environment step; the loss read "
-     "once per episode, after the helper's rollout, is per round", """
-import argparse
-from dataclasses import dataclass
-import torch
-@dataclass
-class Config:
-    episodes: int = 800
-    device: str = "cpu"
-def run_episode(env, policy, device):
-    obs = env.reset()
-    log_probs, done = [], False
-    while not done:
-        logp = policy(torch.as_tensor(obs, device=device))
-        action = torch.distributions.Categorical(logits=logp).sample()
-        log_probs.append(logp[action])
-        obs, reward, done, _ = env.step(int(action.item()))
-    return log_probs
-def train(cfg, env):
-    policy = torch.nn.Linear(4, 2).to(cfg.device)
-    opt = torch.optim.Adam(policy.parameters())
-    for ep in range(cfg.episodes):
-        log_probs = run_episode(env, policy, cfg.device)
-        log_probs_t = torch.stack(log_probs)
-        loss = -(log_probs_t * 0.5).sum()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        print(loss.item())
-def parse():
-    p = argparse.ArgumentParser()
-    p.add_argument("--device", default="cpu")
-    a = p.parse_args()
-    return Config(device=a.device)
-train(parse(), None)
-""", [15]),
+     "once per episode, after the helper's rollout, is per round", _REINFORCE, [15]),
     ("GA107", "the same: the rollout's forwards feed log-probs the caller stacks into the loss it steps back (followed "
-     "through log_probs_t = torch.stack(log_probs)), so their graph is used", """
-import argparse
-from dataclasses import dataclass
-import torch
-@dataclass
-class Config:
-    episodes: int = 800
-    device: str = "cpu"
-def run_episode(env, policy, device):
-    obs = env.reset()
-    log_probs, done = [], False
-    while not done:
-        logp = policy(torch.as_tensor(obs, device=device))
-        action = torch.distributions.Categorical(logits=logp).sample()
-        log_probs.append(logp[action])
-        obs, reward, done, _ = env.step(int(action.item()))
-    return log_probs
-def train(cfg, env):
-    policy = torch.nn.Linear(4, 2).to(cfg.device)
-    opt = torch.optim.Adam(policy.parameters())
-    for ep in range(cfg.episodes):
-        log_probs = run_episode(env, policy, cfg.device)
-        log_probs_t = torch.stack(log_probs)
-        loss = -(log_probs_t * 0.5).sum()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        print(loss.item())
-def parse():
-    p = argparse.ArgumentParser()
-    p.add_argument("--device", default="cpu")
-    a = p.parse_args()
-    return Config(device=a.device)
-train(parse(), None)
-""", []),
+     "through log_probs_t = torch.stack(log_probs)), so their graph is used", _REINFORCE, []),
 ]
 
 
