@@ -8,7 +8,8 @@ be CUDA; a helper's loop that runs once a call reads per call; a fold's predicti
 a DataLoader over a Dataset whose __getitem__ returns CUDA tensors yields CUDA batches; model.export(path) is
 no forward; a comprehension's per-element reads every N steps are the every-N fix; a fill warms
 no cuBLAS / cuDNN; a fill given new axes is still a fill; a read nested in a comprehension's element counts; a dataclass's keyword fills its field; an
-update after a helper's rollout runs per round; a backward is followed back through assignments to the results."""
+update after a helper's rollout runs per round; a backward is followed back through assignments to the results; DataLoader options in a dict chosen by `if
+use_cuda` are the GPU branch's."""
 
 from __future__ import annotations
 
@@ -349,6 +350,20 @@ def names(model, x):
      "once per episode, after the helper's rollout, is per round", _REINFORCE, [15]),
     ("GA107", "the same: the rollout's forwards feed log-probs the caller stacks into the loss it steps back (followed "
      "through log_probs_t = torch.stack(log_probs)), so their graph is used", _REINFORCE, []),
+    ("GA106", "**dl_config with dl_config = {'num_workers': 0, 'pin_memory': True} if use_cuda else {}: the options "
+     "on a GPU are spelled out (no workers); with four workers and pinning they are right", """
+import torch
+use_cuda = torch.cuda.is_available()
+device = torch.device("cuda" if use_cuda else "cpu")
+dl_config = {"num_workers": 0, "pin_memory": True} if use_cuda else {}
+good_config = {"num_workers": 4, "pin_memory": True} if use_cuda else {}
+def loaders(train_set, val_set):
+    train = torch.utils.data.DataLoader(train_set, batch_size=64, shuffle=True, **dl_config)
+    val = torch.utils.data.DataLoader(val_set, batch_size=64, **good_config)
+    for x, y in train:
+        x = x.to(device)
+    return train, val
+""", [7]),
 ]
 
 

@@ -29,6 +29,7 @@ from typing import Iterator, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short
 from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR
+from advisor.lint.flow.conditions import cuda_condition
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -256,6 +257,8 @@ def _dict_literal(ctx, value: ast.AST) -> Optional[dict[str, ast.AST]]:
     if len(values) != 1:
         return None
     literal = values[0]
+    if isinstance(literal, ast.IfExp) and cuda_condition(literal.test, ctx.qual) is not None:
+        literal = literal.body if cuda_condition(literal.test, ctx.qual) else literal.orelse  # (the options on a GPU)
     if isinstance(literal, ast.Call) and isinstance(literal.func, ast.Name) and literal.func.id == "dict" \
             and not literal.args and all(k.arg is not None for k in literal.keywords):
         spelled = {k.arg: k.value for k in literal.keywords}  # dict(batch_size=4, num_workers=2)
