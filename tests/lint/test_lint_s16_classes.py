@@ -364,6 +364,22 @@ def loaders(train_set, val_set):
         x = x.to(device)
     return train, val
 """, [7]),
+    ("GA106", "self.device of a @property that returns torch.device(f'cuda:{self.gpu}' if torch.cuda.is_available() "
+     "and self.gpu is not None else 'cpu') is the property's value, a device that can be CUDA (after scoring, r42)", """
+import torch
+from torch.utils.data import DataLoader
+class Utils:
+    def __init__(self, gpu=None):
+        self.gpu = gpu
+    @property
+    def device(self):
+        return torch.device(f"cuda:{self.gpu}" if torch.cuda.is_available() and self.gpu is not None else "cpu")
+    def fit(self, data, model):
+        model.to(self.device)
+        loader = DataLoader(data, batch_size=32, shuffle=True)
+        for x in loader:
+            model(x.to(self.device))
+""", [11]),
 ]
 
 

@@ -63,6 +63,11 @@ class AttributeReads:
                 return held | (CUDA_MODEL if held & MODEL and base & CUDA_MODEL else 0)
             for info in self.scopes.classes_of(base):
                 method = info.methods.get(attr)
+                if method is not None and _a_property(method.node):  # self.device of @property def device(self)
+                    if not method.analyzed and method not in self.active:
+                        self._analyze_now(method)
+                    self.readers.setdefault(method, set()).add(self.environment.current)
+                    return method.return_kind
                 if method is not None and (method.touches_cuda or (method.is_abstract and info.holds_cuda)):
                     # forward_fn = self.forward_torch: the computation (a subclass's, for an abstract one)
                     return CUDA_FN  # of an object that keeps its tensors on the GPU
@@ -87,3 +92,8 @@ class AttributeReads:
                 return CUDA_TENSOR | (base & F64) if base & CUDA_MODEL else 0  # model.fc1.weight: a parameter
             out |= base & (MODEL | CUDA_MODEL)  # a submodule
         return out
+
+
+def _a_property(node: ast.AST) -> bool:
+    return any(isinstance(d, ast.Name) and d.id in ("property", "cached_property")
+               or isinstance(d, ast.Attribute) and d.attr == "cached_property" for d in node.decorator_list)
