@@ -73,6 +73,8 @@ LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader
                      # PyTorch Geometric's and MONAI's loaders are DataLoaders (subclasses, with num_workers and
                      # pin_memory)
                      "torch_geometric.loader.DataLoader", "torch_geometric.data.DataLoader",
+                     "torch_geometric.loader.NeighborLoader", "torch_geometric.loader.LinkNeighborLoader",
+                     "torch_geometric.loader.HGTLoader", "torch_geometric.loader.DataListLoader",
                      "monai.data.DataLoader", "monai.data.dataloader.DataLoader"})
 DATASETS_OF_TENSORS = frozenset({"torch.utils.data.TensorDataset"})
 # Calls that hand back parts of the arrays they are given, of the same dtype (a float64 X stays float64).

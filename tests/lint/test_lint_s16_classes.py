@@ -380,6 +380,19 @@ class Utils:
         for x in loader:
             model(x.to(self.device))
 """, [11]),
+    ("GA106", "PyG's NeighborLoader is a DataLoader (num_workers, pin_memory): default options feeding a CUDA model "
+     "load every batch in the main process (after scoring, r43); with workers and pinning it is right", """
+import torch
+from torch_geometric.loader import NeighborLoader
+def loaders(data, model):
+    model = model.cuda()
+    train = NeighborLoader(data, input_nodes=data.train_mask, batch_size=256, num_neighbors=[10, 10])
+    val = NeighborLoader(data, input_nodes=data.val_mask, batch_size=256, num_neighbors=[10, 10], num_workers=4,
+                         pin_memory=True)
+    for batch in train:
+        model(batch.to("cuda"))
+    return val
+""", [5]),
 ]
 
 
