@@ -393,6 +393,20 @@ def loaders(data, model):
         model(batch.to("cuda"))
     return val
 """, [5]),
+    ("GA103", "a helper whose loop over the loader breaks after its first batch runs that batch on every call: its "
+     "reads count at the loop that calls it (after scoring, r43)", """
+import torch
+def train(net, loader, opt):
+    for images, labels in loader:
+        loss = torch.nn.functional.mse_loss(net(images.cuda()), labels.cuda())
+        loss.backward()
+        opt.step()
+        print(loss.item())
+        break
+def run(net, loaders, opt):
+    for loader in loaders:
+        train(net, loader, opt)
+""", [7]),
 ]
 
 

@@ -394,7 +394,7 @@ class LoopAnalysis(BranchGuards, FlowView):
                 if event.bits & HOST_READ and not self.guarded(event.node, info.node)]
 
     def _every_call_events(self, info: FunctionInfo) -> list[Event]:
-        """``info``'s body's events, its loops aside but for one run once a call (``range(number)``, number=1)."""
-        once = [loop.body for loop in self._loops_by_scope.get(info.node, ())
-                if not self.index.enclosing_loops(loop) and self.iterations(loop) == 1]
+        """``info``'s body's events, its loops aside but one run once a call (``range(1)``, a body ending in break)."""
+        once = [loop.body for loop in self._loops_by_scope.get(info.node, ()) if not self.index.enclosing_loops(loop)
+                and (self.iterations(loop) == 1 or steps.runs_once(loop.body))]
         return [e for body in [info.node.body] + once for e in self.effects.events(body, stop_at_loops=True)]
