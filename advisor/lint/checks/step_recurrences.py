@@ -34,6 +34,8 @@ def step_recurrence(ctx, loop: ast.AST, is_small_op) -> Optional[tuple[str, ast.
     if elements is None:
         return None
     counter, items = elements
+    if not _reassigns_from_itself(loop.body):
+        return None  # (a cheap look at the statements first: most loops carry nothing)
     body = [node for statement in loop.body for node in ast.walk(statement)]
     for node in body:
         if isinstance(node, ast.Call) and not _bookkeeping(node) and not is_small_op(node):
@@ -89,6 +91,20 @@ def _is_element(ctx, node: ast.AST, counter: Optional[str], items: set[str]) -> 
     index = node.slice
     names = {n.id for n in ast.walk(index) if isinstance(n, ast.Name)}
     return names == {counter} and not isinstance(index, (ast.Slice, ast.Tuple)) and _is_buffer(ctx, node.value)
+
+
+def _reassigns_from_itself(statements: list[ast.stmt]) -> bool:
+    """Does a statement (in ``if`` branches too) set a name from a value that reads it, or add to it?"""
+    for statement in statements:
+        if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
+            return True
+        if isinstance(statement, ast.Assign):
+            targets = {t.id for t in statement.targets if isinstance(t, ast.Name)}
+            if targets and any(isinstance(n, ast.Name) and n.id in targets for n in ast.walk(statement.value)):
+                return True
+        if isinstance(statement, ast.If) and _reassigns_from_itself(statement.body + statement.orelse):
+            return True
+    return False
 
 
 def _carried(ctx, loop) -> Optional[str]:
