@@ -198,8 +198,14 @@ class FlowAnalyzer(CallEvaluator):
             grown |= self._grow(info, target, kind)
         if grown:
             self.dirty.add(info)
+        return self.return_kind_of(info)
+
+    def return_kind_of(self, info: FunctionInfo) -> int:
+        """What ``info`` returns, as far as it is known: analysed now on first use (the caller gets a real kind at
+        once), and the current scope re-run when it grows. Also for methods nothing in the file calls by name:
+        a Dataset's ``__getitem__`` (the loader calls it), a ``@property`` read as an attribute."""
         if not info.analyzed and info not in self.active and len(self.active) < _MAX_NESTING:
-            self._analyze_now(info)  # on first call: the caller gets a real return kind at once
+            self._analyze_now(info)
         self.readers.setdefault(info, set()).add(self.environment.current)
         return info.return_kind
 

@@ -64,10 +64,7 @@ class AttributeReads:
             for info in self.scopes.classes_of(base):
                 method = info.methods.get(attr)
                 if method is not None and _a_property(method.node):  # self.device of @property def device(self)
-                    if not method.analyzed and method not in self.active:
-                        self._analyze_now(method)
-                    self.readers.setdefault(method, set()).add(self.environment.current)
-                    return method.return_kind
+                    return self.return_kind_of(method)
                 if method is not None and (method.touches_cuda or (method.is_abstract and info.holds_cuda)):
                     # forward_fn = self.forward_torch: the computation (a subclass's, for an abstract one)
                     return CUDA_FN  # of an object that keeps its tensors on the GPU

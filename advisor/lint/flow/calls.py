@@ -179,13 +179,8 @@ class CallEvaluator(ExprEvaluator):
         """CUDA_TENSOR for an instance of the file's Dataset class whose ``__getitem__`` returns CUDA tensors
         (``{"X": torch.tensor(x).to(device)}``): every batch the loader collates is on the GPU already."""
         for info in self.scopes.classes_of(dataset):
-            getitem = info.methods.get("__getitem__")
-            if getitem is None:
-                continue
-            if not getitem.analyzed and getitem not in self.active:
-                self._analyze_now(getitem)  # (nothing in the file calls it: the loader does)
-            self.readers.setdefault(getitem, set()).add(self.environment.current)
-            if getitem.return_kind & CUDA_TENSOR:
+            getitem = info.methods.get("__getitem__")  # (nothing in the file calls it: the loader does)
+            if getitem is not None and self.return_kind_of(getitem) & CUDA_TENSOR:
                 return CUDA_TENSOR
         return 0
 
