@@ -16,7 +16,8 @@ of CUDA tensors (``rewards.append(torch.tensor([r], device=...))``) is not a buf
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from collections import deque
+from typing import Iterator, Optional
 
 from advisor.lint.flow import CONTAINER, CUDA_TENSOR
 
@@ -34,7 +35,7 @@ def step_recurrence(ctx, loop: ast.AST, is_small_op) -> Optional[tuple[str, ast.
     if elements is None:
         return None
     counter, items = elements
-    if not _reassigns_from_itself(loop.body):
+    if next(_self_updates(loop.body), None) is None:
         return None  # (a cheap look at the statements first: most loops carry nothing)
     body = [node for statement in loop.body for node in ast.walk(statement)]
     for node in body:
@@ -93,33 +94,29 @@ def _is_element(ctx, node: ast.AST, counter: Optional[str], items: set[str]) -> 
     return names == {counter} and not isinstance(index, (ast.Slice, ast.Tuple)) and _is_buffer(ctx, node.value)
 
 
-def _reassigns_from_itself(statements: list[ast.stmt]) -> bool:
-    """Does a statement (in ``if`` branches too) set a name from a value that reads it, or add to it?"""
-    for statement in statements:
-        if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
-            return True
-        if isinstance(statement, ast.Assign):
-            targets = {t.id for t in statement.targets if isinstance(t, ast.Name)}
-            if targets and any(isinstance(n, ast.Name) and n.id in targets for n in ast.walk(statement.value)):
-                return True
-        if isinstance(statement, ast.If) and _reassigns_from_itself(statement.body + statement.orelse):
-            return True
-    return False
+def _self_updates(statements: list[ast.stmt]) -> Iterator[tuple[ast.stmt, str]]:
+    """(statement, name) for each statement that sets a name from a value reading it, or adds to it (``gae = delta
+    + gamma * lam * gae``, ``advantages[t] = last = ... * last``, ``R += ...``), in ``ast.walk``'s order. Only
+    statements are visited: no expression holds one, so this is cheap next to a walk of the whole body."""
+    for top in statements:
+        queue = deque([top])
+        while queue:
+            statement = queue.popleft()
+            if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
+                yield statement, statement.target.id
+            elif isinstance(statement, ast.Assign):
+                targets = {t.id for t in statement.targets if isinstance(t, ast.Name)}
+                read = {n.id for n in ast.walk(statement.value) if isinstance(n, ast.Name)}
+                if targets & read:
+                    yield statement, sorted(targets & read)[0]
+            queue.extend(c for c in ast.iter_child_nodes(statement)
+                         if isinstance(c, (ast.stmt, ast.excepthandler, ast.match_case)))
 
 
 def _carried(ctx, loop) -> Optional[str]:
-    """A name the body sets from an expression that reads it (``gae = delta + gamma * lam * gae``,
-    ``advantages[t] = last = delta + ... * last``, ``R += ...``): the loop's running value, on CUDA."""
-    for statement in (node for s in loop.body for node in ast.walk(s)):
-        if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name) \
-                and ctx.kind(statement.value) & CUDA_TENSOR:
-            return statement.target.id
-        if isinstance(statement, ast.Assign) and ctx.kind(statement.value) & CUDA_TENSOR:
-            targets = {t.id for t in statement.targets if isinstance(t, ast.Name)}
-            read = {n.id for n in ast.walk(statement.value) if isinstance(n, ast.Name)}
-            if targets & read:
-                return sorted(targets & read)[0]
-    return None
+    """The loop's running value on CUDA: the first self-update (above) whose value is a CUDA tensor."""
+    return next((name for statement, name in _self_updates(loop.body) if ctx.kind(statement.value) & CUDA_TENSOR),
+                None)
 
 
 def _bookkeeping(call: ast.Call) -> bool:
