@@ -250,7 +250,9 @@ def _cold_regions(ctx) -> Iterator[tuple]:
 def _a_fill(ctx, kernels: list) -> bool:
     """Is the first kernel the program ran a factory's fill (``torch.randn(..., device="cuda")``)? Not a cast of a
     CUDA model (``net.double()``), which the r5 corpus counted as a warm-up."""
-    node = kernels[-1].node if kernels else None
+    if not kernels:
+        return False
+    node = kernels[-1].node
     name = (ctx.qual(node.func) or "") if isinstance(node, ast.Call) else ""
     return not kernels[-1].bits & COMPUTE and name.startswith("torch.") and name[6:] in api.FACTORIES
 
