@@ -38,6 +38,7 @@ Must not:     the same loop with the forward of a model the file does not size (
 from __future__ import annotations
 
 import ast
+from functools import partial
 from typing import Iterator, Optional
 
 from advisor.lint.checks.common import line_of, short, where
@@ -121,12 +122,11 @@ def run(ctx) -> Iterator[Hit]:
         return
     threshold = ctx.machine.add_crossover or TYPICAL_CROSSOVER
     sized = _makes_sized_cuda_tensors(ctx)  # every size the linter knows starts at a factory with a constant shape
-    is_small_op = lambda call: _is_small_op(ctx, call)  # noqa: E731
     reported: set[ast.AST] = set()
     stores_in = _stores(ctx)
     depth = {loop: len(ctx.index.enclosing_loops(loop)) for loop in ctx.index.loops}
     for loop in sorted(ctx.index.loops, key=lambda loop: -depth[loop]):  # innermost first
-        recurrence = None if sized else step_recurrence(ctx, loop, is_small_op)
+        recurrence = None if sized else step_recurrence(ctx, loop, partial(_is_small_op, ctx))
         if not sized and recurrence is None:
             continue  # no size known: only a recurrence over a rollout's buffers is known to be small
         if ctx.is_sweep(loop) or ctx.iterates_loader(loop) or _captured(ctx, loop):
@@ -150,7 +150,7 @@ def run(ctx) -> Iterator[Hit]:
             # datasets of a config): nothing says the loop is long (a walk over a CUDA tensor's rows is as long as it)
         sizes = [_elements(ctx, node) for node in ops]
         if None in sizes:  # sizes unknown: small all the same when it steps through a rollout's buffers
-            recurrence = recurrence or step_recurrence(ctx, loop, is_small_op)
+            recurrence = recurrence or step_recurrence(ctx, loop, partial(_is_small_op, ctx))
             if recurrence is None:
                 continue
         elif max(sizes) >= threshold:  # type: ignore[type-var]
