@@ -1,6 +1,7 @@
 """GA107: a model run on the GPU for inference with autograd still recording.
 
-One finding per loop (per function outside loops) and model, at the forward call.
+One finding per loop (per function outside loops) and model, at the forward call -- and one more for each further
+line that calls the model itself (TTA: model(x), model(x.flip(2)) ...: each line records its own graph).
 Must match:   model.eval(); for x in loader: preds.append(model(x.to(device)))
               for x in batches: out = model(x.cuda())      (a forward in a loop, no backward anywhere in it)
               for _ in range(1000): model.forward(inp) / net.act(state)     (benchmarks, policy evaluation)
@@ -45,6 +46,7 @@ from advisor.lint.checks import grad_state
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.forwards import model_of, trains
 from advisor.lint.checks.grad_off import grad_mode_of_caller, grad_off, grad_switched_off_lines, method_grad_off
+from advisor.lint.checks.not_models import LOSS_OR_METRIC, feature_transform, single_layer
 from advisor.lint.checks.target_nets import TargetNetworks
 from advisor.lint.checks.timer_statements import statement_calls
 from advisor.lint.checks.training_steps import results_stepped_back, sample_after_training, trains_around
@@ -96,10 +98,6 @@ INFO = CheckInfo(
     references=("https://pytorch.org/docs/stable/generated/torch.inference_mode.html",),
     doc=DOC,
 )
-# A loss module or a metric module (torchmetrics' are nn.Modules too): no model run for inference.
-_LOSS_OR_METRIC = re.compile(r"criterion|loss|metric|iou|accuracy|dice|psnr|ssim|auroc", re.IGNORECASE)
-_CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "Module", "DataParallel",
-                         "DistributedDataParallel"})
 _HARNESSES = ("timeit", "repeat", "Timer", "do_bench", "bench", "run_benchmark", "measure", "time_it", "timed",
               "profile", "run")
 
@@ -126,15 +124,17 @@ def run(ctx) -> Iterator[Hit]:
             continue
         scope = ctx.index.scope_of(call)
         loops = ctx.index.enclosing_loops(call)
-        key = (loops[0] if loops else scope if not isinstance(scope, ast.Module) else call, short(model))
+        key = (loops[0] if loops else scope if not isinstance(scope, ast.Module) else call, short(model),
+               call.lineno if _direct_forward(call, model) else None)  # (each line that runs the model: its own
+        # fix; model.extract_preds(...) and other methods of a model that ran on that iteration are not forwards)
         if key in reported or any(line < call.lineno for line in global_off) or grad_off(ctx, call, 0) \
                 or method_grad_off(ctx, call):
             continue
         if grad_mode_of_caller(ctx, call, evaluated=bool(ctx.kind(model) & EVAL)):
             continue  # a module's forward (a Lightning eval hook) runs in the grad mode its caller chose
-        if _single_layer(ctx, model, lambda call=call: _handed_to_a_runner(ctx, call)) \
-                or _LOSS_OR_METRIC.search(last_identifier(model)) \
-                or _feature_transform(ctx, model):
+        if single_layer(ctx, model, lambda call=call: _handed_to_a_runner(ctx, call)) \
+                or LOSS_OR_METRIC.search(last_identifier(model)) \
+                or feature_transform(ctx, model):
             continue  # nn.Conv2d(...) timed on its own: an operator benchmark; a loss: not a model's inference
         if frozen is None:
             frozen = grad_state.frozen_models(ctx.index)
@@ -203,13 +203,19 @@ def _timer_statements(ctx) -> Iterator[Hit]:
     frozen: Optional[frozenset[str]] = None
     for timer, model in statement_calls(ctx):
         if not ctx.kind(model) & CUDA_MODEL or not api.MODEL_NAME_HINT.search(last_identifier(model)) \
-                or grad_off(ctx, timer, 0) or _single_layer(ctx, model) or _feature_transform(ctx, model):
+                or grad_off(ctx, timer, 0) or single_layer(ctx, model) or feature_transform(ctx, model):
             continue
         frozen = grad_state.frozen_models(ctx.index) if frozen is None else frozen
         if grad_state.is_frozen(model, frozen):
             continue
         yield Hit(f"{short(timer)} times {short(model)}'s forward with autograd on: the number includes the graph "
                   "recording (no torch.no_grad() or torch.inference_mode() around the timer)", node=timer)
+
+
+def _direct_forward(call: ast.Call, model: ast.AST) -> bool:
+    """``model(x)`` / ``model.forward(x)``: the model's own forward, not another of its methods."""
+    func = call.func.value if isinstance(call.func, ast.Attribute) and call.func.attr == "forward" else call.func
+    return short(func) == short(model)
 
 
 _FITS = re.compile(r"^(fit|train)", re.IGNORECASE)
@@ -278,51 +284,6 @@ def _speed_test(ctx, model: ast.AST, clock_start: Optional[int]) -> bool:
     made = [value.lineno for value in ctx.index.assigned_values.get(model.id, [])
             if ctx.index.scope_of(value) is scope] if isinstance(model, ast.Name) else []  # (this function's model)
     return all(line < clock_start for line in made)
-
-
-_FEATURE_TRANSFORMS = re.compile(r"^(torchaudio\.transforms|torchaudio\.compliance|nnAudio|torchvision\.transforms)\.")
-# a project's own copy of one, by its class name (data.MelSpectrogramFixed wraps torchaudio's): fixed kernels too
-_TRANSFORM_CLASS = re.compile(r"^(Log)?(Mel)?(Spectrogram|STFT|MFCC|Fbank|FilterBank|AmplitudeToDB|Resample)",
-                              re.IGNORECASE)
-
-
-def _feature_transform(ctx, model: ast.AST) -> bool:
-    """``spec_layer = Spectrogram.STFT(device=device)`` (nnAudio), ``torchaudio.transforms.MelSpectrogram()``: a
-    feature transform with fixed kernels -- no parameter requires grad, so calling it records no graph (also a
-    project's own MelSpectrogram class)."""
-    values = ctx.index.assigned_values.get(model.id, []) if isinstance(model, ast.Name) else [model]
-    made = [_unmoved(v) for v in values]
-    return bool(made) and all(isinstance(v, ast.Call) and (_FEATURE_TRANSFORMS.match(ctx.qual(v.func) or "")
-                                                         or _TRANSFORM_CLASS.match(last_identifier(v.func) or ""))
-                              for v in made)
-
-
-def _unmoved(value: ast.AST) -> ast.AST:
-    """``Spectrogram(n_fft).to(device)`` / ``nn.Conv2d(...).cuda().eval()`` -> the constructor call."""
-    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
-            and value.func.attr in api.MODEL_SELF_METHODS:
-        value = value.func.value
-    return value
-
-
-def _single_layer(ctx, model: ast.AST, benchmarked=lambda: False) -> bool:
-    """A name bound only to one torch.nn layer (tpconv = nn.ConvTranspose1d(...).cuda()), not named a model --
-    whatever its name when the forward is an operator benchmark (a function handed to benchmark(fn))."""
-    if not isinstance(model, ast.Name):
-        return False
-    values = ctx.index.assigned_values.get(model.id, [])
-    if not values:
-        return False
-    named_a_model = bool(api.MODEL_NAME_HINT.search(model.id))
-    for value in map(_unmoved, values):  # (.cuda(), .to(device), .eval())
-        if isinstance(value, ast.Name) and value.id == model.id:
-            continue  # conv = conv.half(): the same layer, cast
-        name = ctx.qual(value.func) if isinstance(value, ast.Call) else None
-        if not name or not name.startswith("torch.nn.") or name.rsplit(".", 1)[-1] in _CONTAINERS:
-            return False
-        if name.endswith("Loss") and not named_a_model:
-            return True  # nn.CrossEntropyLoss(): no parameters to record a graph for
-    return not named_a_model or benchmarked()
 
 
 def _handed_to_a_runner(ctx, call: ast.Call) -> bool:

@@ -1,0 +1,59 @@
+"""What a forward-looking call runs that is not a model's inference: a loss or a metric module, a feature transform
+with fixed kernels (a spectrogram), one torch.nn layer benchmarked on its own. GA107 skips them: nothing is predicted,
+and (for transforms and losses) no parameter records a graph."""
+from __future__ import annotations
+
+import ast
+import re
+
+from advisor.lint import torch_api as api
+from advisor.lint.names import last_identifier
+
+# A loss module or a metric module (torchmetrics' are nn.Modules too): no model run for inference.
+LOSS_OR_METRIC = re.compile(r"criterion|loss|metric|iou|accuracy|dice|psnr|ssim|auroc", re.IGNORECASE)
+_CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "Module", "DataParallel",
+                         "DistributedDataParallel"})
+
+_FEATURE_TRANSFORMS = re.compile(r"^(torchaudio\.transforms|torchaudio\.compliance|nnAudio|torchvision\.transforms)\.")
+# a project's own copy of one, by its class name (data.MelSpectrogramFixed wraps torchaudio's): fixed kernels too
+_TRANSFORM_CLASS = re.compile(r"^(Log)?(Mel)?(Spectrogram|STFT|MFCC|Fbank|FilterBank|AmplitudeToDB|Resample)",
+                              re.IGNORECASE)
+
+
+def feature_transform(ctx, model: ast.AST) -> bool:
+    """``spec_layer = Spectrogram.STFT(device=device)`` (nnAudio), ``torchaudio.transforms.MelSpectrogram()``: a
+    feature transform with fixed kernels -- no parameter requires grad, so calling it records no graph (also a
+    project's own MelSpectrogram class)."""
+    values = ctx.index.assigned_values.get(model.id, []) if isinstance(model, ast.Name) else [model]
+    made = [_unmoved(v) for v in values]
+    return bool(made) and all(isinstance(v, ast.Call) and (_FEATURE_TRANSFORMS.match(ctx.qual(v.func) or "")
+                                                         or _TRANSFORM_CLASS.match(last_identifier(v.func) or ""))
+                              for v in made)
+
+
+def _unmoved(value: ast.AST) -> ast.AST:
+    """``Spectrogram(n_fft).to(device)`` / ``nn.Conv2d(...).cuda().eval()`` -> the constructor call."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+            and value.func.attr in api.MODEL_SELF_METHODS:
+        value = value.func.value
+    return value
+
+
+def single_layer(ctx, model: ast.AST, benchmarked=lambda: False) -> bool:
+    """A name bound only to one torch.nn layer (tpconv = nn.ConvTranspose1d(...).cuda()), not named a model --
+    whatever its name when the forward is an operator benchmark (a function handed to benchmark(fn))."""
+    if not isinstance(model, ast.Name):
+        return False
+    values = ctx.index.assigned_values.get(model.id, [])
+    if not values:
+        return False
+    named_a_model = bool(api.MODEL_NAME_HINT.search(model.id))
+    for value in map(_unmoved, values):  # (.cuda(), .to(device), .eval())
+        if isinstance(value, ast.Name) and value.id == model.id:
+            continue  # conv = conv.half(): the same layer, cast
+        name = ctx.qual(value.func) if isinstance(value, ast.Call) else None
+        if not name or not name.startswith("torch.nn.") or name.rsplit(".", 1)[-1] in _CONTAINERS:
+            return False
+        if name.endswith("Loss") and not named_a_model:
+            return True  # nn.CrossEntropyLoss(): no parameters to record a graph for
+    return not named_a_model or benchmarked()
