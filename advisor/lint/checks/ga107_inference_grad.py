@@ -149,14 +149,14 @@ def run(ctx) -> Iterator[Hit]:
                 continue  # netD(netG(z).detach()) in a GAN's D step: netG trains in the same loop (its G step);
                 # after model.eval(), or in a pass over a loader with no backward (a validation pass in the epoch
                 # loop that trains the model), the graph is still recorded for nothing
-            reported.add(key)  # a teacher's logits, a DQN target: the graph is recorded and thrown away
+            reported.update(_reporting(key))  # a teacher's logits, a DQN target: the graph is recorded and thrown away
             yield Hit(f"{short(call)} records an autograd graph that is never used: its output is detached "
                       "(run it under torch.no_grad())", node=call)
             continue
         if (targets := targets or TargetNetworks(ctx.index)).is_target(model) and _backward_after(ctx, call, scope) \
                 and not _fed_a_graph(ctx, call, scope, frozen, carrying):  # (an attack's target classifier fed a
             # generator's output: the backward pass needs the graph through it)
-            reported.add(key)  # SAC's target critics, a double DQN's target_net(next_states).gather(...) in the loss
+            reported.update(_reporting(key))  # SAC's target critics, a double DQN's target_net(next_states).gather(...) in the loss
             yield Hit(f"{short(call)} runs the target network {short(model)} with autograd on: its weights are "
                       "copied in and never trained, yet its graph is recorded and the backward pass walks it "
                       "(run it under torch.no_grad())", node=call)
@@ -174,7 +174,7 @@ def run(ctx) -> Iterator[Hit]:
                     continue  # a warm-up whose outputs are dropped: nothing keeps its graph alive
             if _backward_after(ctx, call, scope) or _caller_steps_back(ctx, call):
                 continue
-            reported.add(key)
+            reported.update(_reporting(key))
             measured = "; the clock around it measures the recording too" if clock is not None else ""
             yield Hit(f"{short(call)} runs a model in eval mode with autograd on (no torch.no_grad() or "
                       f"torch.inference_mode() around it){measured}", node=call)
@@ -183,14 +183,14 @@ def run(ctx) -> Iterator[Hit]:
             timed = _timed_calls(ctx) if timed is None else timed
             if _speed_test(ctx, model, timed.get(call)) and not _backward_after(ctx, call, scope) \
                     and not _FITS.search(last_identifier(call.func)):  # (model.fit(data): a training run)
-                reported.add(key)  # start = time.time(); _ = model(x); ...: the recording is in the number
+                reported.update(_reporting(key))  # start = time.time(); _ = model(x); ...: the recording is in the number
                 yield Hit(f"{short(call)} is timed with autograd on and no backward pass: the clock measures the "
                           "graph recording too (no torch.no_grad() or torch.inference_mode() around it)", node=call)
             continue
         if trains_around(ctx, call, scope, loops, training) or sample_after_training(ctx, call, loops[0]) \
                 or results_stepped_back(ctx, call):
             continue  # (forward_pass_samples(X, y): its loop sums the forwards of a loss its caller steps back)
-        reported.add(key)
+        reported.update(_reporting(key))
         yield Hit(f"{short(call)} runs the model on every iteration of the loop at {where(ctx, loops[0])} with "
                   "autograd on and no backward pass (no torch.no_grad() or torch.inference_mode() around it)",
                   node=call)
@@ -210,6 +210,11 @@ def _timer_statements(ctx) -> Iterator[Hit]:
             continue
         yield Hit(f"{short(timer)} times {short(model)}'s forward with autograd on: the number includes the graph "
                   "recording (no torch.no_grad() or torch.inference_mode() around the timer)", node=timer)
+
+
+def _reporting(key: tuple) -> tuple[tuple, tuple]:
+    """A finding's key, and the key that keeps the model's other methods on that iteration quiet after it."""
+    return key, key[:2] + (None,)
 
 
 def _direct_forward(call: ast.Call, model: ast.AST) -> bool:

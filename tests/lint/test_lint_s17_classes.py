@@ -1,0 +1,58 @@
+"""Classes of session 17 (issue 12), each with its must-not twin, fixed on the spent corpora r34-r43 before r44 was
+scored: each line that runs a model for inference is its own finding (test-time augmentation); a learning-rate
+scheduler's step after a validation pass trains nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+_EPOCHS = """
+import torch
+def train_net(train_loader, val_loader, model, criterion, optimizer, scheduler):
+    for epoch in range(20):
+        for data, target in train_loader:
+            optimizer.zero_grad()
+            loss = criterion(model(data.cuda()), target.cuda())
+            loss.backward()
+            optimizer.step()
+        val_loss = []
+        for data, target in val_loader:
+            output = model(data.cuda())
+            val_loss.append(criterion(output, target.cuda()))
+        {after}
+"""
+
+CASES = [
+    ("GA107", "test-time augmentation: each flipped forward of the eval model is its own line to fix (r42)", """
+import torch
+def validate(model, loader):
+    model.eval()
+    for x, y in loader:
+        x = x.cuda()
+        logit = model(x).softmax(1)
+        logit += model(x.flip(dims=(2,))).flip(dims=(2,)).softmax(1)
+        logit += model(x.flip(dims=(3,))).flip(dims=(3,)).softmax(1)
+        print(logit.argmax(1).sum())
+""", [6, 7, 8]),
+    ("GA107", "other methods of the model on the same iteration are not forwards of their own", """
+import torch
+def rollout(model, env):
+    model.eval()
+    for step in range(100):
+        out = model(env.observe().cuda())
+        preds = model.extract_preds(out)
+        if model.has_interaction(preds):
+            env.act(preds)
+""", [5]),
+    ("GA107", "scheduler.step(val_loss) after the validation pass trains nothing: the pass records for nothing (r42)",
+     _EPOCHS.format(after="scheduler.step(sum(val_loss))"), [11]),
+    ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
+     _EPOCHS.format(after="optimizer.step()"), []),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_s17_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
