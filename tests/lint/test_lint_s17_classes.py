@@ -1,6 +1,7 @@
 """Classes of session 17 (issue 12), each with its must-not twin, fixed on the spent corpora r34-r43 before r44 was
 scored: each line that runs a model for inference is its own finding (test-time augmentation); a learning-rate
-scheduler's step after a validation pass trains nothing."""
+scheduler's step after a validation pass trains nothing; `torch.device(device="cuda:0")` is a CUDA device (the keyword
+form); an output copied to the host and then detached (`out.cpu().detach()`) was recorded for nothing."""
 
 from __future__ import annotations
 
@@ -48,6 +49,45 @@ def rollout(model, env):
 """, [5]),
     ("GA107", "scheduler.step(val_loss) after the validation pass trains nothing: the pass records for nothing (r42)",
      _EPOCHS.format(after="scheduler.step(sum(val_loss))"), [11]),
+    ("GA107", "torch.device(device=...) chosen at the module's run: the evaluation loop's inputs can be on CUDA (r43)", """
+import torch
+def evaluate(loader, gating):
+    gating.eval()
+    for inputs, labels in loader:
+        x = inputs.to(device=DEVICE)
+        scores = gating.forward(x=x)
+        print(scores.shape)
+if __name__ == "__main__":
+    DEVICE = torch.device(device="cuda:0") if torch.cuda.is_available() else torch.device(device="cpu")
+    evaluate(make_loader(), Net().to(DEVICE))
+""", [6]),
+    ("GA107", "twin: the same evaluation with the device the CPU only", """
+import torch
+def evaluate(loader, gating):
+    gating.eval()
+    for inputs, labels in loader:
+        x = inputs.to(device=DEVICE)
+        scores = gating.forward(x=x)
+        print(scores.shape)
+if __name__ == "__main__":
+    DEVICE = torch.device(device="cpu")
+    evaluate(make_loader(), Net().to(DEVICE))
+""", []),
+    ("GA107", "an embedding helper whose output is copied to the host and detached records a graph for nothing (r42)", """
+import torch, torchvision
+net = torchvision.models.mobilenet_v2(pretrained=True).cuda()
+def embed(image):
+    predictions = net(image.unsqueeze(0).cuda())
+    return predictions.cpu().detach().numpy().ravel()
+""", [4]),
+    ("GA107", "twin: the same helper under torch.no_grad()", """
+import torch, torchvision
+net = torchvision.models.mobilenet_v2(pretrained=True).cuda()
+@torch.no_grad()
+def embed(image):
+    predictions = net(image.unsqueeze(0).cuda())
+    return predictions.cpu().detach().numpy().ravel()
+""", []),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

@@ -197,7 +197,8 @@ def _text(node: ast.AST) -> str:
 
 # Tensor methods and subscripts that keep the graph on the way to a .detach(): `target_net(s).max(1)[0].detach()`.
 _KEEPS_GRAPH = frozenset({"max", "min", "mean", "sum", "squeeze", "unsqueeze", "view", "reshape", "gather", "float",
-                          "softmax", "log_softmax", "sigmoid", "clone", "contiguous", "flatten", "t", "permute"})
+                          "softmax", "log_softmax", "sigmoid", "clone", "contiguous", "flatten", "t", "permute",
+                          "cpu", "cuda", "to", "double", "half"})  # (copies and casts are differentiable too)
 
 
 def output_detached(index, call: ast.Call, names_of: Callable[[ast.AST], dict]) -> bool:

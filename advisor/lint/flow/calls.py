@@ -101,10 +101,10 @@ class CallEvaluator(ExprEvaluator):
     def _library_call(self, name: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
         last = name.rsplit(".", 1)[-1]
         if name in api.DEVICE_CONSTRUCTORS:
-            first = node.args[0] if node.args else _keyword(node, "type")
+            first = node.args[0] if node.args else _keyword(node, "type") or _keyword(node, "device")
             if isinstance(first, ast.Constant) and type(first.value) is int:
-                return CUDA_DEVICE
-            return (pos[0] if pos else kw.get("type", 0)) & DEVICE_BITS
+                return CUDA_DEVICE  # (torch.device(device="cuda:0"): the overload that takes a whole device)
+            return (pos[0] if pos else kw.get("type", 0) | kw.get("device", 0)) & DEVICE_BITS
         if name in api.CUDA_DEVICE_FUNCTIONS:
             return CUDA_DEVICE
         if name in api.OTHER_DEVICE_FUNCTIONS:
