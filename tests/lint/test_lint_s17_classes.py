@@ -1,7 +1,7 @@
 """Classes of session 17 (issue 12), each with its must-not twin, fixed on the spent corpora r34-r43 before r44 was
 scored: each line that runs a model for inference is its own finding (test-time augmentation); a learning-rate
 scheduler's step after a validation pass trains nothing; `torch.device(device="cuda:0")` is a CUDA device (the keyword
-form); an output copied to the host and then detached (`out.cpu().detach()`) was recorded for nothing."""
+form); an output copied to the host and then detached (`out.cpu().detach()`) was recorded for nothing; a Dataset class of another file handed `device=` makes its items there."""
 
 from __future__ import annotations
 
@@ -87,6 +87,34 @@ net = torchvision.models.mobilenet_v2(pretrained=True).cuda()
 def embed(image):
     predictions = net(image.unsqueeze(0).cuda())
     return predictions.cpu().detach().numpy().ravel()
+""", []),
+    ("GA103", "a Dataset of another module handed device=DEVICE yields CUDA batches: the step's loss.item() reads "
+     "back (r43, r40)", """
+import torch
+from dataset import SpeechDataset
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+loader = torch.utils.data.DataLoader(SpeechDataset(split="train", device=DEVICE), batch_size=16, num_workers=4)
+def step(model, x, y, opt):
+    loss = torch.nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss.item()
+for x, y in loader:
+    print(step(model, x, y, opt))
+""", [10]),
+    ("GA103", "twin: the same Dataset handed the CPU", """
+import torch
+from dataset import SpeechDataset
+loader = torch.utils.data.DataLoader(SpeechDataset(split="train", device="cpu"), batch_size=16, num_workers=4)
+def step(model, x, y, opt):
+    loss = torch.nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss.item()
+for x, y in loader:
+    print(step(model, x, y, opt))
 """, []),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),

@@ -212,10 +212,13 @@ def placed_on(name: str, pos: list[int], kw: dict) -> int:
     """A function the file does not show, named for fetching or placing data or a model, handed a CUDA device
     and no tensor (``get_batch("train", device)``, ``load_data(path, device=device)``): what it returns is on
     that device (``compute_metrics(path, device)`` says nothing of what it returns) -- a model when it is named like
-    one (``build_model(cfg, device)``), tensors otherwise. A class (``Trainer(model, device)``) is left alone."""
+    one (``build_model(cfg, device)``), tensors otherwise. A class (``Trainer(model, device)``) is left alone, but for a
+    Dataset handed ``device=``: its items are made there."""
     every = 0
     for kind in list(pos) + list(kw.values()):
         every |= kind
+    if name.endswith("Dataset") and kw.get("device", 0) & CUDA_DEVICE and not every & (TENSOR_BITS | MODEL_BITS):
+        return CUDA_TENSOR  # LibriSpeechDataset(split, device=DEVICE): its items are made on that device
     if not every & CUDA_DEVICE or every & (TENSOR_BITS | MODEL_BITS) or name[:1].isupper() \
             or not api.DATA_ON_DEVICE_HINT.search(name) or api.NOT_DATA_HINT.search(name):
         return 0
