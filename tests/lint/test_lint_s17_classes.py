@@ -1,7 +1,8 @@
 """Classes of session 17 (issue 12), each with its must-not twin, fixed on the spent corpora r34-r43 before r44 was
 scored: each line that runs a model for inference is its own finding (test-time augmentation); a learning-rate
 scheduler's step after a validation pass trains nothing; `torch.device(device="cuda:0")` is a CUDA device (the keyword
-form); an output copied to the host and then detached (`out.cpu().detach()`) was recorded for nothing; a Dataset class of another file handed `device=` makes its items there."""
+form); an output copied to the host and then detached (`out.cpu().detach()`) was recorded for nothing; a Dataset class of another file handed `device=` makes its items there; a method a class inherits from a base class of the same file (a mixin's
+`self.to_var(x)`, its `device` property) runs the base's code."""
 
 from __future__ import annotations
 
@@ -115,6 +116,41 @@ def step(model, x, y, opt):
     return loss.item()
 for x, y in loader:
     print(step(model, x, y, opt))
+""", []),
+    ("GA103", "self.to_var(x) inherited from a mixin of the same file moves the batch to the mixin's device (r42)", """
+import torch
+class TorchUtils:
+    def __init__(self, gpu):
+        self.gpu = gpu
+    @property
+    def device(self):
+        return torch.device(f"cuda:{self.gpu}" if torch.cuda.is_available() and self.gpu is not None else "cpu")
+    def to_var(self, t):
+        return t.to(self.device)
+class Detector(TorchUtils):
+    def __init__(self, gpu=None):
+        TorchUtils.__init__(self, gpu)
+        self.net = torch.nn.Linear(3, 3)
+    def fit(self, loader):
+        for x in loader:
+            out = self.net(self.to_var(x))
+            print(out.sum().item())
+""", [17]),
+    ("GA103", "twin: a mixin whose device is always the CPU", """
+import torch
+class TorchUtils:
+    @property
+    def device(self):
+        return torch.device("cpu")
+    def to_var(self, t):
+        return t.to(self.device)
+class Detector(TorchUtils):
+    def __init__(self):
+        self.net = torch.nn.Linear(3, 3)
+    def fit(self, loader):
+        for x in loader:
+            out = self.net(self.to_var(x))
+            print(out.sum().item())
 """, []),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),

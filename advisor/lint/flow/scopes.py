@@ -119,6 +119,9 @@ class ScopeIndex:
                 self._defs_in.setdefault(parent, {})[node.name] = info
         for info in self.classes.values():  # in source order, so a base defined earlier is already decided
             info.is_model = any(self._is_model_base(base, names) for base in info.node.bases)
+            for base in self._bases_here(info):  # (its methods are complete: it was defined earlier)
+                for name, method in base.methods.items():
+                    info.methods.setdefault(name, method)  # self.to_var(x) of a mixin: the base's own code runs
         self._names = names
         self._returns: dict[FunctionInfo, list[ast.AST]] = {}
         self._holders: Optional[dict[FunctionInfo, set[str]]] = None
@@ -130,6 +133,16 @@ class ScopeIndex:
             if isinstance(parent, FUNCTION_TYPES + (ast.ClassDef, ast.Module)):
                 return parent
         return self.index.tree
+
+    def _bases_here(self, info: ClassInfo) -> list[ClassInfo]:
+        """The classes ``info`` derives from that the file defines before it, first base first (the MRO's order
+        for the usual single chain and mixins)."""
+        found = []
+        for base in info.node.bases:
+            if isinstance(base, ast.Name):
+                found += [other for other in self.classes.values() if other.name == base.id
+                          and other.node.lineno < info.node.lineno and other is not info][-1:]
+        return found
 
     def _is_model_base(self, base: ast.AST, names: Names) -> bool:
         qualified = names.qual(base) or ""
