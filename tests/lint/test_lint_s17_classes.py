@@ -2,7 +2,8 @@
 scored: each line that runs a model for inference is its own finding (test-time augmentation); a learning-rate
 scheduler's step after a validation pass trains nothing; `torch.device(device="cuda:0")` is a CUDA device (the keyword
 form); an output copied to the host and then detached (`out.cpu().detach()`) was recorded for nothing; a Dataset class of another file handed `device=` makes its items there; a method a class inherits from a base class of the same file (a mixin's
-`self.to_var(x)`, its `device` property) runs the base's code."""
+`self.to_var(x)`, its `device` property) runs the base's code; a module's own Parameter or buffer moved to the input's device in forward is
+already there (model.to moved it)."""
 
 from __future__ import annotations
 
@@ -152,6 +153,33 @@ class Detector(TorchUtils):
             out = self.net(self.to_var(x))
             print(out.sum().item())
 """, []),
+    ("GA105", "self.weights (an nn.Parameter of this module) .to(x.device) in forward copies nothing: model.to moved "
+     "it (r43)", """
+import torch
+class Layer(torch.nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.weights = torch.nn.Parameter(torch.Tensor(n, n))
+        self.register_buffer("scale", torch.ones(n))
+    def forward(self, x):
+        return torch.cdist(x, self.weights.to(device=x.device)) * self.scale.to(x.device)
+model = Layer(8).cuda()
+for x in loader:
+    print(model(x.cuda()).shape)
+""", []),
+    ("GA105", "twin: a plain tensor attribute (no Parameter, no buffer) stays on the CPU and is copied every call", """
+import torch
+class Layer(torch.nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.linear = torch.nn.Linear(n, n)
+        self.mask = torch.ones(n, n)
+    def forward(self, x):
+        return self.linear(x) * self.mask.to(x.device)
+model = Layer(8).cuda()
+for x in loader:
+    print(model(x.cuda()).shape)
+""", [8]),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

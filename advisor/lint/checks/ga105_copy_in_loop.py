@@ -32,7 +32,7 @@ from advisor.lint.checks.passed_in_loop import same_data_passed_in_loop
 from advisor.lint.checks.replayed_batches import replayed_batches
 from advisor.lint.flow import COMPUTE, CPU_DEVICE, CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, DTYPE, MODEL, FunctionInfo
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
-from advisor.lint.names import dotted
+from advisor.lint.names import dotted, last_identifier
 
 DOC = CheckDoc(
     what=('Finds the same CPU tensor copied to the GPU (or the same model moved) on every iteration of a '
@@ -158,7 +158,8 @@ def run(ctx) -> Iterator[Hit]:
                           f"which the loop at {where(ctx, loop)} hands the same data", node=call,
                           evidence={"loop_line": line_of(ctx, loop), "tensor": key})
             continue
-        if not _invariant_cpu_tensor(ctx, key, before, ctx.assigned_in(info.node)) or _set_by_a_method(ctx, key):
+        if not _invariant_cpu_tensor(ctx, key, before, ctx.assigned_in(info.node)) or _set_by_a_method(ctx, key) \
+                or _module_state(info, key):
             continue
         repeated = _why_repeated(ctx, info, 0, set())
         if repeated:
@@ -324,6 +325,23 @@ def _set_by_a_method(ctx, key: str) -> bool:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         if any(isinstance(t, ast.Attribute) and t.attr == attr and dotted(t) == key for t in targets) \
                 and getattr(ctx.index.scope_of(node), "name", "__init__") != "__init__":
+            return True
+    return False
+
+
+def _module_state(info: FunctionInfo, key: str) -> bool:
+    """``self.weights = nn.Parameter(...)`` / ``self.register_buffer("mask", ...)`` in the method's own class:
+    model.to(device) moves it with the module, so ``self.weights.to(x.device)`` in forward finds it there already
+    and copies nothing."""
+    if not key.startswith("self.") or key.count(".") != 1 or info.class_info is None:
+        return False
+    attr = key.split(".", 1)[1]
+    for node in ast.walk(info.class_info.node):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                and last_identifier(node.value.func) == "Parameter" and any(dotted(t) == key for t in node.targets):
+            return True
+        if isinstance(node, ast.Call) and last_identifier(node.func) == "register_buffer" and node.args \
+                and isinstance(node.args[0], ast.Constant) and node.args[0].value == attr:
             return True
     return False
 
