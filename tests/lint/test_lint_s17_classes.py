@@ -3,7 +3,8 @@ scored: each line that runs a model for inference is its own finding (test-time 
 scheduler's step after a validation pass trains nothing; `torch.device(device="cuda:0")` is a CUDA device (the keyword
 form); an output copied to the host and then detached (`out.cpu().detach()`) was recorded for nothing; a Dataset class of another file handed `device=` makes its items there; a method a class inherits from a base class of the same file (a mixin's
 `self.to_var(x)`, its `device` property) runs the base's code; a module's own Parameter or buffer moved to the input's device in forward is
-already there (model.to moved it)."""
+already there (model.to moved it); a model the loop itself took to the CPU to save it is put back, not
+moved again."""
 
 from __future__ import annotations
 
@@ -180,6 +181,25 @@ model = Layer(8).cuda()
 for x in loader:
     print(model(x.cuda()).shape)
 """, [8]),
+    ("GA105", "net.cpu(); torch.save(...); net.to(device) in the epoch loop puts the model back (r43)", """
+import torch
+device = "cuda"
+net = Net().to(device)
+for epoch in range(100):
+    train(net)
+    net.cpu()
+    torch.save(net.state_dict(), "best.pt")
+    net.to(device)
+""", []),
+    ("GA105", "twin: net.to(device) on every epoch with nothing taking it off the GPU", """
+import torch
+device = "cuda"
+net = Net().to(device)
+for epoch in range(100):
+    train(net)
+    torch.save(net.state_dict(), "best.pt")
+    net.to(device)
+""", [7]),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

@@ -114,7 +114,7 @@ def run(ctx) -> Iterator[Hit]:
                 continue  # (`for epoch in range(1):` copies once; `if step % 100 == 0:` now and then; .cuda(i))
             is_module = (_is_module(before) or (not before and _is_module(ctx.kind(call)))) \
                 and not _LOSS_NAME.search(key or "")  # (loss_fn.to(device): no parameters to walk, a no-op)
-            if is_module and key is not None and same_model(ctx, key, loop):  # not a new model each time
+            if is_module and key is not None and same_model(ctx, key, loop) and not _moved_off(ctx, key, loop, call):
                 yield Hit(f"{short(call)} moves the model on every iteration of the loop at {where(ctx, loop)}",
                           node=call, severity="low", evidence={"loop_line": line_of(ctx, loop)})
             elif is_module and key is not None and ensemble_walk(ctx, key, loops):
@@ -327,6 +327,15 @@ def _set_by_a_method(ctx, key: str) -> bool:
                 and getattr(ctx.index.scope_of(node), "name", "__init__") != "__init__":
             return True
     return False
+
+
+def _moved_off(ctx, key: str, loop: ast.AST, call: ast.Call) -> bool:
+    """``net.cpu(); torch.save(net.state_dict(), path); net.to(device)``: the loop took the model off the GPU
+    itself (to save it on the host) before this move, which puts it back -- not a move of a model already there."""
+    return any(isinstance(other.func, ast.Attribute) and dotted(other.func.value) == key and other.lineno < call.lineno
+               and (other.func.attr == "cpu" or other.func.attr == "to" and ctx.kind(other.args[0] if other.args
+                                                                                   else other) & CPU_DEVICE)
+               for other in ast.walk(loop) if isinstance(other, ast.Call))
 
 
 def _module_state(info: FunctionInfo, key: str) -> bool:
