@@ -30,7 +30,17 @@ from advisor.lint.checks.invariant import accumulator_reset, is_literal, loop_in
 from advisor.lint.checks.model_moves import ensemble_walk, method_run_in_loop, same_model, same_model_passed_in_loop
 from advisor.lint.checks.passed_in_loop import same_data_passed_in_loop
 from advisor.lint.checks.replayed_batches import replayed_batches
-from advisor.lint.flow import COMPUTE, CPU_DEVICE, CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, DTYPE, MODEL, FunctionInfo
+from advisor.lint.flow import (
+    COMPUTE,
+    CPU_DEVICE,
+    CPU_TENSOR,
+    CUDA_DEVICE,
+    CUDA_MODEL,
+    CUDA_TENSOR,
+    DTYPE,
+    MODEL,
+    FunctionInfo,
+)
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import dotted, last_identifier
 
@@ -333,8 +343,8 @@ def _moved_off(ctx, key: str, loop: ast.AST, call: ast.Call) -> bool:
     """``net.cpu(); torch.save(net.state_dict(), path); net.to(device)``: the loop took the model off the GPU
     itself (to save it on the host) before this move, which puts it back -- not a move of a model already there."""
     return any(isinstance(other.func, ast.Attribute) and dotted(other.func.value) == key and other.lineno < call.lineno
-               and (other.func.attr == "cpu" or other.func.attr == "to" and ctx.kind(other.args[0] if other.args
-                                                                                   else other) & CPU_DEVICE)
+               and (other.func.attr == "cpu" or other.func.attr == "to" and other.args
+                    and ctx.kind(other.args[0]) & (CPU_DEVICE | CUDA_DEVICE) == CPU_DEVICE)
                for other in ast.walk(loop) if isinstance(other, ast.Call))
 
 
