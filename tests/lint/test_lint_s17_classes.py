@@ -4,7 +4,7 @@ scheduler's step after a validation pass trains nothing; `torch.device(device="c
 form); an output copied to the host and then detached (`out.cpu().detach()`) was recorded for nothing; a Dataset class of another file handed `device=` makes its items there; a method a class inherits from a base class of the same file (a mixin's
 `self.to_var(x)`, its `device` property) runs the base's code; a module's own Parameter or buffer moved to the input's device in forward is
 already there (model.to moved it); a model the loop itself took to the CPU to save it is put back, not
-moved again."""
+moved again; a buffer's `_batch_size` / `capacity` is a Python int whatever the buffer holds."""
 
 from __future__ import annotations
 
@@ -200,6 +200,21 @@ for epoch in range(100):
     torch.save(net.state_dict(), "best.pt")
     net.to(device)
 """, [7]),
+    ("GA103", "len(buffer._storage) < buffer._batch_size of a replay buffer of CUDA tensors compares Python ints (r43)",
+     """
+import torch
+class Agent:
+    def __init__(self, device="cuda"):
+        self.buffer = ReplayBuffer(batch_size=64)
+        self.buffer.extend({"obs": torch.zeros(4, device=device)})
+    def replay(self):
+        if len(self.buffer._storage) < self.buffer._batch_size:
+            return
+        batch = self.buffer.sample()
+    def run(self, env):
+        for step in range(10000):
+            self.replay()
+""", []),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

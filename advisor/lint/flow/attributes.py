@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import re
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.device_sources import handed_device
@@ -26,6 +27,8 @@ from advisor.lint.names import dotted, last_identifier
 
 # A layer's parameters: tensors where the module is (model.fc1.weight of a CUDA model is on the GPU).
 _PARAMETER_ATTRS = frozenset({"weight", "bias"})
+# A container's sizes and counts: Python ints, whatever it holds.
+_COUNT = re.compile(r"^_*(batch_size|capacity|max_?size|maxlen|buffer_size|memory_size|num_\w+|n_\w+)$")
 
 
 class AttributeReads:
@@ -81,8 +84,9 @@ class AttributeReads:
                 return CUDA_DEVICE  # .to(x_t.device) of the tensor the function is handed: wherever the caller put it
             return (CUDA_DEVICE if base & (CUDA_TENSOR | CUDA_MODEL) else 0) | \
                 (CPU_DEVICE if base & CPU_TENSOR else 0)
-        if attr in api.TENSOR_META_ATTRS or base & LOADER or api.DECODER_HOLDER.search(attr):
-            return 0  # (loader.num_neighbors: a setting, not a batch; model.processor, model.tokenizer: no module)
+        if attr in api.TENSOR_META_ATTRS or base & LOADER or api.DECODER_HOLDER.search(attr) or _COUNT.match(attr):
+            return 0  # (loader.num_neighbors: a setting, not a batch; model.processor, model.tokenizer: no module;
+            # buffer._batch_size, memory.capacity of a store of CUDA tensors: its sizes are Python ints)
         out = base & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY)
         if base & (MODEL | CUDA_MODEL) and not base & (CUDA_TENSOR | CPU_TENSOR):
             if attr in _PARAMETER_ATTRS:
