@@ -4,7 +4,7 @@ scheduler's step after a validation pass trains nothing; `torch.device(device="c
 form); an output copied to the host and then detached (`out.cpu().detach()`) was recorded for nothing; a Dataset class of another file handed `device=` makes its items there; a method a class inherits from a base class of the same file (a mixin's
 `self.to_var(x)`, its `device` property) runs the base's code; a module's own Parameter or buffer moved to the input's device in forward is
 already there (model.to moved it); a model the loop itself took to the CPU to save it is put back, not
-moved again; a buffer's `_batch_size` / `capacity` is a Python int whatever the buffer holds."""
+moved again; a buffer's `_batch_size` / `capacity` is a Python int whatever the buffer holds; `generators[i](x)` runs one of a list of models."""
 
 from __future__ import annotations
 
@@ -214,6 +214,27 @@ class Agent:
     def run(self, env):
         for step in range(10000):
             self.replay()
+""", []),
+    ("GA107", "generators[i](frame) of a list of unpickled CUDA models, per webcam frame, inference only (r42)", """
+import torch
+generator_a = torch.load("a.pt").cuda()
+generator_b = torch.load("b.pt").cuda()
+generators = [generator_a, generator_b]
+while True:
+    frame = torch.from_numpy(camera.read()).cuda()
+    out = generators[choice](frame)
+    show(out.data.cpu().numpy())
+""", [7]),
+    ("GA107", "twin: the same loop under torch.no_grad()", """
+import torch
+generator_a = torch.load("a.pt").cuda()
+generator_b = torch.load("b.pt").cuda()
+generators = [generator_a, generator_b]
+with torch.no_grad():
+    while True:
+        frame = torch.from_numpy(camera.read()).cuda()
+        out = generators[choice](frame)
+        show(out.data.cpu().numpy())
 """, []),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),

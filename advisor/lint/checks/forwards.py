@@ -86,7 +86,10 @@ def _library_generate(ctx, func: ast.Attribute) -> bool:
 
 
 def _named_like_a_model(ctx, func: ast.AST) -> bool:
-    """``model(x)``, ``self.net(x)``, or an alias bound only to such names (``f = model; f(x)``)."""
+    """``model(x)``, ``self.net(x)``, ``generators[i](x)`` (one of a list of models), or an alias bound only to such
+    names (``f = model; f(x)``)."""
+    if isinstance(func, ast.Subscript):
+        func = func.value
     if api.MODEL_NAME_HINT.search(last_identifier(func)):
         return True
     return isinstance(func, ast.Name) and any(
