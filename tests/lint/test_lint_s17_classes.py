@@ -4,7 +4,8 @@ scheduler's step after a validation pass trains nothing; `torch.device(device="c
 form); an output copied to the host and then detached (`out.cpu().detach()`) was recorded for nothing; a Dataset class of another file handed `device=` makes its items there; a method a class inherits from a base class of the same file (a mixin's
 `self.to_var(x)`, its `device` property) runs the base's code; a module's own Parameter or buffer moved to the input's device in forward is
 already there (model.to moved it); a model the loop itself took to the CPU to save it is put back, not
-moved again; a buffer's `_batch_size` / `capacity` is a Python int whatever the buffer holds; `generators[i](x)` runs one of a list of models."""
+moved again; a buffer's `_batch_size` / `capacity` is a Python int whatever the buffer holds; `generators[i](x)` runs one of a list of models; a `model` parameter called with no backward in a file that names CUDA is the
+GPU model its caller hands in."""
 
 from __future__ import annotations
 
@@ -235,6 +236,24 @@ with torch.no_grad():
         frame = torch.from_numpy(camera.read()).cuda()
         out = generators[choice](frame)
         show(out.data.cpu().numpy())
+""", []),
+    ("GA107", "warm-up forwards of a handed-in model in a helper that profiles CUDA activity (r43)", """
+import torch
+def inference_time(model, inputs, warm_up):
+    for _ in range(warm_up):
+        _ = model(inputs)
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        out = model(inputs)
+    return prof
+""", [4]),
+    ("GA107", "twin: the same helper in a file with no sign of CUDA", """
+import torch
+def inference_time(model, inputs, warm_up):
+    for _ in range(warm_up):
+        _ = model(inputs)
+    with torch.profiler.profile() as prof:
+        out = model(inputs)
+    return prof
 """, []),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),

@@ -63,6 +63,8 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
             return func.value
     if callee & CUDA_TENSOR and not callee & (MODEL | CUDA_MODEL | CPU_TENSOR) and _named_like_a_model(ctx, func):
         return func  # model = torch.load(path).cuda(); model(x): a whole model unpickled, read as data by the pass
+    if not callee and not arguments & CPU_TENSOR and _handed_model(ctx, func):
+        return func  # def time_inference(model, inputs): model(inputs) -- in a file that profiles CUDA work
     if not callee and ctx.kind(call) & CUDA_TENSOR and arguments & CUDA_TENSOR \
             and isinstance(func, (ast.Name, ast.Attribute)) and _named_like_a_model(ctx, func) \
             and not ctx.callees(call) and ctx.qual(func) is None:
@@ -94,6 +96,18 @@ def _named_like_a_model(ctx, func: ast.AST) -> bool:
         return True
     return isinstance(func, ast.Name) and any(
         api.MODEL_NAME_HINT.search(name) for name in alias_names(ctx.index.assigned_values, func.id))
+
+
+def _handed_model(ctx, func: ast.AST) -> bool:
+    """A parameter named ``model`` / ``net`` called in a file whose work is on CUDA: the model its caller hands in,
+    on the GPU like the rest of the file's work."""
+    if not isinstance(func, ast.Name) or not _HANDED_MODEL.match(func.id) or not ctx.shows_cuda:
+        return False
+    info = ctx.function_of(func)
+    return info is not None and func.id in info.positional + info.keyword_only
+
+
+_HANDED_MODEL = re.compile(r"^(model|net|network)$")
 
 
 def _unknown_eval_model(ctx, func: ast.AST, callee: int, arguments: int) -> bool:
