@@ -187,6 +187,16 @@ MODEL_QUIET_METHODS = frozenset({
 # A model's methods that run it on the GPU and hand back host data: whisper's model.transcribe(audio) returns a dict
 # of text (it has read every token back to decode it).
 MODEL_HOST_RESULT_METHODS = frozenset({"transcribe"})
+# A detector's results as tables (yolov5's results.pandas()): host data, read back inside the library, no GPU work.
+HOST_TABLE_METHODS = frozenset({"pandas", "to_pandas"})
+# A Python list's own methods: they move references on the host, whatever the list holds.
+_LIST_METHODS = frozenset({"append", "extend", "insert", "remove", "clear", "reverse", "count", "index"})
+
+
+def host_side_method(attr: str, on_a_list: bool) -> bool:
+    """A method that launches nothing whatever its receiver holds: a list's own (``accs.append(acc)`` of CUDA
+    tensors grows a list on the host), or a detector's results turned into host tables."""
+    return attr in HOST_TABLE_METHODS or on_a_list and attr in _LIST_METHODS
 # A model's own set-up and bookkeeping methods (nanoGPT's configure_optimizers, get_num_params, crop_block_size,
 # estimate_mfu; Lightning's configure_optimizers): called with configuration values, not CUDA tensors, they
 # compute nothing on the GPU.

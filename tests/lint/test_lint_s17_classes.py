@@ -5,7 +5,8 @@ form); an output copied to the host and then detached (`out.cpu().detach()`) was
 `self.to_var(x)`, its `device` property) runs the base's code; a module's own Parameter or buffer moved to the input's device in forward is
 already there (model.to moved it); a model the loop itself took to the CPU to save it is put back, not
 moved again; a buffer's `_batch_size` / `capacity` is a Python int whatever the buffer holds; `generators[i](x)` runs one of a list of models; a `model` parameter called with no backward in a file that names CUDA is the
-GPU model its caller hands in."""
+GPU model its caller hands in; appending to a list is no GPU work; a yolov5 / ultralytics detector runs its own
+inference mode and its `results.pandas()` tables are host data (r44's development half)."""
 
 from __future__ import annotations
 
@@ -255,6 +256,53 @@ def inference_time(model, inputs, warm_up):
         out = model(inputs)
     return prof
 """, []),
+    ("GA101", "a clock closed after a host read and a list append: the append launches nothing (r44 dev)", """
+import time
+import torch
+model = Net().cuda()
+accs = []
+for x, y in loader:
+    start = time.perf_counter()
+    loss = model(x.cuda()).sum()
+    loss.backward()
+    value = loss.item()
+    accs.append(value)
+    accs.append(loss.detach())
+    print(time.perf_counter() - start)
+""", []),
+    ("GA101", "twin: the clock closed right after the backward pass", """
+import time
+import torch
+model = Net().cuda()
+accs = []
+for x, y in loader:
+    start = time.perf_counter()
+    loss = model(x.cuda()).sum()
+    loss.backward()
+    print(time.perf_counter() - start)
+    accs.append(loss.item())
+""", [9]),
+    ("GA107", "a yolov5 hub model on camera frames: AutoShape runs under inference mode; its pandas tables are host data "
+     "(r44 dev)", """
+import torch
+model = torch.hub.load("ultralytics/yolov5", "custom", path="best.pt")
+model.to(torch.device("cuda:0"))
+while camera.isOpened():
+    ok, img = camera.read()
+    results = model(img)
+    df = results.pandas().xyxy[0]
+    for i in df.index:
+        if df["class"][i] == 0:
+            print(df["name"][i])
+""", []),
+    ("GA107", "twin: a torchvision detector on CUDA frames records a graph", """
+import torch, torchvision
+model = torchvision.models.detection.fasterrcnn_resnet50_fpn(weights="DEFAULT").cuda().eval()
+while camera.isOpened():
+    ok, img = camera.read()
+    results = model([torch.from_numpy(img).cuda()])
+    print(results[0]["boxes"].shape)
+""", [5]),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

@@ -46,7 +46,7 @@ from advisor.lint.checks import grad_state
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.forwards import model_of, trains
 from advisor.lint.checks.grad_off import grad_mode_of_caller, grad_off, grad_switched_off_lines, method_grad_off
-from advisor.lint.checks.not_models import LOSS_OR_METRIC, feature_transform, single_layer
+from advisor.lint.checks.not_models import LOSS_OR_METRIC, feature_transform, self_inferring_detector, single_layer
 from advisor.lint.checks.target_nets import TargetNetworks
 from advisor.lint.checks.timer_statements import statement_calls
 from advisor.lint.checks.training_steps import results_stepped_back, sample_after_training, trains_around
@@ -134,7 +134,7 @@ def run(ctx) -> Iterator[Hit]:
             continue  # a module's forward (a Lightning eval hook) runs in the grad mode its caller chose
         if single_layer(ctx, model, lambda call=call: _handed_to_a_runner(ctx, call)) \
                 or LOSS_OR_METRIC.search(last_identifier(model)) \
-                or feature_transform(ctx, model):
+                or feature_transform(ctx, model) or self_inferring_detector(ctx, model):
             continue  # nn.Conv2d(...) timed on its own: an operator benchmark; a loss: not a model's inference
         if frozen is None:
             frozen = grad_state.frozen_models(ctx.index)

@@ -1,5 +1,6 @@
 """What a forward-looking call runs that is not a model's inference: a loss or a metric module, a feature transform
-with fixed kernels (a spectrogram), one torch.nn layer benchmarked on its own. GA107 skips them: nothing is predicted,
+with fixed kernels (a spectrogram), one torch.nn layer benchmarked on its own, a detector whose wrapper runs its own
+inference mode (ultralytics' YOLO, yolov5 from torch.hub). GA107 skips them: nothing is predicted,
 and (for transforms and losses) no parameter records a graph."""
 from __future__ import annotations
 
@@ -57,3 +58,20 @@ def single_layer(ctx, model: ast.AST, benchmarked=lambda: False) -> bool:
         if name.endswith("Loss") and not named_a_model:
             return True  # nn.CrossEntropyLoss(): no parameters to record a graph for
     return not named_a_model or benchmarked()
+
+
+def self_inferring_detector(ctx, model: ast.AST) -> bool:
+    """``model = torch.hub.load("ultralytics/yolov5", ...)`` / ``YOLO("best.pt")``: the hub model is wrapped in
+    AutoShape, whose forward runs under ``smart_inference_mode()``, and ultralytics' predictor does the same: calling
+    it on a frame records no graph."""
+    values = ctx.index.assigned_values.get(model.id, []) if isinstance(model, ast.Name) else []
+    for value in values:
+        value = _unmoved(value)
+        if not isinstance(value, ast.Call):
+            continue
+        name = ctx.qual(value.func) or ""
+        first = value.args[0] if value.args else None
+        if name.startswith("ultralytics.") or name == "torch.hub.load" and isinstance(first, ast.Constant) \
+                and str(first.value).startswith("ultralytics/"):
+            return True
+    return False

@@ -252,6 +252,8 @@ class CallEvaluator(ExprEvaluator):
             return moved(self, receiver, attr, node, pos, kw)
         if attr in ("item", "tolist", "format"):  # a number, list or text ('cuda:{}'.format(i): a device)
             return receiver & DEVICE_BITS if attr == "format" else 0
+        if attr in api.HOST_TABLE_METHODS:
+            return 0  # results.pandas() of a detector: host tables, read back by the library
         if attr == "type" and node.args and receiver & (CUDA_TENSOR | CPU_TENSOR):
             cast = type_cast(node.args[0], receiver, self.names.qual, self.index.assigned_values)
             if cast:

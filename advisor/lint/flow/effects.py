@@ -244,6 +244,8 @@ class Effects(FlowView):
             return SYNC | HOST_READ, None  # model.scale.item(): only a tensor has .item(): a parameter on the GPU
         if attr == "copy_" and (receiver | self._arguments_kind(call)) & CUDA_TENSOR:
             return WORK, None  # h.copy_(d) / d.copy_(h): a copy between devices, no computation
+        if api.host_side_method(attr, on_a_list=bool(receiver & CONTAINER)):
+            return 0, None  # accs.append(acc) of a list of CUDA tensors, results.pandas(): no kernel
         if receiver & CUDA_TENSOR:
             if attr == "numpy" and not receiver & CPU_TENSOR:
                 return 0, None  # t.numpy() of a CUDA tensor raises instead of copying: a bug, not a slow read
@@ -271,10 +273,8 @@ class Effects(FlowView):
         if receiver & (CUDA_MODEL | MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR):
             if attr in api.MODEL_QUIET_METHODS:
                 return 0, None
-            if attr in _CASTS and receiver & CUDA_MODEL and not call.args:
-                # model.double() on a model already on the GPU converts each parameter there: a kernel
-                # (CUDA is warm after it); .float() is left out, most models already are float32 (a no-op)
-                return WORK | KERNEL, None
+            if attr in _CASTS and receiver & CUDA_MODEL and not call.args:  # model.double() on the GPU: a kernel
+                return WORK | KERNEL, None  # per parameter (CUDA is warm after it); .float() is mostly a no-op
             if attr in ("to", "cuda", "cpu", "half", "float", "double", "bfloat16"):
                 return (WORK if value & CUDA_MODEL else 0), None
             if receiver & CUDA_MODEL and (self._text_only(call) or attr == "generate" or attr in api.MODEL_HOST_RESULT_METHODS
@@ -357,8 +357,7 @@ class Effects(FlowView):
         if info is not None and func.id in info.positional + info.keyword_only and arguments & CUDA_TENSOR:
             return WORK | COMPUTE, None  # a function handed in (benchmark(fn, x)), called on CUDA tensors
         if not value and self._predictor_on_cuda(func.id):
-            return WORK | COMPUTE | SYNC, None  # pipe(prompt) of a diffusers pipeline moved to CUDA: runs its model
-            # there and hands back images read on the host (its end waits for the GPU)
+            return WORK | COMPUTE | SYNC, None  # pipe(prompt) of a diffusers pipeline on CUDA: images read back
         return 0, None
 
     def _predictor_on_cuda(self, name: str) -> bool:
