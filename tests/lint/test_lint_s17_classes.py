@@ -6,7 +6,8 @@ form); an output copied to the host and then detached (`out.cpu().detach()`) was
 already there (model.to moved it); a model the loop itself took to the CPU to save it is put back, not
 moved again; a buffer's `_batch_size` / `capacity` is a Python int whatever the buffer holds; `generators[i](x)` runs one of a list of models; a `model` parameter called with no backward in a file that names CUDA is the
 GPU model its caller hands in; appending to a list is no GPU work; a yolov5 / ultralytics detector runs its own
-inference mode and its `results.pandas()` tables are host data (r44's development half)."""
+inference mode and its `results.pandas()` tables are host data; `DEV` imported from a config is a device; an `input()` that pauses before the loop ends
+does not make every iteration wait on a person (r44's development half)."""
 
 from __future__ import annotations
 
@@ -303,6 +304,42 @@ while camera.isOpened():
     results = model([torch.from_numpy(img).cuda()])
     print(results[0]["boxes"].shape)
 """, [5]),
+    ("GA103", "from config import DEV: .to(DEV) can be CUDA, the step's loss.item() reads back (r44 dev)", """
+import torch
+from volume.config import DEV, EPOCHS
+def train(loader, model, crit, opt):
+    for e in range(EPOCHS):
+        epoch_loss = 0.0
+        for x, y in loader:
+            opt.zero_grad()
+            loss = crit(model(x.to(DEV)), y.to(DEV))
+            loss.backward()
+            opt.step()
+            epoch_loss += loss.item()
+""", [11]),
+    ("GA103", "an input() in the branch that ends the loop is a pause before it stops, not a wait per step (r44 dev)",
+     """
+import torch
+device = torch.device("cuda")
+running = True
+while running:
+    for x, y in loader:
+        loss = model(x.to(device)).sum()
+        loss.backward()
+        optimizer.step()
+        value = loss.item()
+        if demo:
+            running = False
+            input("Press enter to quit.")
+""", [9]),
+    ("GA103", "twin: a chat loop that waits on the user every iteration reads its answer back", """
+import torch
+device = torch.device("cuda")
+while True:
+    text = input("Say something: ")
+    ids = tokenizer(text).to(device)
+    print(model(ids).argmax(-1).item())
+""", []),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

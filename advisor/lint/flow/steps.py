@@ -153,7 +153,21 @@ def waits_for_user(index, body: list[ast.stmt]) -> bool:
     reads are its answer, not a stall in a GPU-bound loop."""
     if not index.calls_by_name.get("input"):
         return False  # (most files never call input(): no walk)
-    return any(isinstance(call.func, ast.Name) and call.func.id == "input" for call in _body_calls(body))
+    return any(isinstance(call.func, ast.Name) and call.func.id == "input" and not _conditional(index, call, body)
+               for call in _body_calls(body))
+
+
+def _conditional(index, node: ast.AST, body: list[ast.stmt]) -> bool:
+    """Is ``node`` in an ``if`` inside ``body`` whose branch ends the loop (``if opt.demo: running = False;
+    input("Press enter")``): a pause before the loop stops, not a wait on every iteration?"""
+    statements = set(map(id, body))
+    for parent in index.ancestors(node):
+        if isinstance(parent, ast.If):
+            return any(isinstance(n, (ast.Break, ast.Return, ast.Raise)) or isinstance(n, ast.Assign)
+                       and isinstance(n.value, ast.Constant) and n.value.value is False for n in parent.body)
+        if id(parent) in statements:
+            return False
+    return False
 
 
 def _body_calls(body: list[ast.stmt]) -> list[ast.Call]:
