@@ -189,6 +189,9 @@ MODEL_QUIET_METHODS = frozenset({
 MODEL_HOST_RESULT_METHODS = frozenset({"transcribe"})
 # A detector's results as tables (yolov5's results.pandas()): host data, read back inside the library, no GPU work.
 HOST_TABLE_METHODS = frozenset({"pandas", "to_pandas"})
+# A metric object's name (dice_metric, val_acc_metric, iou_meter): what its aggregate()/compute() returns lives where
+# the tensors it was handed do.
+METRIC_NAME = re.compile(r"metric|meter|dice|iou|accuracy", re.IGNORECASE)
 # A Python list's own methods: they move references on the host, whatever the list holds.
 _LIST_METHODS = frozenset({"append", "extend", "insert", "remove", "clear", "reverse", "count", "index"})
 

@@ -7,7 +7,8 @@ already there (model.to moved it); a model the loop itself took to the CPU to sa
 moved again; a buffer's `_batch_size` / `capacity` is a Python int whatever the buffer holds; `generators[i](x)` runs one of a list of models; a `model` parameter called with no backward in a file that names CUDA is the
 GPU model its caller hands in; appending to a list is no GPU work; a yolov5 / ultralytics detector runs its own
 inference mode and its `results.pandas()` tables are host data; `DEV` imported from a config is a device; an `input()` that pauses before the loop ends
-does not make every iteration wait on a person (r44's development half)."""
+does not make every iteration wait on a person; a metric handed CUDA tensors aggregates on the GPU (r44's
+development half)."""
 
 from __future__ import annotations
 
@@ -340,6 +341,29 @@ while True:
     ids = tokenizer(text).to(device)
     print(model(ids).argmax(-1).item())
 """, []),
+    ("GA103", "dice_metric(y_pred=out, y=y) then dice_metric.aggregate().item() on every step (MONAI; r44 dev, r42)", """
+import torch
+from monai.metrics import DiceMetric
+dice_metric = DiceMetric(include_background=True, reduction="mean")
+for images, labels in loader:
+    images, labels = images.cuda(), labels.cuda()
+    outputs = model(images)
+    loss = loss_fn(outputs, labels)
+    loss.backward()
+    optimizer.step()
+    dice_metric(y_pred=outputs, y=labels)
+    dice = dice_metric.aggregate().item()
+    dice_metric.reset()
+""", [11]),
+    ("GA103", "twin: the metric fed host copies aggregates on the CPU", """
+import torch
+from monai.metrics import DiceMetric
+dice_metric = DiceMetric(include_background=True, reduction="mean")
+for images, labels in loader:
+    outputs = model(images.cuda())
+    dice_metric(y_pred=outputs.detach().cpu(), y=labels)
+    dice = dice_metric.aggregate().item()
+""", [6]),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

@@ -48,6 +48,7 @@ from advisor.lint.flow.literals import (
     placed_on,
     type_cast,
 )
+from advisor.lint.flow.metrics import fed_cuda
 from advisor.lint.flow.moves import is_module, moved
 from advisor.lint.flow.numpy_kinds import numpy_result
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
@@ -254,6 +255,8 @@ class CallEvaluator(ExprEvaluator):
             return receiver & DEVICE_BITS if attr == "format" else 0
         if attr in api.HOST_TABLE_METHODS:
             return 0  # results.pandas() of a detector: host tables, read back by the library
+        if attr in ("aggregate", "compute") and not receiver and fed_cuda(self.index, self.values, receiver_node):
+            return CUDA_TENSOR  # dice_metric(y_pred=out, y=y) ... dice_metric.aggregate(): where its inputs were
         if attr == "type" and node.args and receiver & (CUDA_TENSOR | CPU_TENSOR):
             cast = type_cast(node.args[0], receiver, self.names.qual, self.index.assigned_values)
             if cast:
