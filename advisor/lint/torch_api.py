@@ -286,7 +286,12 @@ DEVICE_NAME_HINT = frozenset({"device", "DEVICE", "dev", "DEV", "cuda_device", "
 def names_a_device(name: str) -> bool:
     """``device``, ``cuda_device``, ``resolved_device``, ``train_device``: a name for a device (not ``cpu_device``)."""
     lowered = name.lower()
-    return name in DEVICE_NAME_HINT or lowered.endswith("_device") and not lowered.startswith("cpu")
+    return name in DEVICE_NAME_HINT or lowered.endswith("_device") and not lowered.startswith("cpu") \
+        or lowered in _GPU_INDEX_NAMES
+
+
+# A GPU's index by its usual names (DDP's `x.to(self.gpu_id)`, `model.cuda(local_rank)`): a CUDA device.
+_GPU_INDEX_NAMES = frozenset({"gpu_id", "gpu_idx", "gpu_index", "local_rank", "device_id", "cuda_id"})
 # Objects that hold a configured device (`args.device`, `run_context.device`, `trainer.device`, a handed-in
 # `model.device`: where it runs), as opposed to a tensor whose device is wherever it is (`idx.device` of a forward's
 # input: unknown, not a guess of CUDA).

@@ -7,8 +7,8 @@ already there (model.to moved it); a model the loop itself took to the CPU to sa
 moved again; a buffer's `_batch_size` / `capacity` is a Python int whatever the buffer holds; `generators[i](x)` runs one of a list of models; a `model` parameter called with no backward in a file that names CUDA is the
 GPU model its caller hands in; appending to a list is no GPU work; a yolov5 / ultralytics detector runs its own
 inference mode and its `results.pandas()` tables are host data; `DEV` imported from a config is a device; an `input()` that pauses before the loop ends
-does not make every iteration wait on a person; a metric handed CUDA tensors aggregates on the GPU (r44's
-development half)."""
+does not make every iteration wait on a person; a metric handed CUDA tensors aggregates on the GPU; DDP's `self.gpu_id` /
+`local_rank` is a CUDA device (r44's development half)."""
 
 from __future__ import annotations
 
@@ -364,6 +364,27 @@ for images, labels in loader:
     dice_metric(y_pred=outputs.detach().cpu(), y=labels)
     dice = dice_metric.aggregate().item()
 """, [6]),
+    ("GA103", "x.to(self.gpu_id) in a DDP trainer: the step's loss.item() returned per batch reads back (r44 dev)", """
+import numpy as np
+import torch
+class Trainer:
+    def __init__(self, model, loader, optimizer, gpu_id):
+        self.gpu_id = gpu_id
+        self.model = model.to(gpu_id)
+        self.loader, self.optimizer = loader, optimizer
+    def _on_batch(self, batch):
+        x, y = batch
+        loss = torch.nn.functional.l1_loss(self.model(x.to(self.gpu_id)), y.to(self.gpu_id))
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+        return loss.item()
+    def _on_epoch(self):
+        losses = []
+        for batch in self.loader:
+            losses.append(self._on_batch(batch))
+        return np.mean(losses)
+""", [14]),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]
