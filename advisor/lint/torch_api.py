@@ -47,6 +47,10 @@ RUNS_ITS_ARGUMENTS = frozenset({"torch.jit.trace", "torch.jit.trace_module", "to
 # or numpy's, wrapped by torch.tensor / from_numpy / ...).
 TORCH_FILLS = frozenset({"zeros", "ones", "full", "empty"})
 NUMPY_FILLS = frozenset({"numpy.zeros", "numpy.ones", "numpy.full", "numpy.empty", "numpy.eye"})
+# NumPy's random draws, by the torch factory that draws the same on the GPU (np.random.uniform has none of one call).
+NUMPY_RANDOM_FILLS = {"numpy.random.normal": "normal", "numpy.random.randn": "randn", "numpy.random.rand": "rand",
+                      "numpy.random.random": "rand", "numpy.random.random_sample": "rand",
+                      "numpy.random.standard_normal": "randn", "numpy.random.uniform": None}
 FILL_WRAPPERS = frozenset({"tensor", "as_tensor", "asarray", "from_numpy", "Tensor", "FloatTensor", "DoubleTensor"})
 # The legacy typed constructors: sizes (FloatTensor(64, 3)) make new data, a sequence (FloatTensor(state)) wraps it.
 LEGACY_CONSTRUCTORS = frozenset({"Tensor", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "HalfTensor",

@@ -174,10 +174,10 @@ z += 1
 ]
 
 GA104_CLEAN = [
-    ("numpy's random numbers or loaded data are the data; a fill changed before the copy", """
+    ("loaded data is the data; a fill changed before the copy (a NumPy random draw made only to be copied is "
+     "reported since session 17, as r40, r43 and r44's labellers set it: see test_lint_s17_classes)", """
 import numpy as np
 import torch
-a = torch.tensor(np.random.random((7, 100))).cuda()
 b = torch.from_numpy(np.load("b.npy")).cuda()
 z = torch.zeros(8)
 z[0] = 1.0

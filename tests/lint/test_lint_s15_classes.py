@@ -387,13 +387,14 @@ for img, q in prompts:
     logits = model(inputs["input_ids"])
 """, [10]),
     ("GA104", "torch.cuda.FloatTensor(np.zeros((b, 3))): a constant NumPy fill copied over by the legacy CUDA "
-     "constructor; of NumPy random draws or of loaded data it is a copy of data", """
+     "constructor, and so is a NumPy random draw (session 17: r40, r43 and r44's labellers); of loaded data it is a "
+     "copy of data", """
 import numpy as np
 import torch
 trans = torch.cuda.FloatTensor(np.zeros((batch_size, 3)))
 betas = torch.cuda.FloatTensor(np.random.normal(0, 1, [batch_size, 10]))
 data = torch.cuda.FloatTensor(np.load("x.npy"))
-""", [3]),
+""", [3, 4]),
     ("GA108", "pl.Trainer(..., detect_anomaly=True) switches anomaly detection on for the whole run; "
      "detect_anomaly=False, or the Trainer built under `if args.debug:`, does not leave it on", """
 import pytorch_lightning as pl

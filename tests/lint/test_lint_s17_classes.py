@@ -8,7 +8,8 @@ moved again; a buffer's `_batch_size` / `capacity` is a Python int whatever the 
 GPU model its caller hands in; appending to a list is no GPU work; a yolov5 / ultralytics detector runs its own
 inference mode and its `results.pandas()` tables are host data; `DEV` imported from a config is a device; an `input()` that pauses before the loop ends
 does not make every iteration wait on a person; a metric handed CUDA tensors aggregates on the GPU; DDP's `self.gpu_id` /
-`local_rank` is a CUDA device (r44's development half)."""
+`local_rank` is a CUDA device; a NumPy random draw wrapped and copied to the GPU is a fill the GPU can draw itself, as
+r40, r43 and r44's labellers set it (r44's development half)."""
 
 from __future__ import annotations
 
@@ -385,6 +386,25 @@ class Trainer:
             losses.append(self._on_batch(batch))
         return np.mean(losses)
 """, [14]),
+    ("GA104", "torch.from_numpy(np.random.normal(...)).float().requires_grad_(True).to(device) every step (r44 dev)",
+     """
+import numpy as np
+import torch
+device = "cuda"
+def latent(batch_size):
+    return torch.from_numpy(np.random.normal(0, 1, (batch_size, 128))) \\
+        .float().requires_grad_(True).to(device)
+for real in loader:
+    alpha = torch.from_numpy(np.random.random((real.size(0), 1))).float().to(device)
+    fake = generator(latent(real.size(0)))
+""", [5, 8]),
+    ("GA104", "twin: NumPy random data that the CPU also uses is not made only to be copied", """
+import numpy as np
+import torch
+noise = np.random.normal(0, 1, (64, 128))
+np.save("noise.npy", noise)
+z = torch.from_numpy(noise).float().to("cuda")
+""", []),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

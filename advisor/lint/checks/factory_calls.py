@@ -16,7 +16,8 @@ from advisor.lint.index import FUNCTION_TYPES
 CASTS = frozenset({"float", "half", "double", "bfloat16", "int", "long", "contiguous",  # (and views: still the fill)
                     "unsqueeze", "squeeze", "view", "reshape", "expand", "repeat", "flatten", "t", "transpose", "permute",
                     "repeat_interleave", "tile", "expand_as", "view_as",
-                    "random_", "normal_", "uniform_", "bernoulli_", "exponential_", "zero_", "fill_", "bool"})  # in place
+                    "random_", "normal_", "uniform_", "bernoulli_", "exponential_", "zero_", "fill_", "bool",  # in place
+                    "requires_grad_"})
 DTYPES = frozenset({"float", "float32", "float64", "double", "half", "float16", "bfloat16", "int", "int32", "int64",
                      "long", "int8", "uint8", "int16", "short", "bool", "complex64", "cfloat"})
 

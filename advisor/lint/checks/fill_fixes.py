@@ -9,10 +9,15 @@ from advisor.lint.checks.common import short
 
 
 def made_on_the_device(factory: ast.Call, numpy_fill: Optional[ast.Call], device: str,
-                       parent: Optional[ast.AST]) -> ast.AST:
+                       parent: Optional[ast.AST], random_draw: Optional[str] = None) -> ast.AST:
     """``torch.randn(n, device=device)`` for ``torch.randn(n)`` (``torch.zeros(n, dtype=torch.float64, device=...)`` for
-    ``torch.tensor(np.zeros(n))``); arithmetic with Python numbers around the factory is kept (``+ 2.0``)."""
-    made = torch_fill(numpy_fill, factory) if numpy_fill is not None else factory
+    ``torch.tensor(np.zeros(n))``, ``torch.normal(0, 1, (b, d), device=...)`` for ``torch.from_numpy(np.random.normal(0,
+    1, (b, d)))``: ``random_draw`` names the torch factory); arithmetic with Python numbers around the factory is kept."""
+    if numpy_fill is not None and random_draw is not None:
+        made = ast.Call(func=ast.Name(id=f"torch.{random_draw}"), args=numpy_fill.args,
+                        keywords=[k for k in numpy_fill.keywords if k.arg == "size"])  # (float32, as it is used)
+    else:
+        made = torch_fill(numpy_fill, factory) if numpy_fill is not None else factory
     rewritten: ast.AST = ast.Call(func=made.func, args=made.args,
                                   keywords=[k for k in made.keywords if k.arg != "device"]
                                   + [ast.keyword(arg="device", value=ast.Name(id=device))])

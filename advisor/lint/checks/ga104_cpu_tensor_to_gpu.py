@@ -3,6 +3,7 @@
 Must match:   x = torch.randn(64, 128).to("cuda");  w = torch.zeros(10).cuda()
               noise = torch.randn(n); noise = noise.to(device)    (device a CUDA device)
               c = torch.tensor(np.zeros(n)); c_gpu = c.cuda()   (numpy filled it with a constant: torch.zeros)
+              z = torch.from_numpy(np.random.normal(0, 1, (b, d))).float().to(device)   (a NumPy draw: torch.normal)
               z = torch.zeros(n); z_gpu = z.cuda(); ... z += 1 later on the CPU   (the same zeros, made twice)
               Variable(torch.rand(256, 256).type(torch.FloatTensor)).cuda()   (pre-0.4 wrappers and casts)
               torch.randn(n, n).type(torch.float).cuda();  a = torch.zeros(n, n) + 2.0; a = a.cuda()
@@ -36,8 +37,9 @@ from advisor.lint.flow.literals import holds_literal_data
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
-    what=('Finds a tensor created by a factory on the CPU (torch.randn, torch.zeros, ..., or a constant fill '
-          'made by numpy: torch.tensor(np.zeros(n))) only to be copied to the GPU right away. A constant fill '
+    what=('Finds a tensor created by a factory on the CPU (torch.randn, torch.zeros, ..., or a constant fill or '
+          'random draw made by numpy: torch.tensor(np.zeros(n)), torch.from_numpy(np.random.normal(0, 1, (b, d)))) '
+          'only to be copied to the GPU right away. A constant fill '
           '(zeros, ones, full, empty), also with a Python number added or multiplied in, counts even when '
           'the CPU tensor is used again after the copy (or its shape read before it: torch.ones_like(x)): the '
           'GPU can make the same values itself. Casts before the copy (.float(), .type(torch.float)) are '
@@ -68,7 +70,8 @@ INFO = CheckInfo(
                 "#create-tensors-directly-on-the-target-device",),
     doc=DOC,
 )
-_NUMPY_FILLS = api.NUMPY_FILLS
+_NUMPY_FILLS = api.NUMPY_FILLS | frozenset(api.NUMPY_RANDOM_FILLS)  # (a random draw made by NumPy on the CPU and
+# copied: the GPU can draw it itself, as with torch.randn)
 _TORCH_FILLS = api.TORCH_FILLS
 _WRAPPERS = api.FILL_WRAPPERS
 _SHAPE_ATTRIBUTES = frozenset({"shape", "size", "dtype", "device", "ndim", "dim", "numel"})
@@ -141,9 +144,11 @@ def run(ctx) -> Iterator[Hit]:
         device = device_text(func, call)
         fix = None
         fill = _numpy_fill(ctx, factory) if factory is not None else None
-        plain = fill is None or isinstance(fill, ast.Call) and ctx.qual(fill.func) in _NUMPY_FILLS
+        plain = fill is None or isinstance(fill, ast.Call) and (ctx.qual(fill.func) in api.NUMPY_FILLS
+                                                                or api.NUMPY_RANDOM_FILLS.get(ctx.qual(fill.func)))
         if factory is not None and plain:  # (a combination of fills: no one-call rewrite)
-            rewritten = made_on_the_device(factory, fill, device, ctx.index.parents.get(factory))
+            rewritten = made_on_the_device(factory, fill, device, ctx.index.parents.get(factory),
+                                           api.NUMPY_RANDOM_FILLS.get(ctx.qual(fill.func)) if fill is not None else None)
             fix = f"Create it on the GPU: {short(rewritten, 90)}" + (
                 f" ({where(ctx, factory)})" if factory.lineno != call.lineno else "")
         # a two-statement `x = torch.rand(n)` / `x = x.cuda()` is reported where the tensor is made
@@ -191,8 +196,8 @@ def _legacy_cuda_copies(ctx) -> Iterator[Hit]:
             continue
         data = call.args[0]
         if isinstance(data, ast.Call) and ctx.qual(data.func) in _NUMPY_FILLS or _numpy_of_fills(ctx, data):
-            yield Hit(f"{short(call)} copies a constant NumPy fill made on the CPU to the GPU; create it there "
-                      "(torch.zeros / torch.ones / torch.full with device=\"cuda\")", node=call,
+            yield Hit(f"{short(call)} copies a NumPy fill made on the CPU to the GPU; create it there "
+                      "(torch.zeros / torch.ones / torch.full / torch.randn with device=\"cuda\")", node=call,
                       evidence={"created": short(data)})
 
 
