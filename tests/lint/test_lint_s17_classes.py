@@ -9,7 +9,8 @@ GPU model its caller hands in; appending to a list is no GPU work; a yolov5 / ul
 inference mode and its `results.pandas()` tables are host data; `DEV` imported from a config is a device; an `input()` that pauses before the loop ends
 does not make every iteration wait on a person; a metric handed CUDA tensors aggregates on the GPU; DDP's `self.gpu_id` /
 `local_rank` is a CUDA device; a NumPy random draw wrapped and copied to the GPU is a fill the GPU can draw itself, as
-r40, r43 and r44's labellers set it (r44's development half)."""
+r40, r43 and r44's labellers set it; anomaly detection in a branch that replays a bad batch is on demand; a class named
+like a model, of another module, handed only a device is built there (r44's development half)."""
 
 from __future__ import annotations
 
@@ -404,6 +405,46 @@ import torch
 noise = np.random.normal(0, 1, (64, 128))
 np.save("noise.npy", noise)
 z = torch.from_numpy(noise).float().to("cuda")
+""", []),
+    ("GA108", "detect_anomaly around the replay of a batch whose gradients were not finite: on demand (r44 dev)", """
+import os
+import torch
+replay_bad_batch = os.environ.get("REPLAY_BAD_BATCH", "1") != "0"
+for batch in loader:
+    loss = model(batch.cuda()).sum()
+    loss.backward()
+    if not all(torch.isfinite(p.grad).all() for p in model.parameters()) and replay_bad_batch:
+        optimizer.zero_grad(set_to_none=True)
+        with torch.autograd.detect_anomaly(check_nan=True):
+            model(batch.cuda()).sum().backward()
+    optimizer.step()
+""", []),
+    ("GA108", "twin: detect_anomaly around every step", """
+import torch
+for batch in loader:
+    with torch.autograd.detect_anomaly(check_nan=True):
+        loss = model(batch.cuda()).sum()
+        loss.backward()
+    optimizer.step()
+""", [3]),
+    ("GA106", "SpeakerEncoder(device, loss_device) of another module is a model on the device: its loader feeds a GPU "
+     "(r44 dev)", """
+import torch
+from speaker.model import SpeakerEncoder
+loader = torch.utils.data.DataLoader(dataset, batch_size=4, num_workers=8)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = SpeakerEncoder(device, torch.device("cpu"))
+for batch in loader:
+    embeds = model(batch)
+""", [3]),
+    ("GA106", "twin: a Trainer of another module handed the device is no model", """
+import torch
+from speaker.train import Trainer
+loader = torch.utils.data.DataLoader(dataset, batch_size=4, num_workers=8)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+trainer = Trainer(device)
+for batch in loader:
+    trainer.step(batch)
 """, []),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),

@@ -80,7 +80,8 @@ _ANOMALY = ("torch.autograd.set_detect_anomaly", "torch.autograd.detect_anomaly"
             "torch.autograd.anomaly_mode.set_detect_anomaly", "torch.autograd.anomaly_mode.detect_anomaly")
 _LIGHTNING_TRAINERS = frozenset({"pytorch_lightning.Trainer", "lightning.Trainer", "lightning.pytorch.Trainer",
                                  "pytorch_lightning.trainer.Trainer", "lightning.pytorch.trainer.Trainer"})
-_DEBUG_FLAG = re.compile(r"debug|anomal|detect|profil|verbose|sanity|blocking|sync_check", re.IGNORECASE)
+_DEBUG_FLAG = re.compile(r"debug|anomal|detect|profil|verbose|sanity|blocking|sync_check|replay|(^|_)bad_|non_?finite|"
+                         r"(^|_)(nan|inf)(_|$)", re.IGNORECASE)  # (a replay of a bad batch to find its NaN: on demand)
 _PROFILERS = ("torch.profiler.profile", "torch.autograd.profiler.profile")
 _NVTX_EMITTERS = frozenset({"torch.autograd.profiler.emit_nvtx", "torch.autograd.profiler_legacy.emit_nvtx"})
 _PROFILER_KEYWORDS = frozenset({"activities", "record_shapes", "profile_memory", "with_stack", "with_flops",
