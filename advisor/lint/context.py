@@ -129,6 +129,10 @@ class FileContext:
         info = self.function_of(node)
         return info.class_info if info is not None else None
 
+    def classes_of(self, kind: int) -> list[ClassInfo]:
+        """The user's classes a value of this kind may be an instance of."""
+        return self._scopes.classes_of(kind)
+
     def instances_on_cuda(self, cls: ClassInfo) -> bool:
         """Is some instance of the user's class moved to CUDA (``Net().to(device)``, ``model.cuda()``)?"""
         return cls.instance_bit != 0 and any(kind & cls.instance_bit and kind & CUDA_MODEL

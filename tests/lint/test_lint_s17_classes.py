@@ -10,7 +10,8 @@ inference mode and its `results.pandas()` tables are host data; `DEV` imported f
 does not make every iteration wait on a person; a metric handed CUDA tensors aggregates on the GPU; DDP's `self.gpu_id` /
 `local_rank` is a CUDA device; a NumPy random draw wrapped and copied to the GPU is a fill the GPU can draw itself, as
 r40, r43 and r44's labellers set it; anomaly detection in a branch that replays a bad batch is on demand; a class named
-like a model, of another module, handed only a device is built there (r44's development half)."""
+like a model, of another module, handed only a device is built there; a module of the file with no parameters records no graph (r44's development
+half)."""
 
 from __future__ import annotations
 
@@ -446,6 +447,37 @@ trainer = Trainer(device)
 for batch in loader:
     trainer.step(batch)
 """, []),
+    ("GA107", "a benchmark of the file's parameter-free attention module (settings only) records nothing (r44 dev)", """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+class AttnProcessor(nn.Module):
+    def __init__(self, use_flash_attn=False):
+        super().__init__()
+        self.use_flash_attn = use_flash_attn
+        self.max_head_dim = 256 if use_flash_attn else None
+    def forward(self, q, k, v):
+        return F.scaled_dot_product_attention(q, k, v)
+model = AttnProcessor().to("cuda")
+q = torch.randn(2, 8, 128, 64, device="cuda")
+for _ in range(100):
+    out = model(q, q, q)
+""", []),
+    ("GA107", "twin: a module with a projection layer records its graph", """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+class Attn(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(64, 64)
+    def forward(self, q, k, v):
+        return self.proj(F.scaled_dot_product_attention(q, k, v))
+model = Attn().to("cuda")
+q = torch.randn(2, 8, 128, 64, device="cuda")
+for _ in range(100):
+    out = model(q, q, q)
+""", [13]),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

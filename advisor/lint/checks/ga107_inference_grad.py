@@ -46,7 +46,13 @@ from advisor.lint.checks import grad_state
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.forwards import model_of, trains
 from advisor.lint.checks.grad_off import grad_mode_of_caller, grad_off, grad_switched_off_lines, method_grad_off
-from advisor.lint.checks.not_models import LOSS_OR_METRIC, feature_transform, self_inferring_detector, single_layer
+from advisor.lint.checks.not_models import (
+    LOSS_OR_METRIC,
+    feature_transform,
+    parameter_free,
+    self_inferring_detector,
+    single_layer,
+)
 from advisor.lint.checks.target_nets import TargetNetworks
 from advisor.lint.checks.timer_statements import statement_calls
 from advisor.lint.checks.training_steps import results_stepped_back, sample_after_training, trains_around
@@ -138,7 +144,8 @@ def run(ctx) -> Iterator[Hit]:
             continue  # nn.Conv2d(...) timed on its own: an operator benchmark; a loss: not a model's inference
         if frozen is None:
             frozen = grad_state.frozen_models(ctx.index)
-        if grad_state.is_frozen(model, frozen) and not _fed_a_graph(ctx, call, scope, frozen, carrying):
+        if (grad_state.is_frozen(model, frozen) or parameter_free(ctx, model)) \
+                and not _fed_a_graph(ctx, call, scope, frozen, carrying):
             continue  # no parameter requires grad and neither does the input: nothing is recorded
         if loops and sample_after_training(ctx, call, loops[0]) and not ctx.kind(model) & EVAL:
             continue  # a preview sample after the epoch's training pass (after model.eval(): a validation pass)

@@ -1,6 +1,6 @@
 """What a forward-looking call runs that is not a model's inference: a loss or a metric module, a feature transform
 with fixed kernels (a spectrogram), one torch.nn layer benchmarked on its own, a detector whose wrapper runs its own
-inference mode (ultralytics' YOLO, yolov5 from torch.hub). GA107 skips them: nothing is predicted,
+inference mode (ultralytics' YOLO, yolov5 from torch.hub), a module of the file with no parameters at all. GA107 skips them: nothing is predicted,
 and (for transforms and losses) no parameter records a graph."""
 from __future__ import annotations
 
@@ -75,3 +75,32 @@ def self_inferring_detector(ctx, model: ast.AST) -> bool:
                 and str(first.value).startswith("ultralytics/"):
             return True
     return False
+
+
+_PLAIN = (ast.Constant, ast.Name, ast.Attribute, ast.BoolOp, ast.Compare, ast.IfExp, ast.UnaryOp, ast.BinOp,
+          ast.Tuple, ast.List, ast.keyword, ast.expr_context, ast.boolop, ast.cmpop, ast.unaryop, ast.operator)
+
+
+def parameter_free(ctx, model: ast.AST) -> bool:
+    """``class AttnProcessor(nn.Module)`` whose ``__init__`` keeps only settings (``self.use_flash = flag``) and whose
+    forward calls F.scaled_dot_product_attention: an nn.Module with no parameter to record a graph for. Only the
+    file's own classes deriving from nn.Module itself, with an ``__init__`` of their own, every ``self.x = ...`` of them
+    plain values (no call: a call may build a layer)."""
+    classes = ctx.classes_of(ctx.kind(model))
+    return bool(classes) and all(_settings_only(ctx, info.node) for info in classes)
+
+
+def _settings_only(ctx, node: ast.ClassDef) -> bool:
+    if not node.bases or any(ctx.qual(base) != "torch.nn.Module" for base in node.bases) or not any(
+            isinstance(child, ast.FunctionDef) and child.name == "__init__" for child in node.body):
+        return False  # (a class with no __init__ of its own shown -- a sketch -- is not known to be empty)
+    for child in ast.walk(node):
+        if isinstance(child, ast.Call) and last_identifier(child.func) in ("register_parameter", "add_module",
+                                                                          "register_module"):
+            return False
+        if isinstance(child, (ast.Assign, ast.AnnAssign)) and child.value is not None and any(
+                isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
+                for target in (child.targets if isinstance(child, ast.Assign) else [child.target])) \
+                and not all(isinstance(part, _PLAIN) for part in ast.walk(child.value)):
+            return False
+    return True
