@@ -10,8 +10,8 @@ inference mode and its `results.pandas()` tables are host data; `DEV` imported f
 does not make every iteration wait on a person; a metric handed CUDA tensors aggregates on the GPU; DDP's `self.gpu_id` /
 `local_rank` is a CUDA device; a NumPy random draw wrapped and copied to the GPU is a fill the GPU can draw itself, as
 r40, r43 and r44's labellers set it; anomaly detection in a branch that replays a bad batch is on demand; a class named
-like a model, of another module, handed only a device is built there; a module of the file with no parameters records no graph (r44's development
-half)."""
+like a model, of another module, handed only a device is built there; a module of the file with no parameters records no graph; a preview helper the
+training loop calls every few epochs is no per-step inference (r44's development half)."""
 
 from __future__ import annotations
 
@@ -478,6 +478,36 @@ q = torch.randn(2, 8, 128, 64, device="cuda")
 for _ in range(100):
     out = model(q, q, q)
 """, [13]),
+    ("GA107", "a preview helper the GAN's epoch loop calls every 5 epochs (r44 dev)", """
+import torch
+netG = Generator().cuda()
+def show_generated_img():
+    noise = torch.randn(1, 100, 1, 1, device="cuda")
+    image = netG(noise).to("cpu").clone().detach()
+    plot(image)
+for epoch in range(100):
+    for real in loader:
+        loss = netD(real.cuda()).mean() - netD(netG(torch.randn(64, 100, 1, 1, device="cuda"))).mean()
+        loss.backward()
+        optD.step()
+    if epoch % 5 == 0:
+        show_generated_img()
+""", []),
+    ("GA107", "twin: the same helper called on every epoch records a graph for nothing each time", """
+import torch
+netG = Generator().cuda()
+def show_generated_img():
+    noise = torch.randn(1, 100, 1, 1, device="cuda")
+    image = netG(noise).to("cpu").clone().detach()
+    plot(image)
+for epoch in range(100):
+    for real in loader:
+        loss = netD(real.cuda()).mean() - netD(netG(torch.randn(64, 100, 1, 1, device="cuda"))).mean()
+        loss.backward()
+        optD.step()
+    if True:
+        show_generated_img()
+""", [5]),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

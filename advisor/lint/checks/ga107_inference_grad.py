@@ -150,6 +150,9 @@ def run(ctx) -> Iterator[Hit]:
         if loops and sample_after_training(ctx, call, loops[0]) and not ctx.kind(model) & EVAL:
             continue  # a preview sample after the epoch's training pass (after model.eval(): a validation pass)
         if grad_state.output_detached(ctx.index, call, reads_in):
+            if not loops and _previews_training(ctx, call):
+                continue  # def show_generated_img(): netG(z).to("cpu").detach() -- a preview helper that the training
+                # loop calls now and then (every 5 epochs): one small graph, dropped at once
             if _trained_in_loop(ctx, model, call, loops[-1] if loops else None, reads_in) \
                     and not (ctx.kind(model) & EVAL and not _backward_after(ctx, call, scope)
                              or loops and ctx.iterates_loader(loops[0]) and not ctx.loop_runs_update(loops[0])):
@@ -231,6 +234,19 @@ def _direct_forward(call: ast.Call, model: ast.AST) -> bool:
 
 
 _FITS = re.compile(r"^(fit|train)", re.IGNORECASE)
+
+
+def _previews_training(ctx, call: ast.Call) -> bool:
+    """Is the function holding ``call`` called only now and then (``if epoch % 5 == 0:``) from loops that train?"""
+    info = ctx.function_of(call)
+    sites = ctx.call_sites(info) if info is not None else []
+    for site in sites:
+        loops = ctx.index.enclosing_loops(site)
+        if not loops or not ctx.runs_on_some_iterations(site, loops[0]) or not any(
+                ctx.loop_runs_update(loop) for loop in ctx.index.loops if loop is loops[-1]
+                or loops[-1].lineno < loop.lineno <= (loops[-1].end_lineno or 0)):  # (an epoch loop's batch loop)
+            return False
+    return bool(sites)
 
 
 def _caller_steps_back(ctx, call: ast.Call, depth: int = 0) -> bool:
