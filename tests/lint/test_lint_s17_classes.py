@@ -11,7 +11,8 @@ does not make every iteration wait on a person; a metric handed CUDA tensors agg
 `local_rank` is a CUDA device; a NumPy random draw wrapped and copied to the GPU is a fill the GPU can draw itself, as
 r40, r43 and r44's labellers set it; anomaly detection in a branch that replays a bad batch is on demand; a class named
 like a model, of another module, handed only a device is built there; a module of the file with no parameters records no graph; a preview helper the
-training loop calls every few epochs is no per-step inference (r44's development half)."""
+training loop calls every few epochs is no per-step inference; `if valid.sum() > 0:` holds on most iterations (r44's
+development half)."""
 
 from __future__ import annotations
 
@@ -507,6 +508,23 @@ for epoch in range(100):
         optD.step()
     if True:
         show_generated_img()
+""", [5]),
+    ("GA103", "a read under `if valid.sum() > 0:` (the mask selects something: most iterations) counts (r44 dev)", """
+import torch
+total = 0.0
+for batch in loader:
+    out = model(batch.to("cuda"))
+    valid = out > 0
+    if valid.sum() > 0:
+        total += out[valid].sum().item()
+""", [6, 7]),
+    ("GA103", "twin: a read under a running best's test runs only on improvement", """
+import torch
+best = 1e9
+for batch in loader:
+    loss = model(batch.to("cuda")).mean()
+    if loss < best:
+        best = loss.item()
 """, [5]),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),

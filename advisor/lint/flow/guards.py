@@ -204,8 +204,15 @@ def _skips_every_kth(test: ast.AST) -> bool:
 
 
 def _emptiness_test(test: ast.AST) -> bool:
-    """``if label_mask.any():`` / ``if ok.all():``: whether a mask selects anything -- true on most iterations (a
-    label present in the batch), so its branch runs on most of them, unlike a running best's ``if loss < best:``."""
+    """``if label_mask.any():`` / ``if ok.all():`` / ``if valid.sum() > 0:``: whether a mask selects anything -- true
+    on most iterations (a label present in the batch), so its branch runs on most of them, unlike a running best's
+    ``if loss < best:``."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant) \
+            and (isinstance(test.ops[0], ast.Gt) and test.comparators[0].value == 0
+                 or isinstance(test.ops[0], ast.GtE) and test.comparators[0].value == 1):
+        counted = test.left  # `if valid.sum() > 0:` / `if mask.count_nonzero() >= 1:`: the mask selects something
+        return isinstance(counted, ast.Call) and isinstance(counted.func, ast.Attribute) \
+            and counted.func.attr in ("sum", "count_nonzero", "numel", "nonzero") and not counted.args
     return isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr in ("any", "all") \
         and not test.args
 
