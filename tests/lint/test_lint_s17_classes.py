@@ -11,7 +11,8 @@ does not make every iteration wait on a person; a metric handed CUDA tensors agg
 `local_rank` is a CUDA device; a NumPy random draw wrapped and copied to the GPU is a fill the GPU can draw itself, as
 r40, r43 and r44's labellers set it; anomaly detection in a branch that replays a bad batch is on demand; a class named
 like a model, of another module, handed only a device is built there; a module of the file with no parameters records no graph; a preview helper the
-training loop calls every few epochs is no per-step inference; `if valid.sum() > 0:` holds on most iterations (r44's
+training loop calls every few epochs is no per-step inference; `if valid.sum() > 0:` holds on most iterations;
+`.to(dtype=float32)` keeps the device; `next(self.parameters()).device` in a module's method can be CUDA (r44's
 development half)."""
 
 from __future__ import annotations
@@ -526,6 +527,25 @@ for batch in loader:
     if loss < best:
         best = loss.item()
 """, [5]),
+    ("GA103", "from_numpy(x).to(next(self.parameters()).device).to(dtype=float32) in predict: per-window .cpu() "
+     "(r44 dev)", """
+import numpy as np
+import torch
+from torch import float32, from_numpy, no_grad
+class AutoEncoder(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = torch.nn.Linear(8, 8)
+    def forward(self, x):
+        return self.net(x)
+    def predict(self, windows):
+        predictions = []
+        with no_grad():
+            for window in windows:
+                x = from_numpy(window).unsqueeze(0).to(next(self.parameters()).device).to(dtype=float32)
+                predictions.append(self.forward(x).cpu().numpy())
+        return np.array(predictions)
+""", [15]),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

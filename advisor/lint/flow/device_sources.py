@@ -64,6 +64,8 @@ def handed_device(node: ast.AST, scope: ast.AST) -> bool:
         return False
     parameters = getattr(scope, "args", None)
     handed = _handed_value(node.value)
+    if handed == "self" and node.value is not None and not isinstance(node.value, ast.Name):
+        return True  # next(self.parameters()).device in a module's method: wherever its user moved the model
     return handed is not None and handed != "self" and isinstance(parameters, ast.arguments) \
         and any(a.arg == handed for a in parameters.posonlyargs + parameters.args + parameters.kwonlyargs)
 

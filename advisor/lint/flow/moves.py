@@ -20,6 +20,7 @@ from advisor.lint.flow.kinds import (
     MODEL,
 )
 from advisor.lint.flow.literals import is_device_number, looks_like_model, made_by_predictor_library
+from advisor.lint.names import dotted
 
 Kw = dict[Optional[str], int]
 _PYTHON_TYPES = frozenset({"bool", "int", "float", "complex"})
@@ -44,8 +45,11 @@ def moved(evaluator, receiver: int, attr: str, node: ast.Call, pos: list[int], k
     else:
         arguments = list(zip(node.args, pos, strict=False)) + [(k.value, kw.get(k.arg, 0)) for k in node.keywords
                                                   if k.arg in ("device", "dtype", "other")]
+        dtypes = {id(k.value) for k in node.keywords if k.arg == "dtype"}  # .to(dtype=float32): a dtype by its place
         for arg_node, kind in arguments:
-            if is_device_number(arg_node, evaluator.index.assigned_values):  # .to(0), .to(device) with device = 0
+            if id(arg_node) in dtypes and not kind & DTYPE:
+                dtype_f64 = (dotted(arg_node) or "").endswith(("float64", "double"))
+            elif is_device_number(arg_node, evaluator.index.assigned_values):  # .to(0), .to(device) with device = 0
                 target, device_given = target | CUDA_DEVICE, True
             elif kind & DTYPE:
                 dtype_f64 = bool(kind & DTYPE_F64)
