@@ -12,8 +12,8 @@ does not make every iteration wait on a person; a metric handed CUDA tensors agg
 r40, r43 and r44's labellers set it; anomaly detection in a branch that replays a bad batch is on demand; a class named
 like a model, of another module, handed only a device is built there; a module of the file with no parameters records no graph; a preview helper the
 training loop calls every few epochs is no per-step inference; `if valid.sum() > 0:` holds on most iterations;
-`.to(dtype=float32)` keeps the device; `next(self.parameters()).device` in a module's method can be CUDA (r44's
-development half)."""
+`.to(dtype=float32)` keeps the device; `next(self.parameters()).device` in a module's method can be CUDA; a helper that
+calls `model.eval()` on the model it is handed leaves the caller's model in eval mode (r44's development half)."""
 
 from __future__ import annotations
 
@@ -546,6 +546,30 @@ class AutoEncoder(torch.nn.Module):
                 predictions.append(self.forward(x).cpu().numpy())
         return np.array(predictions)
 """, [15]),
+    ("GA107", "evaluate(model, ...) calls model.eval(): the script's final top-level prediction records a graph (r44 dev)",
+     """
+import torch
+model = torch.nn.Sequential(torch.nn.Linear(1, 5), torch.nn.Linear(5, 1)).to("cuda")
+def evaluate(model, x):
+    model.eval()
+    with torch.no_grad():
+        return model(x).sum().item()
+print(evaluate(model, torch.ones(3, 1, device="cuda")))
+result = model(torch.Tensor([[4]]).to("cuda"))
+print(result.item())
+""", [8]),
+    ("GA107", "twin: a helper that switches eval mode only under a flag leaves the caller's model as it was", """
+import torch
+model = torch.nn.Sequential(torch.nn.Linear(1, 5), torch.nn.Linear(5, 1)).to("cuda")
+def evaluate(model, x, switch):
+    if switch:
+        model.eval()
+    with torch.no_grad():
+        return model(x).sum().item()
+print(evaluate(model, torch.ones(3, 1, device="cuda"), True))
+result = model(torch.Tensor([[4]]).to("cuda"))
+print(result.item())
+""", []),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

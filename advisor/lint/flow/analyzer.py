@@ -28,6 +28,7 @@ from advisor.lint.flow.kinds import (
     CUDA_DEVICE,
     CUDA_MODEL,
     CUDA_TENSOR,
+    EVAL,
     F64,
     FRESH,
     INSTANCE_BITS,
@@ -36,7 +37,7 @@ from advisor.lint.flow.kinds import (
     NUMPY,
     TENSOR_BITS,
 )
-from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
+from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex, evaluated_parameters, passed_at
 from advisor.lint.index import FileIndex, parameter_defaults
 from advisor.lint.names import Names, dotted
 
@@ -198,6 +199,10 @@ class FlowAnalyzer(CallEvaluator):
             grown |= self._grow(info, target, kind)
         if grown:
             self.dirty.add(info)
+        for name in evaluated_parameters(info):  # def evaluate(model, ...): model.eval() -- the caller's model now
+            handed = passed_at(call, info, name)  # is in eval mode too (a module is switched in place)
+            if (key := dotted(handed) if handed is not None else None) and (self.lookup(key) or 0) & MODEL_BITS:
+                self.bind(key, (self.lookup(key) or 0) | EVAL)
         return self.return_kind_of(info)
 
     def return_kind_of(self, info: FunctionInfo) -> int:

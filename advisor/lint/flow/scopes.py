@@ -318,3 +318,17 @@ def passed_at(site: ast.Call, info: FunctionInfo, name: str) -> Optional[ast.exp
     if value is None and position is not None and 0 <= position < len(site.args):
         value = site.args[position]
     return value
+
+
+def evaluated_parameters(info: FunctionInfo) -> list[str]:
+    """The parameters whose module the function switches to eval mode on every call: ``def evaluate(model, x):
+    model.eval(); ...`` (a statement of its own body, not under a branch)."""
+    found = []
+    for statement in info.node.body:
+        call = statement.value if isinstance(statement, ast.Expr) else None
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
+                and call.func.value.id in info.positional + info.keyword_only \
+                and (call.func.attr == "eval" or call.func.attr == "train" and call.args
+                     and isinstance(call.args[0], ast.Constant) and call.args[0].value is False):
+            found.append(call.func.value.id)
+    return found
