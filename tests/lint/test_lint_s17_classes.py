@@ -13,7 +13,8 @@ r40, r43 and r44's labellers set it; anomaly detection in a branch that replays 
 like a model, of another module, handed only a device is built there; a module of the file with no parameters records no graph; a preview helper the
 training loop calls every few epochs is no per-step inference; `if valid.sum() > 0:` holds on most iterations;
 `.to(dtype=float32)` keeps the device; `next(self.parameters()).device` in a module's method can be CUDA; a helper that
-calls `model.eval()` on the model it is handed leaves the caller's model in eval mode (r44's development half)."""
+calls `model.eval()` on the model it is handed leaves the caller's model in eval mode; `.astype(float)` is NumPy's, never a CUDA tensor's; a deep copy moved to the
+device is a new model each round (r44's development half)."""
 
 from __future__ import annotations
 
@@ -570,6 +571,29 @@ print(evaluate(model, torch.ones(3, 1, device="cuda"), True))
 result = model(torch.Tensor([[4]]).to("cuda"))
 print(result.item())
 """, []),
+    ("GA109", "show_image.astype(float) of a helper's output is a NumPy array, not float64 on the GPU (r44 dev)", """
+import torch
+from utils import show4tb_2d
+for x, y in loader:
+    out = model(x.cuda())
+    show_image = show4tb_2d(x.cuda(), out)
+    writer.add_image("img", show_image.astype(float))
+""", []),
+    ("GA105", "copy.deepcopy(net_glob).to(device) per federated round is a new model each time (r44 dev)", """
+import copy
+import torch
+net_glob = Net().to("cuda")
+for rnd in range(100):
+    local = copy.deepcopy(net_glob).to("cuda")
+    train(local)
+""", []),
+    ("GA105", "twin: the global model itself moved again every round", """
+import torch
+net_glob = Net().to("cuda")
+for rnd in range(100):
+    local = net_glob.to("cuda")
+    train(local)
+""", [4]),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

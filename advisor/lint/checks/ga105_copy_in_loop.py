@@ -240,6 +240,9 @@ def _times_the_copy(ctx, loop: ast.AST) -> bool:
     return any(isinstance(node, ast.Call) and _TIMER_CALLS.search(ast.unparse(node.func)) for node in ast.walk(loop))
 
 
+_COPIES = frozenset({"copy.deepcopy", "copy.copy"})  # a new object each time: copy.deepcopy(net_glob).to(device)
+
+
 def _wrapped_data(ctx, node: ast.AST) -> Optional[str]:
     """``torch.from_numpy(x_train)``: the host data a wrapping factory turns into a CPU tensor (``x_train``),
     also through conversions on the way (``torch.from_numpy(x_train).float()``, ``x_t.view(-1, 1).float()``)."""
@@ -250,7 +253,7 @@ def _wrapped_data(ctx, node: ast.AST) -> Optional[str]:
     if not isinstance(node, ast.Call) or len(node.args) != 1:
         return None
     qualified = ctx.qual(node.func) or ""
-    if qualified in api.PASSTHROUGH_CALLS:  # Variable(x_train).cuda()
+    if qualified in api.PASSTHROUGH_CALLS and qualified not in _COPIES:  # Variable(x_train).cuda()
         return dotted(node.args[0]) or _wrapped_data(ctx, node.args[0])
     name = qualified.rsplit(".", 1)[-1]
     if name in api.WRAPPING_FACTORIES or name == "tensor" or name in api.LEGACY_CONSTRUCTORS:

@@ -294,6 +294,8 @@ class CallEvaluator(ExprEvaluator):
             return _all(pos, kw) & CUDA_TENSOR  # scaler.scale(loss)
         if receiver & NP_RNG:
             return NUMPY | (F64 if attr in api.RNG_F64_METHODS else 0)
+        if attr == "astype":  # only NumPy arrays have .astype(): what the pass took for a tensor is an array
+            receiver = (receiver & ~(CUDA_TENSOR | CPU_TENSOR | CONTAINER)) | NUMPY
         if receiver & (CUDA_TENSOR | CPU_TENSOR):
             return tensor_method_result(receiver, attr, node, _all(pos, kw))
         if not receiver and attr in api.F64_ARRAY_METHODS:
