@@ -14,7 +14,7 @@ like a model, of another module, handed only a device is built there; a module o
 training loop calls every few epochs is no per-step inference; `if valid.sum() > 0:` holds on most iterations;
 `.to(dtype=float32)` keeps the device; `next(self.parameters()).device` in a module's method can be CUDA; a helper that
 calls `model.eval()` on the model it is handed leaves the caller's model in eval mode; `.astype(float)` is NumPy's, never a CUDA tensor's; a deep copy moved to the
-device is a new model each round (r44's development half)."""
+device is a new model each round; net.zero_grad() alone trains nothing (r44's development half)."""
 
 from __future__ import annotations
 
@@ -594,6 +594,16 @@ for rnd in range(100):
     local = net_glob.to("cuda")
     train(local)
 """, [4]),
+    ("GA107", "an accuracy pass that calls net.zero_grad() but never backward records a graph per batch (r44 dev)", """
+import torch
+net = Net().to("cuda")
+accs = []
+for k in range(num_batches):
+    data = x_train[k * 64:(k + 1) * 64].to("cuda")
+    net.zero_grad()
+    log_probs = net(data)
+    accs.append(log_probs.argmax(1))
+""", [7]),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

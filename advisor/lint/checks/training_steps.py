@@ -12,7 +12,7 @@ from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, children, target_name
 from advisor.lint.names import last_identifier
 
 MAX_CALLER_DEPTH = 4
-_TRAINING_CALLS = frozenset({"backward", "manual_backward", "zero_grad", "clip_grad_norm_", "clip_grad_value_"})
+_TRAINING_CALLS = frozenset({"backward", "manual_backward", "clip_grad_norm_", "clip_grad_value_"})
 _OPTIMIZER = re.compile(r"opt|scaler", re.IGNORECASE)
 _OPTIMIZER_ARGUMENT = re.compile(r"^(opt|optim|optimizer|optimiser)(_\w+)?$", re.IGNORECASE)
 
