@@ -14,7 +14,8 @@ like a model, of another module, handed only a device is built there; a module o
 training loop calls every few epochs is no per-step inference; `if valid.sum() > 0:` holds on most iterations;
 `.to(dtype=float32)` keeps the device; `next(self.parameters()).device` in a module's method can be CUDA; a helper that
 calls `model.eval()` on the model it is handed leaves the caller's model in eval mode; `.astype(float)` is NumPy's, never a CUDA tensor's; a deep copy moved to the
-device is a new model each round; net.zero_grad() alone trains nothing (r44's development half)."""
+device is a new model each round; net.zero_grad() alone trains nothing; building a scheduler over the optimizer trains nothing;
+`model_cpu = model.cpu()` moves the module itself (r44's development half)."""
 
 from __future__ import annotations
 
@@ -604,6 +605,30 @@ for k in range(num_batches):
     log_probs = net(data)
     accs.append(log_probs.argmax(1))
 """, [7]),
+    ("GA107", "a generation loop after training, at the top level where the schedulers were built (r44 dev)", """
+import torch
+netG = Generator().cuda()
+optimizerG = torch.optim.Adam(netG.parameters())
+lr_schedulerG = torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(optimizerG, T_0=10)
+for epoch in range(10):
+    for real in loader:
+        loss = netD(netG(torch.randn(64, 100, device="cuda"))).mean()
+        loss.backward()
+        optimizerG.step()
+    lr_schedulerG.step()
+for i_batch in range(0, 10000, 50):
+    gen_images = netG(torch.randn(50, 100, device="cuda"))
+    save(gen_images.to("cpu").clone().detach())
+""", [12]),
+    ("GA107", "model_cpu = model_conv.cpu() moves the module: its later forwards run on the CPU (r42)", """
+import torch
+model_conv = Net().cuda()
+train(model_conv)
+model_cpu = model_conv.cpu()
+model_cpu.train(False)
+for inputs, _ in val_loader:
+    decoded = torch.sigmoid(model_conv(inputs).data)
+""", []),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

@@ -33,8 +33,9 @@ def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST],
         if name == "step" and isinstance(func, ast.Attribute) and (
                 ctx.kind(func.value) & CUDA_WORKER or _OPTIMIZER.search(last_identifier(func.value))):
             return True
-        if not ctx.callees(call) and any(isinstance(a, ast.Name) and (
-                ctx.kind(a) & CUDA_WORKER or _OPTIMIZER_ARGUMENT.match(a.id)) for a in call.args):
+        if not ctx.callees(call) and not (ctx.qual(func) or "").startswith("torch.optim.") and any(
+                isinstance(a, ast.Name) and (ctx.kind(a) & CUDA_WORKER or _OPTIMIZER_ARGUMENT.match(a.id))
+                for a in call.args):  # (CosineAnnealingLR(optimizer, ...) builds a scheduler: no step)
             return True  # update(policy, returns, log_probs, optimizer): a function handed the optimizer steps it
         if depth == 0 and (loop is None or not _inside(ctx, call, loop)):
             continue

@@ -37,7 +37,8 @@ from advisor.lint.flow.kinds import (
     NUMPY,
     TENSOR_BITS,
 )
-from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex, evaluated_parameters, passed_at
+from advisor.lint.flow.moves import moved_in_place
+from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex, evaluated_arguments
 from advisor.lint.index import FileIndex, parameter_defaults
 from advisor.lint.names import Names, dotted
 
@@ -199,9 +200,8 @@ class FlowAnalyzer(CallEvaluator):
             grown |= self._grow(info, target, kind)
         if grown:
             self.dirty.add(info)
-        for name in evaluated_parameters(info):  # def evaluate(model, ...): model.eval() -- the caller's model now
-            handed = passed_at(call, info, name)  # is in eval mode too (a module is switched in place)
-            if (key := dotted(handed) if handed is not None else None) and (self.lookup(key) or 0) & MODEL_BITS:
+        for key in evaluated_arguments(call, info):  # def evaluate(model): model.eval() -- the caller's model too
+            if (self.lookup(key) or 0) & MODEL_BITS:
                 self.bind(key, (self.lookup(key) or 0) | EVAL)
         return self.return_kind_of(info)
 
@@ -279,6 +279,8 @@ class FlowAnalyzer(CallEvaluator):
             self.bind_target(node.targets[0], shape)
             return
         kind = self.ev(value) or kept_through_call(self, node.targets, value)
+        if (moved := moved_in_place(value, kind, self.lookup)) is not None:
+            self.bind(moved, kind)  # model_cpu = model_conv.cpu(): the module itself moved too
         if not kind and len(node.targets) == 1:
             kind = assigned_device(node.targets[0], value, self.scope, self.names.qual, self.values)
         for target in node.targets:

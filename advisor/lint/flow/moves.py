@@ -18,6 +18,7 @@ from advisor.lint.flow.kinds import (
     F64,
     FRESH,
     MODEL,
+    MODEL_BITS,
 )
 from advisor.lint.flow.literals import is_device_number, looks_like_model, made_by_predictor_library
 from advisor.lint.names import dotted
@@ -85,3 +86,15 @@ def moved(evaluator, receiver: int, attr: str, node: ast.Call, pos: list[int], k
     elif dtype_f64 is False:
         out &= ~F64
     return out
+
+
+def moved_in_place(value: ast.AST, kind: int, lookup) -> Optional[str]:
+    """``model_cpu = model_conv.cpu()``: a module moves in place, so the name it was called on (returned) now holds
+    what the move gave as well; a tensor's ``.cpu()`` makes a copy and leaves it alone (None)."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ("to", "cuda",
+                                                                                                         "cpu")):
+        return None
+    key = dotted(value.func.value)
+    if key is None or not kind & MODEL_BITS or kind & (CUDA_TENSOR | CPU_TENSOR) or not (lookup(key) or 0) & MODEL_BITS:
+        return None
+    return key

@@ -12,7 +12,7 @@ from typing import Optional, Union
 
 from advisor.lint.flow.kinds import CUDA_ANY, CUDA_DEVICE, INSTANCE_SHIFT
 from advisor.lint.index import FUNCTION_TYPES, FileIndex, FunctionNode
-from advisor.lint.names import Names, last_identifier
+from advisor.lint.names import Names, dotted, last_identifier
 from advisor.lint.torch_api import MODEL_BASE_HINT
 
 _MAX_HELD_DEPTH = 4
@@ -320,15 +320,19 @@ def passed_at(site: ast.Call, info: FunctionInfo, name: str) -> Optional[ast.exp
     return value
 
 
-def evaluated_parameters(info: FunctionInfo) -> list[str]:
-    """The parameters whose module the function switches to eval mode on every call: ``def evaluate(model, x):
-    model.eval(); ...`` (a statement of its own body, not under a branch)."""
+def evaluated_arguments(call: ast.Call, info: FunctionInfo) -> list[str]:
+    """What ``call`` hands for the parameters whose module the function switches to eval mode on every call (``def
+    evaluate(model, x): model.eval(); ...``, a statement of its own body, not under a branch): the caller's names,
+    whose modules are then in eval mode too (a module is switched in place)."""
     found = []
     for statement in info.node.body:
-        call = statement.value if isinstance(statement, ast.Expr) else None
-        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
-                and call.func.value.id in info.positional + info.keyword_only \
-                and (call.func.attr == "eval" or call.func.attr == "train" and call.args
-                     and isinstance(call.args[0], ast.Constant) and call.args[0].value is False):
-            found.append(call.func.value.id)
+        switch = statement.value if isinstance(statement, ast.Expr) else None
+        if isinstance(switch, ast.Call) and isinstance(switch.func, ast.Attribute) \
+                and isinstance(switch.func.value, ast.Name) \
+                and switch.func.value.id in info.positional + info.keyword_only \
+                and (switch.func.attr == "eval" or switch.func.attr == "train" and switch.args
+                     and isinstance(switch.args[0], ast.Constant) and switch.args[0].value is False):
+            handed = passed_at(call, info, switch.func.value.id)
+            if handed is not None and (key := dotted(handed)) is not None:
+                found.append(key)
     return found
