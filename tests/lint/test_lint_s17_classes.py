@@ -15,7 +15,8 @@ training loop calls every few epochs is no per-step inference; `if valid.sum() >
 `.to(dtype=float32)` keeps the device; `next(self.parameters()).device` in a module's method can be CUDA; a helper that
 calls `model.eval()` on the model it is handed leaves the caller's model in eval mode; `.astype(float)` is NumPy's, never a CUDA tensor's; a deep copy moved to the
 device is a new model each round; net.zero_grad() alone trains nothing; building a scheduler over the optimizer trains nothing;
-`model_cpu = model.cpu()` moves the module itself (r44's development half)."""
+`model_cpu = model.cpu()` moves the module itself; emit_nvtx() around the program's main() annotates the whole run
+(r44's development half)."""
 
 from __future__ import annotations
 
@@ -628,6 +629,17 @@ model_cpu = model_conv.cpu()
 model_cpu.train(False)
 for inputs, _ in val_loader:
     decoded = torch.sigmoid(model_conv(inputs).data)
+""", []),
+    ("GA108", "with torch.cuda.profiler.profile(): with emit_nvtx(): main() -- the whole run annotated (r44 dev)", """
+import torch
+with torch.cuda.profiler.profile():
+    with torch.autograd.profiler.emit_nvtx():
+        main()
+""", [3]),
+    ("GA108", "twin: emit_nvtx() around one forward to inspect", """
+import torch
+with torch.autograd.profiler.emit_nvtx():
+    out = model(x)
 """, []),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),

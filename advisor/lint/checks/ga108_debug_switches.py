@@ -167,8 +167,8 @@ def _switches(ctx) -> Iterator[Hit]:
                 yield Hit(f"anomaly detection is on ({name.rsplit('.', 1)[-1]}): every autograd op is checked "
                           "and traced", node=call, evidence={"switch": name}, cost=_COSTS["anomaly"])
             continue
-        if not ctx.uses_cuda:
-            continue  # a profiler in a CPU-only program is not this tool's business
+        if not ctx.uses_cuda and name not in _NVTX_EMITTERS:
+            continue  # a profiler in a CPU-only program is not this tool's business (NVTX ranges are for CUDA's)
         if name == "torch.cuda.set_sync_debug_mode" and call.args and not is_off(call.args[0]) \
                 and not _switched_back(ctx, call, name):
             yield Hit("torch.cuda.set_sync_debug_mode is on: every synchronizing call is checked",
@@ -184,9 +184,15 @@ def _switches(ctx) -> Iterator[Hit]:
         elif name in _NVTX_EMITTERS:
             hit = _profiler(ctx, call)  # (it has no schedule: around a loop it annotates every op of every step)
             if hit is not None:
-                yield Hit("emit_nvtx() wraps a loop: the autograd profiler annotates every op of every iteration "
-                          "with an NVTX range (useful only under Nsight Systems)", node=call, severity="medium",
+                yield Hit("emit_nvtx() wraps a loop (or the whole run): the autograd profiler annotates every op of every "
+                          "iteration with an NVTX range (useful only under Nsight Systems)", node=call, severity="medium",
                           cost=_COSTS["profiler"])
+
+
+def _wraps_the_program(block: ast.AST) -> bool:
+    """``with emit_nvtx(): main()``: the whole program's run (its entry point, shown or not) is under the profiler."""
+    return any(isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Name)
+               and s.value.func.id in ("main", "run", "train") for s in block.body)
 
 
 def _not_entered(ctx, call: ast.Call) -> bool:
@@ -274,7 +280,7 @@ def _profiler(ctx, call: ast.Call) -> Optional[Hit]:
     if isinstance(parent, ast.withitem):
         block = ctx.index.parents.get(parent)
         if any(isinstance(n, (ast.For, ast.While)) and _runs_steps(ctx, n) for s in block.body for n in ast.walk(s)) \
-                or _calls_a_looping_function(ctx, block):
+                or _calls_a_looping_function(ctx, block) or _wraps_the_program(block):
             return Hit("a profiler without a schedule wraps a loop: every iteration is profiled", node=call,
                        severity="medium", cost=_COSTS["profiler"])
         return None
