@@ -15,8 +15,8 @@ training loop calls every few epochs is no per-step inference; `if valid.sum() >
 `.to(dtype=float32)` keeps the device; `next(self.parameters()).device` in a module's method can be CUDA; a helper that
 calls `model.eval()` on the model it is handed leaves the caller's model in eval mode; `.astype(float)` is NumPy's, never a CUDA tensor's; a deep copy moved to the
 device is a new model each round; net.zero_grad() alone trains nothing; building a scheduler over the optimizer trains nothing;
-`model_cpu = model.cpu()` moves the module itself; emit_nvtx() around the program's main() annotates the whole run
-(r44's development half)."""
+`model_cpu = model.cpu()` moves the module itself; emit_nvtx() around the program's main() annotates the whole run;
+`torch.tensor(np.log(args.init_temperature))` is float64 (r44's development half)."""
 
 from __future__ import annotations
 
@@ -640,6 +640,21 @@ with torch.cuda.profiler.profile():
 import torch
 with torch.autograd.profiler.emit_nvtx():
     out = model(x)
+""", []),
+    ("GA109", "SAC's log_alpha = torch.tensor(np.log(args.init_temperature)).to(device): a float64 parameter on the "
+     "GPU (r44 dev)", """
+import numpy as np
+import torch
+class Agent:
+    def __init__(self, args, device="cuda"):
+        self.log_alpha = torch.tensor(np.log(args.init_temperature)).to(device)
+        self.log_alpha.requires_grad = True
+""", [5]),
+    ("GA109", "twin: np.log of an array the file does not show may be float32", """
+import numpy as np
+import torch
+def move(weights, device="cuda"):
+    return torch.tensor(np.log(weights)).to(device)
 """, []),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
