@@ -243,7 +243,8 @@ OTHER_DTYPE_PREFIXES = ("torch.float", "torch.half", "torch.bfloat", "torch.int"
                         "torch.bool", "torch.short", "torch.complex", "numpy.float", "numpy.int", "numpy.uint",
                         "numpy.bool", "numpy.half", "numpy.single")
 
-MODEL_CONSTRUCTOR_PREFIXES = ("torchvision.models.", "timm.create_model", "torch.hub.load")
+MODEL_CONSTRUCTOR_PREFIXES = ("torchvision.models.", "timm.create_model", "torch.hub.load", "ultralytics.YOLO",
+                              "ultralytics.RTDETR")
 # Libraries that take arrays or log values but do not compute on CUDA tensors (they need host data).
 NOT_ON_CUDA = frozenset(sys.stdlib_module_names) | {
     "numpy", "wandb", "swanlab", "mlflow", "tqdm", "matplotlib", "sklearn", "scipy", "pandas", "PIL", "cv2", "seaborn",

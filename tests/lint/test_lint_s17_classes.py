@@ -16,7 +16,8 @@ training loop calls every few epochs is no per-step inference; `if valid.sum() >
 calls `model.eval()` on the model it is handed leaves the caller's model in eval mode; `.astype(float)` is NumPy's, never a CUDA tensor's; a deep copy moved to the
 device is a new model each round; net.zero_grad() alone trains nothing; building a scheduler over the optimizer trains nothing;
 `model_cpu = model.cpu()` moves the module itself; emit_nvtx() around the program's main() annotates the whole run;
-`torch.tensor(np.log(args.init_temperature))` is float64 (r44's development half)."""
+`torch.tensor(np.log(args.init_temperature))` is float64; ultralytics' YOLO moved to the GPU gives CUDA results
+(read back per frame) but runs its own inference mode (r44's development half)."""
 
 from __future__ import annotations
 
@@ -656,6 +657,22 @@ import torch
 def move(weights, device="cuda"):
     return torch.tensor(np.log(weights)).to(device)
 """, []),
+    ("GA103", "ultralytics' YOLO on the GPU: the boxes read back per frame, and no GA107 for its call (r44 dev)", """
+import torch
+from ultralytics import YOLO
+class Tracker:
+    def __init__(self, device="cuda"):
+        self.detector = self._build(device)
+    def _build(self, device):
+        detector = YOLO("yolov8n.pt")
+        detector.to(device)
+        return detector
+    def run(self, camera):
+        while camera.isOpened():
+            ok, frame = camera.read()
+            detections = self.detector(frame, classes=[0])
+            boxes = detections[0].boxes.xyxy.cpu().numpy()
+""", [14]),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

@@ -60,11 +60,17 @@ def single_layer(ctx, model: ast.AST, benchmarked=lambda: False) -> bool:
     return not named_a_model or benchmarked()
 
 
+_DETECTOR_NAME = re.compile(r"det|yolo", re.IGNORECASE)
+
+
 def self_inferring_detector(ctx, model: ast.AST) -> bool:
     """``model = torch.hub.load("ultralytics/yolov5", ...)`` / ``YOLO("best.pt")``: the hub model is wrapped in
     AutoShape, whose forward runs under ``smart_inference_mode()``, and ultralytics' predictor does the same: calling
     it on a frame records no graph."""
-    values = ctx.index.assigned_values.get(model.id, []) if isinstance(model, ast.Name) else []
+    if not isinstance(model, ast.Name):  # self.detector = self._initialize_detector(), which builds YOLO(...)
+        return bool(_DETECTOR_NAME.search(last_identifier(model))) and any(
+            (ctx.qual(call.func) or "").startswith("ultralytics.") for call in ctx.index.calls)
+    values = ctx.index.assigned_values.get(model.id, [])
     for value in values:
         value = _unmoved(value)
         if not isinstance(value, ast.Call):

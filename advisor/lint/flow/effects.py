@@ -349,14 +349,14 @@ class Effects(FlowView):
         if found is None and arguments & CUDA_TENSOR and api.WRITES_OUT.match(func.id) \
                 and isinstance(self.index.parents.get(call), ast.Expr):  # (out = render_rays(model, rays) computes)
             return SYNC, None  # save_hdf(probs, names): writing GPU results out copies them to the host first
-        if value & CUDA_TENSOR or self.kind(func) & CUDA_FN:
+        if value & CUDA_TENSOR and not self._predictor_on_cuda(func.id) or self.kind(func) & CUDA_FN:
             return WORK | COMPUTE, None
         if found is None and arguments & CUDA_MODEL and not self.qual(func) and func.id not in _BUILTIN_NAMES:
             return WORK | COMPUTE, None  # a snippet's helper handed the CUDA model runs it: warmup(model, x)
         info = self.flow.scopes.functions.get(scope)
         if info is not None and func.id in info.positional + info.keyword_only and arguments & CUDA_TENSOR:
             return WORK | COMPUTE, None  # a function handed in (benchmark(fn, x)), called on CUDA tensors
-        if not value and self._predictor_on_cuda(func.id):
+        if self._predictor_on_cuda(func.id):
             return WORK | COMPUTE | SYNC, None  # pipe(prompt) of a diffusers pipeline on CUDA: images read back
         return 0, None
 
