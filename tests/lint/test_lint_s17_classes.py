@@ -17,7 +17,8 @@ calls `model.eval()` on the model it is handed leaves the caller's model in eval
 device is a new model each round; net.zero_grad() alone trains nothing; building a scheduler over the optimizer trains nothing;
 `model_cpu = model.cpu()` moves the module itself; emit_nvtx() around the program's main() annotates the whole run;
 `torch.tensor(np.log(args.init_temperature))` is float64; ultralytics' YOLO moved to the GPU gives CUDA results
-(read back per frame) but runs its own inference mode (r44's development half)."""
+(read back per frame) but runs its own inference mode; a tiny model, loss and optimizer handed to a train() helper are
+sized from the module-level names they are (r44's development half)."""
 
 from __future__ import annotations
 
@@ -673,6 +674,41 @@ class Tracker:
             detections = self.detector(frame, classes=[0])
             boxes = detections[0].boxes.xyxy.cpu().numpy()
 """, [14]),
+    ("GA110", "100 epochs of train(model, criterion, optimizer, x, y) on a 3x1 CUDA tensor and a tiny Sequential "
+     "(r44 dev)", """
+import numpy as np
+import torch
+import torch.nn as nn
+DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+x = torch.FloatTensor(np.array([1, 2, 3])).unsqueeze(1).to(DEVICE)
+y = torch.FloatTensor(np.array([1, 2, 3])).unsqueeze(1).to(DEVICE)
+model = nn.Sequential(nn.Linear(1, 5), nn.Linear(5, 3), nn.Linear(3, 1)).to(DEVICE)
+criterion = nn.MSELoss()
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+def train(model, criterion, optimizer, x, y):
+    optimizer.zero_grad()
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    return loss
+for epoch in range(1, 101):
+    loss = train(model, criterion, optimizer, x, y)
+""", [17]),
+    ("GA110", "twin: the same loop over a model the file does not size", """
+import torch
+from models import BigNet
+DEVICE = torch.device("cuda")
+x = torch.randn(3, 1, device=DEVICE)
+model = BigNet().to(DEVICE)
+optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+def train(model, optimizer, x):
+    optimizer.zero_grad()
+    loss = model(x).sum()
+    loss.backward()
+    optimizer.step()
+for epoch in range(1, 101):
+    train(model, optimizer, x)
+""", []),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

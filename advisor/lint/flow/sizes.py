@@ -191,8 +191,9 @@ class TensorSizes:
                 return []
         if not calls and name in defaults:
             found.append(defaults[name])
-        self._passed.update(found)
-        return found
+        self._passed.update(found)  # (a module-level name handed in, train(model, criterion): what it was made as)
+        return [v for f in found for v in (isinstance(f, ast.Name) and self.index.scope_of(f) is self.index.tree
+                                            and self._values(f.id, self.index.tree) or [f])]
 
     def _returned(self, call: ast.Call, depth: int) -> Optional[int]:
         """A call of a top-level function: the largest of what its returns evaluate to, all known."""
