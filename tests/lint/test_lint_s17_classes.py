@@ -18,7 +18,8 @@ device is a new model each round; net.zero_grad() alone trains nothing; building
 `model_cpu = model.cpu()` moves the module itself; emit_nvtx() around the program's main() annotates the whole run;
 `torch.tensor(np.log(args.init_temperature))` is float64; ultralytics' YOLO moved to the GPU gives CUDA results
 (read back per frame) but runs its own inference mode; a tiny model, loss and optimizer handed to a train() helper are
-sized from the module-level names they are (r44's development half)."""
+sized from the module-level names they are; a float64 dtype chosen by a helper and handed around by name is reported
+once, where it is chosen (r44's development half)."""
 
 from __future__ import annotations
 
@@ -709,6 +710,30 @@ def train(model, optimizer, x):
 for epoch in range(1, 101):
     train(model, optimizer, x)
 """, []),
+    ("GA109", "dtype = get_dtype(config) handed to every factory: one finding, at the return that chooses float64 "
+     "(r44 dev)", """
+import torch
+def get_dtype(config):
+    if config.dtype_name == "float64":
+        return torch.float64
+    return torch.float32
+def make_grid(n, device, dtype):
+    x = torch.linspace(0.0, 1.0, n, device=device, dtype=dtype)
+    w = torch.ones(n, device=device, dtype=dtype)
+    return x, w
+def run(config, device="cuda"):
+    dtype = get_dtype(config)
+    x, w = make_grid(100, device, dtype)
+    b = torch.zeros(10, device=device, dtype=dtype)
+""", [4]),
+    ("GA109", "twin: a dtype spelled at each factory is reported at each", """
+import torch
+def make_grid(n, device):
+    x = torch.linspace(0.0, 1.0, n, device=device, dtype=torch.float64)
+    w = torch.ones(n, device=device, dtype=torch.float64)
+    return x, w
+make_grid(100, "cuda")
+""", [3, 4]),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

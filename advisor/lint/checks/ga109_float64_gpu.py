@@ -16,6 +16,7 @@ import ast
 from typing import Iterator, Optional
 
 from advisor.lint.checks.common import short
+from advisor.lint.checks.dtype_origins import dtype_origin
 from advisor.lint.flow import CUDA_MODEL, CUDA_TENSOR, DTYPE_F64, F64
 from advisor.lint.flow.kinds import INSTANCE_BITS, MODEL_BITS
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
@@ -59,6 +60,7 @@ _DEFAULT_DTYPE_SETTERS = ("torch.set_default_dtype", "torch.set_default_tensor_t
 def run(ctx) -> Iterator[Hit]:
     casts = _model_casts(ctx)  # .double() of a module made on the CPU (a layer in __init__, a model in a helper)
     moved: set[int] = set()  # the casts a move reaches in its own chain; 0: a move of a float64 model from elsewhere
+    chosen: set[int] = set()  # the returns that chose a float64 dtype handed around by name, reported once
     for call in ctx.index.calls:
         name = ctx.qual(call.func) or ""
         if name in _DEFAULT_DTYPE_SETTERS and ctx.uses_cuda and call.args and _is_f64_default(ctx, call.args[0]):
@@ -80,6 +82,15 @@ def run(ctx) -> Iterator[Hit]:
         if converted is not None:  # x = x.double() / x = x.to(device) on the next line: at the conversion
             yield Hit(_message(call, name), node=call, line=converted.lineno, column=converted.func.end_col_offset
                       - len("double") if converted.func.end_col_offset else 0)
+            continue
+        origin = dtype_origin(ctx, call)
+        if origin is not None:  # dtype = get_dtype(cfg) handed to every factory: once, where float64 is chosen
+            if id(origin) not in chosen:
+                chosen.add(id(origin))
+                chooser = ctx.function_of(origin)
+                yield Hit(f"{chooser.name if chooser else 'this function'}() returns {short(origin.value)}: "
+                          f"{short(call)} and every other tensor made with that dtype is float64 on the GPU",
+                          node=origin)
             continue
         yield _hit(ctx, call, name)
     for cast in casts:  # (after every call: which casts a move reaches is known only then)

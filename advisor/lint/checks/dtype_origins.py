@@ -1,0 +1,49 @@
+"""Where a float64 dtype handed around by name was chosen: ``dtype = get_dtype(config)`` ... ``torch.ones(n,
+device=device, dtype=dtype)`` in a helper the dtype is passed to. GA109 reports the choice once, at the helper's
+``return torch.float64``, instead of at every factory that uses the name: one place to change."""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from advisor.lint.flow import DTYPE_F64
+from advisor.lint.flow.scopes import passed_at
+
+_MAX_DEPTH = 4
+
+
+def dtype_origin(ctx, call: ast.Call) -> Optional[ast.Return]:
+    """The ``return torch.float64`` of the user's function whose result reaches this call's ``dtype=`` through
+    names (assignments, parameters filled by every call site the same way), if there is exactly one."""
+    dtype = next((k.value for k in call.keywords if k.arg == "dtype"), None)
+    return _origin(ctx, dtype, 0) if isinstance(dtype, ast.Name) else None
+
+
+def _origin(ctx, name: ast.Name, depth: int) -> Optional[ast.Return]:
+    if depth > _MAX_DEPTH:
+        return None
+    scope = ctx.index.scope_of(name)
+    values = [v for v in ctx.index.assigned_values.get(name.id, ()) if ctx.index.scope_of(v) is scope
+              and v.lineno <= name.lineno]
+    if values:
+        value = max(values, key=lambda v: (v.lineno, v.col_offset))
+        if isinstance(value, ast.Name):
+            return _origin(ctx, value, depth + 1)
+        info = ctx.callee(value) if isinstance(value, ast.Call) else None
+        if info is None:
+            return None
+        chosen = [r for r in ast.walk(info.node) if isinstance(r, ast.Return) and r.value is not None
+                  and ctx.kind(r.value) & DTYPE_F64]
+        return chosen[0] if len(chosen) == 1 else None
+    info = ctx.function_of(name)
+    if info is None or name.id not in info.positional + info.keyword_only:
+        return None
+    found = set()
+    for site in ctx.call_sites(info):
+        passed = passed_at(site, info, name.id)
+        origin = _origin(ctx, passed, depth + 1) if isinstance(passed, ast.Name) else None
+        if origin is None:
+            return None
+        found.add(origin)
+    return found.pop() if len(found) == 1 else None
