@@ -13,10 +13,11 @@ from advisor.lint.flow.scopes import passed_at
 _MAX_DEPTH = 4
 
 
-def dtype_origin(ctx, call: ast.Call) -> Optional[ast.Return]:
-    """The ``return torch.float64`` of the user's function whose result reaches this call's ``dtype=`` through
-    names (assignments, parameters filled by every call site the same way), if there is exactly one."""
-    dtype = next((k.value for k in call.keywords if k.arg == "dtype"), None)
+def dtype_origin(ctx, call: ast.Call, dtype: Optional[ast.AST] = None) -> Optional[ast.Return]:
+    """The ``return torch.float64`` of the user's function whose result reaches this call's ``dtype=`` (or
+    ``dtype``, an argument named by the caller) through names (assignments, parameters filled by every call site
+    the same way), if there is exactly one."""
+    dtype = dtype if dtype is not None else next((k.value for k in call.keywords if k.arg == "dtype"), None)
     return _origin(ctx, dtype, 0) if isinstance(dtype, ast.Name) else None
 
 

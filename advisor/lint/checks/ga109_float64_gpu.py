@@ -64,7 +64,12 @@ def run(ctx) -> Iterator[Hit]:
     for call in ctx.index.calls:
         name = ctx.qual(call.func) or ""
         if name in _DEFAULT_DTYPE_SETTERS and ctx.uses_cuda and call.args and _is_f64_default(ctx, call.args[0]):
-            yield Hit(f"{short(call)} makes every new tensor float64 in a program that uses the GPU", node=call)
+            origin = dtype_origin(ctx, call, call.args[0])  # set_default_dtype(dtype) of dtype = get_dtype(cfg)
+            if origin is None:
+                yield Hit(f"{short(call)} makes every new tensor float64 in a program that uses the GPU", node=call)
+            elif id(origin) not in chosen:
+                chosen.add(id(origin))
+                yield Hit(f"{short(call)} makes every new tensor float64 in a program that uses the GPU", node=origin)
             continue
         value = ctx.kind(call)
         if not (value & F64 and value & _CUDA) or _calls_user_code(ctx, call):
