@@ -734,6 +734,18 @@ def make_grid(n, device):
     return x, w
 make_grid(100, "cuda")
 """, [3, 4]),
+    ("GA101", "a clock around yolov5's hub model on a frame: AutoShape runs NMS and reads back itself (r44 dev)", """
+import time
+import torch
+model = torch.hub.load("ultralytics/yolov5", "yolov5s")
+def use_gpu(capture, model):
+    model = model.cuda()
+    start = time.time()
+    _, frame = capture.read()
+    outputs = model(frame)
+    image = outputs.imgs[0]
+    print(time.time() - start)
+""", []),
     ("GA107", "twin: a training step after the validation loop in the same epoch makes it a training step's forward",
      _EPOCHS.format(after="optimizer.step()"), []),
 ]

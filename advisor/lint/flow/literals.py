@@ -149,8 +149,16 @@ def made_by_predictor_library(node: ast.AST, qual: Callable[[ast.AST], Optional[
     values = assigned_values.get(name, []) if name is not None else [node]
     made = [v for v in values if not (isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)  # (pipe =
                                       and isinstance(v.func.value, ast.Name) and v.func.value.id == name)]  # pipe.to())
-    return bool(made) and all(isinstance(value, ast.Call) and api.PREDICTOR_LIBRARIES.match(qual(value.func) or "")
-                              for value in made)
+    return bool(made) and all(isinstance(value, ast.Call) and (api.PREDICTOR_LIBRARIES.match(qual(value.func) or "")
+                                                                or _hub_detector(value, qual)) for value in made)
+
+
+def _hub_detector(value: ast.Call, qual: Callable[[ast.AST], Optional[str]]) -> bool:
+    """``torch.hub.load("ultralytics/yolov5", ...)``: an AutoShape model, which preprocesses, runs under inference
+    mode and runs NMS itself -- a predictor that reads back its results, like ultralytics' YOLO."""
+    first = value.args[0] if value.args else None
+    return qual(value.func) == "torch.hub.load" and isinstance(first, ast.Constant) \
+        and str(first.value).startswith("ultralytics/")
 
 
 def alias_names(assigned_values: dict[str, list[ast.AST]], name: str) -> list[str]:
