@@ -43,6 +43,50 @@ def train_net(train_loader, val_loader, model, criterion, optimizer, scheduler):
         {after}
 """
 
+_GATING = """
+import torch
+def evaluate(loader, gating):
+    gating.eval()
+    for inputs, labels in loader:
+        x = inputs.to(device=DEVICE)
+        scores = gating.forward(x=x)
+        print(scores.shape)
+if __name__ == "__main__":
+    DEVICE = {device}
+    evaluate(make_loader(), Net().to(DEVICE))
+"""
+
+_SPEECH = """
+import torch
+from dataset import SpeechDataset
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+loader = torch.utils.data.DataLoader(SpeechDataset(split="train", device={device}), batch_size=16, num_workers=4)
+def step(model, x, y, opt):
+    loss = torch.nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss.item()
+for x, y in loader:
+    print(step(model, x, y, opt))
+"""
+
+_PREVIEW = """
+import torch
+netG = Generator().cuda()
+def show_generated_img():
+    noise = torch.randn(1, 100, 1, 1, device="cuda")
+    image = netG(noise).to("cpu").clone().detach()
+    plot(image)
+for epoch in range(100):
+    for real in loader:
+        loss = netD(real.cuda()).mean() - netD(netG(torch.randn(64, 100, 1, 1, device="cuda"))).mean()
+        loss.backward()
+        optD.step()
+    if {guard}:
+        show_generated_img()
+"""
+
 CASES = [
     ("GA107", "test-time augmentation: each flipped forward of the eval model is its own line to fix (r42)", """
 import torch
@@ -67,30 +111,11 @@ def rollout(model, env):
 """, [5]),
     ("GA107", "scheduler.step(val_loss) after the validation pass trains nothing: the pass records for nothing (r42)",
      _EPOCHS.format(after="scheduler.step(sum(val_loss))"), [11]),
-    ("GA107", "torch.device(device=...) chosen at the module's run: the evaluation loop's inputs can be on CUDA (r43)", """
-import torch
-def evaluate(loader, gating):
-    gating.eval()
-    for inputs, labels in loader:
-        x = inputs.to(device=DEVICE)
-        scores = gating.forward(x=x)
-        print(scores.shape)
-if __name__ == "__main__":
-    DEVICE = torch.device(device="cuda:0") if torch.cuda.is_available() else torch.device(device="cpu")
-    evaluate(make_loader(), Net().to(DEVICE))
-""", [6]),
-    ("GA107", "twin: the same evaluation with the device the CPU only", """
-import torch
-def evaluate(loader, gating):
-    gating.eval()
-    for inputs, labels in loader:
-        x = inputs.to(device=DEVICE)
-        scores = gating.forward(x=x)
-        print(scores.shape)
-if __name__ == "__main__":
-    DEVICE = torch.device(device="cpu")
-    evaluate(make_loader(), Net().to(DEVICE))
-""", []),
+    ("GA107", "torch.device(device=...) chosen at the module's run: the evaluation loop's inputs can be on CUDA (r43)",
+     _GATING.format(device='torch.device(device="cuda:0") if torch.cuda.is_available() else torch.device(device="cpu")'),
+     [6]),
+    ("GA107", "twin: the same evaluation with the device the CPU only", _GATING.format(device='torch.device(device="cpu")'),
+     []),
     ("GA107", "an embedding helper whose output is copied to the host and detached records a graph for nothing (r42)", """
 import torch, torchvision
 net = torchvision.models.mobilenet_v2(pretrained=True).cuda()
@@ -107,33 +132,8 @@ def embed(image):
     return predictions.cpu().detach().numpy().ravel()
 """, []),
     ("GA103", "a Dataset of another module handed device=DEVICE yields CUDA batches: the step's loss.item() reads "
-     "back (r43, r40)", """
-import torch
-from dataset import SpeechDataset
-DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
-loader = torch.utils.data.DataLoader(SpeechDataset(split="train", device=DEVICE), batch_size=16, num_workers=4)
-def step(model, x, y, opt):
-    loss = torch.nn.functional.cross_entropy(model(x), y)
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-    return loss.item()
-for x, y in loader:
-    print(step(model, x, y, opt))
-""", [10]),
-    ("GA103", "twin: the same Dataset handed the CPU", """
-import torch
-from dataset import SpeechDataset
-loader = torch.utils.data.DataLoader(SpeechDataset(split="train", device="cpu"), batch_size=16, num_workers=4)
-def step(model, x, y, opt):
-    loss = torch.nn.functional.cross_entropy(model(x), y)
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-    return loss.item()
-for x, y in loader:
-    print(step(model, x, y, opt))
-""", []),
+     "back (r43, r40)", _SPEECH.format(device="DEVICE"), [10]),
+    ("GA103", "twin: the same Dataset handed the CPU", _SPEECH.format(device='"cpu"'), []),
     ("GA103", "self.to_var(x) inherited from a mixin of the same file moves the batch to the mixin's device (r42)", """
 import torch
 class TorchUtils:
@@ -486,36 +486,10 @@ q = torch.randn(2, 8, 128, 64, device="cuda")
 for _ in range(100):
     out = model(q, q, q)
 """, [13]),
-    ("GA107", "a preview helper the GAN's epoch loop calls every 5 epochs (r44 dev)", """
-import torch
-netG = Generator().cuda()
-def show_generated_img():
-    noise = torch.randn(1, 100, 1, 1, device="cuda")
-    image = netG(noise).to("cpu").clone().detach()
-    plot(image)
-for epoch in range(100):
-    for real in loader:
-        loss = netD(real.cuda()).mean() - netD(netG(torch.randn(64, 100, 1, 1, device="cuda"))).mean()
-        loss.backward()
-        optD.step()
-    if epoch % 5 == 0:
-        show_generated_img()
-""", []),
-    ("GA107", "twin: the same helper called on every epoch records a graph for nothing each time", """
-import torch
-netG = Generator().cuda()
-def show_generated_img():
-    noise = torch.randn(1, 100, 1, 1, device="cuda")
-    image = netG(noise).to("cpu").clone().detach()
-    plot(image)
-for epoch in range(100):
-    for real in loader:
-        loss = netD(real.cuda()).mean() - netD(netG(torch.randn(64, 100, 1, 1, device="cuda"))).mean()
-        loss.backward()
-        optD.step()
-    if True:
-        show_generated_img()
-""", [5]),
+    ("GA107", "a preview helper the GAN's epoch loop calls every 5 epochs (r44 dev)",
+     _PREVIEW.format(guard="epoch % 5 == 0"), []),
+    ("GA107", "twin: the same helper called on every epoch records a graph for nothing each time",
+     _PREVIEW.format(guard="True"), [5]),
     ("GA103", "a read under `if valid.sum() > 0:` (the mask selects something: most iterations) counts (r44 dev)", """
 import torch
 total = 0.0
