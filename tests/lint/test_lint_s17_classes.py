@@ -43,6 +43,18 @@ def train_net(train_loader, val_loader, model, criterion, optimizer, scheduler):
         {after}
 """
 
+_LAP = """
+import time
+import torch
+model = Net().cuda()
+accs = []
+for x, y in loader:
+    start = time.perf_counter()
+    loss = model(x.cuda()).sum()
+    loss.backward()
+    {after}
+"""
+
 _GATING = """
 import torch
 def evaluate(loader, gating):
@@ -269,32 +281,11 @@ def inference_time(model, inputs, warm_up):
         out = model(inputs)
     return prof
 """, []),
-    ("GA101", "a clock closed after a host read and a list append: the append launches nothing (r44 dev)", """
-import time
-import torch
-model = Net().cuda()
-accs = []
-for x, y in loader:
-    start = time.perf_counter()
-    loss = model(x.cuda()).sum()
-    loss.backward()
-    value = loss.item()
-    accs.append(value)
-    accs.append(loss.detach())
-    print(time.perf_counter() - start)
-""", []),
-    ("GA101", "twin: the clock closed right after the backward pass", """
-import time
-import torch
-model = Net().cuda()
-accs = []
-for x, y in loader:
-    start = time.perf_counter()
-    loss = model(x.cuda()).sum()
-    loss.backward()
-    print(time.perf_counter() - start)
-    accs.append(loss.item())
-""", [9]),
+    ("GA101", "a clock closed after a host read and a list append: the append launches nothing (r44 dev)",
+     _LAP.format(after="value = loss.item()\n    accs.append(value)\n    accs.append(loss.detach())\n    "
+                       "print(time.perf_counter() - start)"), []),
+    ("GA101", "twin: the clock closed right after the backward pass",
+     _LAP.format(after="print(time.perf_counter() - start)\n    accs.append(loss.item())"), [9]),
     ("GA107", "a yolov5 hub model on camera frames: AutoShape runs under inference mode; its pandas tables are host data "
      "(r44 dev)", """
 import torch
