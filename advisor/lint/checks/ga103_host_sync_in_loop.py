@@ -7,6 +7,8 @@ Must match:   for x, y in loader: loss = step(x, y); running += loss.item()
               for t in range(N): ...; print(t, loss.item()); for p in model.parameters(): p -= lr * p.grad
               step = make_step(model); for x in data: step(x)   where the nested step returns loss.item()
               for t in range(N): opt.step(closure)   where closure prints loss.item() and tests `if loss > 100:`
+              opt = torch.optim.LBFGS(params, max_iter=500); opt.step(closure)   where closure prints loss.item()
+                (LBFGS runs the closure up to max_iter times in one step: a loop the file shows by its call)
                 (each read of a helper only this loop runs is reported)
               for batch in batches: (for item in batch: encode(item)); loss.backward(); opt.step(); loss.item()
               for data in loader: ...; if RANK == 0: print(loss.item())   (the main process reads every step)
@@ -32,6 +34,7 @@ from typing import Iterator, Optional
 from advisor.lint.checks.common import line_of, short, where
 from advisor.lint.flow import CPU_TENSOR, CUDA_TENSOR, SYNC
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
+from advisor.lint.names import last_identifier
 
 DOC = CheckDoc(
     what=('Finds a host read of a CUDA tensor -- .item(), .cpu(), .tolist(), float(t), print(t), an '
@@ -147,6 +150,65 @@ def _comprehension_reads(ctx) -> Iterator[Hit]:
                       "all at once (torch.stack(...).tolist() or torch.cat(...).cpu())", node=read)
 
 
+_LBFGS_DEFAULT_ITERATIONS = 20  # torch.optim.LBFGS(max_iter=20): closure evaluations per step(), more with a line search
+
+
+def _lbfgs_closure_reads(ctx) -> Iterator[Hit]:
+    """``optimizer.step(closure)`` of an L-BFGS optimizer runs the closure up to ``max_iter`` times (and more with
+    its line search) in one call: a read in the closure waits once per evaluation even when the step is called once,
+    outside any loop (a PINN trained by ``pinn.optimizer.step(pinn.closure)``). Inside a hot loop the loop pass
+    reports it already."""
+    iterations = _lbfgs_iterations(ctx)
+    for call in ctx.index.calls_by_name.get("step", []):
+        if not isinstance(call.func, ast.Attribute) or not call.args \
+                or iterations.get(last_identifier(call.func.value), 0) <= _FEW:
+            continue
+        if any(ctx.loop_is_hot(loop) for loop in ctx.enclosing_loops(call)):
+            continue
+        closure = _closure_of(ctx, call.args[0])
+        if closure is None:
+            continue
+        for read in ctx.every_call_host_reads(closure):
+            if read.callee is not None:
+                continue
+            node = read.node if isinstance(read.node, (ast.Call, ast.BinOp, ast.FormattedValue)) \
+                else ctx.condition_read(read.node)
+            node = node.value if isinstance(node, ast.FormattedValue) else node
+            yield Hit(f"{describe(read.node)} waits for the GPU on every evaluation of the L-BFGS closure: "
+                      f"{short(call)} ({where(ctx, call)}) runs it up to "
+                      f"{iterations[last_identifier(call.func.value)]} times", node=node,
+                      evidence={"step_line": line_of(ctx, call)})
+
+
+def _closure_of(ctx, value: ast.AST):
+    """The user's function ``value`` names: a def or a name bound to one, or a method of the file's own class
+    (``self.closure``, ``pinn.closure`` for an instance of the file's ``PINN``)."""
+    held = ctx.held_function(value)
+    if held is not None or not isinstance(value, ast.Attribute):
+        return held
+    if isinstance(value.value, ast.Name) and value.value.id == "self":
+        owner = ctx.class_of_method(value)
+        classes = [owner] if owner is not None else []
+    else:
+        classes = ctx.classes_of(ctx.kind(value.value))
+    methods = [c.methods[value.attr] for c in classes if value.attr in c.methods]
+    return methods[0] if len(methods) == 1 else None
+
+
+def _lbfgs_iterations(ctx) -> dict[str, int]:
+    """The names the file binds L-BFGS optimizers to (``self.optimizer = torch.optim.LBFGS(...)``), each with its
+    ``max_iter`` (20 unless the call says otherwise; a value the file does not fix counts as the default)."""
+    found: dict[str, int] = {}
+    for call in ctx.index.calls_by_name.get("LBFGS", []):
+        parent = ctx.index.parents.get(call)
+        if not isinstance(parent, ast.Assign) or len(parent.targets) != 1:
+            continue
+        given = next((k.value for k in call.keywords if k.arg == "max_iter"), None)
+        count = ctx.int_value(given) if given is not None else None
+        found[last_identifier(parent.targets[0])] = count if count is not None else _LBFGS_DEFAULT_ITERATIONS
+    return found
+
+
 def _filled_once_per_epoch(ctx, value: ast.AST) -> bool:
     """``[i.item() for i in training_losses]`` after training, where ``training_losses.append(...)`` runs once per
     epoch (in a loop around the loop of steps, not in it): a handful of values read once at the end -- the GPU is idle
@@ -221,6 +283,7 @@ def _a_dict(ctx, value: ast.AST) -> bool:
 
 def run(ctx) -> Iterator[Hit]:
     yield from _comprehension_reads(ctx)
+    yield from _lbfgs_closure_reads(ctx)
     timing = None  # the reads that close a timed region: a latency test's wait, not a stall (built on first need)
     for loop in ctx.loops_with_host_reads():
         if not ctx.loop_is_hot(loop) or _few_runs(ctx, loop):

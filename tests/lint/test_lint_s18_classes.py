@@ -1,0 +1,84 @@
+"""Classes of session 18 (issue 12), each with its must-not twin, fixed on the spent corpora r34-r45 while r46 was
+gathered: an L-BFGS optimizer runs the closure handed to its step() up to max_iter times in one call, so a read in the
+closure waits on every evaluation even when the step is called once (a PINN's `pinn.optimizer.step(pinn.closure)`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+_LBFGS = """
+import torch
+class PINN:
+    def __init__(self, net):
+        self.net = net.cuda()
+        self.optimizer = torch.optim.LBFGS(self.net.parameters(), {options})
+        self.iter = 0
+    def closure(self):
+        self.optimizer.zero_grad()
+        loss = self.net(x_f).pow(2).mean()
+        loss.backward()
+        self.iter += 1
+        print(self.iter, loss.item())
+        return loss
+pinn = PINN(Net())
+pinn.optimizer.step(pinn.closure)
+"""
+
+CASES = [
+    ("GA103", "a read in the closure of an L-BFGS step runs on each of its max_iter evaluations (r42 8912)",
+     _LBFGS.format(options="max_iter=50000"), [12]),
+    ("GA103", "the default max_iter is 20 evaluations", _LBFGS.format(options="lr=1.0"), [12]),
+    ("GA103", "twin: max_iter=1 evaluates the closure once per step, called once", _LBFGS.format(options="max_iter=1"),
+     []),
+    ("GA103", "a nested closure handed to a named L-BFGS optimizer (r44 9507)", """
+import torch
+def train(model, x):
+    model = model.cuda()
+    opt_lbfgs = torch.optim.LBFGS(model.parameters(), max_iter=500)
+    history = []
+    def closure():
+        opt_lbfgs.zero_grad()
+        loss = model(x).pow(2).mean()
+        loss.backward()
+        history.append(float(loss.detach().cpu()))
+        return loss
+    opt_lbfgs.step(closure)
+""", [10]),
+    ("GA103", "twin: Adam's step(closure) evaluates the closure once", """
+import torch
+def train(model, x):
+    model = model.cuda()
+    opt = torch.optim.Adam(model.parameters())
+    history = []
+    def closure():
+        opt.zero_grad()
+        loss = model(x).pow(2).mean()
+        loss.backward()
+        history.append(float(loss.detach().cpu()))
+        return loss
+    opt.step(closure)
+""", []),
+    ("GA103", "twin: a read in the closure only every 100 evaluations", """
+import torch
+model = Net().cuda()
+opt = torch.optim.LBFGS(model.parameters(), max_iter=1000)
+count = 0
+def closure():
+    global count
+    opt.zero_grad()
+    loss = model(x).pow(2).mean()
+    loss.backward()
+    count += 1
+    if count % 100 == 0:
+        print(loss.item())
+    return loss
+opt.step(closure)
+""", []),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_s18_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
