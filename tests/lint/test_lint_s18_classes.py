@@ -26,6 +26,18 @@ pinn = PINN(Net())
 pinn.optimizer.step(pinn.closure)
 """
 
+_YOLO = """
+import time
+import torch
+from ultralytics import YOLO
+device = "cuda" if torch.cuda.is_available() else "cpu"
+model = {made}
+start_time = time.time()
+results = model("frame_001.jpg")
+end_time = time.time()
+print(end_time - start_time)
+"""
+
 CASES = [
     ("GA103", "a read in the closure of an L-BFGS step runs on each of its max_iter evaluations (r42 8912)",
      _LBFGS.format(options="max_iter=50000"), [12]),
@@ -76,6 +88,13 @@ def closure():
     return loss
 opt.step(closure)
 """, []),
+    ("GA101", "YOLO(...).to(device) reads its results back itself: its clock needs no synchronize (r44 9704)",
+     _YOLO.format(made='YOLO("yolov8n.pt").to(device)'), []),
+    ("GA102", "YOLO(...).to(device): its one timed call is the program's first CUDA computation (r44 9704)",
+     _YOLO.format(made='YOLO("yolov8n.pt").to(device)'), [7]),
+    ("GA102", "the same predictor moved on its own line", _YOLO.format(made='YOLO("yolov8n.pt")\nmodel.to(device)'),
+     [8]),
+    ("GA102", "twin: a YOLO model left on the CPU runs no CUDA work", _YOLO.format(made='YOLO("yolov8n.pt")'), []),
 ]
 
 

@@ -149,8 +149,20 @@ def made_by_predictor_library(node: ast.AST, qual: Callable[[ast.AST], Optional[
     values = assigned_values.get(name, []) if name is not None else [node]
     made = [v for v in values if not (isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)  # (pipe =
                                       and isinstance(v.func.value, ast.Name) and v.func.value.id == name)]  # pipe.to())
+    made = [_under_moves(v) for v in made]  # YOLO("yolov8n.pt").to(device): the YOLO object, moved
     return bool(made) and all(isinstance(value, ast.Call) and (api.PREDICTOR_LIBRARIES.match(qual(value.func) or "")
                                                                 or _hub_detector(value, qual)) for value in made)
+
+
+_MOVES = frozenset({"to", "cuda", "eval", "half", "float"})
+
+
+def _under_moves(value: ast.AST) -> ast.AST:
+    """``YOLO(...).to(device).eval()`` -> ``YOLO(...)``: a chain of moves and mode switches returns the object."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _MOVES \
+            and isinstance(value.func.value, ast.Call):
+        value = value.func.value
+    return value
 
 
 def _hub_detector(value: ast.Call, qual: Callable[[ast.AST], Optional[str]]) -> bool:

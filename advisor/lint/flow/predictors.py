@@ -19,15 +19,22 @@ def predictor_on_cuda(name: str, index, kind: Callable[[ast.AST], int], qual) ->
     if not made_by_predictor_library(ast.Name(id=name, ctx=ast.Load()), qual, index.assigned_values):
         return False
     for value in index.assigned_values.get(name, ()):  # pipeline("ocr", device=0), from_pretrained(..., device=dev)
-        if isinstance(value, ast.Call) and any(k.arg in _DEVICE_KEYWORDS and _a_cuda_device(k.value, kind)
-                                               for k in value.keywords):
-            return True
+        if isinstance(value, ast.Call) and (any(k.arg in _DEVICE_KEYWORDS and _a_cuda_device(k.value, kind)
+                                                for k in value.keywords) or _moves_to_cuda(value, kind)):
+            return True  # (or YOLO("yolov8n.pt").to(device): moved as it is made)
     for call in index.calls_by_name.get("to", []) + index.calls_by_name.get("cuda", []):
         func = call.func
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == name \
-                and (func.attr == "cuda" or call.args and _a_cuda_device(call.args[0], kind)):
+                and _moves_to_cuda(call, kind):
             return True
     return False
+
+
+def _moves_to_cuda(call: ast.Call, kind: Callable[[ast.AST], int]) -> bool:
+    """``x.cuda()``, ``x.to("cuda")``, ``x.to(device)`` with a device that may be CUDA."""
+    func = call.func
+    return isinstance(func, ast.Attribute) and (func.attr == "cuda" or func.attr == "to" and bool(call.args)
+                                                and _a_cuda_device(call.args[0], kind))
 
 
 def _a_cuda_device(node: ast.AST, kind: Callable[[ast.AST], int]) -> bool:
