@@ -95,6 +95,24 @@ opt.step(closure)
     ("GA102", "the same predictor moved on its own line", _YOLO.format(made='YOLO("yolov8n.pt")\nmodel.to(device)'),
      [8]),
     ("GA102", "twin: a YOLO model left on the CPU runs no CUDA work", _YOLO.format(made='YOLO("yolov8n.pt")'), []),
+    ("GA103", "an entry read with a text default holds names: formatting it reads nothing (r44 9429)", """
+import torch
+model = Net().cuda()
+for batch in loader:
+    targets = {k: v.cuda() for k, v in batch.items()}
+    scene = targets.get("scene_name", ["unknown"])[0]
+    out = model(targets["x"])
+    print(f"{scene}")
+""", []),
+    ("GA103", "twin: an entry read with a tensor default is the tensor", """
+import torch
+model = Net().cuda()
+for batch in loader:
+    targets = {k: v.cuda() for k, v in batch.items()}
+    weight = targets.get("weight", None)
+    out = model(targets["x"])
+    print(f"{weight}")
+""", [7]),
 ]
 
 

@@ -28,13 +28,26 @@ def tensor_method_result(receiver: int, attr: str, node: ast.Call, arguments: in
     out = receiver & (CUDA_TENSOR | CPU_TENSOR | FRESH | (0 if attr == "astype" else F64))  # (a slip for .to(dtype))
     if arguments & CUDA_TENSOR:
         out |= CUDA_TENSOR
+    if attr == "get" and _default_is_text(node):
+        return 0  # targets.get("scene_name", ["unknown"]): an entry of names, whatever else the dict holds
     if attr == "get" and _default_is_a_container(node):
         out |= CONTAINER
     return out
 
 
+def _default_of(node: ast.Call) -> Optional[ast.AST]:
+    return node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "default"), None)
+
+
+def _default_is_text(node: ast.Call) -> bool:
+    """A default of text (``"unknown"``, ``["unknown"]``): the entry holds strings."""
+    default = _default_of(node)
+    parts = default.elts if isinstance(default, (ast.List, ast.Tuple)) else [default]
+    return default is not None and bool(parts) and all(
+        isinstance(part, ast.Constant) and isinstance(part.value, str) for part in parts)
+
+
 def _default_is_a_container(node: ast.Call) -> bool:
-    default: Optional[ast.AST] = node.args[1] if len(node.args) > 1 else \
-        next((k.value for k in node.keywords if k.arg == "default"), None)
+    default = _default_of(node)
     return isinstance(default, _DISPLAYS) or isinstance(default, ast.Call) and isinstance(default.func, ast.Name) \
         and default.func.id in ("list", "dict", "tuple")
