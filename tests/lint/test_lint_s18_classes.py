@@ -113,6 +113,34 @@ for batch in loader:
     out = model(targets["x"])
     print(f"{weight}")
 """, [7]),
+    ("GA107", "samples drawn once after training from a generator in training mode, detached (r44 9785)", """
+import torch
+netG = Generator().cuda()
+def show_generated_img_all():
+    gen_z = torch.randn(32, 100, 1, 1, device="cuda")
+    images = netG(gen_z).to("cpu").clone().detach()
+    plot(images)
+for epoch in range(10):
+    train_epoch(netG)
+show_generated_img_all()
+""", []),
+    ("GA107", "twin: the same preview called on every batch of a loop", """
+import torch
+netG = Generator().cuda()
+def show_generated_img_all():
+    gen_z = torch.randn(32, 100, 1, 1, device="cuda")
+    images = netG(gen_z).to("cpu").clone().detach()
+    plot(images)
+for batch in loader:
+    show_generated_img_all()
+""", [5]),
+    ("GA107", "twin: one detached forward after model.eval() is an evaluation", """
+import torch
+model = Net().cuda()
+train(model)
+model.eval()
+pred = model(torch.ones(1, 4, device="cuda")).detach().cpu()
+""", [5]),
 ]
 
 

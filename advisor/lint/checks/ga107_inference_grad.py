@@ -150,9 +150,10 @@ def run(ctx) -> Iterator[Hit]:
         if loops and sample_after_training(ctx, call, loops[0]) and not ctx.kind(model) & EVAL:
             continue  # a preview sample after the epoch's training pass (after model.eval(): a validation pass)
         if grad_state.output_detached(ctx.index, call, reads_in):
-            if not loops and _previews_training(ctx, call):
+            if not loops and (_previews_training(ctx, call) or not ctx.kind(model) & EVAL and _runs_once(ctx, call)):
                 continue  # def show_generated_img(): netG(z).to("cpu").detach() -- a preview helper that the training
-                # loop calls now and then (every 5 epochs): one small graph, dropped at once
+                # loop calls now and then (every 5 epochs), or samples drawn once after training (a model left in
+                # training mode: not an evaluation): one small graph, dropped at once
             if _trained_in_loop(ctx, model, call, loops[-1] if loops else None, reads_in) \
                     and not (ctx.kind(model) & EVAL and not _backward_after(ctx, call, scope)
                              or loops and ctx.iterates_loader(loops[0]) and not ctx.loop_runs_update(loops[0])):
@@ -247,6 +248,18 @@ def _previews_training(ctx, call: ast.Call) -> bool:
                 or loops[-1].lineno < loop.lineno <= (loops[-1].end_lineno or 0)):  # (an epoch loop's batch loop)
             return False
     return bool(sites)
+
+
+def _runs_once(ctx, call: ast.Call, depth: int = 0) -> bool:
+    """Is ``call`` outside every loop, at module level or in a function called only outside loops (the samples a
+    script draws once after training, ``generator(z).detach().cpu()``)?"""
+    if ctx.index.enclosing_loops(call):
+        return False
+    info = ctx.function_of(call)
+    if info is None:
+        return True
+    sites = ctx.call_sites(info)
+    return bool(sites) and depth < 3 and all(_runs_once(ctx, site, depth + 1) for site in sites)
 
 
 def _caller_steps_back(ctx, call: ast.Call, depth: int = 0) -> bool:
