@@ -141,6 +141,30 @@ train(model)
 model.eval()
 pred = model(torch.ones(1, 4, device="cuda")).detach().cpu()
 """, [5]),
+    ("GA105", "an array of zeros filled item by item in the loop holds new data each time (r44 9659, r39 7672)", """
+import numpy as np
+import torch
+model = Net().cuda()
+for path in files:
+    data = load(path)
+    batch_x = np.zeros((4, 1, 32, 32))
+    for i in range(4):
+        batch_x[i, 0] = data[i]
+    batch_x = torch.from_numpy(batch_x).float().to("cuda")
+    loss = model(batch_x).sum()
+    loss.backward()
+""", []),
+    ("GA105", "twin: the same zeros copied unfilled are the same bytes each iteration", """
+import numpy as np
+import torch
+model = Net().cuda()
+for path in files:
+    data = load(path)
+    batch_x = np.zeros((4, 1, 32, 32))
+    batch_x = torch.from_numpy(batch_x).float().to("cuda")
+    loss = model(batch_x + data).sum()
+    loss.backward()
+""", [7]),
 ]
 
 

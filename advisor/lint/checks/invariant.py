@@ -51,6 +51,8 @@ def loop_invariant(ctx, name: str, loop: ast.AST, at: ast.AST) -> bool:
     if target is not None and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target)):
         return False  # the loop's own item: new each iteration
     analysis = _Invariance(ctx, loop)
+    if any(analysis._written_in_place(node) for node in analysis._occurrences.get(name, [])):
+        return False  # batch = np.zeros(...); batch[i] = sample: zeros, then filled with new data
     statement = at
     while statement is not None and ctx.index.parents.get(statement) is not loop:
         statement = ctx.index.parents.get(statement)
@@ -78,6 +80,8 @@ class _Invariance:
             return all(self._read_only(node) for node in occurrences)
         for node in occurrences:
             if isinstance(node.ctx, ast.Load):
+                if self._written_in_place(node):
+                    return False
                 continue
             parent = self.ctx.index.parents.get(node)
             if not isinstance(parent, ast.Assign) or len(parent.targets) != 1 or parent.targets[0] is not node:
@@ -85,6 +89,16 @@ class _Invariance:
             if not self.expr(parent.value, depth + 1, visiting | {name}):
                 return False
         return True
+
+    def _written_in_place(self, node: ast.Name) -> bool:
+        """``buf[i] = x``, ``buf[:] += x``, ``buf.fill_(0)``: the array the name holds is changed where it is."""
+        parent = self.ctx.index.parents.get(node)
+        if isinstance(parent, ast.Subscript):
+            return parent.value is node and not isinstance(parent.ctx, ast.Load) \
+                or parent.value is node and isinstance(self.ctx.index.parents.get(parent), ast.AugAssign)
+        if isinstance(parent, ast.Attribute) and isinstance(parent.ctx, ast.Load):
+            return (parent.attr.endswith("_") and not parent.attr.startswith("_")) or parent.attr in _MUTATING_METHODS
+        return False
 
     def _read_only(self, node: ast.Name) -> bool:
         parent = self.ctx.index.parents.get(node)
