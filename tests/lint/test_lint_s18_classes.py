@@ -38,6 +38,36 @@ end_time = time.time()
 print(end_time - start_time)
 """
 
+_DETECTION_EVAL = """
+import time
+import torch
+cpu_device = torch.device("cpu")
+model = Detector().cuda()
+model.eval()
+for images, targets in data_loader:
+    images = list(img.cuda() for img in images)
+    torch.cuda.synchronize()
+    model_time = time.time()
+    outputs = model(images)
+    outputs = [{k: v.to(cpu_device) for k, v in t.items()} for t in outputs]
+    model_time = time.time() - model_time
+    evaluator.update(outputs)
+"""
+
+_LATENCY = """
+import time
+import torch
+model = Net().cuda()
+x = torch.randn(1, 3, 224, 224, device="cuda")
+for _ in range(10):
+    model(x)
+for _ in range(100):
+    start = time.time()
+    out = model(x)
+    out.cpu()
+    times.append(time.time() - start)
+"""
+
 CASES = [
     ("GA103", "a read in the closure of an L-BFGS step runs on each of its max_iter evaluations (r42 8912)",
      _LBFGS.format(options="max_iter=50000"), [12]),
@@ -165,6 +195,9 @@ for path in files:
     loss = model(batch_x + data).sum()
     loss.backward()
 """, [7]),
+    ("GA101", "the clock after torchvision's per-batch copies to the CPU: they waited (r44 9582)", _DETECTION_EVAL, []),
+    ("GA103", "those copies are the evaluation pass's per-batch reads (r44 9582)", _DETECTION_EVAL, [11]),
+    ("GA103", "twin: a latency loop's read right before its clock is how it waits", _LATENCY, []),
 ]
 
 

@@ -32,9 +32,9 @@ import ast
 from typing import Iterator, Optional
 
 from advisor.lint.checks.common import line_of, short, where
+from advisor.lint.checks.lbfgs_closures import lbfgs_closure_reads
 from advisor.lint.flow import CPU_TENSOR, CUDA_TENSOR, SYNC
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
-from advisor.lint.names import last_identifier
 
 DOC = CheckDoc(
     what=('Finds a host read of a CUDA tensor -- .item(), .cpu(), .tolist(), float(t), print(t), an '
@@ -150,63 +150,15 @@ def _comprehension_reads(ctx) -> Iterator[Hit]:
                       "all at once (torch.stack(...).tolist() or torch.cat(...).cpu())", node=read)
 
 
-_LBFGS_DEFAULT_ITERATIONS = 20  # torch.optim.LBFGS(max_iter=20): closure evaluations per step(), more with a line search
-
-
 def _lbfgs_closure_reads(ctx) -> Iterator[Hit]:
-    """``optimizer.step(closure)`` of an L-BFGS optimizer runs the closure up to ``max_iter`` times (and more with
-    its line search) in one call: a read in the closure waits once per evaluation even when the step is called once,
-    outside any loop (a PINN trained by ``pinn.optimizer.step(pinn.closure)``). Inside a hot loop the loop pass
-    reports it already."""
-    iterations = _lbfgs_iterations(ctx)
-    for call in ctx.index.calls_by_name.get("step", []):
-        if not isinstance(call.func, ast.Attribute) or not call.args \
-                or iterations.get(last_identifier(call.func.value), 0) <= _FEW:
-            continue
-        if any(ctx.loop_is_hot(loop) for loop in ctx.enclosing_loops(call)):
-            continue
-        closure = _closure_of(ctx, call.args[0])
-        if closure is None:
-            continue
-        for read in ctx.every_call_host_reads(closure):
-            if read.callee is not None:
-                continue
-            node = read.node if isinstance(read.node, (ast.Call, ast.BinOp, ast.FormattedValue)) \
-                else ctx.condition_read(read.node)
-            node = node.value if isinstance(node, ast.FormattedValue) else node
-            yield Hit(f"{describe(read.node)} waits for the GPU on every evaluation of the L-BFGS closure: "
-                      f"{short(call)} ({where(ctx, call)}) runs it up to "
-                      f"{iterations[last_identifier(call.func.value)]} times", node=node,
-                      evidence={"step_line": line_of(ctx, call)})
-
-
-def _closure_of(ctx, value: ast.AST):
-    """The user's function ``value`` names: a def or a name bound to one, or a method of the file's own class
-    (``self.closure``, ``pinn.closure`` for an instance of the file's ``PINN``)."""
-    held = ctx.held_function(value)
-    if held is not None or not isinstance(value, ast.Attribute):
-        return held
-    if isinstance(value.value, ast.Name) and value.value.id == "self":
-        owner = ctx.class_of_method(value)
-        classes = [owner] if owner is not None else []
-    else:
-        classes = ctx.classes_of(ctx.kind(value.value))
-    methods = [c.methods[value.attr] for c in classes if value.attr in c.methods]
-    return methods[0] if len(methods) == 1 else None
-
-
-def _lbfgs_iterations(ctx) -> dict[str, int]:
-    """The names the file binds L-BFGS optimizers to (``self.optimizer = torch.optim.LBFGS(...)``), each with its
-    ``max_iter`` (20 unless the call says otherwise; a value the file does not fix counts as the default)."""
-    found: dict[str, int] = {}
-    for call in ctx.index.calls_by_name.get("LBFGS", []):
-        parent = ctx.index.parents.get(call)
-        if not isinstance(parent, ast.Assign) or len(parent.targets) != 1:
-            continue
-        given = next((k.value for k in call.keywords if k.arg == "max_iter"), None)
-        count = ctx.int_value(given) if given is not None else None
-        found[last_identifier(parent.targets[0])] = count if count is not None else _LBFGS_DEFAULT_ITERATIONS
-    return found
+    """Reads in the closure an L-BFGS step evaluates up to max_iter times (lbfgs_closures.py)."""
+    for step, iterations, read in lbfgs_closure_reads(ctx):
+        node = read.node if isinstance(read.node, (ast.Call, ast.BinOp, ast.FormattedValue)) \
+            else ctx.condition_read(read.node)
+        node = node.value if isinstance(node, ast.FormattedValue) else node
+        yield Hit(f"{describe(read.node)} waits for the GPU on every evaluation of the L-BFGS closure: "
+                  f"{short(step)} ({where(ctx, step)}) runs it up to {iterations} times", node=node,
+                  evidence={"step_line": line_of(ctx, step)})
 
 
 def _filled_once_per_epoch(ctx, value: ast.AST) -> bool:
@@ -358,13 +310,30 @@ def _timing_waits(ctx) -> set[int]:
     for region in ctx.timed_regions():
         sync = region.closing_sync
         loops = ctx.enclosing_loops(region.close) if region.close is not None else []
-        if loops and ctx.loop_runs_update(loops[0]):
-            continue  # a training step's loss.item() before its step clock logs the loss: a read like any other
+        if loops and (ctx.loop_runs_update(loops[0])
+                      or sync is not None and ctx.iterates_loader(loops[0]) and _kept(ctx, sync.node, loops[0])):
+            continue  # a training step's loss.item() before its step clock logs the loss, an evaluation pass's
+            # outputs moved to the CPU per batch before its model clock and used after it (torchvision's evaluate):
+            # reads like any other
         if sync is not None and region.close is not None and not _several_reads_close(region) \
                 and region.close.lineno - sync.node.lineno <= _WAIT_LINES \
                 and ctx.index.enclosing_loops(sync.node) == ctx.index.enclosing_loops(region.close):
             waits.add(id(sync.node))
     return waits
+
+
+def _kept(ctx, read: ast.AST, loop: ast.AST) -> bool:
+    """Is what ``read`` reads back bound to a name the loop uses again further down (``outputs = [... .to(cpu)]``,
+    then ``evaluator.update(outputs)``)? A wait's value is dropped (``out = model(x).sum().item()``, never read)."""
+    statement = read
+    while statement is not None and not isinstance(statement, ast.stmt):
+        statement = ctx.index.parents.get(statement)
+    if not isinstance(statement, ast.Assign):
+        return False
+    names = {n.id for target in statement.targets for n in ast.walk(target) if isinstance(n, ast.Name)}
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in names
+               and n.lineno > (statement.end_lineno or statement.lineno)
+               for n in ast.walk(loop))
 
 
 def _several_reads_close(region) -> bool:

@@ -34,7 +34,7 @@ from advisor.lint.flow.kinds import (
     MODEL,
     NUMPY,
 )
-from advisor.lint.flow.literals import came_from_generate, is_text, is_text_data
+from advisor.lint.flow.literals import came_from_generate, is_text, is_text_data, makes_a_pil_image
 from advisor.lint.flow.loggers import logs_cuda, run_logger
 from advisor.lint.flow.predictors import predictor_on_cuda
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
@@ -48,7 +48,8 @@ from advisor.lint.names import Names
 _NOTHING_INSIDE = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Name,
                              ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Import, ast.ImportFrom,
                              ast.Global, ast.Nonlocal})
-_SPECIAL = frozenset({ast.For, ast.AsyncFor, ast.While, ast.If, ast.IfExp, ast.Assert, ast.Assign, ast.AugAssign})
+_COMPREHENSIONS = frozenset({ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp})
+_SPECIAL = _COMPREHENSIONS | {ast.For, ast.AsyncFor, ast.While, ast.If, ast.IfExp, ast.Assert, ast.Assign, ast.AugAssign}
 _EMITTING = frozenset({ast.Call, ast.BinOp, ast.Compare, ast.UnaryOp, ast.FormattedValue, ast.Subscript, ast.BoolOp})
 _CASTS = frozenset({"half", "double", "bfloat16"})
 # print(model), str(model), isinstance(model, nn.Module): Python's own functions never run a model handed to them.
@@ -120,6 +121,9 @@ class Effects(FlowView):
         elif isinstance(node, ast.Assign):
             self._walk(node.value, out)
             self._walk_all(node.targets, out)
+        elif cls in _COMPREHENSIONS:  # the items are drawn before each element is built
+            for part in node.generators + ([node.key, node.value] if cls is ast.DictComp else [node.elt]):
+                self._walk(part, out)
         elif isinstance(node, ast.AugAssign):
             self._walk(node.value, out)
             target = node.target
@@ -168,13 +172,8 @@ class Effects(FlowView):
         if not call.args or not self._cuda_argument(call):
             return False  # math.isfinite(loss), wandb.log({...}): only with a CUDA tensor handed in
         name = self.qual(func) or run_logger(self.index, self.qual, func) or ""
-        return name.startswith(api.HOST_VALUE_MODULES) or name in api.LOGGING_FUNCTIONS or self._makes_a_pil_image(call)
-
-    def _makes_a_pil_image(self, call: ast.Call) -> bool:
-        """``TF.to_pil_image(t)``, ``transforms.ToPILImage()(t)``: torchvision copies the tensor to the host."""
-        func = call.func
-        return self.qual(func) in api.PIL_CONVERTERS or (isinstance(func, ast.Call)
-                                                         and self.qual(func.func) in api.PIL_CONVERTERS)
+        return name.startswith(api.HOST_VALUE_MODULES) or name in api.LOGGING_FUNCTIONS \
+            or makes_a_pil_image(call, self.qual)
 
     def call_effect(self, call: ast.Call) -> tuple[int, Optional[FunctionInfo]]:
         func = call.func
@@ -184,7 +183,7 @@ class Effects(FlowView):
         if qualified in api.SYNC_FUNCTIONS or (isinstance(func, ast.Attribute) and func.attr == "synchronize"):
             return SYNC, None
         value = self.kind(call)
-        if self._makes_a_pil_image(call) and self._cuda_argument(call):
+        if makes_a_pil_image(call, self.qual) and self._cuda_argument(call):
             return SYNC | HOST_READ, None  # transforms.ToPILImage()(out[0]): the image is copied back to make it
         if qualified is not None:
             if qualified in api.LEGACY_CUDA_CONSTRUCTORS:  # torch.cuda.FloatTensor(array): a blocking copy of the

@@ -307,3 +307,9 @@ def fixed_flag(test: ast.AST, index) -> Optional[bool]:
     value = earlier.value if isinstance(earlier, ast.Assign) and any(
         isinstance(t, ast.Name) and t.id == test.id for t in earlier.targets) else None  # fixes nothing)
     return value.value if isinstance(value, ast.Constant) and isinstance(value.value, bool) else None
+
+
+def makes_a_pil_image(call: ast.Call, qual: Callable[[ast.AST], Optional[str]]) -> bool:
+    """``TF.to_pil_image(t)``, ``transforms.ToPILImage()(t)``: torchvision copies the tensor to the host."""
+    func = call.func
+    return qual(func) in api.PIL_CONVERTERS or (isinstance(func, ast.Call) and qual(func.func) in api.PIL_CONVERTERS)
