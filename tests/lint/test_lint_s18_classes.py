@@ -198,6 +198,24 @@ for path in files:
     ("GA101", "the clock after torchvision's per-batch copies to the CPU: they waited (r44 9582)", _DETECTION_EVAL, []),
     ("GA103", "those copies are the evaluation pass's per-batch reads (r44 9582)", _DETECTION_EVAL, [11]),
     ("GA103", "twin: a latency loop's read right before its clock is how it waits", _LATENCY, []),
+    ("GA103", "y.numpy() with no .cpu() only works where y is on the CPU: no read (r36 6613, r34 6319)", """
+import torch
+device = "cuda" if torch.cuda.is_available() else "cpu"
+model = Net().to(device)
+for x, y in loader:
+    x, y = x.to(device), y.to(device)
+    logits = model(x)
+    labels.extend(y.numpy())
+""", []),
+    ("GA103", "twin: y.cpu().numpy() copies it back every batch", """
+import torch
+device = "cuda" if torch.cuda.is_available() else "cpu"
+model = Net().to(device)
+for x, y in loader:
+    x, y = x.to(device), y.to(device)
+    logits = model(x)
+    labels.extend(y.cpu().numpy())
+""", [7]),
 ]
 
 

@@ -246,7 +246,7 @@ class Effects(FlowView):
         if api.host_side_method(attr, on_a_list=bool(receiver & CONTAINER)):
             return 0, None  # accs.append(acc) of a list of CUDA tensors, results.pandas(): no kernel
         if receiver & CUDA_TENSOR:
-            if attr == "numpy" and not receiver & CPU_TENSOR:
+            if attr == "numpy":
                 return 0, None  # t.numpy() of a CUDA tensor raises instead of copying: a bug, not a slow read
             if attr in api.HOST_SYNC_METHODS or attr in ("to", "type") and value & CPU_TENSOR and not value & CUDA_TENSOR:
                 return SYNC | HOST_READ, None  # (.to("cpu") and .type(torch.FloatTensor) copy back too)
