@@ -216,6 +216,25 @@ for x, y in loader:
     logits = model(x)
     labels.extend(y.cpu().numpy())
 """, [7]),
+    ("GA103", "reads in the branch of a NaN test run when training breaks (r39 7625); the test itself is reported", """
+import torch
+model = Net().cuda()
+for x, y in loader:
+    loss = model(x.cuda()).sum()
+    loss.backward()
+    for param in model.parameters():
+        if torch.isnan(param.grad).any():
+            print(param, param.grad)
+""", [7]),
+    ("GA103", "twin: a branch under mask.any() runs on most steps (a label present in the batch)", """
+import torch
+model = Net().cuda()
+for x, y in loader:
+    out = model(x.cuda())
+    mask = y.cuda() > 0
+    if mask.any():
+        print(out[mask].mean().item())
+""", [6, 7]),
 ]
 
 

@@ -214,7 +214,13 @@ def _emptiness_test(test: ast.AST) -> bool:
         return isinstance(counted, ast.Call) and isinstance(counted.func, ast.Attribute) \
             and counted.func.attr in ("sum", "count_nonzero", "numel", "nonzero") and not counted.args
     return isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr in ("any", "all") \
-        and not test.args
+        and not test.args and not _an_anomaly_mask(test.func.value)
+
+
+def _an_anomaly_mask(mask: ast.AST) -> bool:
+    """``torch.isnan(p)`` / ``p.grad.isinf()``: a mask of broken values, empty on nearly every iteration -- its
+    ``.any()`` branch (a NaN report) runs when training breaks, not on most steps."""
+    return isinstance(mask, ast.Call) and (dotted(mask.func) or "").rsplit(".", 1)[-1] in ("isnan", "isinf")
 
 
 def _running_best(branch: ast.If) -> bool:
