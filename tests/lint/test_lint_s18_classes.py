@@ -235,6 +235,29 @@ for x, y in loader:
     if mask.any():
         print(out[mask].mean().item())
 """, [6, 7]),
+    ("GA107", "a Sequential of a CUDA model's children run per client with autograd on (r44 9759)", """
+import torch
+import torch.nn as nn
+from torchvision.models import resnet18
+net1 = resnet18().to("cuda")
+dummy = torch.rand(8, 3, 28, 28, device="cuda")
+for w in w_locals:
+    net1.load_state_dict(w)
+    pro1 = nn.Sequential(*list(net1.children())[:-1])(dummy).squeeze()
+    scores.append(pro1)
+""", [8]),
+    ("GA107", "twin: a layer built on the spot to apply a function is no model run", """
+import torch
+import torch.nn as nn
+from torchvision.models import resnet18
+net1 = resnet18().to("cuda").eval()
+dummy = torch.rand(8, 3, 28, 28, device="cuda")
+with torch.no_grad():
+    feats = net1(dummy)
+for w in w_locals:
+    probs = nn.Softmax(dim=1)(feats * w)
+    scores.append(probs)
+""", []),
 ]
 
 

@@ -31,12 +31,20 @@ def trains(method: str) -> bool:
     return bool(_TRAINS.match(method))
 
 
+def _of_children(container: ast.Call) -> bool:
+    """``nn.Sequential(*list(net.children())[:-1])``: a container of a model's own layers."""
+    return any(isinstance(part, ast.Call) and isinstance(part.func, ast.Attribute)
+               and part.func.attr in ("children", "modules") for arg in container.args for part in ast.walk(arg))
+
+
 def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
     """The model a call runs on CUDA: ``model(x)``, ``model.forward(x)`` / ``net.act(state)`` (a method that
     returns CUDA tensors), or an unknown callable named like a model and fed CUDA tensors."""
     func = call.func
-    if isinstance(func, ast.Call) and (ctx.qual(func.func) or "").startswith("torch.nn."):
+    if isinstance(func, ast.Call) and (ctx.qual(func.func) or "").startswith("torch.nn.") \
+            and not _of_children(func):
         return None  # nn.Softmax(dim=1)(logits): a layer built on the spot to apply a function, not a model run
+        # (nn.Sequential(*list(net.children())[:-1])(x) runs net's own layers: its features)
     callee = ctx.kind(func)
     arguments = 0
     for argument in call.args:

@@ -283,6 +283,8 @@ class CallEvaluator(ExprEvaluator):
                 return (CUDA_TENSOR if receiver & CUDA_MODEL else 0) | (receiver & F64)
             if attr in api.MODEL_SELF_METHODS:
                 return receiver
+            if attr in ("children", "named_children"):  # nn.Sequential(*list(net.children())[:-1]): net's own layers
+                return receiver & (MODEL | CUDA_MODEL | F64)
             if attr in api.MODEL_QUIET_METHODS or (api.MODEL_SETUP_METHOD.match(attr)
                                                    and not _all(pos, kw) & CUDA_TENSOR):
                 # model.configure_optimizers(wd, lr, ...): set-up, no tensor comes back (an optimizer does)
