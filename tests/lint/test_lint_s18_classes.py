@@ -258,6 +258,23 @@ for w in w_locals:
     probs = nn.Softmax(dim=1)(feats * w)
     scores.append(probs)
 """, []),
+    ("GA106", "a loader and a CUDA device handed together to another module's function feed the GPU (r40 8113)", """
+import torch
+from torch.utils.data import DataLoader
+from bench import train
+device = torch.device("cuda") if torch.cuda.is_available() else torch.device("cpu")
+loader = DataLoader(dataset, batch_size=64, num_workers=8)
+train("fp16", device, loader, args)
+""", [5]),
+    ("GA106", "twin: a loader handed on with no device, in a file that only names one", """
+import torch
+from torch.utils.data import DataLoader
+from bench import train
+device = torch.device("cuda") if torch.cuda.is_available() else torch.device("cpu")
+print(device)
+loader = DataLoader(dataset, batch_size=64, num_workers=8)
+train("fp16", loader, args)
+""", []),
 ]
 
 

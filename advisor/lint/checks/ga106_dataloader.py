@@ -28,8 +28,9 @@ from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short
-from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR
+from advisor.lint.flow import CPU_TENSOR, CUDA_DEVICE, CUDA_MODEL, CUDA_TENSOR
 from advisor.lint.flow.conditions import cuda_condition
+from advisor.lint.flow.kinds import LOADER
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -278,7 +279,17 @@ def _dict_literal(ctx, value: ast.AST) -> Optional[dict[str, ast.AST]]:
 def _moves_to_cuda(ctx) -> bool:
     """Does anything put a tensor or a model on CUDA? A script that only names a CUDA device (``DEVICE =
     torch.device("cuda" if ... else "cpu")``) and previews a batch has no GPU for its loaders to feed."""
-    return any(ctx.kind(call) & (CUDA_TENSOR | CUDA_MODEL) for call in ctx.index.calls)
+    return any(ctx.kind(call) & (CUDA_TENSOR | CUDA_MODEL) or _hands_loader_and_device(ctx, call)
+               for call in ctx.index.calls)
+
+
+def _hands_loader_and_device(ctx, call: ast.Call) -> bool:
+    """``train(precision, device, random_loader, args)`` / ``evaluate(model, val_dl, device)``: a function of
+    another module handed a loader and a device that may be CUDA -- it moves the batches there."""
+    if ctx.resolve(call.func.id, ctx.scope_of(call)) if isinstance(call.func, ast.Name) else True:
+        return False  # (the file's own functions show their moves, and methods are judged by what they run)
+    handed = list(call.args) + [k.value for k in call.keywords]
+    return any(ctx.kind(a) & LOADER for a in handed) and any(ctx.kind(a) & CUDA_DEVICE for a in handed)
 
 
 _LIGHTNING = ("pytorch_lightning.", "lightning.", "lightning.pytorch.")
