@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.lint.lint_helpers import lines_of
+from tests.lint.lint_helpers import GENERATOR_PREVIEW, lines_of
 
 _EPOCHS = """
 import torch
@@ -83,14 +83,7 @@ for x, y in loader:
     print(step(model, x, y, opt))
 """
 
-_PREVIEW = """
-import torch
-netG = Generator().cuda()
-def show_generated_img():
-    noise = torch.randn(1, 100, 1, 1, device="cuda")
-    image = netG(noise).to("cpu").clone().detach()
-    plot(image)
-for epoch in range(100):
+_PREVIEW = GENERATOR_PREVIEW + """for epoch in range(100):
     for real in loader:
         loss = netD(real.cuda()).mean() - netD(netG(torch.randn(64, 100, 1, 1, device="cuda"))).mean()
         loss.backward()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.lint.lint_helpers import lines_of
+from tests.lint.lint_helpers import GENERATOR_PREVIEW, lines_of
 
 _LBFGS = """
 import torch
@@ -24,6 +24,33 @@ class PINN:
         return loss
 pinn = PINN(Net())
 pinn.optimizer.step(pinn.closure)
+"""
+
+_NESTED_CLOSURE = """
+import torch
+def train(model, x):
+    model = model.cuda()
+    opt = torch.optim.{optimizer}
+    history = []
+    def closure():
+        opt.zero_grad()
+        loss = model(x).pow(2).mean()
+        loss.backward()
+        history.append(float(loss.detach().cpu()))
+        return loss
+    opt.step(closure)
+"""
+
+_PREVIEW = GENERATOR_PREVIEW + "{caller}\n"
+
+_LABELS = """
+import torch
+device = "cuda" if torch.cuda.is_available() else "cpu"
+model = Net().to(device)
+for x, y in loader:
+    x, y = x.to(device), y.to(device)
+    logits = model(x)
+    labels.extend({read})
 """
 
 _YOLO = """
@@ -74,34 +101,10 @@ CASES = [
     ("GA103", "the default max_iter is 20 evaluations", _LBFGS.format(options="lr=1.0"), [12]),
     ("GA103", "twin: max_iter=1 evaluates the closure once per step, called once", _LBFGS.format(options="max_iter=1"),
      []),
-    ("GA103", "a nested closure handed to a named L-BFGS optimizer (r44 9507)", """
-import torch
-def train(model, x):
-    model = model.cuda()
-    opt_lbfgs = torch.optim.LBFGS(model.parameters(), max_iter=500)
-    history = []
-    def closure():
-        opt_lbfgs.zero_grad()
-        loss = model(x).pow(2).mean()
-        loss.backward()
-        history.append(float(loss.detach().cpu()))
-        return loss
-    opt_lbfgs.step(closure)
-""", [10]),
-    ("GA103", "twin: Adam's step(closure) evaluates the closure once", """
-import torch
-def train(model, x):
-    model = model.cuda()
-    opt = torch.optim.Adam(model.parameters())
-    history = []
-    def closure():
-        opt.zero_grad()
-        loss = model(x).pow(2).mean()
-        loss.backward()
-        history.append(float(loss.detach().cpu()))
-        return loss
-    opt.step(closure)
-""", []),
+    ("GA103", "a nested closure handed to a named L-BFGS optimizer (r44 9507)",
+     _NESTED_CLOSURE.format(optimizer="LBFGS(model.parameters(), max_iter=500)"), [10]),
+    ("GA103", "twin: Adam's step(closure) evaluates the closure once",
+     _NESTED_CLOSURE.format(optimizer="Adam(model.parameters())"), []),
     ("GA103", "twin: a read in the closure only every 100 evaluations", """
 import torch
 model = Net().cuda()
@@ -143,27 +146,10 @@ for batch in loader:
     out = model(targets["x"])
     print(f"{weight}")
 """, [7]),
-    ("GA107", "samples drawn once after training from a generator in training mode, detached (r44 9785)", """
-import torch
-netG = Generator().cuda()
-def show_generated_img_all():
-    gen_z = torch.randn(32, 100, 1, 1, device="cuda")
-    images = netG(gen_z).to("cpu").clone().detach()
-    plot(images)
-for epoch in range(10):
-    train_epoch(netG)
-show_generated_img_all()
-""", []),
-    ("GA107", "twin: the same preview called on every batch of a loop", """
-import torch
-netG = Generator().cuda()
-def show_generated_img_all():
-    gen_z = torch.randn(32, 100, 1, 1, device="cuda")
-    images = netG(gen_z).to("cpu").clone().detach()
-    plot(images)
-for batch in loader:
-    show_generated_img_all()
-""", [5]),
+    ("GA107", "samples drawn once after training from a generator in training mode, detached (r44 9785)",
+     _PREVIEW.format(caller="for epoch in range(10):\n    train_epoch(netG)\nshow_generated_img()"), []),
+    ("GA107", "twin: the same preview called on every batch of a loop",
+     _PREVIEW.format(caller="for batch in loader:\n    show_generated_img()"), [5]),
     ("GA107", "twin: one detached forward after model.eval() is an evaluation", """
 import torch
 model = Net().cuda()
@@ -198,24 +184,9 @@ for path in files:
     ("GA101", "the clock after torchvision's per-batch copies to the CPU: they waited (r44 9582)", _DETECTION_EVAL, []),
     ("GA103", "those copies are the evaluation pass's per-batch reads (r44 9582)", _DETECTION_EVAL, [11]),
     ("GA103", "twin: a latency loop's read right before its clock is how it waits", _LATENCY, []),
-    ("GA103", "y.numpy() with no .cpu() only works where y is on the CPU: no read (r36 6613, r34 6319)", """
-import torch
-device = "cuda" if torch.cuda.is_available() else "cpu"
-model = Net().to(device)
-for x, y in loader:
-    x, y = x.to(device), y.to(device)
-    logits = model(x)
-    labels.extend(y.numpy())
-""", []),
-    ("GA103", "twin: y.cpu().numpy() copies it back every batch", """
-import torch
-device = "cuda" if torch.cuda.is_available() else "cpu"
-model = Net().to(device)
-for x, y in loader:
-    x, y = x.to(device), y.to(device)
-    logits = model(x)
-    labels.extend(y.cpu().numpy())
-""", [7]),
+    ("GA103", "y.numpy() with no .cpu() only works where y is on the CPU: no read (r36 6613, r34 6319)",
+     _LABELS.format(read="y.numpy()"), []),
+    ("GA103", "twin: y.cpu().numpy() copies it back every batch", _LABELS.format(read="y.cpu().numpy()"), [7]),
     ("GA103", "reads in the branch of a NaN test run when training breaks (r39 7625); the test itself is reported", """
 import torch
 model = Net().cuda()
