@@ -261,7 +261,8 @@ NOT_A_MODEL = re.compile(r"Tokenizer|Processor|Config|FeatureExtractor|Pipeline|
 # Names people give to models; used only when nothing else says what `.cuda()` was called on.
 MODEL_NAME_HINT = re.compile(
     r"model|net|encoder|decoder|module|layer|backbone|head|classifier|criterion|loss_?f|policy|actor|"
-    r"critic|generator|discriminator|unet|vae|transformer|bert|gpt|resnet|vit|mlp|cnn|rnn|lstm|gru|gnn|gcn",
+    r"critic|generator|discriminator|unet|vae|transformer|bert|gpt|resnet|vit|mlp|cnn|rnn|lstm|gru|gnn|gcn|"
+    r"^(gen|dis|disc)$|^(?-i:[GD])$",  # a GAN's two networks by their short names: gen(z), dis(x), G(z), D(x)
     re.IGNORECASE)
 # A callable the file does not define, named like a model or a loss (`loss(logits, y)` with `loss` a parameter,
 # `self.criterion(out, y)`): fed CUDA tensors, it returns a CUDA tensor.

@@ -246,6 +246,28 @@ print(device)
 loader = DataLoader(dataset, batch_size=64, num_workers=8)
 train("fp16", loader, args)
 """, []),
+    ("GA103", "dis(x) of CUDA tensors is on the GPU: the loss it returns is read every batch (r44 9483)", """
+import torch
+import torch.nn.functional as F
+def train_dis(models, opt, inputs, outputs):
+    gen, dis = models["gen"], models["dis"]
+    fake = dis(gen(inputs).detach(), inputs)
+    loss = torch.mean(F.softplus(fake))
+    loss.backward()
+    opt.step()
+    return loss
+for inputs, outputs in loader:
+    loss = train_dis(models, opt, inputs.cuda(), outputs.cuda())
+    total += loss.item()
+""", [12]),
+    ("GA103", "twin: d(x) in lower case is no discriminator by name", """
+import torch
+def step(d, inputs):
+    return d(inputs)
+for inputs in loader:
+    value = step(scale, inputs.cuda())
+    total += value
+""", []),
 ]
 
 
