@@ -152,6 +152,10 @@ PIL_CONVERTERS = frozenset({"torchvision.transforms.functional.to_pil_image", "t
 # Questions about a tensor's shape and type: answered from its metadata, they neither use nor move its data.
 SHAPE_QUERY_METHODS = frozenset({"size", "dim", "ndimension", "numel", "nelement", "element_size",
                                  "is_floating_point", "is_complex"})
+# torch's functions that answer a question about an object or the settings with a Python value: no data read.
+METADATA_FUNCTIONS = frozenset(f"torch.{name}" for name in (
+    "is_tensor", "is_storage", "is_floating_point", "is_complex", "numel", "typename", "is_grad_enabled",
+    "is_inference_mode_enabled", "get_default_dtype", "is_autocast_enabled", "result_type", "can_cast"))
 NON_TENSOR_METHODS = SHAPE_QUERY_METHODS | frozenset({
     "item", "tolist", "data_ptr", "stride", "is_contiguous", "get_device", "storage_offset", "backward",
     "register_hook", "retain_grad", "untyped_storage", "record_stream", "dim_order",

@@ -268,6 +268,30 @@ for inputs in loader:
     value = step(scale, inputs.cuda())
     total += value
 """, []),
+    ("GA103", "torch.is_tensor(x) in a move-to-device helper reads nothing (r46 dev 10170)", """
+import torch
+def move_to_device(x, device):
+    if torch.is_tensor(x):
+        return x.to(device)
+    return {k: move_to_device(v, device) for k, v in x.items()}
+model = Net().cuda()
+for inputs, labels in loader:
+    inputs = move_to_device(inputs, "cuda")
+    loss = model(inputs).sum()
+    loss.backward()
+""", []),
+    ("GA103", "twin: torch.count_nonzero(x) is a CUDA tensor, and `if` of it reads it", """
+import torch
+def has_any(x):
+    if torch.count_nonzero(x):
+        return True
+    return False
+model = Net().cuda()
+for inputs, labels in loader:
+    out = model(inputs.cuda())
+    if has_any(out):
+        out.sum().backward()
+""", [3]),
 ]
 
 

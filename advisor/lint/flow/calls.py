@@ -112,6 +112,8 @@ class CallEvaluator(ExprEvaluator):
             return CPU_DEVICE  # torch_directml.device(): another accelerator, not CUDA (what CUDA costs is not its)
         if api.DEVICE_PICKER.match(last) and not name.startswith("torch."):
             return CUDA_DEVICE  # get_device(args.device) of the project's utils: the GPU when there is one ("auto")
+        if name in api.METADATA_FUNCTIONS:
+            return 0  # torch.is_tensor(x): a Python bool about the object, its data untouched
         if name in api.EVENT_CONSTRUCTORS:
             return EVENT
         if name in api.CUDA_WORKER_CONSTRUCTORS:
