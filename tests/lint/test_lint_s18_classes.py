@@ -53,6 +53,24 @@ for x, y in loader:
     labels.extend({read})
 """
 
+_TILES = """
+import torch
+from helpers import build_loaders
+def group_tiles(ctr, offsets):
+    for y in range(0, offsets.shape[1], 512):
+        for x in range(0, offsets.shape[2], 512):
+            ctr = ctr + offsets[:, y:y + 512, x:x + 512].sum()
+    return ctr
+model = Net().cuda().eval()
+loaders = build_loaders()
+with torch.no_grad():
+    for batch in {source}:
+        preds = model(batch.cuda())
+        for index in range(preds.shape[0]):
+            mask = group_tiles(preds[index], preds).squeeze().cpu().numpy()
+            results.append(mask)
+"""
+
 _YOLO = """
 import time
 import torch
@@ -292,6 +310,10 @@ for inputs, labels in loader:
     if has_any(out):
         out.sum().backward()
 """, [3]),
+    ("GA103", "a loop over loaders['test'] is a loop of batches: per-item reads in it run every batch (r46 dev 10151)",
+     _TILES.format(source='loaders["test_0"]'), [14]),
+    ("GA103", "twin: a loop over a dict of records that calls a helper with a hot loop of its own is no loop of steps",
+     _TILES.format(source='records["test_0"]'), []),
 ]
 
 

@@ -248,13 +248,13 @@ class LoopAnalysis(BranchGuards, FlowView):
 
     def iterates_loader(self, loop: ast.AST) -> bool:
         """``for batch in loader`` (also through enumerate(), tqdm(), zip())."""
-        if not isinstance(loop, (ast.For, ast.AsyncFor)):
-            return False
-        iterable = loop.iter
+        iterable = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
         while isinstance(iterable, ast.Call) and iterable.args and not self.kind(iterable) & LOADER:
             iterable = iterable.args[0]
+        if isinstance(iterable, ast.Subscript) and isinstance(iterable.slice, (ast.Constant, ast.Name)):
+            iterable = iterable.value  # loaders['test'], dataloaders[phase]: one of a dict of loaders; and by name
         named_loader = isinstance(iterable, (ast.Name, ast.Attribute)) and not self.kind(iterable) \
-            and named_like_loader(last_identifier(iterable))  # data_loader = get_dataloader(...), self.train_loader
+            and named_like_loader(last_identifier(iterable))  # (data_loader = get_dataloader(...), self.train_loader)
         return bool(self.kind(iterable) & LOADER) or named_loader
 
     def iterations(self, loop: ast.AST) -> Optional[int]:
