@@ -71,6 +71,17 @@ with torch.no_grad():
             results.append(mask)
 """
 
+_SAMPLER = """
+import time
+import torch
+def run_sampling_experiment(diffusion_model, model, images, n_samples=4, device="cpu"):
+    preview = images[0].unsqueeze(0).to(device)
+    start_time = time.time()
+    samples = diffusion_model.sample({handed})
+    took = time.time() - start_time
+    return samples, took
+"""
+
 _YOLO = """
 import time
 import torch
@@ -314,6 +325,10 @@ for inputs, labels in loader:
      _TILES.format(source='loaders["test_0"]'), [14]),
     ("GA103", "twin: a loop over a dict of records that calls a helper with a hot loop of its own is no loop of steps",
      _TILES.format(source='records["test_0"]'), []),
+    ("GA101", "sampler.sample(model, n, device): the model runs on the device; the clock needs a sync (r46 dev 10157)",
+     _SAMPLER.format(handed="model, n_samples, device"), [7]),
+    ("GA101", "twin: handed no device, the sampler's work is not known to be on the GPU",
+     _SAMPLER.format(handed="model, n_samples"), []),
 ]
 
 

@@ -303,10 +303,12 @@ class Effects(FlowView):
 
     def _runs_the_model(self, call: ast.Call) -> bool:
         """``diffusion.sample_ddpm(model, shape, device, y)``, ``engine.evaluate(model, loader)``: a method of an
-        object the file knows nothing of, handed the CUDA model, runs it (not torch's nor Python's own modules:
-        torch.save(model), copy.deepcopy(model) compute nothing)."""
+        object the file knows nothing of, handed the CUDA model (or a model it knows nothing of and a device that may
+        be CUDA), runs it (not torch's nor Python's own modules: torch.save(model), copy.deepcopy(model))."""
         module = (self.qual(call.func) or "").split(".", 1)[0]
-        return module not in _NOT_RUNNERS and bool(self._arguments_kind(call) & CUDA_MODEL)
+        handed = self._arguments_kind(call)
+        return module not in _NOT_RUNNERS and bool(handed & CUDA_MODEL or handed & CUDA_DEVICE and any(
+            isinstance(a, ast.Name) and not self.kind(a) and api.MODEL_NAME_HINT.search(a.id) for a in call.args))
 
     def _own_method(self, receiver: int, attr: str) -> Optional[FunctionInfo]:
         """A method of the file's own class, found by name -- not its forward (a model call, which the model
