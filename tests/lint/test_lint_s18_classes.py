@@ -329,6 +329,25 @@ for inputs, labels in loader:
      _SAMPLER.format(handed="model, n_samples, device"), [7]),
     ("GA101", "twin: handed no device, the sampler's work is not known to be on the GPU",
      _SAMPLER.format(handed="model, n_samples"), []),
+    ("GA104", "rows of an identity picked by the labels, then copied: a one-hot made on the CPU (r46 dev 10176)", """
+import torch
+device = "cuda"
+model = Net().to(device)
+for x, y in loader:
+    target = torch.eye(10)[y].to(device)
+    loss = (model(x.to(device)) - target).pow(2).mean()
+    loss.backward()
+""", [5]),
+    ("GA104", "twin: rows picked from data loaded from a file are data", """
+import torch
+device = "cuda"
+model = Net().to(device)
+table = torch.load("table.pt")
+for x, y in loader:
+    target = table[y].to(device)
+    loss = (model(x.to(device)) - target).pow(2).mean()
+    loss.backward()
+""", []),
 ]
 
 

@@ -34,8 +34,9 @@ def factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
         node = sides[0]
     peeled = False
     while isinstance(node, (ast.Call, ast.Subscript)):
-        if isinstance(node, ast.Subscript):  # torch.linspace(t0, t1, n)[k:]: a slice of the fill, still a fill
-            if not (isinstance(node.slice, ast.Slice) and isinstance(node.value, ast.Call)):
+        if isinstance(node, ast.Subscript):  # torch.linspace(t0, t1, n)[k:]: a slice of the fill, still a fill;
+            # torch.eye(n)[labels]: rows picked from it (a one-hot), made from the fill too
+            if not (isinstance(node.slice, (ast.Slice, ast.Name, ast.Attribute)) and isinstance(node.value, ast.Call)):
                 return None
             node, peeled = node.value, True
             continue

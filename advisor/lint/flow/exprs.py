@@ -159,8 +159,10 @@ class ExprEvaluator(AttributeReads):
             return 0  # checkpoint['epoch'], state['steps'] + 1: a counter saved as a Python number, not a tensor
         if base & CUDA_DEVICE and not base & (TENSOR_BITS | NUMPY) and not isinstance(node.slice, ast.Slice):
             return base & (CUDA_DEVICE | CPU_DEVICE)  # GPU = ['cuda:0', 'cuda:1']; torch.device(GPU[1]): one of the devices
-        sliced_fill = FRESH if _a_view(node.slice) and isinstance(node.value, ast.Call) else 0
-        return base & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL | sliced_fill)  # (linspace(...)[k:])
+        sliced_fill = FRESH if isinstance(node.value, ast.Call) and (
+            _a_view(node.slice) or isinstance(node.slice, (ast.Name, ast.Attribute))) else 0
+        return base & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL | sliced_fill)  # (linspace(...)[k:],
+        # torch.eye(n)[labels]: rows picked from a fill are made from it too)
 
     def _binop(self, node: ast.BinOp) -> int:
         left, right = self.ev(node.left), self.ev(node.right)
