@@ -82,6 +82,16 @@ def run_sampling_experiment(diffusion_model, model, images, n_samples=4, device=
     return samples, took
 """
 
+_SCHEDULE = """
+import torch
+def linear_beta_schedule(timesteps, start=0.0001, end=0.02):
+    return torch.linspace(start, end, timesteps)
+T = 1000
+device = "cuda"
+betas = linear_beta_schedule(T).to(device)
+{second}
+"""
+
 _YOLO = """
 import time
 import torch
@@ -348,6 +358,10 @@ for x, y in loader:
     loss = (model(x.to(device)) - target).pow(2).mean()
     loss.backward()
 """, []),
+    ("GA104", "a helper's returned fill that every caller moves at once: made only to be copied (r46 dev 10156)",
+     _SCHEDULE.format(second=""), [3]),
+    ("GA104", "twin: the same schedule also used on the CPU", _SCHEDULE.format(second="cpu_betas = linear_beta_schedule(T)"),
+     []),
 ]
 
 

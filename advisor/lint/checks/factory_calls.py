@@ -53,12 +53,33 @@ def factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
         if name.startswith("torch.") and node.args and ctx.kind(node) & FRESH:
             node = _first_piece(node.args[0])  # F.one_hot(torch.arange(n)), torch.block_diag(*[torch.ones(k, k) ...])
             continue
-        return None
+        return _returned_fill(ctx, node)
     if peeled and isinstance(node, ast.Name):  # rots = rot.unsqueeze(0).repeat(1, n, 1, 1) of rot = torch.eye(3)
         scope = ctx.index.scope_of(node)  # read only there: the fill it was made from
         if len(name_loads(scope)[node.id]) == 1:
             return factory_assignment(ctx, scope, node.id, node.lineno)
     return None
+
+
+def _returned_fill(ctx, call: ast.Call) -> Optional[ast.Call]:
+    """``linear_beta_schedule(n).to(device)`` where the helper is ``return torch.linspace(a, b, n)``: the fill it makes
+    and returns is what the caller copies (labelled where it is made)."""
+    info = ctx.callee(call)
+    returns = [n for n in ast.walk(info.node) if isinstance(n, ast.Return)] if info is not None else []
+    if len(returns) != 1 or returns[0].value is None or ctx.index.scope_of(returns[0]) is not info.node \
+            or not all(_moved_at_once(ctx, site) for site in ctx.call_sites(info)):
+        return None  # (a schedule also used on the CPU, betas = linear_beta_schedule(T), is not made only to be moved)
+    made = returns[0].value
+    name = (ctx.qual(made.func) or "") if isinstance(made, ast.Call) else ""
+    return made if name.count(".") == 1 and name.startswith("torch.") and name[6:] in api.FACTORIES else None
+
+
+def _moved_at_once(ctx, site: ast.Call) -> bool:
+    """``helper(n).to(device)`` / ``helper(n).cuda()``: the call's result goes straight to a device."""
+    parent = ctx.index.parents.get(site)
+    holder = ctx.index.parents.get(parent)
+    return isinstance(parent, ast.Attribute) and parent.attr in ("to", "cuda") and isinstance(holder, ast.Call) \
+        and holder.func is parent
 
 
 def _first_piece(argument: ast.AST) -> ast.AST:
