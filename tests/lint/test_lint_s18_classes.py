@@ -92,6 +92,17 @@ betas = linear_beta_schedule(T).to(device)
 {second}
 """
 
+_REVERSE = """
+import torch
+device = "cuda"
+alpha_bar = torch.linspace(0.9, 0.1, 1000, device=device)
+x = torch.randn(4, 3, 32, 32, device=device)
+for i, t in enumerate(timesteps):
+    t_prev = timesteps[i + 1] if i + 1 < len(timesteps) else -1
+    prev = alpha_bar[t_prev] if {test} else torch.tensor(1.0).to(device)
+    x = model(x, t) * prev.sqrt()
+"""
+
 _YOLO = """
 import time
 import torch
@@ -362,6 +373,10 @@ for x, y in loader:
      _SCHEDULE.format(second=""), [3]),
     ("GA104", "twin: the same schedule also used on the CPU", _SCHEDULE.format(second="cpu_betas = linear_beta_schedule(T)"),
      []),
+    ("GA105", "the else of a counter >= 0 runs on the last step only (r46 dev 10154)",
+     _REVERSE.format(test="t_prev >= 0"), []),
+    ("GA105", "twin: the else of a test that fails on most steps runs on most of them",
+     _REVERSE.format(test="t_prev == 0"), [7]),
 ]
 
 

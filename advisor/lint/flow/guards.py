@@ -67,7 +67,8 @@ class BranchGuards:
         if isinstance(test, ast.BoolOp):  # not (a and b) = not a or not b; not (a or b) = not a and not b
             combine = all if isinstance(test.op, ast.And) else any
             return combine(self._else_guard(value, stop) for value in test.values)
-        return isinstance(test, (ast.Name, ast.Attribute)) and self.is_guard(test, stop) or _skips_every_kth(test)
+        return isinstance(test, (ast.Name, ast.Attribute)) and self.is_guard(test, stop) or _skips_every_kth(test) \
+            or isinstance(stop, LOOP_TYPES) and _ran_out(test, self.assigned(stop))
 
     def _in_a_loop(self, node: ast.AST, stop: ast.AST) -> bool:
         """Is ``node`` inside a loop, ``stop`` itself or one between them?"""
@@ -300,3 +301,13 @@ def counter_compared(test: ast.AST, above: bool) -> Optional[tuple[ast.AST, ast.
     elif not isinstance(op, wanted):
         return None
     return left, right, isinstance(op, (ast.Gt, ast.Lt))
+
+
+def _ran_out(test: ast.AST, assigned: set[str]) -> bool:
+    """``t_prev >= 0`` / ``remaining > 0`` of a counter the loop sets: its else runs when the counter has run out,
+    the last iteration (``alpha[t_prev] if t_prev >= 0 else torch.tensor(1.0)`` of a reverse diffusion loop)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)
+            and test.left.id in assigned and isinstance(test.comparators[0], ast.Constant)):
+        return False
+    op, bound = test.ops[0], test.comparators[0].value
+    return isinstance(op, ast.GtE) and bound == 0 or isinstance(op, ast.Gt) and bound in (0, -1)
