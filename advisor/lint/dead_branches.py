@@ -88,7 +88,7 @@ def dead_lines(index: FileIndex, qual: Callable[[ast.AST], Optional[str]],
             _mark(dead.cpu_only, node.orelse if on_cuda else node.body)
         elif isinstance(node.test, (ast.Name, ast.Attribute)) and _OTHER_ACCELERATOR.search(last_identifier(node.test)):
             _mark(dead.cpu_only, node.body)  # `elif tpu:`: the TPU / XLA / MPS path
-    for node in _shadowed_defs(index):
+    for node in _shadowed_defs(index) + _called_only_where_dead(index, dead.never):
         _mark(dead.never, [node])
     for node in index.withs:
         if any(isinstance(item.context_expr, ast.Call) and (qual(item.context_expr.func) or "").startswith("torch_xla.")
@@ -115,6 +115,27 @@ def _shadowed_defs(index: FileIndex) -> list[ast.stmt]:
     return shadowed
 
 
+def _main_block(index: FileIndex) -> list[ast.stmt]:
+    """The statements of ``if __name__ == "__main__":`` -- module-level names too (``TEST = False`` set there)."""
+    return [s for node in index.tree.body if isinstance(node, ast.If) and isinstance(node.test, ast.Compare)
+            and isinstance(node.test.left, ast.Name) and node.test.left.id == "__name__" for s in node.body]
+
+
+def _called_only_where_dead(index: FileIndex, never: set[int]) -> list[ast.stmt]:
+    """A module-level ``def test(...)`` whose name appears only in calls on lines that never run (``TEST = False``
+    ... ``if TEST: test(loader)``): nothing runs its body."""
+    if not never:
+        return []
+    found = []
+    for node in index.tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            uses = index.names_by_id.get(node.name, ())
+            if uses and all(use.lineno in never and isinstance(index.parents.get(use), ast.Call)
+                            and index.parents[use].func is use for use in uses):
+                found.append(node)
+    return found
+
+
 def _mark(lines: set[int], body: list[ast.stmt]) -> None:
     if body:
         lines.update(range(body[0].lineno, (body[-1].end_lineno or body[-1].lineno) + 1))
@@ -124,7 +145,7 @@ def _module_constants(index: FileIndex) -> dict[str, object]:
     """Module-level names bound once, to a literal, and never rebound anywhere in the file (no second
     assignment, ``global`` write, loop or ``with`` target, parameter, import, def or class of that name)."""
     candidates: dict[str, object] = {}
-    for statement in index.tree.body:
+    for statement in index.tree.body + _main_block(index):
         if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
             value = statement.value

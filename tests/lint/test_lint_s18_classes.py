@@ -103,6 +103,22 @@ for i, t in enumerate(timesteps):
     x = model(x, t) * prev.sqrt()
 """
 
+_MAIN_SWITCH = """
+import torch
+device = "cuda"
+def test(loader, model):
+    for data, target in loader:
+        output = model(data.to(device))
+        print(output.sum().item())
+if __name__ == "__main__":
+    TEST = {value}
+    model = Net().to(device)
+    for epoch in range(20):
+        train(loader, model)
+        if TEST:
+            test(test_loader, model)
+"""
+
 _YOLO = """
 import time
 import torch
@@ -377,6 +393,9 @@ for x, y in loader:
      _REVERSE.format(test="t_prev >= 0"), []),
     ("GA105", "twin: the else of a test that fails on most steps runs on most of them",
      _REVERSE.format(test="t_prev == 0"), [7]),
+    ("GA103", "test() called only under `if TEST:` with TEST = False set in the main block never runs (r46 10162)",
+     _MAIN_SWITCH.format(value="False"), []),
+    ("GA103", "twin: TEST = True runs it every epoch", _MAIN_SWITCH.format(value="True"), [6]),
 ]
 
 
