@@ -153,12 +153,16 @@ def _comprehension_reads(ctx) -> Iterator[Hit]:
 def _lbfgs_closure_reads(ctx) -> Iterator[Hit]:
     """Reads in the closure an L-BFGS step evaluates up to max_iter times (lbfgs_closures.py)."""
     for step, iterations, read in lbfgs_closure_reads(ctx):
-        node = read.node if isinstance(read.node, (ast.Call, ast.BinOp, ast.FormattedValue)) \
-            else ctx.condition_read(read.node)
-        node = node.value if isinstance(node, ast.FormattedValue) else node
         yield Hit(f"{describe(read.node)} waits for the GPU on every evaluation of the L-BFGS closure: "
-                  f"{short(step)} ({where(ctx, step)}) runs it up to {iterations} times", node=node,
-                  evidence={"step_line": line_of(ctx, step)})
+                  f"{short(step)} ({where(ctx, step)}) runs it up to {iterations} times",
+                  node=_pointed_at(ctx, read.node), evidence={"step_line": line_of(ctx, step)})
+
+
+def _pointed_at(ctx, read: ast.AST) -> ast.AST:
+    """Where a read in a helper is reported: the call or format itself, the part of a condition that reads
+    (`if step > 3 and loss > 2:` -> `loss > 2`), a formatted value rather than its f-string."""
+    node = read if isinstance(read, (ast.Call, ast.BinOp, ast.FormattedValue)) else ctx.condition_read(read)
+    return node.value if isinstance(node, ast.FormattedValue) else node
 
 
 def _filled_once_per_epoch(ctx, value: ast.AST) -> bool:
@@ -275,12 +279,9 @@ def _reads_inside(ctx, loop, call, timing: set[int]) -> Iterator[Hit]:
         for read in ctx.every_call_host_reads(holder):
             if read.callee is not None or id(read.node) in timing:
                 continue
-            node = read.node if isinstance(read.node, (ast.Call, ast.BinOp, ast.FormattedValue)) \
-                else ctx.condition_read(read.node)
-            node = node.value if isinstance(node, ast.FormattedValue) else node
             yield Hit(f"{describe(read.node)} waits for the GPU on every iteration of the loop at {where(ctx, loop)}: "
-                      f"{runs_it}", node=node, evidence={"loop_line": line_of(ctx, loop),
-                                                         "sync_line": line_of(ctx, read.node)})
+                      f"{runs_it}", node=_pointed_at(ctx, read.node), evidence={"loop_line": line_of(ctx, loop),
+                                                                               "sync_line": line_of(ctx, read.node)})
         for inner_call in ctx.every_call_helper_calls(holder):
             inner = ctx.helper_host_read(inner_call.callee) if inner_call.callee not in holders else None
             if inner is not None and id(inner.node) not in timing:

@@ -286,7 +286,7 @@ def _moves_to_cuda(ctx) -> bool:
 def _hands_loader_and_device(ctx, call: ast.Call) -> bool:
     """``train(precision, device, random_loader, args)`` / ``evaluate(model, val_dl, device)``: a function of
     another module handed a loader and a device that may be CUDA -- it moves the batches there."""
-    if ctx.resolve(call.func.id, ctx.scope_of(call)) if isinstance(call.func, ast.Name) else True:
+    if not isinstance(call.func, ast.Name) or ctx.resolve(call.func.id, ctx.scope_of(call)):
         return False  # (the file's own functions show their moves, and methods are judged by what they run)
     handed = list(call.args) + [k.value for k in call.keywords]
     return any(ctx.kind(a) & LOADER for a in handed) and any(ctx.kind(a) & CUDA_DEVICE for a in handed)

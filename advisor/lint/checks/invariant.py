@@ -51,7 +51,7 @@ def loop_invariant(ctx, name: str, loop: ast.AST, at: ast.AST) -> bool:
     if target is not None and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target)):
         return False  # the loop's own item: new each iteration
     analysis = _Invariance(ctx, loop)
-    if any(analysis._written_in_place(node) for node in analysis._occurrences.get(name, [])):
+    if analysis.changed_in_place(name):
         return False  # batch = np.zeros(...); batch[i] = sample: zeros, then filled with new data
     statement = at
     while statement is not None and ctx.index.parents.get(statement) is not loop:
@@ -78,10 +78,10 @@ class _Invariance:
         occurrences = self._occurrences.get(name, [])
         if name not in self.assigned:
             return all(self._read_only(node) for node in occurrences)
+        if self.changed_in_place(name):
+            return False
         for node in occurrences:
             if isinstance(node.ctx, ast.Load):
-                if self._written_in_place(node):
-                    return False
                 continue
             parent = self.ctx.index.parents.get(node)
             if not isinstance(parent, ast.Assign) or len(parent.targets) != 1 or parent.targets[0] is not node:
@@ -89,6 +89,10 @@ class _Invariance:
             if not self.expr(parent.value, depth + 1, visiting | {name}):
                 return False
         return True
+
+    def changed_in_place(self, name: str) -> bool:
+        """Is the array ``name`` holds written where it is anywhere in the loop (``batch[i] = x``)?"""
+        return any(self._written_in_place(node) for node in self._occurrences.get(name, []))
 
     def _written_in_place(self, node: ast.Name) -> bool:
         """``buf[i] = x``, ``buf[:] += x``, ``buf.fill_(0)``: the array the name holds is changed where it is."""
