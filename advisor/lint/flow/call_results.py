@@ -39,6 +39,9 @@ def returned_shape(analyzer, target: ast.AST, value: ast.AST) -> Optional[tuple[
         return None
     if _accelerator_prepare(analyzer, value) and len(value.args) == len(target.elts):
         return tuple(_prepared(analyzer, argument) for argument in value.args)
+    split = _functional_split(analyzer, value, len(target.elts))
+    if split is not None:
+        return split
     info = _function_called(analyzer, value.func)
     if info is None:
         return None
@@ -78,6 +81,23 @@ def _function_called(analyzer, func: ast.AST) -> Optional[FunctionInfo]:
 def _returns_none(node: ast.Return) -> bool:
     """``return`` / ``return None``: an early exit (``if len(memory) < batch: return``), no values to unpack."""
     return node.value is None or isinstance(node.value, ast.Constant) and node.value.value is None
+
+
+#: functorch's split of a module into a stateless function and its tensors (``fnet, params, buffers =
+#: make_functional_with_buffers(net)``): how many parts each hands back.
+_FUNCTIONAL_SPLITS = {"make_functional": 2, "make_functional_with_buffers": 3}
+
+
+def _functional_split(analyzer, call: ast.Call, size: int) -> Optional[tuple[int, ...]]:
+    """The parts of ``make_functional(net)``: the function runs the module's forward where the module lives (a MAML
+    loop's ``fnet(new_params, buffers, x)`` is a CUDA forward), the parameters and buffers are its tensors."""
+    qualified = analyzer.names.qual(call.func) or ""
+    parts = _FUNCTIONAL_SPLITS.get(qualified.rsplit(".", 1)[-1])
+    if parts != size or not qualified.startswith(("functorch.", "torch.func.")) or len(call.args) != 1:
+        return None
+    module = analyzer.ev(call.args[0]) & (MODEL | CUDA_MODEL | F64)
+    tensors = (CUDA_TENSOR if module & CUDA_MODEL else 0) | (module & F64 if module & CUDA_MODEL else 0)
+    return (module | MODEL,) + (tensors,) * (size - 1)
 
 
 def _accelerator_prepare(analyzer, call: ast.Call) -> bool:

@@ -42,6 +42,13 @@ def update_calls(body: list[ast.stmt], updates: frozenset = UPDATES) -> list[ast
     return [call for call in _body_calls(body) if isinstance(call.func, ast.Attribute) and call.func.attr in updates]
 
 
+def steps_on_its_own(body: list[ast.stmt]) -> bool:
+    """Does this loop body run backward() or a step (an optimizer's, an environment's)? MAML's inner adaptation only differentiates
+    (``grads = torch.autograd.grad(loss, params, create_graph=True)``; ``params = [p - lr * g ...]``): part of the
+    task's step, not micro steps that make the loop around it a round of steps."""
+    return bool(update_calls(body, frozenset({"backward", "step"})))
+
+
 def is_step_function(node: ast.AST) -> bool:
     """``def training_step(self, batch): ...; loss.backward(); self.optimizer.step(); return loss``: a helper whose
     own body (its loops aside) runs both the backward pass and the optimizer step. A loop calling it on every
