@@ -32,7 +32,7 @@ import ast
 from typing import Iterator, Optional
 
 from advisor.lint.checks.common import line_of, short, where
-from advisor.lint.checks.lbfgs_closures import lbfgs_closure_reads
+from advisor.lint.checks.lbfgs_closures import FEW_WAITS, lbfgs_closure_reads
 from advisor.lint.flow import CPU_TENSOR, CUDA_TENSOR, SYNC
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
@@ -120,7 +120,6 @@ def measured_cost(machine) -> Optional[str]:
 
 
 _ELEMENT_READS = frozenset({"item", "tolist", "cpu"})
-_FEW = 4  # iterations: a loop this short (range(4)) waits this often at most
 _HELPER_DEPTH = 3  # helpers inside helpers followed from a loop's sole call
 _WAIT_LINES = 5  # a read this close before the clock that ends a region is the latency test's wait; one followed by
 # a page of host post-processing before the clock (a prediction pipeline timed per image) is the program's own read
@@ -300,7 +299,7 @@ def _few_runs(ctx, loop) -> bool:
         if count is None:
             return False
         total *= count
-    return total <= _FEW
+    return total <= FEW_WAITS  # (range(4): a loop this short waits this often at most)
 
 
 def _timing_waits(ctx) -> set[int]:

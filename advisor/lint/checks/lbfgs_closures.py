@@ -13,7 +13,7 @@ from typing import Iterator, Optional
 from advisor.lint.names import last_identifier
 
 _DEFAULT_ITERATIONS = 20  # torch.optim.LBFGS(max_iter=20): closure evaluations per step(), more with a line search
-_FEW = 4  # evaluations: a step this short (max_iter=1) waits this often at most
+FEW_WAITS = 4  # loop iterations or closure evaluations: GA103 leaves reads that wait this often at most
 
 
 def lbfgs_closure_reads(ctx) -> Iterator[tuple[ast.Call, int, object]]:
@@ -22,7 +22,7 @@ def lbfgs_closure_reads(ctx) -> Iterator[tuple[ast.Call, int, object]]:
     iterations = _lbfgs_iterations(ctx)
     for call in ctx.index.calls_by_name.get("step", []):
         count = iterations.get(last_identifier(call.func.value), 0) if isinstance(call.func, ast.Attribute) else 0
-        if count <= _FEW or not call.args or any(ctx.loop_is_hot(loop) for loop in ctx.enclosing_loops(call)):
+        if count <= FEW_WAITS or not call.args or any(ctx.loop_is_hot(loop) for loop in ctx.enclosing_loops(call)):
             continue
         closure = _closure_of(ctx, call.args[0])
         for read in ctx.every_call_host_reads(closure) if closure is not None else []:
