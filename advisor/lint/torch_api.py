@@ -268,6 +268,8 @@ MODEL_NAME_HINT = re.compile(
     r"critic|generator|discriminator|unet|vae|transformer|bert|gpt|resnet|vit|mlp|cnn|rnn|lstm|gru|gnn|gcn|"
     r"^(gen|dis|disc)$|^(?-i:[GD])$",  # a GAN's two networks by their short names: gen(z), dis(x), G(z), D(x)
     re.IGNORECASE)
+# Names people give to RL environments: env, env1, eval_env, envs, environment.
+ENVIRONMENT_NAME = re.compile(r"(^|_)envs?\d*($|_)|environment", re.IGNORECASE)
 # A callable the file does not define, named like a model or a loss (`loss(logits, y)` with `loss` a parameter,
 # `self.criterion(out, y)`): fed CUDA tensors, it returns a CUDA tensor.
 # ... or a metric: accuracy(logits, labels) of a star import returns tensors on its inputs' device (the ImageNet

@@ -54,6 +54,56 @@ for it in range(1000):
     print(g_loss.item())
 """
 
+_SIMULATOR = """
+import torch
+from isaaclab.envs import ManagerBasedRLEnv
+env = ManagerBasedRLEnv(cfg=cfg)
+net = DQN(n_obs, n_act).to({device})
+total = 0.0
+for ep in range(100):
+    state, _ = env.reset()
+    for t in range(500):
+        action = policy(state)
+        obs, rewards, terminated, truncated, info = env.step(action)
+        total += rewards.item()
+"""
+
+_PREDICT = """
+import torch
+def predict_batch(model, batch, device):
+    outputs = model(batch.to(device))
+    return outputs.reshape(-1)
+def train(model, train_loader, val_loader, loss_fn, optimizer, device):
+    model = model.to(device)
+    for epoch in range(10):
+        for batch, labels in train_loader:
+            loss = loss_fn(predict_batch(model, batch, device), labels.to(device))
+            {train_step}
+        for batch, labels in val_loader:
+            outputs = predict_batch(model, batch, device)
+            losses.append(loss_fn(outputs, labels.to(device)).detach())
+train(Net(), train_loader, val_loader, loss_fn, optimizer, "cuda")
+"""
+
+_EPISODE = """
+import torch
+class Agent:
+    def __init__(self):
+        self.policy = Policy().cuda()
+    def select_action(self, state):
+        logits = self.policy(torch.as_tensor(state, device="cuda"))
+        dist = torch.distributions.Categorical(logits=logits)
+        action = dist.sample()
+        return action, dist.log_prob(action)
+    def run_episode(self, env):
+        state, done, log_probs = env.reset(), False, []
+        while not done:
+            action, log_prob = self.select_action(state)
+            state, reward, done, _ = {stepper}.step(action)
+            log_probs.append(log_prob)
+        return log_probs
+"""
+
 CASES = [
     ("GA103", "a per-task accuracy read of a functorch model on the GPU (r46 held-out 10160)",
      _MAML.format(device='"cuda"'), [18]),
@@ -65,6 +115,21 @@ CASES = [
      _ROUNDS.format(inner="grads = torch.autograd.grad(d_loss, params)"), [10]),
     ("GA103", "twin: an inner loop of critic steps does (a WGAN's generator step after the critic's, per round)",
      _ROUNDS.format(inner="d_loss.backward(); d_opt.step()"), []),
+    ("GA103", "a simulator whose env.device places the model steps on the GPU: rewards.item() waits (r48 dev 10702)",
+     _SIMULATOR.format(device="env.device"), [11]),
+    ("GA103", "twin: a Gym environment (no env.device asked for) hands back host values",
+     _SIMULATOR.format(device='"cuda"'), []),
+    ("GA107", "a helper's forward called from a validation loop and a training loop: the validation call line "
+     "(r48 dev 10703)", _PREDICT.format(train_step="loss.backward(); optimizer.step()"), [12]),
+    ("GA107", "every caller only infers: the helper's forward itself, one fix there",
+     _PREDICT.format(train_step="losses.append(loss.detach())"), [3]),
+    ("GA107", "twin: the first loop trains, and nothing else calls the helper outside a loop that trains",
+     _PREDICT.replace("outputs = predict_batch", "outputs = predict_batch").format(
+         train_step="loss.backward(); optimizer.step()").replace(
+         "losses.append(loss_fn(outputs, labels.to(device)).detach())",
+         "loss_fn(outputs, labels.to(device)).backward()"), []),
+    ("GA107", "twin: an agent's act() per environment step keeps its log-probs for the update (REINFORCE)",
+     _EPISODE.format(stepper="env"), []),
 ]
 
 

@@ -22,9 +22,8 @@ Must match:   model.eval(); for x in loader: preds.append(model(x.to(device)))
 Must not:     the same under `with torch.no_grad():` / `with torch.inference_mode():`, or in a function
               decorated with @torch.no_grad(), or one only ever called under no_grad; a loop (or a function it
               calls) that runs backward / an optimizer step; one forward written in an epoch loop after the
-              loop of its training pass (a preview sample: one graph per epoch); a frozen model
-              (requires_grad_(False), or
-              `for p in model.parameters(): p.requires_grad = False`) fed data without a graph; a single
+              loop of its training pass (a preview sample: one graph per epoch); a frozen model (requires_grad_(False),
+              or `for p in model.parameters(): p.requires_grad = False`) fed data without a graph; a single
               nn layer benchmarked on its own (tpconv = nn.ConvTranspose1d(...)); one forward at a script's top
               level timed by a clock started before the model was made (it times a cold start, model loading
               included: the recording is noise there), or an untimed one whose outputs are dropped or rebound
@@ -46,6 +45,7 @@ from advisor.lint.checks import grad_state
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.forwards import model_of, trains
 from advisor.lint.checks.grad_off import grad_mode_of_caller, grad_off, grad_switched_off_lines, method_grad_off
+from advisor.lint.checks.helper_forwards import helper_forward_hits
 from advisor.lint.checks.not_models import (
     LOSS_OR_METRIC,
     feature_transform,
@@ -197,6 +197,9 @@ def run(ctx) -> Iterator[Hit]:
                 reported.update(_reporting(key))  # start = time.time(); _ = model(x); ...: the recording is in the number
                 yield Hit(f"{short(call)} is timed with autograd on and no backward pass: the clock measures the "
                           "graph recording too (no torch.no_grad() or torch.inference_mode() around it)", node=call)
+                continue
+            if _direct_forward(call, model) and not _backward_after(ctx, call, scope):
+                yield from helper_forward_hits(ctx, call, model, training, reported)
             continue
         if trains_around(ctx, call, scope, loops, training) or sample_after_training(ctx, call, loops[0]) \
                 or results_stepped_back(ctx, call):

@@ -154,10 +154,10 @@ def results_stepped_back(ctx, call: ast.Call) -> bool:
     every call of the forward's function hands what it returns to a loss its caller steps back."""
     info = ctx.function_of(call)
     sites = ctx.call_sites(info) if info is not None else []
-    return bool(sites) and all(_backward_of(ctx, site) for site in sites)
+    return bool(sites) and all(backward_of(ctx, site) for site in sites)
 
 
-def _backward_of(ctx, site: ast.Call) -> bool:
+def backward_of(ctx, site: ast.Call) -> bool:
     statement = ctx.index.statement_of(site)
     names = target_names(statement.targets[0]) if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
         else set()

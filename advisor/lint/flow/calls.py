@@ -52,6 +52,7 @@ from advisor.lint.flow.metrics import fed_cuda
 from advisor.lint.flow.moves import is_module, moved
 from advisor.lint.flow.numpy_kinds import numpy_result
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
+from advisor.lint.flow.tensor_envs import STEPPING_METHODS, tensor_environments
 from advisor.lint.flow.tensor_methods import tensor_method_result
 from advisor.lint.names import dotted
 
@@ -309,6 +310,8 @@ class CallEvaluator(ExprEvaluator):
                 target = dtype_kind(node.args[0], pos[0]) if node.args else kw.get("dtype", 0)
                 return NUMPY | (F64 if target & DTYPE_F64 else 0)
             return 0 if attr in ("tolist", "item") else receiver & (NUMPY | F64)
+        if not receiver and attr in STEPPING_METHODS and dotted(receiver_node) in tensor_environments(self.index):
+            return CUDA_TENSOR  # obs, rewards, terminated, ... = env.step(action) of a simulator on env.device
         if not receiver and attr == "get" and node.args and is_device_key(node.args[0]):
             return CUDA_DEVICE | (pos[1] if len(pos) > 1 else 0)  # config.get("device", "cpu"): may be CUDA
         if not receiver and _all(pos, kw) & CUDA_TENSOR and not api.TEXT_DECODING.search(attr) \

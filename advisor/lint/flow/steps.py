@@ -15,13 +15,13 @@ import re
 from advisor.lint.flow.effects import COMPUTE, Event
 from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, children
 from advisor.lint.names import dotted, last_identifier
+from advisor.lint.torch_api import ENVIRONMENT_NAME
 
 UPDATES = frozenset({"backward", "step", "grad"})  # (torch.autograd.grad: a hand-written or meta-learning step)
 OPTIMIZER_STEP = frozenset({"step"})
 # an optimizer (or GradScaler) handed in from outside, whose parameters the file cannot place
 _NOT_THIS_BODY = (*FUNCTION_TYPES, *LOOP_TYPES, ast.Lambda, ast.ClassDef)
 _OPTIMIZER_NAME = re.compile(r"optim|^opt(_\w+)?$|scaler", re.IGNORECASE)
-_ENVIRONMENT_NAME = re.compile(r"(^|_)envs?\d*($|_)|environment", re.IGNORECASE)  # env, env1, eval_env, envs
 
 
 def runs_update(events: list[Event], updates: frozenset = UPDATES) -> bool:
@@ -62,7 +62,7 @@ def steps_environment(body: list[ast.stmt]) -> bool:
     step of an RL environment (the policy's forward, its action read back), however many updates an inner loop
     runs after it (SAC's ``for _ in range(update_num_per_step)``): a loop of steps, not of epochs."""
     return any(isinstance(call.func, ast.Attribute) and call.func.attr == "step"
-               and _ENVIRONMENT_NAME.search(last_identifier(call.func.value)) for call in _body_calls(body))
+               and ENVIRONMENT_NAME.search(last_identifier(call.func.value)) for call in _body_calls(body))
 
 
 def named_like_optimizer(call: ast.Call) -> bool:

@@ -1,0 +1,66 @@
+"""Forwards in helpers that the loops of their callers run: ``def predict_batch(model, batch): return model(batch)``
+called once per batch from a validation loop.
+
+The helper has no loop of its own; the loops are its callers'. A caller's loop that trains (a backward pass on what
+the helper hands back, an optimizer step) needs the graph; one that does not records it for nothing. Where the finding
+goes: when every calling loop only infers, the helper's forward (one fix, there); when some train, each calling line in
+a loop that does not (the training loop's call must keep its graph).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from advisor.lint.checks.common import short, where
+from advisor.lint.checks.grad_off import grad_off
+from advisor.lint.checks.training_steps import backward_of, sample_after_training, trains_around
+from advisor.lint.flow.steps import steps_environment
+from advisor.lint.model import Hit
+
+
+def helper_forward_hits(ctx, call: ast.Call, model: ast.AST, training: dict, reported: set) -> Iterator[Hit]:
+    """The findings for the forward ``call`` of ``model`` in a loop-free helper, each place once."""
+    for site in inference_sites(ctx, call, training):
+        if (site, short(model)) not in reported:
+            reported.add((site, short(model)))
+            yield helper_forward_hit(ctx, call, site, model)
+
+
+def inference_sites(ctx, call: ast.Call, training: dict) -> list[ast.AST]:
+    """Where to report the forward ``call`` of a loop-free helper: ``[call]`` itself, the calling lines of loops that
+    do not train, or nothing (no caller in a loop, or every such caller needs the graph)."""
+    info = ctx.function_of(call)
+    if info is None or info.class_info is not None and info.class_info.is_model \
+            or any(ctx.index.scope_of(loop) is info.node for loop in ctx.index.loops):
+        return []  # (a helper with loops of its own runs whole passes: train_model(fold) per fold; a model's own
+        # method, model.encoding(img), is a forward of the model where it is called, judged there)
+    sites = [site for site in ctx.call_sites(info) if ctx.index.enclosing_loops(site)]
+    if any(steps_environment(loop.body) for site in sites for loop in ctx.index.enclosing_loops(site)):
+        return []  # an agent's act() per environment step: REINFORCE and PPO keep its log-probs for the update
+    quiet = [site for site in sites if not _needs_graph(ctx, site, training)]
+    if not quiet:
+        return []
+    return [call] if len(quiet) == len(sites) else quiet  # every caller infers: one fix, in the helper
+
+
+def _needs_graph(ctx, site: ast.Call, training: dict) -> bool:
+    """Does the loop around this call of the helper keep the graph: it trains, steps back on the result, or runs
+    under no_grad anyway (then nothing is recorded); or is the call a preview after the epoch's training pass?"""
+    loops = ctx.index.enclosing_loops(site)
+    return grad_off(ctx, site, 0) or trains_around(ctx, site, ctx.index.scope_of(site), loops, training) \
+        or sample_after_training(ctx, site, loops[0]) or backward_of(ctx, site)
+
+
+def helper_forward_hit(ctx, call: ast.Call, site: ast.AST, model: ast.AST) -> Hit:
+    """A forward in a loop-free helper, reported at the forward (its one calling loop) or at a calling line."""
+    info = ctx.function_of(call)
+    if site is call:
+        loop = ctx.index.enclosing_loops(ctx.call_sites(info)[0]) if info is not None else []
+        where_run = f"the loop at {where(ctx, loop[0])}" if loop else "a loop"
+        return Hit(f"{short(call)} runs the model on every call of {info.name if info else 'its function'}(), "
+                   f"once per iteration of {where_run}, with autograd on and no backward pass (no torch.no_grad() or "
+                   "torch.inference_mode() around it)", node=call)
+    return Hit(f"{short(site)} runs {short(model)}'s forward ({where(ctx, call)}) on every iteration of the loop "
+               f"at {where(ctx, ctx.index.enclosing_loops(site)[0])} with autograd on and no backward pass (no "
+               "torch.no_grad() or torch.inference_mode() around it)", node=site)
