@@ -104,6 +104,50 @@ class Agent:
         return log_probs
 """
 
+_SAC = """
+import torch
+actor, critic = Actor().to("cuda"), Critic().to("cuda")
+obs, _ = envs.reset()
+for global_step in range(1000000):
+    actions_t = actor(torch.tensor(obs, device="cuda"))
+    actions = actions_t.cpu().numpy()
+    obs, rewards, terminations, truncations, infos = {stepper}.step(actions)
+    obs_b = torch.tensor(obs, device="cuda")
+    qf_loss = critic(obs_b).pow(2).mean()
+    q_optimizer.zero_grad(); qf_loss.backward(); q_optimizer.step()
+    if global_step % 2 == 0:
+        for _ in range(policy_frequency):
+            actor_loss = -critic(actor(obs_b)).mean()
+            actor_optimizer.zero_grad(); actor_loss.backward(); actor_optimizer.step()
+"""
+
+_BEAM = """
+import torch
+def beam_decode(preds_log_probs):
+    results = []
+    for seq in preds_log_probs:
+        {count}
+        for t in range(W):
+            log_probs = seq[t].cpu().numpy()
+            results.append(log_probs.argmax())
+    return results
+model = CRNN().cuda()
+for imgs, labels in loader:
+    preds = model(imgs.cuda()).log_softmax(2)
+    decoded = beam_decode(preds.permute(1, 0, 2))
+"""
+
+_IMPORTED_DECODER = """
+import os
+import torch
+from train import {decoder}
+model = CRNN().to("cuda").eval()
+for f in os.listdir(folder):
+    with torch.no_grad():
+        decoded = {decoder}(model(load(f).to("cuda")).log_softmax(2))
+    print(f"{{f}} -> {{decoded[0]}}")
+"""
+
 CASES = [
     ("GA103", "a per-task accuracy read of a functorch model on the GPU (r46 held-out 10160)",
      _MAML.format(device='"cuda"'), [18]),
@@ -130,6 +174,17 @@ CASES = [
          "loss_fn(outputs, labels.to(device)).backward()"), []),
     ("GA107", "twin: an agent's act() per environment step keeps its log-probs for the update (REINFORCE)",
      _EPISODE.format(stepper="env"), []),
+    ("GA103", "a loop that steps an environment steps once per iteration, whatever update loop it holds (SAC's "
+     "delayed actor; r48 held-out 10705)", _SAC.format(stepper="envs"), [6]),
+    ("GA103", "twin: without the environment step, an update after its inner update loop is a round (WGAN)",
+     _SAC.format(stepper="buffer"), []),
+    ("GA103", "range(W) of `W, C = seq.shape` walks a CUDA tensor's rows (r48 held-out 10504)",
+     _BEAM.format(count="W, C = seq.shape"), [7]),
+    ("GA103", "twin: a count the file does not take from the tensor", _BEAM.format(count="W, C = 5, 11"), []),
+    ("GA103", "an imported CTC decoder hands back text: printing it reads nothing (r48 held-out 10502)",
+     _IMPORTED_DECODER.format(decoder="ctc_decode"), []),
+    ("GA103", "twin: an imported function named like a computation hands back CUDA tensors",
+     _IMPORTED_DECODER.format(decoder="compute_scores"), [8]),
 ]
 
 

@@ -171,7 +171,8 @@ class CallEvaluator(ExprEvaluator):
                 fresh = all(kind & FRESH for kind in list(pos) + list(kw.values()) if kind & CPU_TENSOR)
                 out |= CPU_TENSOR | (every & F64) | (FRESH if fresh else 0)
             return out
-        if name.split(".", 1)[0] not in api.NOT_ON_CUDA and _all(pos, kw) & CUDA_TENSOR:  # a library built on torch
+        if name.split(".", 1)[0] not in api.NOT_ON_CUDA and _all(pos, kw) & CUDA_TENSOR \
+                and not api.TEXT_DECODING.search(last):  # a library built on torch (from train import ctc_decode: text)
             if last.endswith("Loader"):  # NeighborLoader(data_on_cuda, ...): batches of CUDA data, not a tensor
                 return LOADER | CUDA_TENSOR
             return CUDA_MODEL if last.endswith("Loss") else CUDA_TENSOR  # fed CUDA tensors (FocalLoss(w): a module)

@@ -105,7 +105,7 @@ def walked_cuda_tensor(loop: ast.AST, index: FileIndex, kind) -> Optional[ast.AS
     walked = enumerated(loop.iter)  # (for i, value in enumerate(labels): the walk over labels)
     if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "range" \
             and len(walked.args) == 1:
-        walked = walked.args[0]
+        walked = _row_count_of(walked.args[0], loop, index) or walked.args[0]
         while isinstance(walked, (ast.Subscript, ast.Call, ast.Attribute)):
             if isinstance(walked, ast.Call) and isinstance(walked.func, ast.Name) and walked.func.id == "len":
                 walked = walked.args[0] if walked.args else walked
@@ -115,6 +115,27 @@ def walked_cuda_tensor(loop: ast.AST, index: FileIndex, kind) -> Optional[ast.AS
                 walked = walked.value
                 break
     return walked if kind(walked) & CUDA_TENSOR else None
+
+
+def _row_count_of(count: ast.AST, loop: ast.AST, index: FileIndex) -> Optional[ast.AST]:
+    """``W`` of ``W, C = seq.shape`` (or ``seq.size()``) bound once in the loop's function: ``range(W)`` walks seq's
+    rows as ``range(seq.shape[0])`` does. None for any other count."""
+    if not isinstance(count, ast.Name):
+        return None
+    scope, found = index.scope_of(loop), []
+    for node in index.assigns:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        for target in targets:
+            names = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+            if any(isinstance(n, ast.Name) and n.id == count.id for n in names) and index.scope_of(node) is scope:
+                found.append((names, node.value))
+    if len(found) != 1:
+        return None
+    names, value = found[0]
+    first = isinstance(names[0], ast.Name) and names[0].id == count.id and len(names) > 1
+    shape = isinstance(value, ast.Attribute) and value.attr == "shape" or isinstance(value, ast.Call) \
+        and not value.args and isinstance(value.func, ast.Attribute) and value.func.attr == "size"
+    return value if first and shape else None
 
 
 def sweeps_settings(loop: ast.AST, index: FileIndex, qual) -> bool:
