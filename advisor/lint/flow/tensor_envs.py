@@ -9,17 +9,24 @@ waits for the GPU. A Gym environment has no ``device``: a file that never asks f
 from __future__ import annotations
 
 import ast
-from functools import lru_cache
+from weakref import WeakKeyDictionary
 
 from advisor.lint.names import dotted, last_identifier
 from advisor.lint.torch_api import ENVIRONMENT_NAME
 
 STEPPING_METHODS = frozenset({"step", "reset"})
+_FOUND: WeakKeyDictionary = WeakKeyDictionary()  # per file index: asked once per env.step() call, found once
 
 
-@lru_cache(maxsize=8)
 def tensor_environments(index) -> frozenset[str]:
     """The environments (by dotted name: ``env``, ``self.env``) whose ``.device`` this file hands to a call."""
+    known = _FOUND.get(index)
+    if known is None:
+        known = _FOUND[index] = _environments_asked_for_device(index)
+    return known
+
+
+def _environments_asked_for_device(index) -> frozenset[str]:
     found = set()
     for call in index.calls:
         for value in [*call.args, *(keyword.value for keyword in call.keywords)]:
