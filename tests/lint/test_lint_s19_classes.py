@@ -148,6 +148,25 @@ for f in os.listdir(folder):
     print(f"{{f}} -> {{decoded[0]}}")
 """
 
+_FEEDS = """
+import torch
+class Solver:
+    def __init__(self, model, start):
+        self.model, self._start = model.cuda(), start
+    def sample(self, features, N, device):
+        feeds = torch.ones((N, 1)) * {scale}
+        feeds = feeds.to(device=device, dtype=torch.long)
+        return self.model(features.to(device), feeds)
+"""
+
+_ROTATE = """
+import torch
+def rotate_embeddings(model, Q, device="cuda"):
+    for W in model.layers:
+        W_ = W.weight.data.to(device=device, dtype=torch.float64)
+        {target} = torch.matmul(W_, Q).to(device="cpu", dtype=torch.float32)
+"""
+
 CASES = [
     ("GA103", "a per-task accuracy read of a functorch model on the GPU (r46 held-out 10160)",
      _MAML.format(device='"cuda"'), [18]),
@@ -185,6 +204,13 @@ CASES = [
      _IMPORTED_DECODER.format(decoder="ctc_decode"), []),
     ("GA103", "twin: an imported function named like a computation hands back CUDA tensors",
      _IMPORTED_DECODER.format(decoder="compute_scores"), [8]),
+    ("GA104", "a fill times a setting of the program's object is still a fill: reported where it is made (r49 dev 10569)",
+     _FEEDS.format(scale="self._start"), [6]),
+    ("GA104", "twin: a fill times a value handed in (perhaps a tensor) is reported at the copy, not at the fill",
+     _FEEDS.format(scale="N"), [7]),
+    ("GA103", "a layer's weight rewritten on the GPU and stored back on the CPU is the result, not a read to drop "
+     "(r49 dev 10809)", _ROTATE.format(target="W.weight.data"), []),
+    ("GA103", "twin: the same copy kept in a list is a read per layer", _ROTATE.format(target="rotated[W]"), [5]),
 ]
 
 

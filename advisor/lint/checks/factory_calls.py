@@ -11,6 +11,7 @@ from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow import FRESH
+from advisor.lint.flow.kinds import CPU_TENSOR, CUDA_TENSOR, MODEL_BITS, NUMPY
 from advisor.lint.index import FUNCTION_TYPES
 
 CASTS = frozenset({"float", "half", "double", "bfloat16", "int", "long", "contiguous",  # (and views: still the fill)
@@ -28,7 +29,7 @@ def factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
     while isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
         # torch.zeros(n, n) + 2.0, (torch.arange(n) + 0.5) * dx: a factory and Python numbers, all computed on the
         # CPU before the copy
-        sides = [side for side in (node.left, node.right) if not ctx.is_number(side)]
+        sides = [side for side in (node.left, node.right) if not ctx.is_number(side) and not _scalar_setting(ctx, side)]
         if len(sides) != 1:
             break
         node = sides[0]
@@ -59,6 +60,13 @@ def factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
         if len(name_loads(scope)[node.id]) == 1:
             return factory_assignment(ctx, scope, node.id, node.lineno)
     return None
+
+
+def _scalar_setting(ctx, side: ast.AST) -> bool:
+    """``self._start`` in ``torch.ones((N, 1)) * self._start``: an attribute of the program's own object holding no
+    tensor the flow knows of (a token id, a scale): the fill times a setting is still made on the CPU."""
+    return isinstance(side, ast.Attribute) and isinstance(side.value, ast.Name) and side.value.id == "self" \
+        and not ctx.kind(side) & (CUDA_TENSOR | CPU_TENSOR | NUMPY | MODEL_BITS)
 
 
 def _returned_fill(ctx, call: ast.Call) -> Optional[ast.Call]:

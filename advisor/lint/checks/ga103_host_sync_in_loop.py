@@ -246,7 +246,7 @@ def run(ctx) -> Iterator[Hit]:
         if timing is None:
             timing = _timing_waits(ctx)
         for event in ctx.host_reads(loop):
-            if id(event.node) in timing:
+            if id(event.node) in timing or _stores_a_weight(ctx, event.node):
                 continue
             # Python 3.11 places every part of an f-string at the f-string: point at the formatted value
             read = event.node
@@ -334,6 +334,14 @@ def _kept(ctx, read: ast.AST, loop: ast.AST) -> bool:
     return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in names
                and n.lineno > (statement.end_lineno or statement.lineno)
                for n in ast.walk(loop))
+
+
+def _stores_a_weight(ctx, read: ast.AST) -> bool:
+    """``W.weight.data = torch.matmul(W_, Q).to("cpu", dtype=dtype)`` per layer: a weight rewritten on the GPU and stored
+    back on the CPU (model surgery layer by layer, offloading). The copy is the result, not a read to leave out."""
+    statement = ctx.index.statement_of(read)
+    return isinstance(statement, ast.Assign) and statement.value is read and all(
+        isinstance(target, ast.Attribute) and target.attr in ("data", "weight", "bias") for target in statement.targets)
 
 
 def _several_reads_close(region) -> bool:
