@@ -193,6 +193,9 @@ CASES = [
          "loss_fn(outputs, labels.to(device)).backward()"), []),
     ("GA107", "twin: an agent's act() per environment step keeps its log-probs for the update (REINFORCE)",
      _EPISODE.format(stepper="env"), []),
+    ("GA107", "an act() that hands back only the chosen action as a number keeps no graph: its evaluation episodes "
+     "record one per step for nothing (r50 dev 10918, 10919, after scoring)",
+     _EPISODE.replace("return action, dist.log_prob(action)", "return action.item(), 0.0").format(stepper="env"), [6]),
     ("GA103", "a loop that steps an environment steps once per iteration, whatever update loop it holds (SAC's "
      "delayed actor; r48 held-out 10705)", _SAC.format(stepper="envs"), [6]),
     ("GA103", "twin: without the environment step, an update after its inner update loop is a round (WGAN)",

@@ -15,6 +15,7 @@ from typing import Iterator
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.grad_off import grad_off
 from advisor.lint.checks.training_steps import backward_of, sample_after_training, trains_around
+from advisor.lint.flow.kinds import CPU_TENSOR, CUDA_TENSOR
 from advisor.lint.flow.steps import steps_environment
 from advisor.lint.model import Hit
 
@@ -36,12 +37,23 @@ def inference_sites(ctx, call: ast.Call, training: dict) -> list[ast.AST]:
         return []  # (a helper with loops of its own runs whole passes: train_model(fold) per fold; a model's own
         # method, model.encoding(img), is a forward of the model where it is called, judged there)
     sites = [site for site in ctx.call_sites(info) if ctx.index.enclosing_loops(site)]
-    if any(steps_environment(loop.body) for site in sites for loop in ctx.index.enclosing_loops(site)):
-        return []  # an agent's act() per environment step: REINFORCE and PPO keep its log-probs for the update
+    if not _hands_back_host_values(ctx, info) and any(
+            steps_environment(loop.body) for site in sites for loop in ctx.index.enclosing_loops(site)):
+        return []  # an agent's act() per environment step that hands back tensors: REINFORCE and PPO keep its
+        # log-probs for the update (one that hands back only the chosen action as a number keeps nothing)
     quiet = [site for site in sites if not _needs_graph(ctx, site, training)]
     if not quiet:
         return []
     return [call] if len(quiet) == len(sites) else quiet  # every caller infers: one fix, in the helper
+
+
+def _hands_back_host_values(ctx, info) -> bool:
+    """Does every ``return`` of the helper hand back host values only (``action.item()``, ``q.argmax().cpu().numpy()``,
+    ``np.random.choice(...)``)? Then nothing it computed on the GPU outlives the call, graph included."""
+    returns = [node.value for node in ast.walk(info.node) if isinstance(node, ast.Return)
+               and ctx.index.scope_of(node) is info.node and node.value is not None]
+    parts = [e for value in returns for e in (value.elts if isinstance(value, ast.Tuple) else [value])]
+    return bool(parts) and not any(ctx.kind(part) & (CUDA_TENSOR | CPU_TENSOR) for part in parts)
 
 
 def _needs_graph(ctx, site: ast.Call, training: dict) -> bool:
