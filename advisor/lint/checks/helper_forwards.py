@@ -65,10 +65,11 @@ def _needs_graph(ctx, site: ast.Call, training: dict) -> bool:
 
 
 def helper_forward_hit(ctx, call: ast.Call, site: ast.AST, model: ast.AST) -> Hit:
-    """A forward in a loop-free helper, reported at the forward (its one calling loop) or at a calling line."""
+    """A forward in a loop-free helper, reported at the forward (every calling loop infers) or at a calling line."""
     info = ctx.function_of(call)
     if site is call:
-        loop = ctx.index.enclosing_loops(ctx.call_sites(info)[0]) if info is not None else []
+        looped = [one for one in ctx.call_sites(info) if ctx.index.enclosing_loops(one)] if info is not None else []
+        loop = ctx.index.enclosing_loops(looped[0]) if looped else []
         where_run = f"the loop at {where(ctx, loop[0])}" if loop else "a loop"
         return Hit(f"{short(call)} runs the model on every call of {info.name if info else 'its function'}(), "
                    f"once per iteration of {where_run}, with autograd on and no backward pass (no torch.no_grad() or "
