@@ -167,6 +167,24 @@ def rotate_embeddings(model, Q, device="cuda"):
         {target} = torch.matmul(W_, Q).to(device="cpu", dtype=torch.float32)
 """
 
+_FALLBACK = """
+import argparse
+import torch
+from torch.utils.data import DataLoader
+def train(model, loader, device):
+    model.to(device)
+    for x, y in loader:
+        loss = model(x.to(device)).sum()
+        loss.backward()
+parser = argparse.ArgumentParser()
+parser.add_argument("--device", type=str{default})
+args = parser.parse_args()
+if not torch.cuda.is_available():
+    args.device = torch.device("cpu")
+loader = DataLoader(dataset, batch_size=64, num_workers=0)
+train(Net(), loader, args.device)
+"""
+
 CASES = [
     ("GA103", "a per-task accuracy read of a functorch model on the GPU (r46 held-out 10160)",
      _MAML.format(device='"cuda"'), [18]),
@@ -214,6 +232,10 @@ CASES = [
     ("GA103", "a layer's weight rewritten on the GPU and stored back on the CPU is the result, not a read to drop "
      "(r49 dev 10809)", _ROTATE.format(target="W.weight.data"), []),
     ("GA103", "twin: the same copy kept in a list is a read per layer", _ROTATE.format(target="rotated[W]"), [5]),
+    ("GA106", "--device cuda:0 with a CPU fallback under `if not torch.cuda.is_available():` still runs on the GPU "
+     "(r50 dev 10680, after scoring)", _FALLBACK.format(default=', default="cuda:0"'), [14]),
+    ("GA106", "twin: an option with no default leaves only the fallback's CPU device", _FALLBACK.format(default=""),
+     []),
 ]
 
 

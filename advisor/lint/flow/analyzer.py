@@ -186,8 +186,7 @@ class FlowAnalyzer(CallEvaluator):
             self.dirty.update(info.methods.values())
 
     # -- calls into the user's code ----------------------------------------------------------------
-    def call_function(self, info: FunctionInfo, call: ast.Call, pos: list[int], kw: dict,
-                      skip_self: bool) -> int:
+    def call_function(self, info: FunctionInfo, call: ast.Call, pos: list[int], kw: dict, skip_self: bool) -> int:
         info.called = True
         params = info.positional[1:] if skip_self else info.positional
         grown = False
@@ -336,6 +335,7 @@ class FlowAnalyzer(CallEvaluator):
             self._block(node.body if answer else node.orelse)
             return
         on_cuda = cuda_condition(node.test, self.names.qual, strict=True)
+        self.bind_option_defaults(node)
         self.branches([lambda: self._block(node.body), lambda: self._block(node.orelse)], may_skip_all=False,
                       host_only=None if on_cuda is None else int(on_cuda), on_host=_without_cuda)
 

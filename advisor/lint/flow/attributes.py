@@ -35,6 +35,23 @@ class AttributeReads:
     """Mixed into the expression evaluator (flow/exprs.py), which supplies ``ev``, ``lookup``, ``qual_here``,
     ``scopes`` and the command-line options (``parsed_args``, ``argparse_defaults``)."""
 
+    def _option_default(self, attr: str) -> int:
+        default = self.argparse_defaults.get(attr)  # args.device: what --device defaults to
+        kind = self.ev(default) if default is not None else 0
+        if not kind and api.names_a_device(attr) and default is not None:
+            return CUDA_DEVICE  # --device auto: resolved at run time, the GPU when there is one
+        return kind | CUDA_DEVICE if kind & CPU_DEVICE else kind  # --device cpu: a switch, made to be set
+
+    def bind_option_defaults(self, node: ast.If) -> None:
+        """``if not torch.cuda.is_available(): args.device = torch.device("cpu")``: the path that skips the branch
+        keeps ``--device``'s default, so an option the branch sets starts from it (else the join forgets it)."""
+        for target in (t for n in (ast.walk(node) if self.parsed_args else ()) if isinstance(n, ast.Assign)
+                       for t in n.targets):
+            key = dotted(target) if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                and target.value.id in self.parsed_args else None
+            if key is not None and self.lookup(key) is None:
+                self.bind(key, self._option_default(target.attr))
+
     def _attribute(self, node: ast.Attribute) -> int:
         if not isinstance(node.ctx, ast.Load):
             return 0
@@ -53,11 +70,7 @@ class AttributeReads:
         base = self.ev(node.value, keep_fresh=attr in api.TENSOR_META_ATTRS)  # x.shape reads no values
         of_a_class = bool(base & INSTANCE_BITS)  # (an instance of the file's own class, stripped below)
         if not base and isinstance(node.value, ast.Name) and node.value.id in self.parsed_args:
-            default = self.argparse_defaults.get(attr)  # args.device: what --device defaults to
-            kind = self.ev(default) if default is not None else 0
-            if not kind and api.names_a_device(attr) and default is not None:
-                return CUDA_DEVICE  # --device auto: resolved at run time, the GPU when there is one
-            return kind | CUDA_DEVICE if kind & CPU_DEVICE else kind  # --device cpu: a switch, made to be set
+            return self._option_default(attr)
         if base & INSTANCE_BITS:  # trainer.model: what the class's methods stored in self.model
             held = 0
             for info in self.scopes.classes_of(base):
