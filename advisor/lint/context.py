@@ -124,6 +124,10 @@ class FileContext:
         """The def or class a bare name refers to from ``scope``."""
         return self._scopes.resolve(name, scope)
 
+    def returned(self, info: FunctionInfo) -> list[ast.AST]:
+        """What the function's own ``return`` statements hand back (bare returns aside)."""
+        return self._scopes.returned(info)
+
     def class_of_method(self, node: ast.AST) -> Optional[ClassInfo]:
         """The user's class whose method holds ``node`` (its ``__init__``, ``forward``...), if any."""
         info = self.function_of(node)

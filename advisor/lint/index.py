@@ -181,6 +181,26 @@ class FileIndex:
         return found
 
     @cached_property
+    def unpacked_names(self) -> dict[str, list[tuple[int, ast.AST, ast.Assign]]]:
+        """``w, c = seq.shape``: for each name a tuple unpacking binds, (its position, the unpacked value, the
+        assignment), built on first use."""
+        found: dict[str, list[tuple[int, ast.AST, ast.Assign]]] = {}
+        for node in self.assigns:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple):
+                for position, name in enumerate(node.targets[0].elts):
+                    if isinstance(name, ast.Name):
+                        found.setdefault(name.id, []).append((position, node.value, node))
+        return found
+
+    @cached_property
+    def devices_handed(self) -> frozenset[str]:
+        """``net.to(env.device)``, ``torch.zeros(n, device=sim.device)``: the dotted names whose ``.device`` the file
+        hands to a call, built on first use."""
+        return frozenset(key for call in self.calls for value in [*call.args, *(k.value for k in call.keywords)]
+                         if isinstance(value, ast.Attribute) and value.attr == "device"
+                         and (key := dotted(value.value)) is not None)
+
+    @cached_property
     def keyed_by_text(self) -> frozenset[tuple[ScopeNode, str]]:
         """(scope, name) for each name a function subscripts with a string (``batch["mask"]``): a mapping there,
         built on first use."""

@@ -50,9 +50,7 @@ def inference_sites(ctx, call: ast.Call, training: dict) -> list[ast.AST]:
 def _hands_back_host_values(ctx, info) -> bool:
     """Does every ``return`` of the helper hand back host values only (``action.item()``, ``q.argmax().cpu().numpy()``,
     ``np.random.choice(...)``)? Then nothing it computed on the GPU outlives the call, graph included."""
-    returns = [node.value for node in ast.walk(info.node) if isinstance(node, ast.Return)
-               and ctx.index.scope_of(node) is info.node and node.value is not None]
-    parts = [e for value in returns for e in (value.elts if isinstance(value, ast.Tuple) else [value])]
+    parts = [e for value in ctx.returned(info) for e in (value.elts if isinstance(value, ast.Tuple) else [value])]
     return bool(parts) and not any(ctx.kind(part) & (CUDA_TENSOR | CPU_TENSOR) for part in parts)
 
 

@@ -109,10 +109,10 @@ class LoopAnalysis(BranchGuards, FlowView):
         if self.iterates_loader(loop):
             return True  # one iteration per batch is a step, whatever else it calls
         inner = self._children.get(loop, [])
-        if self.runs_update(loop) and not steps.steps_environment(loop.body) and (any(
-                steps.steps_on_its_own(one.body) and self.is_hot(one) and (self.runs_update(one) or steps.steps_environment(
-                    one.body)) for one in self._descendants(loop)) or any(
-                e.callee is not None and self._rolls_out(e.callee) for e in events)):
+        if self.runs_update(loop) and not steps.steps_environment(loop.body) and (
+                any(steps.steps_on_its_own(one.body) and self.is_hot(one)
+                    and (self.runs_update(one) or steps.steps_environment(one.body)) for one in self._descendants(loop))
+                or any(e.callee is not None and self._rolls_out(e.callee) for e in events)):
             return False  # a macro step after micro steps (WGAN), an update after its rollout (A2C): per round
         if self.runs_update(loop) or steps.steps_environment(loop.body) \
                 or any(e.callee is not None and steps.is_step_function(e.callee.node) for e in events):

@@ -218,7 +218,7 @@ class ScopeIndex:
             factory = self.resolve(node.func.id, scope)
             if not isinstance(factory, FunctionInfo):
                 return ()
-            return self._all_known(self.held_functions(v, factory.node, depth + 1) for v in self._returned(factory))
+            return self._all_known(self.held_functions(v, factory.node, depth + 1) for v in self.returned(factory))
         return ()
 
     @staticmethod
@@ -231,7 +231,8 @@ class ScopeIndex:
             found.extend(info for info in held if info not in found)
         return tuple(found)
 
-    def _returned(self, info: FunctionInfo) -> list[ast.AST]:
+    def returned(self, info: FunctionInfo) -> list[ast.AST]:
+        """What ``info``'s own ``return`` statements hand back (bare returns aside), found once."""
         found = self._returns.get(info)
         if found is None:
             found, stack = [], list(info.node.body)

@@ -19,6 +19,7 @@ from advisor.lint.torch_api import ENVIRONMENT_NAME
 
 UPDATES = frozenset({"backward", "step", "grad"})  # (torch.autograd.grad: a hand-written or meta-learning step)
 OPTIMIZER_STEP = frozenset({"step"})
+_OWN_UPDATES = UPDATES - {"grad"}  # a step of its own: backward() or a step(), not torch.autograd.grad alone
 # an optimizer (or GradScaler) handed in from outside, whose parameters the file cannot place
 _NOT_THIS_BODY = (*FUNCTION_TYPES, *LOOP_TYPES, ast.Lambda, ast.ClassDef)
 _OPTIMIZER_NAME = re.compile(r"optim|^opt(_\w+)?$|scaler", re.IGNORECASE)
@@ -43,10 +44,10 @@ def update_calls(body: list[ast.stmt], updates: frozenset = UPDATES) -> list[ast
 
 
 def steps_on_its_own(body: list[ast.stmt]) -> bool:
-    """Does this loop body run backward() or a step (an optimizer's, an environment's)? MAML's inner adaptation only differentiates
-    (``grads = torch.autograd.grad(loss, params, create_graph=True)``; ``params = [p - lr * g ...]``): part of the
-    task's step, not micro steps that make the loop around it a round of steps."""
-    return bool(update_calls(body, frozenset({"backward", "step"})))
+    """Does this loop body run backward() or a step (an optimizer's, an environment's)? MAML's inner adaptation only
+    differentiates (``grads = torch.autograd.grad(loss, params, create_graph=True)``; ``params = [p - lr * g ...]``):
+    part of the task's step, not micro steps that make the loop around it a round of steps."""
+    return bool(update_calls(body, _OWN_UPDATES))
 
 
 def is_step_function(node: ast.AST) -> bool:

@@ -8,30 +8,11 @@ waits for the GPU. A Gym environment has no ``device``: a file that never asks f
 
 from __future__ import annotations
 
-import ast
-from weakref import WeakKeyDictionary
-
-from advisor.lint.names import dotted, last_identifier
 from advisor.lint.torch_api import ENVIRONMENT_NAME
 
 STEPPING_METHODS = frozenset({"step", "reset"})
-_FOUND: WeakKeyDictionary = WeakKeyDictionary()  # per file index: asked once per env.step() call, found once
 
 
 def tensor_environments(index) -> frozenset[str]:
     """The environments (by dotted name: ``env``, ``self.env``) whose ``.device`` this file hands to a call."""
-    known = _FOUND.get(index)
-    if known is None:
-        known = _FOUND[index] = _environments_asked_for_device(index)
-    return known
-
-
-def _environments_asked_for_device(index) -> frozenset[str]:
-    found = set()
-    for call in index.calls:
-        for value in [*call.args, *(keyword.value for keyword in call.keywords)]:
-            if isinstance(value, ast.Attribute) and value.attr == "device" \
-                    and ENVIRONMENT_NAME.search(last_identifier(value.value)):
-                found.add(dotted(value.value))
-    found.discard(None)
-    return frozenset(found)
+    return frozenset(key for key in index.devices_handed if ENVIRONMENT_NAME.search(key.rsplit(".", 1)[-1]))

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 from typing import Optional
-from weakref import WeakKeyDictionary
 
 from advisor.lint.flow.kinds import CUDA_TENSOR
 from advisor.lint.index import FileIndex
@@ -123,31 +122,19 @@ def _row_count_of(count: ast.AST, loop: ast.AST, index: FileIndex) -> Optional[a
     rows as ``range(seq.shape[0])`` does. None for any other count."""
     if not isinstance(count, ast.Name):
         return None
-    unpacked = _SHAPE_UNPACKS.get(index)
-    if unpacked is None:
-        unpacked = _SHAPE_UNPACKS[index] = _shape_unpacks(index)
     scope = index.scope_of(loop)
-    found = [(first, value) for first, value, node in unpacked.get(count.id, ()) if index.scope_of(node) is scope]
-    bound_elsewhere = any(index.scope_of(v) is scope for v in index.assigned_values.get(count.id, ()))
-    return found[0][1] if len(found) == 1 and found[0][0] and not bound_elsewhere else None
+    found = [(position, value) for position, value, node in index.unpacked_names.get(count.id, ())
+             if index.scope_of(node) is scope and _a_shape(value)]
+    if len(found) != 1 or any(index.scope_of(v) is scope for v in index.assigned_values.get(count.id, ())):
+        return None  # (bound again in the function: not only the row count)
+    position, value = found[0]
+    return value if position == 0 else None
 
 
-_SHAPE_UNPACKS: WeakKeyDictionary = WeakKeyDictionary()  # per file index, built on the first range(name) asked
-
-
-def _shape_unpacks(index: FileIndex) -> dict[str, list[tuple[bool, ast.AST, ast.AST]]]:
-    """name -> (is it the first name, the shape, the assignment) for each ``a, b, ... = t.shape`` / ``t.size()``."""
-    found: dict[str, list[tuple[bool, ast.AST, ast.AST]]] = {}
-    for node in index.assigns:
-        value = node.value
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple)
-                and (isinstance(value, ast.Attribute) and value.attr == "shape" or isinstance(value, ast.Call)
-                     and not value.args and isinstance(value.func, ast.Attribute) and value.func.attr == "size")):
-            continue
-        for position, name in enumerate(node.targets[0].elts):
-            if isinstance(name, ast.Name):
-                found.setdefault(name.id, []).append((position == 0, value, node))
-    return found
+def _a_shape(value: ast.AST) -> bool:
+    """``t.shape`` / ``t.size()``."""
+    return isinstance(value, ast.Attribute) and value.attr == "shape" or isinstance(value, ast.Call) \
+        and not value.args and isinstance(value.func, ast.Attribute) and value.func.attr == "size"
 
 
 def sweeps_settings(loop: ast.AST, index: FileIndex, qual) -> bool:
