@@ -240,9 +240,11 @@ NUMPY_RNG_CONSTRUCTORS = frozenset({"numpy.random.default_rng", "numpy.random.Ra
 RNG_F64_METHODS = frozenset({"random", "standard_normal", "normal", "uniform", "exponential", "rand", "randn",
                              "random_sample", "beta", "gamma", *_MORE_F64_DISTRIBUTIONS})
 
+# complex128 counts as float64: each element is a pair of float64, and its arithmetic runs on the float64 units
 F64_DTYPES = frozenset({"torch.float64", "torch.double", "numpy.float64", "numpy.double", "numpy.float_",
-                        "numpy.longdouble"})
-F64_DTYPE_STRINGS = frozenset({"float64", "double", "f8", "<f8", "float"})
+                        "numpy.longdouble", "torch.complex128", "torch.cdouble", "numpy.complex128", "numpy.cdouble",
+                        "numpy.complex_", "numpy.clongdouble"})
+F64_DTYPE_STRINGS = frozenset({"float64", "double", "f8", "<f8", "float", "complex128", "cdouble", "c16", "<c16"})
 OTHER_DTYPE_PREFIXES = ("torch.float", "torch.half", "torch.bfloat", "torch.int", "torch.uint", "torch.long",
                         "torch.bool", "torch.short", "torch.complex", "numpy.float", "numpy.int", "numpy.uint",
                         "numpy.bool", "numpy.half", "numpy.single")

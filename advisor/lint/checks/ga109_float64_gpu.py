@@ -6,13 +6,16 @@ Must match:   torch.from_numpy(np.random.rand(64, 3)).to("cuda")   (NumPy's defa
               torch.set_default_dtype(torch.float64) in a file that uses CUDA
               torch.tensor([0], dtype=float, device="cuda")   (the builtin float is torch.float64)
               torch.from_numpy(np.random.multivariate_normal(...)).to("cuda")   (every numpy distribution)
+              torch.zeros(8, dtype=torch.complex128, device="cuda")   (complex128: pairs of float64, same units)
 Must not:     torch.from_numpy(a.astype(np.float32)).to("cuda");  torch.from_numpy(a).float().cuda()
+              torch.zeros(8, dtype=torch.complex64, device="cuda")
               metric.cpu().double() (float64 on the CPU);  float64 tensors that never reach CUDA
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from typing import Iterator, Optional
 
 from advisor.lint.checks.common import short
@@ -23,7 +26,7 @@ from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
     what=('Finds float64 data on the GPU: NumPy arrays (float64 by default) moved as they are, .double(), '
-          'dtype=torch.float64 (or dtype=float, which torch reads as float64), '
+          'dtype=torch.float64 (or dtype=float, which torch reads as float64), complex128 (pairs of float64), '
           'torch.set_default_dtype(torch.float64) in a program that uses CUDA. A chain split over lines '
           '(.double() or .to(torch.float64) on one line, .cuda() on the next) is reported at the cast.'),
     why=('GPUs run float64 at 1/2 of the float32 rate on data-centre parts and 1/32-1/64 on GeForce/RTX '
@@ -53,11 +56,31 @@ INFO = CheckInfo(
     references=("https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#arithmetic-instructions",),
     doc=DOC,
 )
+_COMPLEX_FIX = ("Use complex64 (dtype=torch.cfloat, np.complex64 before moving) unless the computation needs double "
+                "precision; keep complex128 for the few steps that need it, on the CPU.")
+_COMPLEX = re.compile(r"complex128|cdouble|\bc16\b|dtype=complex\b|\.to\(complex\)")
 _CUDA = CUDA_TENSOR | CUDA_MODEL
 _DEFAULT_DTYPE_SETTERS = ("torch.set_default_dtype", "torch.set_default_tensor_type")
 
 
 def run(ctx) -> Iterator[Hit]:
+    for hit in _float64_hits(ctx):
+        node = hit.node
+        if node is not None and hit.message.count("float64") and _is_complex(ctx, node):
+            hit.message, hit.fix = hit.message.replace("float64", "complex128"), _COMPLEX_FIX
+        yield hit
+
+
+def _is_complex(ctx, node: ast.AST) -> bool:
+    """complex128 rather than float64 (by the call's own text, or the text that made the names it uses): only the
+    wording and the fix change."""
+    texts = [ast.unparse(node)]
+    for name in {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}:
+        texts += [ast.unparse(value) for value in ctx.index.assigned_values.get(name, ())]
+    return any(_COMPLEX.search(text) for text in texts)
+
+
+def _float64_hits(ctx) -> Iterator[Hit]:
     casts = _model_casts(ctx)  # .double() of a module made on the CPU (a layer in __init__, a model in a helper)
     moved: set[int] = set()  # the casts a move reaches in its own chain; 0: a move of a float64 model from elsewhere
     chosen: set[int] = set()  # the returns that chose a float64 dtype handed around by name, reported once

@@ -274,9 +274,9 @@ class CallEvaluator(ExprEvaluator):
             receiver = (receiver & ~(CUDA_TENSOR | CPU_TENSOR)) | MODEL | (CUDA_MODEL if receiver & CUDA_TENSOR else 0)
         module = is_module(receiver) or (receiver == 0 and attr in ("eval", "train")
                                           and looks_like_model(receiver_node))
-        if attr == "double":  # (on a value we know nothing of -- a batch of a loader handed in -- float64 all the same)
+        if attr in ("double", "cdouble"):  # (on a value we know nothing of -- a loader's batch -- float64 all the same)
             return receiver | F64 if receiver & (TENSOR_BITS | NUMPY | MODEL_BITS) or not receiver else 0
-        if attr in ("float", "half", "bfloat16", "long", "int", "short", "byte", "bool", "char"):  # (no float64 left)
+        if attr in ("float", "half", "bfloat16", "long", "int", "short", "byte", "bool", "char", "cfloat"):  # (no float64)
             return receiver & ~F64
         if module:
             if attr == "eval" or (attr == "train" and node.args and _is_false(node.args[0])):

@@ -60,8 +60,8 @@ def is_text(node: ast.AST) -> bool:
 
 
 def dtype_kind(node: Optional[ast.AST], kind: int) -> int:
-    """A dtype argument's kind; the builtin ``float`` as a numpy dtype is float64."""
-    if isinstance(node, ast.Name) and node.id == "float":
+    """A dtype argument's kind; the builtins ``float`` and ``complex`` as dtypes are float64 and complex128."""
+    if isinstance(node, ast.Name) and node.id in ("float", "complex"):
         return DTYPE | DTYPE_F64
     return kind
 

@@ -49,13 +49,13 @@ def moved(evaluator, receiver: int, attr: str, node: ast.Call, pos: list[int], k
         dtypes = {id(k.value) for k in node.keywords if k.arg == "dtype"}  # .to(dtype=float32): a dtype by its place
         for arg_node, kind in arguments:
             if id(arg_node) in dtypes and not kind & DTYPE:
-                dtype_f64 = (dotted(arg_node) or "").endswith(("float64", "double"))
+                dtype_f64 = (dotted(arg_node) or "").endswith(("float64", "double", "complex128", "cdouble"))
             elif is_device_number(arg_node, evaluator.index.assigned_values):  # .to(0), .to(device) with device = 0
                 target, device_given = target | CUDA_DEVICE, True
             elif kind & DTYPE:
                 dtype_f64 = bool(kind & DTYPE_F64)
             elif isinstance(arg_node, ast.Name) and arg_node.id in _PYTHON_TYPES and not kind:
-                dtype_f64 = arg_node.id == "float"  # .to(bool) / .to(float): a dtype (Python's float is float64)
+                dtype_f64 = arg_node.id in ("float", "complex")  # .to(bool) / .to(float): a dtype (Python's float is float64)
             elif kind & DEVICE_BITS:
                 target, device_given = target | (kind & DEVICE_BITS), True
             elif kind & (CUDA_TENSOR | CPU_TENSOR):

@@ -1,0 +1,47 @@
+"""Classes of session 20 (issue 12), each with its must-not twin, fixed on spent corpora while r51 was gathered.
+
+complex128 is double precision: each element is a pair of float64 and its arithmetic runs on the float64 units, so
+it costs on the GPU what float64 costs (labelled GA109 by most earlier corpora; the session-20 brief settles it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.lint import lint_text
+from tests.lint.lint_helpers import lines_of
+
+_COMPLEX = """
+import numpy as np
+import torch
+device = torch.device("cuda")
+def steer(n):
+    return {make}
+"""
+
+CASES = [
+    ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
+     _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
+    ("GA109", "cdouble spelled the other way, moved after it is made",
+     _COMPLEX.format(make="torch.zeros(n, dtype=torch.cdouble).to(device)"), [5]),
+    ("GA109", "a complex128 NumPy array moved as it is (r49 dev 10806)",
+     _COMPLEX.format(make="torch.from_numpy(np.zeros(n, dtype=np.complex128)).to(device)"), [5]),
+    ("GA109", "the builtin complex as a dtype is complex128",
+     _COMPLEX.format(make="torch.tensor([1 + 2j] * n, dtype=complex).cuda()"), [5]),
+    ("GA109", "twin: complex64 is single precision", _COMPLEX.format(
+        make="torch.randn(n, dtype=torch.complex64, device=device)"), []),
+    ("GA109", "twin: a complex128 tensor converted to complex64 before the move", _COMPLEX.format(
+        make="torch.zeros(n, dtype=torch.cdouble).cfloat().to(device)"), []),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_s20_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
+
+
+def test_complex128_is_named_as_such():
+    """The message and the fix speak of complex128 and complex64, not of a float64 the code never wrote."""
+    code = _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)").lstrip("\n")
+    [finding] = lint_text(code, path="snippet.py", select=["GA109"])
+    assert "complex128 data on the GPU" in finding.message and "float64" not in finding.message
+    assert "complex64" in finding.fix
