@@ -18,6 +18,16 @@ def steer(n):
     return {make}
 """
 
+_NOISE = """
+import numpy as np
+import torch
+device = torch.device("cuda:0")
+for i in range(100):
+    {draw}
+    fake = g(z)
+    {after}
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -31,6 +41,18 @@ CASES = [
         make="torch.randn(n, dtype=torch.complex64, device=device)"), []),
     ("GA109", "twin: a complex128 tensor converted to complex64 before the move", _COMPLEX.format(
         make="torch.zeros(n, dtype=torch.cdouble).cfloat().to(device)"), []),
+    ("GA104", "a NumPy draw wrapped, then cast and moved on the next line: at the draw (r50 held-out 10910)",
+     _NOISE.format(draw="z = torch.from_numpy(np.random.normal(0, 1, (8, 4)))\n    z = z.float().to(device)",
+                   after="print(z.mean())"), [5]),
+    ("GA104", "the draw bound first, wrapped, then moved, the name rebound at each step: at the NumPy call",
+     _NOISE.format(draw="z = np.random.normal(0, 1, (8, 4))\n    z = torch.from_numpy(z)\n    z = z.float().to(device)",
+                   after="z = torch.from_numpy(np.random.normal(0, 1, (8, 4))).float().to(device)"), [5, 9]),
+    ("GA104", "twin: the CPU tensor is read again after the copy (kept for a CPU run)",
+     _NOISE.format(draw="z = torch.from_numpy(np.random.normal(0, 1, (8, 4)))\n    zc = z.float().to(device)",
+                   after="print(z.mean())"), []),
+    ("GA104", "twin: NumPy computes with its draw too (a NumPy-vs-torch benchmark's input)",
+     _NOISE.format(draw="a = np.random.normal(size=8)\n    t = torch.from_numpy(a)\n    z = t.cuda()",
+                   after="r = np.fft.rfft(a)"), []),
 ]
 
 

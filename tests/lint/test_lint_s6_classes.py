@@ -231,7 +231,8 @@ import torch
 data = load()
 betas = torch.tensor(data["betas"][None, :].astype(np.float64)).cuda()
 """, [4]),
-    ("GA104", "a NumPy constant fill held in a name (np.eye, np.zeros) copied as it is; one filled in first is data", """
+    ("GA104", "a NumPy constant fill held in a name (np.eye, np.zeros) copied as it is, reported where NumPy makes "
+     "it; one filled in first is data", """
 import numpy as np
 import torch
 R = np.eye(3)
@@ -245,7 +246,7 @@ onehot = torch.zeros(10, 10)
 for i in range(10):
     onehot[i, i] = 1
 onehot = onehot.to("cuda")
-""", [7, 8]),
+""", [3, 4]),
     ("GA102", "per-step times summed over a training run over a DataLoader: the cold step is noise in the total", """
 import time
 import torch

@@ -19,6 +19,8 @@ CASTS = frozenset({"float", "half", "double", "bfloat16", "int", "long", "contig
                     "repeat_interleave", "tile", "expand_as", "view_as",
                     "random_", "normal_", "uniform_", "bernoulli_", "exponential_", "zero_", "fill_", "bool",  # in place
                     "requires_grad_"})
+_SHAPE_ATTRIBUTES = frozenset({"shape", "size", "dtype", "device", "ndim", "dim", "numel"})
+_LIKE_FACTORIES = frozenset({"zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like"})
 DTYPES = frozenset({"float", "float32", "float64", "double", "half", "float16", "bfloat16", "int", "int32", "int64",
                      "long", "int8", "uint8", "int16", "short", "bool", "complex64", "cfloat"})
 
@@ -57,9 +59,19 @@ def factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
         return _returned_fill(ctx, node)
     if peeled and isinstance(node, ast.Name):  # rots = rot.unsqueeze(0).repeat(1, n, 1, 1) of rot = torch.eye(3)
         scope = ctx.index.scope_of(node)  # read only there: the fill it was made from
-        if len(name_loads(scope)[node.id]) == 1:
-            return factory_assignment(ctx, scope, node.id, node.lineno)
+        made = factory_assignment(ctx, scope, node.id, node.lineno)
+        if made is not None and read_only_at(ctx, scope, node.id, made.lineno, node.lineno):
+            return made
     return None
+
+
+def read_only_at(ctx, scope: ast.AST, name: str, made_line: int, line: int) -> bool:
+    """The binding made at ``made_line`` is read at ``line`` and nowhere else before the name is bound again: ``z =
+    torch.from_numpy(np.random.normal(...))`` then ``z = z.float().to(device)``, the later reads being of the copy."""
+    stores = [n.lineno for n in ctx.index.names_by_id.get(name, ()) if isinstance(n.ctx, ast.Store)
+              and made_line < n.lineno and ctx.index.scope_of(n) is scope]
+    end = min(stores, default=10**9)
+    return [at for at in name_loads(scope)[name] if made_line < at <= end] == [line]
 
 
 def _scalar_setting(ctx, side: ast.AST) -> bool:
@@ -137,3 +149,19 @@ def name_loads(scope: ast.AST) -> dict[str, list[int]]:
         elif not isinstance(node, FUNCTION_TYPES):
             stack.extend(ast.iter_child_nodes(node))
     return counts
+
+
+def used_between(ctx, scope: ast.AST, name: str, factory: ast.Call, copy: ast.Call) -> bool:
+    """Is ``name`` read after the line that makes it and before the line that copies it (filled in, read)?"""
+    first, last = factory.end_lineno or factory.lineno, copy.lineno
+    return any(isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)
+               and first < node.lineno < last and not reads_shape_only(ctx, node) for node in ast.walk(scope))
+
+
+def reads_shape_only(ctx, name: ast.Name) -> bool:
+    """``torch.ones_like(x, device=d)``, ``x.shape``, ``x.size()``, ``x.dtype``: the values are not read."""
+    parent = ctx.index.parents.get(name)
+    if isinstance(parent, ast.Attribute) and parent.attr in _SHAPE_ATTRIBUTES:
+        return True
+    return isinstance(parent, ast.Call) and parent.args[:1] == [name] \
+        and (ctx.qual(parent.func) or "").removeprefix("torch.") in _LIKE_FACTORIES

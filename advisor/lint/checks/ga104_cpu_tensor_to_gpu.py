@@ -29,9 +29,17 @@ from typing import Iterator, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.checks.attribute_fills import attribute_fill
 from advisor.lint.checks.common import short, where
-from advisor.lint.checks.factory_calls import CASTS, factory_assignment, factory_call, name_loads
+from advisor.lint.checks.factory_calls import (
+    CASTS,
+    factory_assignment,
+    factory_call,
+    name_loads,
+    reads_shape_only,
+    used_between,
+)
 from advisor.lint.checks.fill_fixes import device_text, made_on_the_device
 from advisor.lint.checks.handed_fills import fills_handed_in
+from advisor.lint.checks.numpy_fills import made_by_numpy, numpy_fill
 from advisor.lint.flow import CPU_DEVICE, CPU_TENSOR, CUDA_DEVICE, CUDA_TENSOR, FRESH
 from advisor.lint.flow.literals import holds_literal_data
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
@@ -70,12 +78,8 @@ INFO = CheckInfo(
                 "#create-tensors-directly-on-the-target-device",),
     doc=DOC,
 )
-_NUMPY_FILLS = api.NUMPY_FILLS | frozenset(api.NUMPY_RANDOM_FILLS)  # (a random draw made by NumPy on the CPU and
-# copied: the GPU can draw it itself, as with torch.randn)
 _TORCH_FILLS = api.TORCH_FILLS
-_WRAPPERS = api.FILL_WRAPPERS
-_SHAPE_ATTRIBUTES = frozenset({"shape", "size", "dtype", "device", "ndim", "dim", "numel"})
-_LIKE_FACTORIES = frozenset({"zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like"})
+
 
 
 def measured_cost(machine) -> Optional[str]:
@@ -119,8 +123,8 @@ def run(ctx) -> Iterator[Hit]:
                 continue
             if factory is not None and _filled_between(ctx, scope, receiver.id, factory, call):
                 continue  # z = torch.zeros(n); z[i][i] = 1; z = z.to(d): filled in on the CPU, then moved
-            untouched_fill = _is_constant_fill(ctx, factory) and not _used_between(ctx, scope, receiver.id, factory, call)
-            if not (before & FRESH or _numpy_fill(ctx, factory) or untouched_fill):
+            untouched_fill = _is_constant_fill(ctx, factory) and not used_between(ctx, scope, receiver.id, factory, call)
+            if not (before & FRESH or numpy_fill(ctx, factory) or untouched_fill):
                 continue  # (a fill whose shape only was read, torch.ones_like(x), is still untouched)
             loads = (uses[scope] if scope in uses else uses.setdefault(scope, name_loads(scope)))[receiver.id]
             if factory is not None:  # the loads this binding reaches: up to the name's next assignment
@@ -136,24 +140,27 @@ def run(ctx) -> Iterator[Hit]:
             factory = attribute_fill(ctx, receiver, call, lambda value: factory_call(ctx, value))
             if factory is None or not (_is_constant_fill(ctx, factory) or ctx.kind(factory) & FRESH):
                 continue
-        elif factory is None or not (before & FRESH or _numpy_fill(ctx, factory)):
+        elif factory is None or not (before & FRESH or numpy_fill(ctx, factory)):
             continue
         if isinstance(receiver, ast.Name) and _device_varies_by_call(ctx, call) \
                 and not _bound_in(ctx, receiver.id, ctx.index.scope_of(call)):
             continue  # X made once, then train(torch.device("cpu")) and train(torch.device("cuda")): both use it
         device = device_text(func, call)
         fix = None
-        fill = _numpy_fill(ctx, factory) if factory is not None else None
+        fill = numpy_fill(ctx, factory) if factory is not None else None
         plain = fill is None or isinstance(fill, ast.Call) and (ctx.qual(fill.func) in api.NUMPY_FILLS
                                                                 or api.NUMPY_RANDOM_FILLS.get(ctx.qual(fill.func)))
         if factory is not None and plain:  # (a combination of fills: no one-call rewrite)
             rewritten = made_on_the_device(factory, fill, device, ctx.index.parents.get(factory),
                                            api.NUMPY_RANDOM_FILLS.get(ctx.qual(fill.func)) if fill is not None else None)
+            made = fill if isinstance(fill, ast.Call) and fill.lineno < factory.lineno else factory
             fix = f"Create it on the GPU: {short(rewritten, 90)}" + (
-                f" ({where(ctx, factory)})" if factory.lineno != call.lineno else "")
-        # a two-statement `x = torch.rand(n)` / `x = x.cuda()` is reported where the tensor is made
+                f" ({where(ctx, made)})" if made.lineno != call.lineno else "")
+        # a two-statement `x = torch.rand(n)` / `x = x.cuda()` is reported where the tensor is made (a NumPy draw
+        # bound to a name before torch wraps it: where NumPy makes it)
+        made = fill if isinstance(fill, ast.Call) and factory is not None and fill.lineno < factory.lineno else factory
         yield Hit(f"{short(call)} copies a tensor just made on the CPU to the GPU; create it with "
-                  f"device={device} instead", node=factory if factory is not None else call, fix=fix,
+                  f"device={device} instead", node=made if made is not None else call, fix=fix,
                   evidence={"created": short(factory) if factory is not None else short(receiver)})
 
 
@@ -163,7 +170,7 @@ def _only_copied(ctx, scope: ast.AST, name: str, lines: list[int]) -> bool:
     reads = [node for node in ctx.index.names_by_id.get(name, ()) if isinstance(node.ctx, ast.Load)
              and node.lineno in lines and ctx.index.scope_of(node) is scope]
     for node in reads:
-        if _reads_shape_only(ctx, node):
+        if reads_shape_only(ctx, node):
             continue  # (print(x.shape) before the copy reads no values)
         move = ctx.index.parents.get(ctx.index.parents.get(node))
         if not (isinstance(move, ast.Call) and isinstance(move.func, ast.Attribute) and move.func.value is node
@@ -195,7 +202,7 @@ def _legacy_cuda_copies(ctx) -> Iterator[Hit]:
         if len(call.args) != 1 or call.keywords or ctx.qual(call.func) not in api.LEGACY_CUDA_CONSTRUCTORS:
             continue
         data = call.args[0]
-        if isinstance(data, ast.Call) and ctx.qual(data.func) in _NUMPY_FILLS or _numpy_of_fills(ctx, data):
+        if made_by_numpy(ctx, data):
             yield Hit(f"{short(call)} copies a NumPy fill made on the CPU to the GPU; create it there "
                       "(torch.zeros / torch.ones / torch.full / torch.randn with device=\"cuda\")", node=call,
                       evidence={"created": short(data)})
@@ -288,72 +295,17 @@ def _literal(ctx, factory: Optional[ast.Call]) -> bool:
             and (ctx.qual(factory.func) or "")[6:] in api.LEGACY_CONSTRUCTORS:
         return True
     return factory is not None and holds_literal_data((ctx.qual(factory.func) or "")[6:], factory) \
-        and _numpy_fill(ctx, factory) is None
-
-
-def _numpy_fill(ctx, factory: Optional[ast.Call]) -> Optional[ast.AST]:
-    """``np.zeros(n)`` in ``torch.tensor(np.zeros(n))``: numpy fills the CPU memory with a constant, torch
-    wraps it -- the same tensor torch.zeros(n, dtype=torch.float64) makes, and could make on the GPU."""
-    if factory is None or not factory.args:
-        return None
-    name = (ctx.qual(factory.func) or "")[6:]
-    data = factory.args[0]
-    if isinstance(data, ast.Subscript) and isinstance(data.value, ast.Name):
-        data = data.value  # R[None, :, :]: a view of the same values
-    if isinstance(data, ast.Name):
-        data = _untouched_fill(ctx, data, factory)
-    if name in _WRAPPERS and isinstance(data, ast.Call) and ctx.qual(data.func) in _NUMPY_FILLS:
-        return data
-    if name in _WRAPPERS and _numpy_of_fills(ctx, data):
-        return data  # torch.from_numpy(np.kron(np.eye(n), np.ones((k, k)))): made of fills, as constant
-    return None
-
-
-_NUMPY_COMBINERS = frozenset({"numpy.kron", "numpy.triu", "numpy.tril", "numpy.tile", "numpy.diag", "numpy.outer"})
-
-
-def _numpy_of_fills(ctx, node: ast.AST, depth: int = 0) -> bool:
-    """``np.kron(np.eye(n), (1 - m) * np.ones((k, k)))``, ``np.triu(np.ones((s, s)))``: NumPy fills combined with each
-    other and with Python numbers -- data the GPU could make itself (torch.kron, torch.triu, ...)."""
-    if depth > 4:
-        return False
-    if isinstance(node, ast.Call):
-        name = ctx.qual(node.func) or ""
-        if name in _NUMPY_FILLS:
-            return True
-        return name in _NUMPY_COMBINERS and bool(node.args) and all(
-            ctx.is_number(a) or _numpy_of_fills(ctx, a, depth + 1) for a in node.args[:2])
-    if isinstance(node, ast.BinOp):
-        sides = [node.left, node.right]
-        return any(_numpy_of_fills(ctx, side, depth + 1) for side in sides) \
-            and all(ctx.is_number(side) or _numpy_of_fills(ctx, side, depth + 1) for side in sides)
-    return isinstance(node, ast.UnaryOp) and _numpy_of_fills(ctx, node.operand, depth + 1)
-
-
-def _untouched_fill(ctx, name: ast.Name, use: ast.AST) -> Optional[ast.AST]:
-    """``R = np.eye(3)`` ... ``torch.tensor(R).cuda()`` with R never read or written in between (``K[0, 0] = f``
-    fills it in: no longer the constant)."""
-    scope = ctx.index.scope_of(use)
-    values = [v for v in ctx.index.assigned_values.get(name.id, ()) if ctx.index.scope_of(v) is scope]
-    if len(values) != 1 or not isinstance(values[0], ast.Call) or values[0].lineno >= use.lineno:
-        return None
-    if _used_between(ctx, scope, name.id, values[0], use):
-        return None
-    return values[0]
+        and numpy_fill(ctx, factory) is None
 
 
 def _is_constant_fill(ctx, factory: Optional[ast.Call]) -> bool:
     """Values fixed by the shape alone (zeros, ones, full, empty): a copy on the GPU needs none of the CPU's."""
     if factory is None:
         return False
-    return _numpy_fill(ctx, factory) is not None or (ctx.qual(factory.func) or "")[6:] in _TORCH_FILLS
-
-
-def _used_between(ctx, scope: ast.AST, name: str, factory: ast.Call, copy: ast.Call) -> bool:
-    """Is ``name`` read after the line that makes it and before the line that copies it (filled in, read)?"""
-    first, last = factory.end_lineno or factory.lineno, copy.lineno
-    return any(isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)
-               and first < node.lineno < last and not _reads_shape_only(ctx, node) for node in ast.walk(scope))
+    fill = numpy_fill(ctx, factory)
+    if isinstance(fill, ast.Call) and ctx.qual(fill.func) in api.NUMPY_RANDOM_FILLS:
+        return False  # (a random draw is a fill the GPU could make, but its values are not fixed by the shape)
+    return fill is not None or (ctx.qual(factory.func) or "")[6:] in _TORCH_FILLS
 
 
 def _filled_between(ctx, scope: ast.AST, name: str, factory: ast.Call, copy: ast.Call) -> bool:
@@ -368,15 +320,6 @@ def _filled_between(ctx, scope: ast.AST, name: str, factory: ast.Call, copy: ast
                 if isinstance(target, ast.Name) and target.id == name:
                     return True
     return False
-
-
-def _reads_shape_only(ctx, name: ast.Name) -> bool:
-    """``torch.ones_like(x, device=d)``, ``x.shape``, ``x.size()``, ``x.dtype``: the values are not read."""
-    parent = ctx.index.parents.get(name)
-    if isinstance(parent, ast.Attribute) and parent.attr in _SHAPE_ATTRIBUTES:
-        return True
-    return isinstance(parent, ast.Call) and parent.args[:1] == [name] \
-        and (ctx.qual(parent.func) or "").removeprefix("torch.") in _LIKE_FACTORIES
 
 
 def _assigned_back(ctx, call: ast.Call, name: str) -> bool:
