@@ -28,6 +28,16 @@ for i in range(100):
     {after}
 """
 
+_EVALUATE = """
+import torch
+model = Net().cuda()
+disabled = torch.tensor([1, 2, 3], device="cuda")
+y_true = torch.zeros(1000, 10)
+for batch_id, (x, y) in enumerate(loader):
+    out = model(x.cuda())
+    {line}
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -53,6 +63,16 @@ CASES = [
     ("GA104", "twin: NumPy computes with its draw too (a NumPy-vs-torch benchmark's input)",
      _NOISE.format(draw="a = np.random.normal(size=8)\n    t = torch.from_numpy(a)\n    z = t.cuda()",
                    after="r = np.fft.rfft(a)"), []),
+    ("GA103", "`k not in t` asks a CUDA tensor (Tensor.__contains__): a host read (r50 held-out 10618)",
+     _EVALUATE.format(line="for k in range(16):\n        if k not in disabled:\n            print(k)"), [8]),
+    ("GA103", "twin: a key asked of a batch the loop reads by key is a question about the dict",
+     _EVALUATE.format(line='if "mask" in x:\n        print(x["mask"])'), []),
+    ("GA103", "a CUDA tensor stored into a slot of a CPU tensor is a copy back per store (r50 held-out 10668)",
+     _EVALUATE.format(line="y_true[batch_id][...] = out"), [7]),
+    ("GA103", "twin: a CUDA value stored into a batch dict by its own keys",
+     _EVALUATE.format(line="for k, v in x.items():\n        x[k] = v.to('cuda')"), []),
+    ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
+     _EVALUATE.format(line='x["pred"] = out'), []),
 ]
 
 

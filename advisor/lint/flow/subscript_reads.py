@@ -1,11 +1,12 @@
 """Subscripts that read a CUDA value back to the host: host data indexed by a CUDA tensor (``classes[pred]``), a
-slice whose bounds are CUDA values (``img[x1:x2]``), and torch 0.3's way of reading a loss (``loss.data[0]``)."""
+slice whose bounds are CUDA values (``img[x1:x2]``), torch 0.3's way of reading a loss (``loss.data[0]``), and a
+slot of a CPU tensor a CUDA tensor is stored into (``y_true[i] = labels``: a copy back, like ``.cpu()``)."""
 
 from __future__ import annotations
 
 import ast
 
-from advisor.lint.flow.kinds import CONTAINER, CUDA_TENSOR
+from advisor.lint.flow.kinds import CONTAINER, CPU_TENSOR, CUDA_TENSOR
 from advisor.lint.flow.literals import indexes_host_data
 from advisor.lint.index import FileIndex
 
@@ -14,7 +15,23 @@ def reads_by_subscript(node: ast.Subscript, kind, index: FileIndex) -> bool:
     """``kind``: the flow's kind of an expression."""
     return indexes_host_data(node, kind, index.assigned_values) \
         or (old_scalar_read(node, index) and bool(kind(node.value) & CUDA_TENSOR)) \
-        or sliced_by_cuda_bounds(node, kind)
+        or sliced_by_cuda_bounds(node, kind) or stored_back(node, kind, index)
+
+
+def stored_back(node: ast.Subscript, kind, index: FileIndex) -> bool:
+    """``y_probs[batch_id][...] = probs[:, 0]``, ``feats[i] = rows[i]`` with the target a CPU tensor (torch.zeros(n,
+    d) made on the host) and the value a CUDA tensor: the assignment copies GPU data into host memory, a synchronous
+    copy back per store. (A NumPy array refuses CUDA tensors outright: an error, not a wait.)"""
+    statement = index.parents.get(node)
+    if not (isinstance(node.ctx, ast.Store) and isinstance(statement, ast.Assign) and node in statement.targets):
+        return False
+    base = node.value
+    while isinstance(base, ast.Subscript):
+        base = base.value
+    held, value = kind(base), kind(statement.value)
+    return bool(held & CPU_TENSOR) and not held & (CUDA_TENSOR | CONTAINER) \
+        and bool(value & CUDA_TENSOR) and not value & CONTAINER and not _keyed(node.slice, base, index)
+    # (test_data["pred"] = ..., inputs[k] = v.to(device): a dict -- a batch -- gets a CUDA value)
 
 
 def sliced_by_cuda_bounds(node: ast.Subscript, kind) -> bool:
@@ -39,3 +56,19 @@ def old_scalar_read(node: ast.Subscript, index: FileIndex) -> bool:
     return "loss" in name.lower() or any(
         isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) and call.func.value.id == name
         for call in index.calls_by_name.get("backward", ()))
+
+
+def _keyed(key: ast.AST, base: ast.AST, index: FileIndex) -> bool:
+    """A text key, or a key drawn from the base itself (``for k, v in inputs.items(): inputs[k] = ...``)."""
+    if isinstance(key, ast.Constant) and isinstance(key.value, str) or isinstance(key, ast.JoinedStr):
+        return True
+    if not (isinstance(key, ast.Name) and isinstance(base, ast.Name)):
+        return False
+    for loop in index.loops:
+        drawn = getattr(loop, "iter", None)
+        if isinstance(drawn, ast.Call) and isinstance(drawn.func, ast.Attribute) and drawn.func.attr in ("items", "keys"):
+            drawn = drawn.func.value
+        if isinstance(drawn, ast.Name) and drawn.id == base.id \
+                and any(isinstance(n, ast.Name) and n.id == key.id for n in ast.walk(loop.target)):
+            return True
+    return (index.scope_of(base), base.id) in index.keyed_by_text

@@ -16,11 +16,15 @@ def truth_sync(test: ast.AST, kind: Callable[[ast.AST], int], index: FileIndex) 
         return truth_sync(test.operand, kind, index)
     if isinstance(test, ast.BoolOp):
         return any(truth_sync(value, kind, index) for value in test.values)
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.In, ast.NotIn)) \
-            and isinstance(test.left, ast.Constant) and not isinstance(test.left.value, str):
-        held = kind(test.comparators[0])  # `if True in mask:`: Tensor.__contains__ answers on the host (a key
-        # of a dict of tensors, `"loss" in outputs`, is a question about the dict)
-        return bool(held & CUDA_TENSOR) and not held & CONTAINER
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.In, ast.NotIn)):
+        # `if True in mask:`, `if k not in disabled:`: Tensor.__contains__ answers on the host (a key of a dict of
+        # tensors, `"loss" in outputs`, `if key in batch:` of a batch read by key, is a question about the dict)
+        held, container = kind(test.comparators[0]), test.comparators[0]
+        named = isinstance(container, (ast.Name, ast.Attribute))  # (not `x in d.keys()`, `x in masks[i]`: a value
+        # whose kind the flow guessed from what holds it may be a list or a dict's keys)
+        left = test.left
+        asked = isinstance(left, ast.Constant) and not isinstance(left.value, str) or named and not _text(left)
+        return asked and bool(held & CUDA_TENSOR) and not held & CONTAINER and not _keyed_by_text(container, index)
     held = kind(test)
     return bool(held & CUDA_TENSOR) and not held & CONTAINER and not _keyed_by_text(test, index)
 
@@ -32,6 +36,10 @@ def truth_read(test: ast.AST, kind: Callable[[ast.AST], int], index: FileIndex) 
     if isinstance(test, ast.BoolOp):
         return next((truth_read(v, kind, index) for v in test.values if truth_sync(v, kind, index)), test)
     return test
+
+
+def _text(node: ast.AST) -> bool:
+    return isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 def _keyed_by_text(test: ast.AST, index: FileIndex) -> bool:
