@@ -38,6 +38,26 @@ for batch_id, (x, y) in enumerate(loader):
     {line}
 """
 
+_STEPS = """
+import torch
+model = Net().cuda()
+losses = 0.0
+for batch, (x, y) in enumerate(loader):
+    loss = model(x.cuda()).mean()
+    {check}
+        losses += loss.item()
+    loss.backward()
+"""
+
+_DECODE = """
+import torch
+model = Model().cuda()
+for data in loader:
+    ids = data["ids"].to("cuda")
+    generated_ids = model.generate(input_ids=ids)
+    preds = [tokenizer.decode(g) for g in {drawn}]
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -71,6 +91,18 @@ CASES = [
      _EVALUATE.format(line="y_true[batch_id][...] = out"), [7]),
     ("GA103", "twin: a CUDA value stored into a batch dict by its own keys",
      _EVALUATE.format(line="for k, v in x.items():\n        x[k] = v.to('cuda')"), []),
+    ("GA103", "the branch a healthy step takes (`if loss.isnan().any() == False:`) runs every step: its reads count "
+     "(r51 dev 11010)", _STEPS.format(check="if loss.isnan().any() == False:"), [6, 7]),
+    ("GA103", "the same spelled with not", _STEPS.format(check="if not torch.isnan(loss):"), [6, 7]),
+    ("GA103", "twin: the branch a diverged step takes runs rarely: only the test is read every step",
+     _STEPS.format(check="if torch.isnan(loss):"), [6]),
+    ("GA103", "a read after an every-k guard in the same `and` runs every k steps only (r51 dev 11010)",
+     _STEPS.format(check="if batch % 8 == 0 and torch.isfinite(loss):"), []),
+    ("GA103", "twin: the read comes first, so it runs every step", _STEPS.format(
+        check="if torch.isfinite(loss) and batch % 8 == 0:"), [6]),
+    ("GA103", "decoding generate()'s ids in a comprehension waits for nothing: generate read them already (r51 dev "
+     "11009)", _DECODE.format(drawn="generated_ids"), []),
+    ("GA103", "twin: decoding the CUDA inputs reads them", _DECODE.format(drawn="ids"), [6]),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]

@@ -101,7 +101,7 @@ def describe(node: ast.AST) -> str:
         return short(node)
     if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):  # y_true[i] = labels (a CPU tensor's slot)
         return f"storing a CUDA tensor into {short(node)} of a CPU tensor (a copy back to the host)"
-    if isinstance(node, ast.Compare):  # k not in disabled: Tensor.__contains__
+    if isinstance(node, ast.Compare) and isinstance(node.ops[0], (ast.In, ast.NotIn)):  # k not in t: __contains__
         return f"{short(node)} (asking a CUDA tensor whether it holds a value)"
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):  # (host data is read by a CUDA index)
         return f"{short(node)} (torch 0.3's way of writing .item())"  # loss.data[0]

@@ -26,7 +26,13 @@ _FEW_FIRST = 10  # `if i < 10:` in a loop of steps: a handful of iterations
 
 class BranchGuards:
     def guarded(self, node: ast.AST, stop: ast.AST) -> bool:
-        """Is ``node`` under a branch that runs only on some iterations (between it and ``stop``)?"""
+        """Is ``node`` under a branch that runs only on some iterations (between it and ``stop``)? Also a condition
+        whose read comes after a guard in the same ``and`` (``if step % k == 0 and loss.isnan().any():``: Python
+        stops at the first false operand, so the read runs when the guard holds)."""
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+            first_read = next((i for i, value in enumerate(node.values) if self.effects.truth_sync(value)), 0)
+            if any(self.is_guard(value, stop) for value in node.values[:first_read]):
+                return True
         child = node
         for parent in self.index.ancestors(node):
             if parent is stop or isinstance(parent, FUNCTION_TYPES):
@@ -98,7 +104,7 @@ class BranchGuards:
             # unless it is a filter against a fixed bound (`if score >= 0.18:` per box): that passes every
             # element above the bound, and each read in its branch counts
             return not self._fixed_bound_filter(test, stop) and not _differs_from_a_constant(test) \
-                and not _emptiness_test(test)
+                and not _emptiness_test(test) and not _healthy_path(test)
         if self.kind(test) & CUDA_TENSOR or isinstance(test, ast.Compare) and isinstance(test.left, ast.BinOp) \
                 and isinstance(test.left.op, ast.Mod) and _by_one(test.left):
             return False  # (`if (epoch + 1) % 1 == 0:` holds on every iteration)
@@ -287,6 +293,29 @@ def _differs_from_a_constant(test: ast.AST) -> bool:
             and any(isinstance(side, ast.Constant) for side in (inner.left, inner.comparators[0]))):
         return False
     return isinstance(inner.ops[0], ast.Eq) if negated else isinstance(inner.ops[0], ast.NotEq)
+
+
+_BAD_VALUE_TESTS = {"isnan": True, "isinf": True, "isfinite": False}  # name -> does True mean a bad value?
+
+
+def _healthy_path(test: ast.AST) -> bool:
+    """``if loss.isnan().any() == False:``, ``if not torch.isnan(loss):``, ``if torch.isfinite(loss).all():``: the
+    branch a healthy step takes -- every iteration, unless training diverged (the reads under it count)."""
+    healthy = True
+    while True:
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, healthy = test.operand, not healthy
+        elif isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.Is)) \
+                and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is False:
+            test, healthy = test.left, not healthy  # `... == False`
+        else:
+            break
+    if not isinstance(test, ast.Call):
+        return False  # (`a and not t.isfinite().all()`: the polarity of a part says nothing of the whole)
+    names = [n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
+             for n in ast.walk(test) if isinstance(n, ast.Call)]
+    checks = [name for name in names if name in _BAD_VALUE_TESTS]
+    return len(checks) == 1 and _BAD_VALUE_TESTS[checks[0]] != healthy
 
 
 def counter_compared(test: ast.AST, above: bool) -> Optional[tuple[ast.AST, ast.AST, bool]]:

@@ -127,8 +127,9 @@ def type_cast(target: ast.AST, receiver: int, qual: Callable[[ast.AST], Optional
 
 
 def came_from_generate(node: ast.AST, index, depth: int = 0) -> bool:
-    """``ids = model.generate(...)``, ``ids[0]``, ``for row in ids:``: token ids generate() made. It has read every
-    step's tokens to test for the end, so the GPU is idle when they are decoded: that decode waits for nothing."""
+    """``ids = model.generate(...)``, ``ids[0]``, ``for row in ids:`` (a loop or a comprehension): token ids generate()
+    made. It has read every step's tokens to test for the end, so the GPU is idle when they are decoded: that decode
+    waits for nothing."""
     while isinstance(node, ast.Subscript):
         node = node.value
     if isinstance(node, ast.Call):
@@ -137,7 +138,9 @@ def came_from_generate(node: ast.AST, index, depth: int = 0) -> bool:
         return False
     sources = list(index.assigned_values.get(node.id, ())) + [
         loop.iter for loop in index.loops if isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
-        and loop.target.id == node.id]
+        and loop.target.id == node.id] + [  # [tokenizer.decode(g) for g in generated_ids]
+        drawn.iter for drawn in (index.parents.get(n) for n in index.names_by_id.get(node.id, ()))
+        if isinstance(drawn, ast.comprehension) and isinstance(drawn.target, ast.Name) and drawn.target.id == node.id]
     return bool(sources) and all(came_from_generate(source, index, depth + 1) for source in sources)
 
 
