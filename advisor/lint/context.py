@@ -13,7 +13,7 @@ import ast
 from functools import cached_property
 from typing import Optional
 
-from advisor.lint.cuda_signs import shows_cuda
+from advisor.lint.cuda_signs import fixed_to_cpu, shows_cuda
 from advisor.lint.dead_branches import DeadLines, dead_lines, fixed_answers
 from advisor.lint.flow.analyzer import analyze
 from advisor.lint.flow.effects import COMPUTE, KERNEL, WORK, Effects, Event
@@ -67,8 +67,9 @@ class FileContext:
     @cached_property
     def shows_cuda(self) -> bool:
         """Does the code name CUDA, a device or a GPU-only API anywhere (or move a value with .to())? A file
-        that does not is CPU code: checks of GPU costs stay silent on it."""
-        return shows_cuda(self.unit.text)
+        that does not is CPU code: checks of GPU costs stay silent on it. So is one that binds its devices only to
+        the CPU and names no accelerator (cuda_signs.fixed_to_cpu)."""
+        return shows_cuda(self.unit.text) and not fixed_to_cpu(self.tree, self.unit.text)
 
     @cached_property
     def dead_lines(self) -> DeadLines:

@@ -58,6 +58,19 @@ for data in loader:
     preds = [tokenizer.decode(g) for g in {drawn}]
 """
 
+_CPU_AGENT = """
+import torch
+def train(agent, env{default}):
+    device = next(agent.parameters()).device
+    for step in range(1000):
+        state = torch.from_numpy(env.state()).float().to(device)
+        action = agent(state)
+        env.step(action.item())
+def main():
+    {main_device}
+    train(Agent().to(device), Env())
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -103,6 +116,12 @@ CASES = [
     ("GA103", "decoding generate()'s ids in a comprehension waits for nothing: generate read them already (r51 dev "
      "11009)", _DECODE.format(drawn="generated_ids"), []),
     ("GA103", "twin: decoding the CUDA inputs reads them", _DECODE.format(drawn="ids"), [6]),
+    ("GA103", "a program that binds its device only to 'cpu' and names no accelerator is CPU code (r51 dev 11255)",
+     _CPU_AGENT.format(default="", main_device="device = 'cpu'"), []),
+    ("GA103", "twin: a device handed in as a parameter (default 'cpu') can be CUDA",
+     _CPU_AGENT.format(default=", device='cpu'", main_device="device = 'cpu'"), [7]),
+    ("GA103", "twin: a device chosen by torch.cuda.is_available()", _CPU_AGENT.format(
+        default="", main_device="device = 'cuda' if torch.cuda.is_available() else 'cpu'"), [7]),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]
