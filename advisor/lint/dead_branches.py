@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from advisor.lint.flow.conditions import cuda_condition
-from advisor.lint.index import FileIndex
+from advisor.lint.index import FUNCTION_TYPES, FileIndex
 from advisor.lint.names import last_identifier
 
 # Checks that still report on a path that runs without CUDA: a debug switch slows the CPU run as well.
@@ -159,8 +159,7 @@ def _module_constants(index: FileIndex) -> dict[str, object]:
     constants = {}
     for key, value in candidates.items():
         name = key.split(".", 1)[0]
-        if name in imported or "." not in key and name in index.parameters \
-                or any(f.name == name for f in index.functions) \
+        if name in imported or any(f.name == name for f in index.functions) \
                 or any(c.name == name for c in index.classes):
             continue
         uses = index.names_by_id.get(name, ())
@@ -211,9 +210,12 @@ def _local_constants(index: FileIndex, function: ast.AST, module: dict[str, obje
                      wanted: set[str]) -> dict[str, object]:
     """What a test in a function reads as fixed, of the ``wanted`` names: the function's own names bound once, in
     its body, to a literal and never rebound there (``VOTE = 'soft'``), and module constants it does not shadow."""
-    arguments = function.args  # type: ignore[attr-defined]
-    parameters = {a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
-    parameters |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
+    parameters: set[str] = set()  # its own and those of the functions around it (a closure reads them too); a
+    # parameter of another function named like the constant (MFT.__init__(self, HSIOnly)) shadows nothing here
+    for owner in [function] + [a for a in index.ancestors(function) if isinstance(a, FUNCTION_TYPES)]:
+        arguments = owner.args  # type: ignore[attr-defined]
+        parameters |= {a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
+        parameters |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
     bound_here = {statement.targets[0].id: statement.value.value for statement in function.body  # type: ignore
                   if isinstance(statement, ast.Assign) and len(statement.targets) == 1
                   and isinstance(statement.targets[0], ast.Name) and isinstance(statement.value, ast.Constant)}

@@ -71,6 +71,27 @@ def main():
     train(Agent().to(device), Env())
 """
 
+_SWITCH = """
+import torch
+HSIOnly = False
+class MFT(torch.nn.Module):
+    def __init__(self, HSIOnly):
+        super().__init__()
+        self.HSIOnly = HSIOnly
+        self.fc = torch.nn.Linear(8, 2)
+    def forward(self, x, y=None):
+        return self.fc(x)
+model = MFT(HSIOnly).cuda()
+model.eval()
+for x, y in loader:
+    x = x.cuda()
+    if HSIOnly:
+        out = model(x)
+    else:
+        with torch.no_grad():
+            out = model(x, y.cuda())
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -122,6 +143,9 @@ CASES = [
      _CPU_AGENT.format(default=", device='cpu'", main_device="device = 'cpu'"), [7]),
     ("GA103", "twin: a device chosen by torch.cuda.is_available()", _CPU_AGENT.format(
         default="", main_device="device = 'cuda' if torch.cuda.is_available() else 'cpu'"), [7]),
+    ("GA107", "a module constant False never rebound fixes its branch, though a method takes a parameter of that "
+     "name (r51 dev 11375)", _SWITCH, []),
+    ("GA107", "twin: the constant True runs the branch", _SWITCH.replace("HSIOnly = False", "HSIOnly = True"), [15]),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]
