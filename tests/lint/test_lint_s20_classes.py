@@ -92,6 +92,26 @@ for x, y in loader:
             out = model(x, y.cuda())
 """
 
+_OWN_MODE = """
+import torch
+class Net(torch.nn.Module):
+    def forward(self, x):
+        return self.fc(x)
+    def predict(self, x, train):
+        if train:
+            return self.fc(x)
+        {evaluation}
+model = Net().cuda()
+class Tester:
+    def __init__(self, model):
+        self.model = model
+    def run(self, batches):
+        for x in batches:
+            scores = self.model.predict(x.cuda(), train=False)
+            P.append(scores)
+Tester(model).run(loader)
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -146,6 +166,11 @@ CASES = [
     ("GA107", "a module constant False never rebound fixes its branch, though a method takes a parameter of that "
      "name (r51 dev 11375)", _SWITCH, []),
     ("GA107", "twin: the constant True runs the branch", _SWITCH.replace("HSIOnly = False", "HSIOnly = True"), [15]),
+    ("GA107", "a method of the model that turns autograd off itself around its evaluation branch: its author chose "
+     "the mode (r51 dev 11204)", _OWN_MODE.format(
+         evaluation="with torch.no_grad():\n            return self.fc(x).cpu()"), []),
+    ("GA107", "twin: the same method with no torch.no_grad() inside records the graph per batch", _OWN_MODE.format(
+        evaluation="return self.fc(x).cpu()"), [15]),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]

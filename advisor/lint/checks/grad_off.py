@@ -56,11 +56,21 @@ def grad_off(ctx, node: ast.AST, depth: int) -> bool:
 
 
 def method_grad_off(ctx, call: ast.Call) -> bool:
-    """``model.act(obs)`` where every method of the file named ``act`` is decorated ``@torch.no_grad()``."""
-    if not isinstance(call.func, ast.Attribute):
+    """``model.act(obs)`` where every method of the file named ``act`` is decorated ``@torch.no_grad()``, or turns
+    autograd off itself around its work (``forward_classifier(batch, train=False)`` whose evaluation branch runs under
+    ``with torch.no_grad():``): the method's author chose the mode inside. (Not ``forward``: a module may freeze a
+    backbone under no_grad and still record its head.)"""
+    if not isinstance(call.func, ast.Attribute) or call.func.attr == "forward":
         return False
     defined = [f for f in ctx.index.functions if f.name == call.func.attr]
-    return bool(defined) and all(any(_is_grad_off(ctx, d) for d in f.decorator_list) for f in defined)
+    return bool(defined) and all(any(_is_grad_off(ctx, d) for d in f.decorator_list) or _switches_off_inside(ctx, f)
+                                 for f in defined)
+
+
+def _switches_off_inside(ctx, function: ast.AST) -> bool:
+    return any(isinstance(node, (ast.With, ast.AsyncWith)) and any(_is_grad_off(ctx, item.context_expr)
+                                                                   for item in node.items)
+               and ctx.index.scope_of(node) is function for node in ctx.index.withs)
 
 
 def _callers_grad_off(ctx, info: FunctionInfo, depth: int) -> bool:
