@@ -112,6 +112,18 @@ class Tester:
 Tester(model).run(loader)
 """
 
+_DISCRIMINATORS = """
+import torch
+D = MultiScaleDiscriminator().cuda()
+for wave in loader:
+    wave = wave.cuda()
+    {logits}
+    loss_d = 0
+    for logit in logits_fake:
+        loss_d += ((logit - 1) ** 2).mean()
+    loss_d.backward()
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -171,6 +183,10 @@ CASES = [
          evaluation="with torch.no_grad():\n            return self.fc(x).cpu()"), []),
     ("GA107", "twin: the same method with no torch.no_grad() inside records the graph per batch", _OWN_MODE.format(
         evaluation="return self.fc(x).cpu()"), [15]),
+    ("GA110", "the outputs of a multi-scale discriminator are one tensor per scale, not a buffer of time steps "
+     "(r51 dev 11004, 11005)", _DISCRIMINATORS.format(logits="logits_fake = D.logits(wave)"), []),
+    ("GA110", "twin: a rollout buffer of the same shape of loop is one step per element",
+     _DISCRIMINATORS.format(logits="logits_fake = torch.stack(steps).cuda()"), [8]),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]

@@ -20,6 +20,7 @@ from collections import deque
 from typing import Iterator, Optional
 
 from advisor.lint.flow import CONTAINER, CUDA_TENSOR
+from advisor.lint.flow.kinds import MODEL_BITS
 
 _BOOKKEEPING = frozenset({"append", "insert", "range", "len", "reversed", "zip", "float", "int"})
 _MIN_OPS = 3  # operators on CUDA values per step: fewer is one stray op, not a recurrence
@@ -68,8 +69,17 @@ def _step_elements(ctx, loop) -> Optional[tuple[Optional[str], set[str]]]:
     targets = loop.target.elts if isinstance(loop.target, ast.Tuple) and len(walked) > 1 else [loop.target]
     if len(targets) != len(walked) or not all(isinstance(t, ast.Name) for t in targets):
         return None
-    items = {t.id for t, w in zip(targets, walked, strict=True) if _is_buffer(ctx, _unreversed(w))}
+    items = {t.id for t, w in zip(targets, walked, strict=True) if _is_buffer(ctx, _unreversed(w))
+             and not _model_output(ctx, _unreversed(w))}
     return (None, items) if items else None
+
+
+def _model_output(ctx, node: ast.AST) -> bool:
+    """``logits_fake = D.logits(wave)`` of a multi-scale discriminator: what a model hands back may be a list of
+    outputs (one per scale or head), not a buffer of time steps."""
+    values = ctx.index.assigned_values.get(node.id, []) if isinstance(node, ast.Name) else [node]
+    return bool(values) and all(isinstance(v, ast.Call) and ctx.kind(v.func.value if isinstance(v.func, ast.Attribute)
+                                                                      else v.func) & MODEL_BITS for v in values)
 
 
 def _unreversed(node: ast.AST) -> ast.AST:
