@@ -124,6 +124,25 @@ for wave in loader:
     loss_d.backward()
 """
 
+_REPORTED = """
+import time
+import torch
+model = Net().cuda()
+x = torch.randn(8, 8, device="cuda")
+def report(name, start):
+    {wait}
+    elapsed = time.time() - start
+    print(name, elapsed)
+with torch.no_grad():
+    for _ in range(3):
+        model(x)
+    torch.cuda.synchronize()
+    start = time.time()
+    for i in range(50):
+        y = model(x)
+    report("forward", start)
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -187,6 +206,10 @@ CASES = [
      "(r51 dev 11004, 11005)", _DISCRIMINATORS.format(logits="logits_fake = D.logits(wave)"), []),
     ("GA110", "twin: a rollout buffer of the same shape of loop is one step per element",
      _DISCRIMINATORS.format(logits="logits_fake = torch.stack(steps).cuda()"), [8]),
+    ("GA101", "a clock closed in a helper handed the start (report(name, start) reads time.time() - start) "
+     "(r51 dev 11131)", _REPORTED.format(wait="pass"), [7]),
+    ("GA101", "twin: the helper synchronizes before it reads the clock", _REPORTED.format(
+        wait="torch.cuda.synchronize()"), []),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]

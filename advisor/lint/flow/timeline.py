@@ -19,6 +19,7 @@ from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.effects import CLOCK, COMPUTE, SYNC, Effects, Event
+from advisor.lint.flow.helper_clocks import helper_closed_regions
 from advisor.lint.flow.kinds import CUDA_TENSOR, LOADER
 from advisor.lint.flow.loops import LoopAnalysis
 from advisor.lint.flow.regions import TimedRegion, carried_region
@@ -58,6 +59,7 @@ class Timings(FlowView):
                     regions.append(region)
         for scope in by_scope:
             regions.extend(self._clock_regions(scope))
+        regions.extend(helper_closed_regions(self))  # start = time(); ...; report(start) reads time() - start
         regions.extend(WrappedTimings(self, self.effects).regions([r for r in regions if r.how == "clock"]))
         regions.extend(self._magic_regions())
         regions.extend(self._event_regions())
@@ -97,7 +99,7 @@ class Timings(FlowView):
             if start is None or end is None or (start.lineno, start.col_offset) >= (end.lineno, end.col_offset):
                 continue
             opened, closed = (start.lineno, start.col_offset), (end.lineno, end.col_offset)
-            events = [e for e in self._scope_events(scope)
+            events = [e for e in self.scope_events(scope)
                       if opened < (e.node.lineno, e.node.col_offset) < closed]
             regions.append(TimedRegion("events", scope, end, events, open=start, assumed_sync=True))
         return regions
@@ -113,7 +115,7 @@ class Timings(FlowView):
 
     # -- clock pairs -------------------------------------------------------------------------------
     def _clock_regions(self, scope: ast.AST) -> list[TimedRegion]:
-        events = self._scope_events(scope)
+        events = self.scope_events(scope)
         position = {id(e.node): i for i, e in enumerate(events) if e.bits & CLOCK or self._reads_clock(e.node)}
         assigned: list[tuple[tuple[int, int], str, int]] = []  # (where, variable, event index)
         for index, event in enumerate(events):
@@ -206,7 +208,7 @@ class Timings(FlowView):
             return []  # what ran before this excerpt is not in the file: no "first" to speak of
         chain = self._module_chains.get(bits)
         if chain is None:
-            chain = self._module_chains[bits] = self._first(self._scope_events(self.index.tree), bits, 0, set())
+            chain = self._module_chains[bits] = self._first(self.scope_events(self.index.tree), bits, 0, set())
         return chain
 
     @cached_property
@@ -230,7 +232,7 @@ class Timings(FlowView):
         return any(isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name)
                    and c.func.value.id == "self" and index.scope_of(c) is tree for c in index.calls)
 
-    def _scope_events(self, scope: ast.AST) -> list[Event]:
+    def scope_events(self, scope: ast.AST) -> list[Event]:
         info = self.flow.scopes.functions.get(scope)
         if info is not None:
             return self.effects.summary(info).events
