@@ -143,6 +143,16 @@ with torch.no_grad():
     report("forward", start)
 """
 
+_ARGV = """
+import sys
+import torch
+model = Net().to({device})
+for x, y in loader:
+    loss = model(x).mean()
+    loss.backward()
+    print(loss.item())
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -210,6 +220,9 @@ CASES = [
      "(r51 dev 11131)", _REPORTED.format(wait="pass"), [7]),
     ("GA101", "twin: the helper synchronizes before it reads the clock", _REPORTED.format(
         wait="torch.cuda.synchronize()"), []),
+    ("GA103", "a device taken from the command line (.to(sys.argv[1])) can be CUDA (r51 dev 11303)",
+     _ARGV.format(device="sys.argv[1]"), [7]),
+    ("GA103", "twin: the model moved to the CPU", _ARGV.format(device='"cpu"'), []),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]

@@ -89,3 +89,8 @@ def chosen_elsewhere(value: ast.AST, qual: Callable[[ast.AST], Optional[str]]) -
         return chosen_elsewhere(value.body, qual) or chosen_elsewhere(value.orelse, qual)
     return not (qual(value.func) or "").startswith("torch.") if isinstance(value, ast.Call) \
         else isinstance(value, (ast.Name, ast.Subscript))
+
+
+def from_command_line(node: ast.AST, qual: Callable[[ast.AST], Optional[str]]) -> bool:
+    """``sys.argv[1]``: a word the run is started with -- as a device, whatever the user types (cuda, cuda:1)."""
+    return isinstance(node, ast.Subscript) and qual(node.value) == "sys.argv"

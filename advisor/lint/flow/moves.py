@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from advisor.lint.flow.device_sources import from_command_line
 from advisor.lint.flow.kinds import (
     CPU_DEVICE,
     CPU_TENSOR,
@@ -61,6 +62,8 @@ def moved(evaluator, receiver: int, attr: str, node: ast.Call, pos: list[int], k
             elif kind & (CUDA_TENSOR | CPU_TENSOR):
                 device_given = True
                 target |= (CUDA_DEVICE if kind & CUDA_TENSOR else 0) | (CPU_DEVICE if kind & CPU_TENSOR else 0)
+            elif from_command_line(arg_node, evaluator.names.qual):  # .to(sys.argv[1]): the run's choice, can be CUDA
+                target, device_given = target | CUDA_DEVICE, True
             else:
                 device_given = True  # a device we know nothing about: where it lands is unknown
     if module:
