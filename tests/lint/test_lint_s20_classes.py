@@ -153,6 +153,16 @@ for x, y in loader:
     print(loss.item())
 """
 
+_TYPE_AS = """
+import torch
+model = Generator().cuda()
+def training_step(imgs):
+    z = torch.randn(imgs.shape[0], 100)
+    z = z.type_as(imgs)
+    valid = torch.ones(imgs.size(0), 1){valid}
+    return model(z), valid
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -223,6 +233,9 @@ CASES = [
     ("GA103", "a device taken from the command line (.to(sys.argv[1])) can be CUDA (r51 dev 11303)",
      _ARGV.format(device="sys.argv[1]"), [7]),
     ("GA103", "twin: the model moved to the CPU", _ARGV.format(device='"cpu"'), []),
+    ("GA104", "a fill moved by .type_as(imgs) goes to the batch's device (the Lightning GAN idiom; r42 8870, r51 "
+     "dev 11308)", _TYPE_AS.format(valid=".type_as(imgs)"), [4, 6]),
+    ("GA104", "twin: the labels stay on the CPU", _TYPE_AS.format(valid=""), [4]),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]

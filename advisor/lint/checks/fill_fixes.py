@@ -46,6 +46,9 @@ def device_text(func: ast.Attribute, call: ast.Call) -> str:
     """The device a copy names, as code: ``"cuda"``, ``device``, ``src.device``, ``.cuda(i)``'s ``i``."""
     if func.attr == "type":  # .type(torch.cuda.FloatTensor)
         return '"cuda"'
+    if func.attr == "type_as" and call.args:  # .type_as(imgs): the batch's device and its dtype
+        held = short(call.args[0], 24)
+        return f"{held}.device, dtype={held}.dtype"
     if func.attr == "cuda":  # .cuda(i) means device i
         index = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "device"), None)
         return short(index, 30) if index is not None else '"cuda"'

@@ -96,7 +96,7 @@ def run(ctx) -> Iterator[Hit]:
     uses: dict[ast.AST, dict[str, list[int]]] = {}
     for call in ctx.index.calls:
         func = call.func
-        if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda", "type")):
+        if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda", "type", "type_as")):
             continue
         receiver = func.value
         before = ctx.kind(receiver)
@@ -209,10 +209,13 @@ def _legacy_cuda_copies(ctx) -> Iterator[Hit]:
 
 
 def _to_a_tensors_device(ctx, call: ast.Call) -> bool:
-    """``torch.zeros(b, h).to(src.device)`` in a file that uses CUDA: made on the CPU, copied to wherever the input
-    lives -- the GPU in a GPU program; ``device=src.device`` is right on either."""
-    return ctx.uses_cuda and isinstance(call.func, ast.Attribute) and call.func.attr == "to" and len(call.args) == 1 \
-        and isinstance(call.args[0], ast.Attribute) and call.args[0].attr == "device" \
+    """``torch.zeros(b, h).to(src.device)`` (or ``.type_as(src)``) in a file that uses CUDA: made on the CPU, copied
+    to wherever the input lives -- the GPU in a GPU program; ``device=src.device`` is right on either."""
+    if not (ctx.uses_cuda and isinstance(call.func, ast.Attribute) and len(call.args) == 1):
+        return False
+    if call.func.attr == "type_as":  # torch.randn((n, 3)).type_as(masses): to masses' device (and dtype)
+        return isinstance(call.args[0], ast.Name) and not ctx.kind(call.args[0]) & CPU_TENSOR
+    return call.func.attr == "to" and isinstance(call.args[0], ast.Attribute) and call.args[0].attr == "device" \
         and not ctx.kind(call.args[0]) & CPU_DEVICE  # (y.device of a tensor made here on the CPU: no copy at all)
 
 
