@@ -88,6 +88,7 @@ PASSTHROUGH_CALLS = frozenset({
     "tqdm.notebook.tqdm", "torch.compile", "copy.deepcopy",
     "torch.autograd.Variable", "torch.autograd.variable.Variable",  # pre-0.4 code: a Variable is its tensor
     "torch.nn.Parameter", "torch.nn.parameter.Parameter",  # a tensor (not a module): w = nn.Parameter(t)
+    "einops.repeat", "einops.rearrange",  # the tensor they are handed, tiled or reshaped, where it was
 })
 # Methods of other libraries' objects that hand back float64 NumPy arrays (nibabel's image.get_fdata(), whose dtype
 # argument defaults to float64)

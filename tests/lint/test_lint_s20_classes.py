@@ -163,6 +163,16 @@ def training_step(imgs):
     return model(z), valid
 """
 
+_EINOPS = """
+import torch
+from einops import repeat
+device = "cuda"
+model = Net().cuda()
+def prepare(batch, n):
+    dyn_v = repeat({fill}, 'n1 n2 -> b n1 n2', b=len(batch))
+    return model(batch.to(device), dyn_v.to(device))
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -236,6 +246,9 @@ CASES = [
     ("GA104", "a fill moved by .type_as(imgs) goes to the batch's device (the Lightning GAN idiom; r42 8870, r51 "
      "dev 11308)", _TYPE_AS.format(valid=".type_as(imgs)"), [4, 6]),
     ("GA104", "twin: the labels stay on the CPU", _TYPE_AS.format(valid=""), [4]),
+    ("GA104", "a fill tiled by einops.repeat and then moved is still a fill made on the CPU (r51 dev 11213)",
+     _EINOPS.format(fill="torch.eye(n)"), [6]),
+    ("GA104", "twin: data tiled by einops is the data", _EINOPS.format(fill="batch.mean(0)"), []),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]
