@@ -193,6 +193,27 @@ class FileIndex:
         return found
 
     @cached_property
+    def text_keys(self) -> dict[str, frozenset[str]]:
+        """For a loop variable drawn from a list of dict literals (``samples.append({"question":
+        tokenizer.decode(ids), "path": path_trace[i]})`` ... ``for sample in samples:``), the keys every such dict
+        binds to text: ``sample["question"]`` is a string though other entries hold CUDA tensors. Built on first use."""
+        text: dict[str, dict[str, bool]] = {}
+        for call in self.calls_by_name.get("append", ()):
+            func = call.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and len(call.args) == 1 \
+                    and isinstance(call.args[0], ast.Dict):
+                keys = text.setdefault(func.value.id, {})
+                for key, value in zip(call.args[0].keys, call.args[0].values, strict=True):
+                    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                        keys[key.value] = keys.get(key.value, True) and _makes_text(value)
+        found: dict[str, frozenset[str]] = {}
+        for loop in self.loops:
+            drawn, target = getattr(loop, "iter", None), getattr(loop, "target", None)
+            if isinstance(drawn, ast.Name) and drawn.id in text and isinstance(target, ast.Name):
+                found[target.id] = frozenset(k for k, always in text[drawn.id].items() if always)
+        return found
+
+    @cached_property
     def devices_handed(self) -> frozenset[str]:
         """``net.to(env.device)``, ``torch.zeros(n, device=sim.device)``: the dotted names whose ``.device`` the file
         hands to a call, built on first use."""
@@ -272,3 +293,16 @@ class FileIndex:
                     and (found is None or node.lineno > found.lineno):
                 found = node
         return found
+
+
+_TEXT_METHODS = frozenset({"decode", "batch_decode", "join", "format", "strip", "lower", "upper", "replace"})
+
+
+def _makes_text(value: ast.AST) -> bool:
+    """A string literal, an f-string, ``str(x)``, or a method that hands back text (``tokenizer.decode(ids)``)."""
+    if isinstance(value, ast.JoinedStr) or isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return True
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    return isinstance(func, ast.Name) and func.id == "str" or isinstance(func, ast.Attribute) and func.attr in _TEXT_METHODS

@@ -173,6 +173,17 @@ def prepare(batch, n):
     return model(batch.to(device), dyn_v.to(device))
 """
 
+_SAMPLES = """
+import torch
+model = Net().cuda()
+samples = []
+for x in loader:
+    out = model(x.cuda())
+    samples.append({{"question": {question}, "logits": out}})
+for sample in samples:
+    print(f"Question is: {{sample['question']}}")
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -249,6 +260,9 @@ CASES = [
     ("GA104", "a fill tiled by einops.repeat and then moved is still a fill made on the CPU (r51 dev 11213)",
      _EINOPS.format(fill="torch.eye(n)"), [6]),
     ("GA104", "twin: data tiled by einops is the data", _EINOPS.format(fill="batch.mean(0)"), []),
+    ("GA103", "an entry every appended dict binds to text is text, though other entries hold CUDA tensors (r51 dev "
+     "11159)", _SAMPLES.format(question="tokenizer.decode(x[0])"), []),
+    ("GA103", "twin: the entry holds a CUDA tensor", _SAMPLES.format(question="out.argmax(-1)"), [8]),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]

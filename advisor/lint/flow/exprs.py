@@ -155,8 +155,10 @@ class ExprEvaluator(AttributeReads):
         if not base & (TENSOR_BITS | NUMPY) and is_device_key(node.slice):
             return CUDA_DEVICE  # cfg['device']: a device a configuration file names, can be CUDA
         if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) \
-                and _COUNTER_KEY.match(node.slice.value):
-            return 0  # checkpoint['epoch'], state['steps'] + 1: a counter saved as a Python number, not a tensor
+                and (_COUNTER_KEY.match(node.slice.value) or isinstance(node.value, ast.Name)
+                     and node.slice.value in self.index.text_keys.get(node.value.id, ())):
+            return 0  # checkpoint['epoch'], state['steps'] + 1: a counter saved as a Python number, not a tensor;
+            # sample["question"] of {"question": tokenizer.decode(ids), ...}: text
         if base & CUDA_DEVICE and not base & (TENSOR_BITS | NUMPY) and not isinstance(node.slice, ast.Slice):
             return base & (CUDA_DEVICE | CPU_DEVICE)  # GPU = ['cuda:0', 'cuda:1']; torch.device(GPU[1]): one of the devices
         sliced_fill = FRESH if isinstance(node.value, ast.Call) and (
