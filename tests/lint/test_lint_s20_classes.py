@@ -184,6 +184,17 @@ for sample in samples:
     print(f"Question is: {{sample['question']}}")
 """
 
+_SPEAKER = """
+import torch
+from resemblyzer import VoiceEncoder, preprocess_wav
+device = "cuda" if torch.cuda.is_available() else "cpu"
+encoder = VoiceEncoder(device=device)
+for path in paths:
+    wav = preprocess_wav(path)
+    embed = encoder.{method}(wav)
+    out.append(embed)
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -263,6 +274,8 @@ CASES = [
     ("GA103", "an entry every appended dict binds to text is text, though other entries hold CUDA tensors (r51 dev "
      "11159)", _SAMPLES.format(question="tokenizer.decode(x[0])"), []),
     ("GA103", "twin: the entry holds a CUDA tensor", _SAMPLES.format(question="out.argmax(-1)"), [8]),
+    ("GA107", "a library's API handed a raw utterance runs its own forward under no_grad (r51 dev 11001)",
+     _SPEAKER.format(method="embed_utterance"), []),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]
