@@ -195,6 +195,21 @@ for path in paths:
     out.append(embed)
 """
 
+_CHAR_RNN = """
+import string
+import numpy as np
+import torch
+model = CharRNN().cuda()
+x = torch.tensor([[0]], device="cuda")
+hidden = None
+for p in range(100):
+    output, hidden = model(x, hidden)
+    top_i = torch.multinomial(output.view(-1).exp(), 1)[0]
+    predicted_char = {characters}[top_i]
+    if type(hidden) == tuple:
+        states.append(np.concatenate([h.cpu().numpy() for h in hidden]))
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -276,6 +291,10 @@ CASES = [
     ("GA103", "twin: the entry holds a CUDA tensor", _SAMPLES.format(question="out.argmax(-1)"), [8]),
     ("GA107", "a library's API handed a raw utterance runs its own forward under no_grad (r51 dev 11001)",
      _SPEAKER.format(method="embed_utterance"), []),
+    ("GA103", "a string indexed by a CUDA tensor reads the index back; a type test is a switch of the run, not a "
+     "guard (r51 dev 11359)", _CHAR_RNN.format(characters="string.printable"), [10, 12]),
+    ("GA103", "twin: a CUDA tensor indexed by a CUDA tensor stays on the GPU",
+     _CHAR_RNN.format(characters="embedding_table"), [12]),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]

@@ -114,8 +114,9 @@ class BranchGuards:
             return combine(self.is_guard(value, stop) for value in test.values)
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             return self.is_guard(test.operand, stop)
-        if cuda_condition(test, self.names.qual) is not None or rank_condition(test):
-            return False  # `if device.type == 'cuda':` / `if rank == 0:` holds on every iteration on a GPU
+        if cuda_condition(test, self.names.qual) is not None or rank_condition(test) or _asks_the_type(test):
+            return False  # `if device.type == 'cuda':` / `if rank == 0:` holds on every iteration on a GPU; `if
+            # type(hidden) == tuple:` (an LSTM's state) is the same answer on every iteration
         if isinstance(test, ast.Attribute):
             if isinstance(stop, FUNCTION_TYPES) and self._set_at_construction(test, stop):
                 return False  # `if self.center:` of a helper called per step: a switch of the run, on every call
@@ -293,6 +294,12 @@ def _differs_from_a_constant(test: ast.AST) -> bool:
             and any(isinstance(side, ast.Constant) for side in (inner.left, inner.comparators[0]))):
         return False
     return isinstance(inner.ops[0], ast.Eq) if negated else isinstance(inner.ops[0], ast.NotEq)
+
+
+def _asks_the_type(test: ast.AST) -> bool:
+    """``type(x) == tuple`` / ``type(x) is T``: which kind of value the run uses, not which iteration this is."""
+    return isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.Is)) \
+        and isinstance(test.left, ast.Call) and isinstance(test.left.func, ast.Name) and test.left.func.id == "type"
 
 
 _BAD_VALUE_TESTS = {"isnan": True, "isinf": True, "isfinite": False}  # name -> does True mean a bad value?

@@ -272,9 +272,13 @@ _HOST_CONTAINERS = (ast.List, ast.Tuple, ast.ListComp)  # (a dict hashes the ten
 
 
 def _a_host_list(value: ast.AST) -> bool:
-    """``[0.] * 10``, ``list(0. for i in range(10))``: a Python list (a dict hashes the tensor object: no read)."""
+    """``[0.] * 10``, ``list(0. for i in range(10))``: a Python list (a dict hashes the tensor object: no read); a
+    string (``string.printable``, ``"ACGT"``): indexing it asks the index for its integer too."""
     if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
         value = value.left if isinstance(value.left, _HOST_CONTAINERS) else value.right
+    if isinstance(value, ast.Constant) and isinstance(value.value, str) or isinstance(value, ast.Attribute) \
+            and isinstance(value.value, ast.Name) and value.value.id == "string":
+        return True
     return isinstance(value, _HOST_CONTAINERS) or isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
         and value.func.id in ("list", "tuple")
 
@@ -288,7 +292,7 @@ def indexes_host_data(node: ast.Subscript, kind: Callable[[ast.AST], int],
     host = bool(held & NUMPY) or bool(held & CPU_TENSOR) and not held & CUDA_TENSOR and isinstance(node.ctx, ast.Store) \
         or isinstance(value, ast.Name) and bool(assigned_values.get(value.id)) \
         and all(_a_host_list(v) for v in assigned_values[value.id]) \
-        or isinstance(value, ast.Call) and _a_host_list(value)  # list(ops.keys())[node]
+        or isinstance(value, (ast.Call, ast.Attribute, ast.Constant)) and _a_host_list(value)  # list(d)[i], string.printable[i]
     indices = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     return host and any(kind(index) & CUDA_TENSOR and not kind(index) & CONTAINER for index in indices)
 
