@@ -305,4 +305,5 @@ def _makes_text(value: ast.AST) -> bool:
     if not isinstance(value, ast.Call):
         return False
     func = value.func
-    return isinstance(func, ast.Name) and func.id == "str" or isinstance(func, ast.Attribute) and func.attr in _TEXT_METHODS
+    return isinstance(func, ast.Name) and func.id == "str" \
+        or isinstance(func, ast.Attribute) and func.attr in _TEXT_METHODS

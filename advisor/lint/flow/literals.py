@@ -292,7 +292,7 @@ def indexes_host_data(node: ast.Subscript, kind: Callable[[ast.AST], int],
     host = bool(held & NUMPY) or bool(held & CPU_TENSOR) and not held & CUDA_TENSOR and isinstance(node.ctx, ast.Store) \
         or isinstance(value, ast.Name) and bool(assigned_values.get(value.id)) \
         and all(_a_host_list(v) for v in assigned_values[value.id]) \
-        or isinstance(value, (ast.Call, ast.Attribute, ast.Constant)) and _a_host_list(value)  # list(d)[i], string.printable[i]
+        or isinstance(value, (ast.Call, ast.Attribute, ast.Constant)) and _a_host_list(value)  # list(d)[i]
     indices = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     return host and any(kind(index) & CUDA_TENSOR and not kind(index) & CONTAINER for index in indices)
 
