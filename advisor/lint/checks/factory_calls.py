@@ -153,9 +153,10 @@ def name_loads(scope: ast.AST) -> dict[str, list[int]]:
 
 def used_between(ctx, scope: ast.AST, name: str, factory: ast.Call, copy: ast.Call) -> bool:
     """Is ``name`` read after the line that makes it and before the line that copies it (filled in, read)?"""
-    first, last = factory.end_lineno or factory.lineno, copy.lineno
-    return any(isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)
-               and first < node.lineno < last and not reads_shape_only(ctx, node) for node in ast.walk(scope))
+    first, last = factory.end_lineno or factory.lineno, copy.lineno  # (lines between two statements of the scope
+    # are the scope's, nested code included: the file's index of the name's uses answers without a walk)
+    return any(isinstance(node.ctx, ast.Load) and first < node.lineno < last and not reads_shape_only(ctx, node)
+               for node in ctx.index.names_by_id.get(name, ()))
 
 
 def reads_shape_only(ctx, name: ast.Name) -> bool:

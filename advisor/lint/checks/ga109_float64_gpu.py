@@ -58,26 +58,44 @@ INFO = CheckInfo(
 )
 _COMPLEX_FIX = ("Use complex64 (dtype=torch.cfloat, np.complex64 before moving) unless the computation needs double "
                 "precision; keep complex128 for the few steps that need it, on the CPU.")
+_BOUND = re.compile(r"\s*([A-Za-z_]\w*)\s*=[^=]")
 _COMPLEX = re.compile(r"complex128|cdouble|\bc16\b|dtype=complex\b|\.to\(complex\)")
 _CUDA = CUDA_TENSOR | CUDA_MODEL
 _DEFAULT_DTYPE_SETTERS = ("torch.set_default_dtype", "torch.set_default_tensor_type")
 
 
 def run(ctx) -> Iterator[Hit]:
+    complex_lines = None  # (most files never write a complex dtype: looked for once, when a hit needs it)
     for hit in _float64_hits(ctx):
         node = hit.node
-        if node is not None and hit.message.count("float64") and _is_complex(ctx, node):
-            hit.message, hit.fix = hit.message.replace("float64", "complex128"), _COMPLEX_FIX
+        if node is not None and "float64" in hit.message:
+            complex_lines = complex_lines if complex_lines is not None else _complex_lines(ctx.unit.text)
+            if _is_complex(node, *complex_lines):
+                hit.message, hit.fix = hit.message.replace("float64", "complex128"), _COMPLEX_FIX
         yield hit
 
 
-def _is_complex(ctx, node: ast.AST) -> bool:
-    """complex128 rather than float64 (by the call's own text, or the text that made the names it uses): only the
+def _complex_lines(text: str) -> tuple[set[int], set[str]]:
+    """The lines that write a complex dtype, and the names bound on them (``h = np.zeros(n, dtype=np.complex128)``)."""
+    lines: set[int] = set()
+    names: set[str] = set()
+    if not _COMPLEX.search(text):
+        return lines, names
+    for number, line in enumerate(text.splitlines(), start=1):
+        if _COMPLEX.search(line):
+            lines.add(number)
+            bound = _BOUND.match(line)
+            if bound:
+                names.add(bound.group(1))
+    return lines, names
+
+
+def _is_complex(node: ast.AST, lines: set[int], names: set[str]) -> bool:
+    """complex128 rather than float64 (by the call's own lines, or the lines that bound the names it uses): only the
     wording and the fix change."""
-    texts = [ast.unparse(node)]
-    for name in {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}:
-        texts += [ast.unparse(value) for value in ctx.index.assigned_values.get(name, ())]
-    return any(_COMPLEX.search(text) for text in texts)
+    if any(line in lines for line in range(node.lineno, (node.end_lineno or node.lineno) + 1)):
+        return True
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
 
 
 def _float64_hits(ctx) -> Iterator[Hit]:
