@@ -210,6 +210,15 @@ for p in range(100):
         states.append(np.concatenate([h.cpu().numpy() for h in hidden]))
 """
 
+_REEXPORTED = """
+import torch
+from preprocess import get_dataset, DataLoader
+model = Net().cuda()
+loader = DataLoader({arguments})
+for x, y in loader:
+    model(x.cuda()).sum().backward()
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -295,6 +304,10 @@ CASES = [
      "guard (r51 dev 11359)", _CHAR_RNN.format(characters="string.printable"), [10, 12]),
     ("GA103", "twin: a CUDA tensor indexed by a CUDA tensor stays on the GPU",
      _CHAR_RNN.format(characters="embedding_table"), [12]),
+    ("GA106", "torch's DataLoader re-exported by the project's own module, handed a dataset (r50 dev 10968)",
+     _REEXPORTED.format(arguments="get_dataset(), batch_size=32, num_workers=1"), [4]),
+    ("GA106", "twin: a project's own class named DataLoader built with no dataset",
+     _REEXPORTED.format(arguments=""), []),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]

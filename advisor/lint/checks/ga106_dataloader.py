@@ -90,7 +90,7 @@ def run(ctx) -> Iterator[Hit]:
         return
     defaults: Optional[dict[str, ast.AST]] = None
     for call in ctx.index.calls:
-        if ctx.qual(call.func) not in api.LOADERS or any(isinstance(a, ast.Starred) for a in call.args) \
+        if not api.is_loader(ctx.qual(call.func) or "", call) or any(isinstance(a, ast.Starred) for a in call.args) \
                 or any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in call.args):
             continue  # (DataLoader(...) in a course template: a placeholder for the student to fill in)
         if _peeked(ctx, call):
@@ -147,7 +147,7 @@ def _peeked(ctx, call: ast.Call) -> bool:
 def _pins_memory(ctx) -> bool:
     """``DataLoader(..., pin_memory=True)``: pinned memory only serves copies to a GPU -- a data module whose
     loaders feed one, though the training that moves the batches is in another file."""
-    return any(ctx.qual(call.func) in api.LOADERS and any(
+    return any(api.is_loader(ctx.qual(call.func) or "", call) and any(
         k.arg == "pin_memory" and isinstance(k.value, ast.Constant) and k.value.value is True for k in call.keywords)
         for call in ctx.index.calls)
 

@@ -131,7 +131,7 @@ class CallEvaluator(ExprEvaluator):
             return environment_device(node, pos)
         if name.count(".") == 1 and name.startswith("torch.") and last in api.FACTORIES:
             return self._factory(last, node, pos, kw)
-        if name in api.LOADERS:  # batches keep the dataset's dtype, and its device (a TensorDataset of CUDA tensors)
+        if api.is_loader(name, node):  # batches keep the dataset's dtype, and its device (a TensorDataset of CUDA tensors)
             dataset = pos[0] if pos else kw.get("dataset", 0)
             return LOADER | (dataset & (F64 | CUDA_TENSOR)) | self._items_on_cuda(dataset)
         if name in api.DATASETS_OF_TENSORS:
