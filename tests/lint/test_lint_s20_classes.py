@@ -219,6 +219,24 @@ for x, y in loader:
     model(x.cuda()).sum().backward()
 """
 
+_DQN_TRAINER = """
+import torch
+import torch.nn.functional as F
+class Trainer:
+    def __init__(self, policy_net, target_net, optimizer, device):
+        self.policy_net, self.target_net, self.optimizer = policy_net, target_net, optimizer
+        self.device = device
+    def optimize(self, states, actions, rewards, next_states):
+        q = self.policy_net(states.to(self.device)).gather(1, actions)
+        next_q = self.target_net(next_states).max(1)[0].detach()
+        loss = F.smooth_l1_loss(q, (rewards + 0.99 * next_q).unsqueeze(1))
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+    def sync(self):
+        {sync}
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -308,6 +326,10 @@ CASES = [
      _REEXPORTED.format(arguments="get_dataset(), batch_size=32, num_workers=1"), [4]),
     ("GA106", "twin: a project's own class named DataLoader built with no dataset",
      _REEXPORTED.format(arguments=""), []),
+    ("GA107", "a target network handed in and refreshed by load_state_dict(policy's) is a model: its forward in the "
+     "update records a graph (r40 7868, r41 8211)", _DQN_TRAINER.format(
+         sync="self.target_net.load_state_dict(self.policy_net.state_dict())"), [9]),
+    ("GA107", "twin: nothing shows the handed-in target_net is a model", _DQN_TRAINER.format(sync="pass"), []),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]
