@@ -237,6 +237,24 @@ class Trainer:
         {sync}
 """
 
+_AFTER_TRAINING = """
+import time
+import torch
+from transformers import Seq2SeqTrainer
+def main():
+    trainer = {trainer}(model=model, args=args, train_dataset=train_ds)
+    {run}
+    model.to("cuda")
+    model.eval()
+    with torch.no_grad():
+        start = time.time()
+        for batch in loader:
+            out = model.generate(batch["pixel_values"].to("cuda"))
+        torch.cuda.synchronize()
+        print(time.time() - start)
+main()
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -330,6 +348,10 @@ CASES = [
      "update records a graph (r40 7868, r41 8211)", _DQN_TRAINER.format(
          sync="self.target_net.load_state_dict(self.policy_net.state_dict())"), [9]),
     ("GA107", "twin: nothing shows the handed-in target_net is a model", _DQN_TRAINER.format(sync="pass"), []),
+    ("GA102", "a library trainer ran the model on the GPU before the clock: the timed pass is warm (r51 dev 11069)",
+     _AFTER_TRAINING.format(trainer="Seq2SeqTrainer", run="trainer.train()"), []),
+    ("GA102", "twin: no training ran before the timed pass", _AFTER_TRAINING.format(
+        trainer="Seq2SeqTrainer", run="pass"), [12]),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]

@@ -35,6 +35,7 @@ from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
+from advisor.lint.checks.library_training import trained_before
 from advisor.lint.checks.measured_time import drops_cold_runs, starts_after_warmup, times_a_job, totals_training_steps
 from advisor.lint.flow import COMPUTE, CUDA_MODEL, HOST_READ, KERNEL, MODEL, SYNC, WORK
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
@@ -205,7 +206,7 @@ def _cold_regions(ctx) -> Iterator[tuple]:
         if region.repeated or ctx.region_trains(region) or drops_cold_runs(ctx, region) \
                 or times_a_job(ctx, region) or totals_training_steps(ctx, region) or _warmed_up_by_a_call(ctx, region) \
                 or starts_after_warmup(ctx, region) or _handed_function_ran_before(ctx, region) \
-                or _runs_long_training(ctx, region):
+                or _runs_long_training(ctx, region) or trained_before(ctx, region):
             continue  # the cold run never reaches the number reported, or is noise next to it
         if not region.has_work:
             hit = _unseen_work(ctx, region)
