@@ -255,6 +255,17 @@ def main():
 main()
 """
 
+_TARGETS = """
+import numpy as np
+import torch
+model = Net().cuda()
+for step, visit in enumerate(data_train):
+    target = np.full((1, 131), -1)
+    {fill}
+    loss = model(visit).sum() + torch.LongTensor(target).to("cuda").sum()
+    loss.backward()
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -352,6 +363,9 @@ CASES = [
      _AFTER_TRAINING.format(trainer="Seq2SeqTrainer", run="trainer.train()"), []),
     ("GA102", "twin: no training ran before the timed pass", _AFTER_TRAINING.format(
         trainer="Seq2SeqTrainer", run="pass"), [12]),
+    ("GA105", "a constant fill written row by row (target[0][i] = item) holds new data each iteration (r51 dev 11203)",
+     _TARGETS.format(fill="for i, item in enumerate(visit[2]):\n        target[0][i] = item"), []),
+    ("GA105", "twin: the constant fill copied as it is, every iteration", _TARGETS.format(fill="pass"), [7]),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]

@@ -95,8 +95,13 @@ class _Invariance:
         return any(self._written_in_place(node) for node in self._occurrences.get(name, []))
 
     def _written_in_place(self, node: ast.Name) -> bool:
-        """``buf[i] = x``, ``buf[:] += x``, ``buf.fill_(0)``: the array the name holds is changed where it is."""
+        """``buf[i] = x``, ``buf[0][i] = x``, ``buf[:] += x``, ``buf.fill_(0)``: the array the name holds is changed
+        where it is."""
         parent = self.ctx.index.parents.get(node)
+        while isinstance(parent, ast.Subscript) and isinstance(parent.ctx, ast.Load) and parent.value is node \
+                and isinstance(self.ctx.index.parents.get(parent), ast.Subscript) \
+                and self.ctx.index.parents[parent].value is parent:  # buf[0][i] = x: a row of buf, written
+            node, parent = parent, self.ctx.index.parents[parent]
         if isinstance(parent, ast.Subscript):
             return parent.value is node and not isinstance(parent.ctx, ast.Load) \
                 or parent.value is node and isinstance(self.ctx.index.parents.get(parent), ast.AugAssign)
