@@ -266,6 +266,19 @@ for step, visit in enumerate(data_train):
     loss.backward()
 """
 
+_MEL = """
+import torch
+import torchaudio
+device = "cuda"
+model = Net().to(device)
+def train_batch(x):
+    mel = torchaudio.transforms.{transform}.to(device)
+    loss = model(mel(x.to(device))).mean()
+    loss.backward()
+for x in loader:
+    train_batch(x)
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -366,6 +379,10 @@ CASES = [
     ("GA105", "a constant fill written row by row (target[0][i] = item) holds new data each iteration (r51 dev 11203)",
      _TARGETS.format(fill="for i, item in enumerate(visit[2]):\n        target[0][i] = item"), []),
     ("GA105", "twin: the constant fill copied as it is, every iteration", _TARGETS.format(fill="pass"), [7]),
+    ("GA105", "a transform built from the same arguments and moved on every call of the per-batch helper (r42 8603, "
+     "8604)", _MEL.format(transform="MelSpectrogram(sample_rate=16000, n_mels=128)"), [6]),
+    ("GA105", "twin: a transform with nothing to copy (no arguments, no buffers)",
+     _MEL.format(transform="AmplitudeToDB()"), []),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]

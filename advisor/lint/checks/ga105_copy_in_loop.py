@@ -29,6 +29,7 @@ from advisor.lint.checks.common import line_of, short, where
 from advisor.lint.checks.invariant import accumulator_reset, is_literal, loop_invariant
 from advisor.lint.checks.model_moves import ensemble_walk, method_run_in_loop, same_model, same_model_passed_in_loop
 from advisor.lint.checks.passed_in_loop import same_data_passed_in_loop
+from advisor.lint.checks.rebuilt_modules import rebuilt_transforms
 from advisor.lint.checks.replayed_batches import replayed_batches
 from advisor.lint.flow import (
     COMPUTE,
@@ -107,6 +108,7 @@ def measured_cost(machine) -> Optional[str]:
 def run(ctx) -> Iterator[Hit]:
     yield from _literals_made_on_gpu(ctx)
     yield from replayed_batches(ctx)
+    yield from rebuilt_transforms(ctx, _why_repeated)
     for call in ctx.index.calls:
         func = call.func
         if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda")):
