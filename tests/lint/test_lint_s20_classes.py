@@ -279,6 +279,23 @@ for x in loader:
     train_batch(x)
 """
 
+_NAMESPACE = """
+import argparse
+import torch
+def train(args, model, loader):
+    for batch in loader:
+        input_ids, labels = tuple(t.to(args.device) for t in batch)
+        model(input_ids, labels).backward()
+        n = (input_ids != 0).sum().item()
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lr", type=float, default=0.1){option}
+    args = parser.parse_args()
+    args.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    train(args, Net().to(args.device), loader)
+main()
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -383,6 +400,10 @@ CASES = [
      "8604)", _MEL.format(transform="MelSpectrogram(sample_rate=16000, n_mels=128)"), [6]),
     ("GA105", "twin: a transform with nothing to copy (no arguments, no buffers)",
      _MEL.format(transform="AmplitudeToDB()"), []),
+    ("GA103", "args.device set on the parsed namespace after parsing (no --device option) is the program's device, "
+     "can be CUDA (r51 held-out 11054, after scoring)", _NAMESPACE.format(option=""), [7]),
+    ("GA103", "also: a --device option whose default is the CPU is a switch made to be set: can be CUDA too",
+     _NAMESPACE.format(option='\n    parser.add_argument("--device", default="cpu")'), [7]),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]

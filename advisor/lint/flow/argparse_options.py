@@ -8,12 +8,14 @@ tensor sizes) both read options this way.
 from __future__ import annotations
 
 import ast
+from typing import Optional
 
 from advisor.lint.index import FileIndex
 
 
-def argparse_options(index: FileIndex) -> tuple[set[str], dict[str, ast.AST]]:
-    """The names holding ``parser.parse_args()``, and each option's dest -> its ``default=`` expression."""
+def argparse_options(index: FileIndex) -> tuple[set[str], dict[str, Optional[ast.AST]]]:
+    """The names holding ``parser.parse_args()``, and each option's dest -> its ``default=`` expression (None when
+    it has none)."""
     defaults: dict[str, ast.AST] = {}
     for call in index.calls_by_name.get("add_argument", ()):
         flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
@@ -21,9 +23,10 @@ def argparse_options(index: FileIndex) -> tuple[set[str], dict[str, ast.AST]]:
         dest = keywords.get("dest")
         name = dest.value if isinstance(dest, ast.Constant) else next(
             (f.lstrip("-") for f in flags if f.startswith("--")), flags[0].lstrip("-") if flags else None)
-        if name and "default" in keywords:
-            defaults[str(name).replace("-", "_")] = keywords["default"]
+        if name:  # (None: an option with no default; a namespace's other attributes are the program's own)
+            defaults[str(name).replace("-", "_")] = keywords.get("default")
     parsed = {name for name, values in index.assigned_values.items()
               if any(isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)
                      and v.func.attr == "parse_args" for v in values)}
     return parsed, defaults
+

@@ -69,7 +69,8 @@ class AttributeReads:
         attr = node.attr
         base = self.ev(node.value, keep_fresh=attr in api.TENSOR_META_ATTRS)  # x.shape reads no values
         of_a_class = bool(base & INSTANCE_BITS)  # (an instance of the file's own class, stripped below)
-        if not base and isinstance(node.value, ast.Name) and node.value.id in self.parsed_args:
+        if not base and isinstance(node.value, ast.Name) and node.value.id in self.parsed_args \
+                and attr in self.argparse_defaults:  # (args.device = device set after parsing: not an option)
             return self._option_default(attr)
         if base & INSTANCE_BITS:  # trainer.model: what the class's methods stored in self.model
             held = 0

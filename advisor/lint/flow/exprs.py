@@ -61,7 +61,7 @@ class ExprEvaluator(AttributeReads):
     default_cuda: bool
     cuda_seen: int
     parsed_args: set[str]  # names holding parser.parse_args()
-    argparse_defaults: dict[str, ast.AST]  # dest -> the default= of its add_argument
+    argparse_defaults: dict[str, Optional[ast.AST]]  # dest -> the default= of its add_argument (None: none)
 
     # -- supplied by the statement layer ------------------------------------------------------------
     def lookup(self, key: str) -> Optional[int]:
