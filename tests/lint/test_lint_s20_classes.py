@@ -296,6 +296,21 @@ def main():
 main()
 """
 
+_TRANSFORM_BENCH = """
+import torch
+import torchaudio
+def prepare(device):
+    waveform = torch.randn(1, 16000).to(device)
+    transform_fn = {transform}.to(device)
+    return waveform, transform_fn
+def main():
+    for device in [torch.device("cpu"), torch.device("cuda:0")]:
+        waveform, transform_fn = prepare(device)
+        for _ in range(100):
+            transform_fn(waveform)
+main()
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -404,6 +419,11 @@ CASES = [
      "can be CUDA (r51 held-out 11054, after scoring)", _NAMESPACE.format(option=""), [7]),
     ("GA103", "also: a --device option whose default is the CPU is a switch made to be set: can be CUDA too",
      _NAMESPACE.format(option='\n    parser.add_argument("--device", default="cpu")'), [7]),
+    ("GA107", "a torchaudio transform handed back by a helper has no parameter: its forward records nothing (r52 "
+     "held-out 11501, after scoring)", _TRANSFORM_BENCH.format(transform="torchaudio.transforms.MFCC(sample_rate=16000)"),
+     []),
+    ("GA107", "twin: a model handed back the same way records its graph", _TRANSFORM_BENCH.format(
+        transform="torchvision.models.resnet18().eval()"), [11]),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]

@@ -93,7 +93,44 @@ def parameter_free(ctx, model: ast.AST) -> bool:
     file's own classes deriving from nn.Module itself, with an ``__init__`` of their own, every ``self.x = ...`` of them
     plain values (no call: a call may build a layer)."""
     classes = ctx.classes_of(ctx.kind(model))
-    return bool(classes) and all(_settings_only(ctx, info.node) for info in classes)
+    return bool(classes) and all(_settings_only(ctx, info.node) for info in classes) or _a_transform(ctx, model)
+
+
+_TRANSFORMS = ("torchaudio.transforms.", "torchvision.transforms.")
+_KEEPS_IT = frozenset({"to", "cuda", "eval", "float", "double", "half"})  # (the same transform, moved or cast)
+
+
+def _a_transform(ctx, model: ast.AST) -> bool:
+    """``transform_fn = torchaudio.transforms.MFCC(...).to(device)`` (handed back by a helper, perhaps scripted with
+    torch.jit.script): a signal transform with buffers and no parameter, so its forward records nothing. The binding
+    that reaches the call is the last one written before it in its block."""
+    if not isinstance(model, ast.Name):
+        return False
+    statement = ctx.index.statement_of(model)
+    for _ in range(3):  # (transform_fn = torch.jit.script(transform_fn): look one binding further back)
+        written = ctx.index.last_write_before(model.id, statement) if statement is not None else None
+        if not isinstance(written, ast.Assign) or not isinstance(written.value, ast.Call):
+            return False
+        value = _unmoved(written.value)
+        if not isinstance(value, ast.Call):
+            return False  # (net = model.cuda(): another name's module)
+        if ctx.qual(value.func) != "torch.jit.script":
+            break
+        statement = written
+    name, helper = ctx.qual(value.func) or "", ctx.callee(value)
+    if name.startswith(_TRANSFORMS):
+        return True
+    if helper is None:
+        return False  # (waveform, transform_fn = prepare(...): what the helper binds to that name, every time)
+    made = [_unmoved(v) for v in ctx.index.assigned_values.get(model.id, ()) if ctx.index.scope_of(v) is helper.node]
+    return bool(made) and all(isinstance(v, ast.Call) and (ctx.qual(v.func) or "").startswith(_TRANSFORMS)
+                              for v in made)
+
+
+def _unmoved(value: ast.AST) -> ast.AST:
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _KEEPS_IT:
+        value = value.func.value
+    return value
 
 
 def _settings_only(ctx, node: ast.ClassDef) -> bool:
