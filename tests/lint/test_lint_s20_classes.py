@@ -320,6 +320,10 @@ CASES = [
      _COMPLEX.format(make="torch.from_numpy(np.zeros(n, dtype=np.complex128)).to(device)"), [5]),
     ("GA109", "the builtin complex as a dtype is complex128",
      _COMPLEX.format(make="torch.tensor([1 + 2j] * n, dtype=complex).cuda()"), [5]),
+    ("GA109", "x.type(torch.float64) casts where x is: float64 on the GPU (r51 held-out 11273, after scoring)",
+     _COMPLEX.format(make="torch.randn(n, device=device).type(torch.float64)"), [5]),
+    ("GA109", "twin: x.type(torch.DoubleTensor) of a CUDA tensor copies it to the CPU",
+     _COMPLEX.format(make="torch.randn(n, device=device).type(torch.DoubleTensor)"), []),
     ("GA109", "twin: complex64 is single precision", _COMPLEX.format(
         make="torch.randn(n, dtype=torch.complex64, device=device)"), []),
     ("GA109", "twin: a complex128 tensor converted to complex64 before the move", _COMPLEX.format(

@@ -240,7 +240,7 @@ def _calls_user_code(ctx, call: ast.Call) -> bool:
 
 def _message(call: ast.Call, name: str) -> str:
     if isinstance(call.func, ast.Attribute) and not name:
-        if call.func.attr == "double":
+        if call.func.attr in ("double", "type"):
             return f"{short(call)} converts GPU data to float64"
         if call.func.attr in ("to", "cuda"):
             return f"{short(call)} moves float64 data to the GPU"

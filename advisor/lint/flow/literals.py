@@ -112,7 +112,7 @@ def made_by_library_class(values, qual: Callable[[ast.AST], Optional[str]]) -> b
 def type_cast(target: ast.AST, receiver: int, qual: Callable[[ast.AST], Optional[str]],
               assigned_values: dict[str, list[ast.AST]]) -> int:
     """``x.type(torch.cuda.FloatTensor)``: a copy to the GPU; ``x.type(torch.DoubleTensor)``: a cast on the CPU
-    (still just made); 0 for any other target."""
+    (still just made); ``x.type(torch.float64)``: a cast on x's device; 0 for any other target."""
     text = target.value if isinstance(target, ast.Constant) and isinstance(target.value, str) else qual(target) or ""
     if not text and isinstance(target, ast.Name):  # dtype = torch.cuda.FloatTensor if GPU else ...: may be CUDA
         values = [part for v in assigned_values.get(target.id, ())
@@ -123,6 +123,8 @@ def type_cast(target: ast.AST, receiver: int, qual: Callable[[ast.AST], Optional
         return CUDA_TENSOR | (F64 if text.endswith("DoubleTensor") else 0)
     if text.startswith("torch.") and text.endswith("Tensor"):
         return CPU_TENSOR | (receiver & FRESH) | (F64 if text.endswith("DoubleTensor") else 0)
+    if text in api.F64_DTYPES and text.startswith("torch."):  # x.type(torch.float64): a cast where x is
+        return receiver & (CUDA_TENSOR | CPU_TENSOR | FRESH) | F64
     return 0
 
 
