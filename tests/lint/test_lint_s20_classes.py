@@ -311,6 +311,21 @@ def main():
 main()
 """
 
+_RUN_NN = """
+import torch
+def run_nn(mode, model, loader, criterion, optim):
+    losses = []
+    for i, (inputs, targets) in enumerate(loader):
+        outputs = model(inputs.cuda())
+        if {test}:
+            loss = criterion(outputs, targets.cuda())
+            losses.append(loss.item())
+        if mode == "train":
+            loss.backward()
+            optim.step()
+    return losses
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -428,6 +443,10 @@ CASES = [
      []),
     ("GA107", "twin: a model handed back the same way records its graph", _TRANSFORM_BENCH.format(
         transform="torchvision.models.resnet18().eval()"), [11]),
+    ("GA103", "`if mode in ['train', 'valid']:` of a parameter is a switch of the run, not a guard (r50 10655, r51 "
+     "held-out 11351, after scoring)", _RUN_NN.format(test="mode in ['train', 'valid']"), [8]),
+    ("GA103", "twin: `if i in [10, 50]:` of the loop's counter runs on the iterations listed only",
+     _RUN_NN.format(test="i in [10, 50]"), []),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]

@@ -131,7 +131,10 @@ class BranchGuards:
             return True  # `if step % 100 == 0:`
         if isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.In) \
                 and isinstance(test.comparators[0], (ast.List, ast.Tuple, ast.Set)):
-            return True  # `if epoch in [10, 50, 100]:` holds on the iterations listed only
+            # `if epoch in [10, 50, 100]:` holds on the iterations listed only; `if mode in ['train', 'valid']:` of a
+            # value the loop does not change is a switch of the run: on every iteration or on none
+            names = {n.id for n in ast.walk(test.left) if isinstance(n, ast.Name)}
+            return not isinstance(stop, LOOP_TYPES) or not names or bool(names & self.assigned(stop))
         if self._first_iterations(test, stop):
             return True  # `if batch_idx <= 2:` runs on the first few iterations only
         if isinstance(test, ast.Compare) and all(isinstance(op, (ast.Eq, ast.NotEq)) for op in test.ops):
