@@ -326,6 +326,22 @@ def run_nn(mode, model, loader, criterion, optim):
     return losses
 """
 
+_DDP_TRAINER = """
+import os
+import torch
+class Trainer:
+    def __init__(self, model, loader):
+        self.{rank} = int(os.environ["LOCAL_RANK"])
+        self.model = model.to(self.{rank})
+        self.loader = loader
+    def run_epoch(self):
+        for x, y in self.loader:
+            x = x.to(self.{rank})
+            loss = self.model(x).mean()
+            loss.backward()
+            print(loss.item())
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -447,6 +463,9 @@ CASES = [
      "held-out 11351, after scoring)", _RUN_NN.format(test="mode in ['train', 'valid']"), [8]),
     ("GA103", "twin: `if i in [10, 50]:` of the loop's counter runs on the iterations listed only",
      _RUN_NN.format(test="i in [10, 50]"), []),
+    ("GA103", "a process's GPU index by its name (.to(self.local_rank)) is a CUDA device (r51 held-out 11172, after "
+     "scoring)", _DDP_TRAINER.format(rank="local_rank"), [13]),
+    ("GA103", "twin: an index not named for a GPU says nothing of the device", _DDP_TRAINER.format(rank="slot"), []),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]

@@ -49,8 +49,14 @@ def is_device_key(node: Optional[ast.AST]) -> bool:
     return isinstance(node, ast.Constant) and node.value in api.DEVICE_NAME_HINT
 
 
+_GPU_INDEX = re.compile(r"^(local_rank|rank|gpu|gpu_id|gpu_idx|device_id|device_idx|cuda_id)$", re.IGNORECASE)
+
+
 def is_device_number(node: ast.AST, assigned: dict[str, list[ast.AST]]) -> bool:
-    """``0`` in ``x.to(0)``, or a name bound only to such numbers (``device = 0``): a CUDA device index."""
+    """``0`` in ``x.to(0)``, or a name bound only to such numbers (``device = 0``): a CUDA device index; so is a
+    process's GPU index by its name (``x.to(self.local_rank)``, ``.to(gpu_id)``: DDP's one GPU per process)."""
+    if isinstance(node, (ast.Name, ast.Attribute)) and _GPU_INDEX.match(last_identifier(node)):
+        return True
     values = assigned.get(node.id, []) if isinstance(node, ast.Name) else [node]
     return bool(values) and all(isinstance(v, ast.Constant) and type(v.value) is int for v in values)
 
