@@ -342,6 +342,22 @@ class Trainer:
             print(loss.item())
 """
 
+_EARLY_STOP = """
+import torch
+model = Net().cuda()
+best, best_epoch = 1e9, 0
+for epoch in range(100):
+    for x in train_loader:
+        model(x.cuda()).backward()
+        opt.step()
+    if epoch - best_epoch > 10:
+        losses = []
+        for x in {data}:
+            losses.append(model(x.cuda()).item())
+        print(sum(losses))
+        break
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -466,6 +482,9 @@ CASES = [
     ("GA103", "a process's GPU index by its name (.to(self.local_rank)) is a CUDA device (r51 held-out 11172, after "
      "scoring)", _DDP_TRAINER.format(rank="local_rank"), [13]),
     ("GA103", "twin: an index not named for a GPU says nothing of the device", _DDP_TRAINER.format(rank="slot"), []),
+    ("GA103", "a pass over a loader in the early-stop branch (then break) still reads once per batch (r51 held-out "
+     "11268, after scoring)", _EARLY_STOP.format(data="val_loader"), [11]),
+    ("GA103", "twin: a few items in an exit branch run once at most", _EARLY_STOP.format(data="range(3)"), []),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]

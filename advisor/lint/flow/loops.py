@@ -92,12 +92,12 @@ class LoopAnalysis(BranchGuards, FlowView):
         return known
 
     def _decide(self, loop: ast.AST) -> bool:
-        if self.is_sweep(loop) or steps.runs_once(loop.body) or steps.in_exit_branch(self.index, loop) \
-                or self.iterations(loop) == 1 \
+        if self.is_sweep(loop) or steps.runs_once(loop.body) or self.iterations(loop) == 1 \
+                or steps.in_exit_branch(self.index, loop) and not self.iterates_loader(loop) \
                 or walks_a_mapping(loop, self.kind) or self._checks_parameters_once(loop) \
                 or steps.waits_for_user(self.index, loop.body):
-            return False  # (a loop in an error branch that exits -- sys.exit(), raise -- runs once at most; so
-            # does range(1): its reads run once per iteration of the loop around it, judged there)
+            return False  # (a loop in an error branch that exits -- sys.exit(), raise -- runs once at most, unless
+            # it is a pass over a loader, an early stop's last validation; so does range(1): judged around it)
         events = self.iteration_events(loop, stop_at_loops=True)
         if not any(event.bits & (COMPUTE | KERNEL) for event in events):  # (a random fill is a kernel per step)
             # `for i in range(len(t)): total += t[i].item()`: one sync per element of a CUDA tensor; a batch of a
