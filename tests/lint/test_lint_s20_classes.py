@@ -358,6 +358,18 @@ for epoch in range(100):
         break
 """
 
+_FILLS = """
+import torch
+model = Net().cuda()
+class Packer(torch.nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.source = torch.tensor(torch.zeros(n), requires_grad=False).float().to("cuda")
+def gradient_penalty(X_real, X_fake):
+    alpha = torch.rand(X_real.size(0)).to({target})
+    return alpha * X_real + (1 - alpha) * X_fake
+"""
+
 CASES = [
     ("GA109", "complex128 made on the GPU (r49 held-out 10815)",
      _COMPLEX.format(make="torch.randn(n, dtype=torch.complex128, device=device)"), [5]),
@@ -485,6 +497,9 @@ CASES = [
     ("GA103", "a pass over a loader in the early-stop branch (then break) still reads once per batch (r51 held-out "
      "11268, after scoring)", _EARLY_STOP.format(data="val_loader"), [11]),
     ("GA103", "twin: a few items in an exit branch run once at most", _EARLY_STOP.format(data="range(3)"), []),
+    ("GA104", "torch.tensor(torch.zeros(n)) is still the fill; .to(X_real) moves to the batch's device (r52 dev 11565, "
+     "after scoring)", _FILLS.format(target="X_real"), [6, 8]),
+    ("GA104", "twin: .to(dtype) keeps the draw on the CPU", _FILLS.format(target="torch.float64"), [6]),
     ("GA103", "twin: a CUDA value stored into a batch dict under a text key",
      _EVALUATE.format(line='x["pred"] = out'), []),
 ]

@@ -44,6 +44,10 @@ def factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
             node, peeled = node.value, True
             continue
         name = ctx.qual(node.func) or ""
+        if name in ("torch.tensor", "torch.as_tensor") and node.args and isinstance(node.args[0], ast.Call) \
+                and factory_call(ctx, node.args[0]) is not None:
+            node = node.args[0]  # torch.tensor(torch.zeros(n)): a copy of the fill, still the fill
+            continue
         if name.count(".") == 1 and name.startswith("torch.") and name[6:] in api.FACTORIES:
             return node
         if isinstance(node.func, ast.Attribute) and (node.func.attr in CASTS or cpu_type_cast(ctx, node)):

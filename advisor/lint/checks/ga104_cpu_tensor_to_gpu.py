@@ -140,12 +140,14 @@ def run(ctx) -> Iterator[Hit]:
             factory = attribute_fill(ctx, receiver, call, lambda value: factory_call(ctx, value))
             if factory is None or not (_is_constant_fill(ctx, factory) or ctx.kind(factory) & FRESH):
                 continue
-        elif factory is None or not (before & FRESH or numpy_fill(ctx, factory)):
+        elif factory is None or not (before & FRESH or numpy_fill(ctx, factory) or _is_constant_fill(ctx, factory)):
             continue
         if isinstance(receiver, ast.Name) and _device_varies_by_call(ctx, call) \
                 and not _bound_in(ctx, receiver.id, ctx.index.scope_of(call)):
             continue  # X made once, then train(torch.device("cpu")) and train(torch.device("cuda")): both use it
         device = device_text(func, call)
+        if func.attr == "to" and call.args and _a_handed_tensor(ctx, call.args[0], call):
+            device = f"{device}.device"  # .to(X_real): X_real's device
         fix = None
         fill = numpy_fill(ctx, factory) if factory is not None else None
         plain = fill is None or isinstance(fill, ast.Call) and (ctx.qual(fill.func) in api.NUMPY_FILLS
@@ -215,6 +217,8 @@ def _to_a_tensors_device(ctx, call: ast.Call) -> bool:
         return False
     if call.func.attr == "type_as":  # torch.randn((n, 3)).type_as(masses): to masses' device (and dtype)
         return isinstance(call.args[0], ast.Name) and not ctx.kind(call.args[0]) & CPU_TENSOR
+    if call.func.attr == "to" and _a_handed_tensor(ctx, call.args[0], call):  # .to(X_real): to X_real's device
+        return True
     return call.func.attr == "to" and isinstance(call.args[0], ast.Attribute) and call.args[0].attr == "device" \
         and not ctx.kind(call.args[0]) & CPU_DEVICE  # (y.device of a tensor made here on the CPU: no copy at all)
 
@@ -334,3 +338,12 @@ def _assigned_back(ctx, call: ast.Call, name: str) -> bool:
         return any(isinstance(t, ast.Tuple) and len(t.elts) == len(parent.elts) and isinstance(t.elts[position], ast.Name)
                    and t.elts[position].id == name for t in statement.targets)  # type: ignore[attr-defined]
     return isinstance(parent, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in parent.targets)
+
+
+def _a_handed_tensor(ctx, node: ast.AST, call: ast.Call) -> bool:
+    """``torch.rand(n).to(X_real)`` with ``X_real`` a parameter of the function named like data, not a device or a
+    dtype: ``.to(tensor)`` moves to that tensor's device (and dtype) -- the GPU, for a batch in a GPU program."""
+    if not isinstance(node, ast.Name) or api.names_a_device(node.id) or ctx.kind(node) & (CPU_TENSOR | CPU_DEVICE):
+        return False
+    info = ctx.function_of(call)
+    return info is not None and node.id in info.positional + info.keyword_only and not ctx.kind(node) & ~CUDA_TENSOR
