@@ -214,6 +214,19 @@ class FileIndex:
         return found
 
     @cached_property
+    def loaded_from_state_dicts(self) -> frozenset[str]:
+        """``target_net.load_state_dict(policy_net.state_dict())``: the dotted names whose weights the file loads
+        from another module's state_dict (a DQN's target network), built on first use."""
+        found = set()
+        for call in self.calls_by_name.get("load_state_dict", ()):
+            if isinstance(call.func, ast.Attribute) and call.args and isinstance(call.args[0], ast.Call) \
+                    and isinstance(call.args[0].func, ast.Attribute) and call.args[0].func.attr == "state_dict":
+                key = dotted(call.func.value)
+                if key is not None:
+                    found.add(key)
+        return frozenset(found)
+
+    @cached_property
     def devices_handed(self) -> frozenset[str]:
         """``net.to(env.device)``, ``torch.zeros(n, device=sim.device)``: the dotted names whose ``.device`` the file
         hands to a call, built on first use."""

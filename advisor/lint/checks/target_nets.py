@@ -47,9 +47,7 @@ class TargetNetworks:
 def refreshed_from_a_model(index, text: str) -> bool:
     """``target_net.load_state_dict(policy_net.state_dict())`` somewhere in the file, for the dotted name ``text``:
     whatever the file was handed under that name, it is a module refreshed from another one."""
-    return any(isinstance(call.func, ast.Attribute) and dotted(call.func.value) == text and call.args
-               and isinstance(call.args[0], ast.Call) and last_identifier(call.args[0].func) == "state_dict"
-               for call in index.calls_by_name.get("load_state_dict", ()))
+    return text in index.loaded_from_state_dicts
 
 
 def _parameters_handed(index, call: ast.Call) -> set[str]:
