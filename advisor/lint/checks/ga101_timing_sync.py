@@ -35,7 +35,8 @@ from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
     what=('Finds a host clock (time.time(), time.perf_counter(), timeit, %time / %timeit) read after CUDA '
-          'work was queued, with no synchronization between the work and the clock read.'),
+          'work was queued, with no synchronization between the work and the clock read -- also a clock closed '
+          'in a helper the start is handed to (report(name, start) reading time.time() - start).'),
     why=('CUDA calls return as soon as the work is queued. Without torch.cuda.synchronize() (or a host read '
          'such as .item()) before the closing clock read, the clock stops while the GPU is still working: '
          'the number is the cost of launching the kernels, often 10-100x smaller than the real run time.'),

@@ -51,7 +51,7 @@ DOC = CheckDoc(
           '(zeros, ones, full, empty), also with a Python number added or multiplied in, counts even when '
           'the CPU tensor is used again after the copy (or its shape read before it: torch.ones_like(x)): the '
           'GPU can make the same values itself. Casts before the copy (.float(), .type(torch.float)) are '
-          'looked through.'),
+          'looked through; .type_as(x) and .to(x) of a tensor x the function is handed copy to x\'s device.'),
     why=('The CPU fills the tensor (slowly, for random numbers), writes it to pageable memory, and then it '
          'is copied over PCIe -- all work that creating the tensor on the GPU avoids.'),
     bad="""\

@@ -49,7 +49,9 @@ DOC = CheckDoc(
     what=('Finds the same CPU tensor copied to the GPU (or the same model moved) on every iteration of a '
           'loop or every call of a function that runs per step -- also host data the loop rebuilds from '
           'values that do not change in it (a constant array sliced, a literal list), and '
-          '`model = model.to(device)` inside the loop. A constant fill the loop makes on the CPU and copies '
+          '`model = model.to(device)` inside the loop, and a transform module built from the same arguments and '
+          'moved on every iteration (torchaudio.transforms.MelSpectrogram(...).to(device) in a per-batch helper). '
+          'A constant fill the loop makes on the CPU and copies '
           '(torch.zeros(n), torch.tensor(np.zeros(n))) is left to GA104: made on the GPU, it needs no copy.'),
     why=("The same bytes cross PCIe again and again, synchronously from pageable memory; a module's .to() "
          'also walks every parameter and buffer each time.'),
