@@ -13,12 +13,14 @@ view.py      what the later analyses read: index, names, FlowResult
 literal_sizes.py  element counts written out: shape arguments, literal data, numpy factories
 shapes.py    shapes of tensors the code spells out (t[i] of a 1-D tensor: one element; 32x32 @ 32x1: 32)
 sizes.py     element counts of tensors whose shape the code spells out (exact, or a bound)
+name_effects.py  ... what a call by a plain name does (a mixin of effects.py)
 effects.py   what each expression does to the GPU: work, compute, sync, host read, clock
 walks.py     loops over the parts of one step (parameters, a few registered components)
 steps.py     loop bodies that run the training update (backward, optimizer.step), or run once
 loops.py     hot loops, and the host reads on each of their iterations
 regions.py   a timed region: the GPU effects between the reads that measure it
 wrappers.py  timings that wrap what they measure: timing decorators, timing context managers
+helper_clocks.py  clocks closed in a helper the start is handed to (report(name, start))
 timeline.py  timed regions and program order (the first CUDA work)
 
 Checks do not import these analyses: they ask lint/context.py's FileContext, which builds them. They may

@@ -11,7 +11,6 @@ functions has the effect of that function's body (its summary).
 from __future__ import annotations
 
 import ast
-import builtins
 from functools import reduce
 from operator import or_
 from typing import Optional
@@ -24,7 +23,6 @@ from advisor.lint.flow.kinds import (
     CONTAINER,
     CPU_TENSOR,
     CUDA_DEVICE,
-    CUDA_FN,
     CUDA_MODEL,
     CUDA_TENSOR,
     CUDA_WORKER,
@@ -34,10 +32,10 @@ from advisor.lint.flow.kinds import (
     MODEL,
     NUMPY,
 )
-from advisor.lint.flow.literals import came_from_generate, is_text, is_text_data, makes_a_pil_image
+from advisor.lint.flow.literals import came_from_generate, is_text, makes_a_pil_image
 from advisor.lint.flow.loggers import logs_cuda, run_logger
-from advisor.lint.flow.predictors import predictor_on_cuda
-from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
+from advisor.lint.flow.name_effects import NameCallEffects
+from advisor.lint.flow.scopes import FunctionInfo
 from advisor.lint.flow.truth import truth_read, truth_sync
 from advisor.lint.flow.view import FlowView
 from advisor.lint.flow.walks import walks_a_mapping, walks_parameters
@@ -52,13 +50,11 @@ _COMPREHENSIONS = frozenset({ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.Di
 _SPECIAL = _COMPREHENSIONS | {ast.For, ast.AsyncFor, ast.While, ast.If, ast.IfExp, ast.Assert, ast.Assign, ast.AugAssign}
 _EMITTING = frozenset({ast.Call, ast.BinOp, ast.Compare, ast.UnaryOp, ast.FormattedValue, ast.Subscript, ast.BoolOp})
 _CASTS = frozenset({"half", "double", "bfloat16"})
-# print(model), str(model), isinstance(model, nn.Module): Python's own functions never run a model handed to them.
-_BUILTIN_NAMES = frozenset(dir(builtins))
 _NOT_RUNNERS = frozenset({"torch", "copy", "pickle", "json", "os", "logging", "wandb", "mlflow", "tensorboardX",
                           "torchinfo", "thop", "onnx", "accelerate"})
 
 
-class Effects(FlowView):
+class Effects(NameCallEffects, FlowView):
     def __init__(self, index: FileIndex, names: Names, flow: FlowResult) -> None:
         super().__init__(index, names, flow)
         self._summaries: dict[FunctionInfo, Summary] = {}
@@ -322,63 +318,6 @@ class Effects(FlowView):
         if attr != "step" or not call.args:
             return None
         return self.flow.scopes.held_function(call.args[0], self.index.scope_of(call))
-
-    def _name_effect(self, call: ast.Call, func: ast.Name, value: int) -> tuple[int, Optional[FunctionInfo]]:
-        arguments = self._arguments_kind(call)
-        scope = self.index.scope_of(call)
-        found = self.flow.scopes.resolve(func.id, scope)
-        if isinstance(found, FunctionInfo):
-            return self.summary(found).bits, found
-        if isinstance(found, ClassInfo):
-            init = found.methods.get("__init__")
-            return (self.summary(init).bits if init is not None else 0), init
-        if found is None:
-            held = self.flow.scopes.held_functions(func, scope)  # step = make_step(model); step(x, y)
-            if held:  # (one of several: extract_fn; what any of them may do)
-                bits = 0
-                for function in held:
-                    bits |= self.summary(function).bits
-                return bits, held[0]
-        forward = self._forward_of(func)
-        if forward is not None:  # net(x), net an instance of the user's nn.Module: runs net.forward(x)
-            return (WORK | COMPUTE if value & CUDA_TENSOR else 0) | self.summary(forward).bits, forward
-        if func.id in api.SYNC_BUILTINS and arguments & CUDA_TENSOR:
-            return SYNC | HOST_READ, None
-        if value & CUDA_TENSOR and not found and arguments & CUDA_DEVICE \
-                and not arguments & (CUDA_TENSOR | CUDA_MODEL) and not self.kind(func) & (CUDA_FN | CUDA_MODEL | MODEL):
-            return WORK, None  # a helper the file does not show, handed only a device: data placed there
-        if found is None and arguments & CUDA_TENSOR and api.WRITES_OUT.match(func.id) \
-                and isinstance(self.index.parents.get(call), ast.Expr):  # (out = render_rays(model, rays) computes)
-            return SYNC, None  # save_hdf(probs, names): writing GPU results out copies them to the host first
-        if value & CUDA_TENSOR and not self._predictor_on_cuda(func.id) or self.kind(func) & CUDA_FN:
-            return WORK | COMPUTE, None
-        if found is None and arguments & CUDA_MODEL and not self.qual(func) and func.id not in _BUILTIN_NAMES:
-            return WORK | COMPUTE, None  # a snippet's helper handed the CUDA model runs it: warmup(model, x)
-        info = self.flow.scopes.functions.get(scope)
-        if info is not None and func.id in info.positional + info.keyword_only and arguments & CUDA_TENSOR:
-            return WORK | COMPUTE, None  # a function handed in (benchmark(fn, x)), called on CUDA tensors
-        if self._predictor_on_cuda(func.id):
-            return WORK | COMPUTE | SYNC, None  # pipe(prompt) of a diffusers pipeline on CUDA: images read back
-        return 0, None
-
-    def _predictor_on_cuda(self, name: str) -> bool:
-        known = self._predictors.get(name)
-        if known is None:
-            known = self._predictors[name] = predictor_on_cuda(name, self.index, self.kind, self.qual)
-        return known
-
-    def _text_only(self, call: ast.Call) -> bool:
-        """The data handed in is text (strings, lists of strings, names bound only to those), and no keyword
-        hands in a tensor (beam=5, batch_size=bs are settings)."""
-        return bool(call.args) and all(is_text_data(a, self.index.assigned_values) for a in call.args) \
-            and not any(self.kind(k.value) & (CUDA_TENSOR | CPU_TENSOR) for k in call.keywords)
-
-    def _forward_of(self, func: ast.AST) -> Optional[FunctionInfo]:
-        kind = self.kind(func)
-        if not kind & INSTANCE_BITS or not kind & (MODEL | CUDA_MODEL):
-            return None
-        found = [c.methods["forward"] for c in self.flow.scopes.classes_of(kind) if c.is_model and "forward" in c.methods]
-        return found[0] if len(found) == 1 else None
 
     # -- the user's functions ----------------------------------------------------------------------
     def summary(self, info: FunctionInfo) -> Summary:
