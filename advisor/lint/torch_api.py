@@ -335,6 +335,8 @@ CUDA_TENSOR_NAME_HINT = re.compile(
 # `self._extract_features(imgs)`, `engine.forward(x)`, `self.encode(batch)`.
 # A model method named for raw inputs (model.infer_image(img), model.predict_file(path)): a library's own API that
 # preprocesses, runs its forward (under no_grad) and hands back host data -- when it is handed no tensor.
+# Signal and image transforms: modules with buffers (windows, filter banks) and no parameter
+TRANSFORM_MODULES = ("torchaudio.transforms.", "torchvision.transforms.")
 RAW_INPUT_METHOD = re.compile(r"image|img|frame|text|sentence|file|path|video|audio|wav|utterance|speech", re.IGNORECASE)
 COMPUTE_METHOD_HINT = re.compile(r"^_*(forward|extract_feat|encode|embed|predict|infer|run_model|compute_loss"
                                  r"|matmul|mm$|bmm$|conv|gemm|attention|softmax|layernorm|layer_norm|linear$"

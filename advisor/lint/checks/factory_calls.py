@@ -72,10 +72,15 @@ def factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
 def read_only_at(ctx, scope: ast.AST, name: str, made_line: int, line: int) -> bool:
     """The binding made at ``made_line`` is read at ``line`` and nowhere else before the name is bound again: ``z =
     torch.from_numpy(np.random.normal(...))`` then ``z = z.float().to(device)``, the later reads being of the copy."""
-    stores = [n.lineno for n in ctx.index.names_by_id.get(name, ()) if isinstance(n.ctx, ast.Store)
-              and made_line < n.lineno and ctx.index.scope_of(n) is scope]
-    end = min(stores, default=10**9)
+    end = next_store_line(ctx, scope, name, made_line)
     return [at for at in name_loads(scope)[name] if made_line < at <= end] == [line]
+
+
+def next_store_line(ctx, scope: ast.AST, name: str, after: int) -> int:
+    """The line of the name's next binding in ``scope`` after line ``after`` (a very large number when none): any store
+    ends a binding -- ``pos, ke = run(...)`` rebinds pos as much as ``pos = ...`` does."""
+    return min((n.lineno for n in ctx.index.names_by_id.get(name, ()) if isinstance(n.ctx, ast.Store)
+                and n.lineno > after and ctx.index.scope_of(n) is scope), default=10**9)
 
 
 def _scalar_setting(ctx, side: ast.AST) -> bool:

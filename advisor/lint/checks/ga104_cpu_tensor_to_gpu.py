@@ -34,6 +34,7 @@ from advisor.lint.checks.factory_calls import (
     factory_assignment,
     factory_call,
     name_loads,
+    next_store_line,
     reads_shape_only,
     used_between,
 )
@@ -79,7 +80,6 @@ INFO = CheckInfo(
     doc=DOC,
 )
 _TORCH_FILLS = api.TORCH_FILLS
-
 
 
 def measured_cost(machine) -> Optional[str]:
@@ -128,9 +128,7 @@ def run(ctx) -> Iterator[Hit]:
                 continue  # (a fill whose shape only was read, torch.ones_like(x), is still untouched)
             loads = (uses[scope] if scope in uses else uses.setdefault(scope, name_loads(scope)))[receiver.id]
             if factory is not None:  # the loads this binding reaches: up to the name's next assignment
-                end = min([n.lineno for n in ctx.index.names_by_id.get(receiver.id, ()) if isinstance(n.ctx, ast.Store)
-                           and n.lineno > factory.lineno and ctx.index.scope_of(n) is scope], default=10**9)
-                # (any store ends it: `pos, ke = run(...)` rebinds pos as much as `pos = ...` does)
+                end = next_store_line(ctx, scope, receiver.id, factory.lineno)
                 loads = [line for line in loads if factory.lineno <= line < end]
             if not _assigned_back(ctx, call, receiver.id) and len(loads) > 1 and not untouched_fill \
                     and not _only_copied(ctx, scope, receiver.id, loads):
@@ -152,15 +150,14 @@ def run(ctx) -> Iterator[Hit]:
         fill = numpy_fill(ctx, factory) if factory is not None else None
         plain = fill is None or isinstance(fill, ast.Call) and (ctx.qual(fill.func) in api.NUMPY_FILLS
                                                                 or api.NUMPY_RANDOM_FILLS.get(ctx.qual(fill.func)))
-        if factory is not None and plain:  # (a combination of fills: no one-call rewrite)
-            rewritten = made_on_the_device(factory, fill, device, ctx.index.parents.get(factory),
-                                           api.NUMPY_RANDOM_FILLS.get(ctx.qual(fill.func)) if fill is not None else None)
-            made = fill if isinstance(fill, ast.Call) and fill.lineno < factory.lineno else factory
-            fix = f"Create it on the GPU: {short(rewritten, 90)}" + (
-                f" ({where(ctx, made)})" if made.lineno != call.lineno else "")
         # a two-statement `x = torch.rand(n)` / `x = x.cuda()` is reported where the tensor is made (a NumPy draw
         # bound to a name before torch wraps it: where NumPy makes it)
         made = fill if isinstance(fill, ast.Call) and factory is not None and fill.lineno < factory.lineno else factory
+        if factory is not None and plain:  # (a combination of fills: no one-call rewrite)
+            rewritten = made_on_the_device(factory, fill, device, ctx.index.parents.get(factory),
+                                           api.NUMPY_RANDOM_FILLS.get(ctx.qual(fill.func)) if fill is not None else None)
+            fix = f"Create it on the GPU: {short(rewritten, 90)}" + (
+                f" ({where(ctx, made)})" if made.lineno != call.lineno else "")
         yield Hit(f"{short(call)} copies a tensor just made on the CPU to the GPU; create it with "
                   f"device={device} instead", node=made if made is not None else call, fix=fix,
                   evidence={"created": short(factory) if factory is not None else short(receiver)})

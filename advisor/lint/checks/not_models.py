@@ -96,7 +96,6 @@ def parameter_free(ctx, model: ast.AST) -> bool:
     return bool(classes) and all(_settings_only(ctx, info.node) for info in classes) or _a_transform(ctx, model)
 
 
-_TRANSFORMS = ("torchaudio.transforms.", "torchvision.transforms.")
 _KEEPS_IT = frozenset({"to", "cuda", "eval", "float", "double", "half"})  # (the same transform, moved or cast)
 
 
@@ -118,12 +117,12 @@ def _a_transform(ctx, model: ast.AST) -> bool:
             break
         statement = written
     name, helper = ctx.qual(value.func) or "", ctx.callee(value)
-    if name.startswith(_TRANSFORMS):
+    if name.startswith(api.TRANSFORM_MODULES):
         return True
     if helper is None:
         return False  # (waveform, transform_fn = prepare(...): what the helper binds to that name, every time)
     made = [_unmoved(v) for v in ctx.index.assigned_values.get(model.id, ()) if ctx.index.scope_of(v) is helper.node]
-    return bool(made) and all(isinstance(v, ast.Call) and (ctx.qual(v.func) or "").startswith(_TRANSFORMS)
+    return bool(made) and all(isinstance(v, ast.Call) and (ctx.qual(v.func) or "").startswith(api.TRANSFORM_MODULES)
                               for v in made)
 
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 import ast
 from typing import Callable, Iterator, Optional
 
+from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.invariant import is_literal
 from advisor.lint.model import Hit
 
-_TRANSFORMS = ("torchaudio.transforms.", "torchvision.transforms.", "kornia.")
+_TRANSFORMS = (*api.TRANSFORM_MODULES, "kornia.")  # (and kornia's augmentation modules)
 
 
 def rebuilt_transforms(ctx, why_repeated: Callable) -> Iterator[Hit]:

@@ -40,14 +40,9 @@ class TargetNetworks:
             return False
         if self._optimized is None:
             self._optimized = self._build()
-        return self._optimizers and text not in self._optimized or refreshed_from_a_model(self._index, text)
+        return self._optimizers and text not in self._optimized or text in self._index.loaded_from_state_dicts
         # (refreshed from the trained model: a target even where the optimizer is handed in from elsewhere)
 
-
-def refreshed_from_a_model(index, text: str) -> bool:
-    """``target_net.load_state_dict(policy_net.state_dict())`` somewhere in the file, for the dotted name ``text``:
-    whatever the file was handed under that name, it is a module refreshed from another one."""
-    return text in index.loaded_from_state_dicts
 
 
 def _parameters_handed(index, call: ast.Call) -> set[str]:

@@ -20,7 +20,7 @@ import ast
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.effects import CLOCK
-from advisor.lint.flow.regions import TimedRegion
+from advisor.lint.flow.regions import TimedRegion, assigned_name
 from advisor.lint.flow.scopes import call_sites, passed_at
 
 
@@ -45,7 +45,7 @@ def helper_closed_regions(timings) -> list[TimedRegion]:
             events = timings.scope_events(caller)
             at = (site.lineno, site.col_offset)
             starts = [e for e in events if e.bits & CLOCK and (e.node.lineno, e.node.col_offset) < at
-                      and _stored_in(index, e.node) == handed.id]
+                      and assigned_name(index.parents.get(e.node)) == handed.id]
             if not starts:
                 continue
             opened = (starts[-1].node.lineno, starts[-1].node.col_offset)
@@ -54,9 +54,3 @@ def helper_closed_regions(timings) -> list[TimedRegion]:
                                        difference=node))
     return regions
 
-
-def _stored_in(index, clock: ast.AST) -> str | None:
-    parent = index.parents.get(clock)
-    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-        return parent.targets[0].id
-    return None

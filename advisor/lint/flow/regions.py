@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from advisor.lint.flow.effects import COMPUTE, KERNEL, SYNC, WORK, Event
+from advisor.lint.names import dotted
 
 
 @dataclass
@@ -76,3 +77,12 @@ def carried_region(index, scope: ast.AST, events: list[Event], close: int, varia
     timed = [events[i] for i in inside if i > restart] + [events[i] for i in inside if i < close]
     return [TimedRegion("clock", scope, events[close].node, timed, open=events[restart].node, difference=difference,
                         carried=True)]
+
+
+def assigned_name(parent: Optional[ast.AST]) -> Optional[str]:
+    """``start = time.time()`` / ``self.start = time.time()``: the name or dotted name the read is stored in."""
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
+        return dotted(parent.targets[0])
+    if isinstance(parent, ast.AnnAssign):
+        return dotted(parent.target)
+    return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 from advisor.lint.flow.kinds import CONTAINER, CPU_TENSOR, CUDA_TENSOR
-from advisor.lint.flow.literals import indexes_host_data
+from advisor.lint.flow.literals import indexes_host_data, is_text
 from advisor.lint.index import FileIndex
 
 
@@ -60,7 +60,7 @@ def old_scalar_read(node: ast.Subscript, index: FileIndex) -> bool:
 
 def _keyed(key: ast.AST, base: ast.AST, index: FileIndex) -> bool:
     """A text key, or a key drawn from the base itself (``for k, v in inputs.items(): inputs[k] = ...``)."""
-    if isinstance(key, ast.Constant) and isinstance(key.value, str) or isinstance(key, ast.JoinedStr):
+    if is_text(key):
         return True
     if not (isinstance(key, ast.Name) and isinstance(base, ast.Name)):
         return False

@@ -22,7 +22,7 @@ from advisor.lint.flow.effects import CLOCK, COMPUTE, SYNC, Effects, Event
 from advisor.lint.flow.helper_clocks import helper_closed_regions
 from advisor.lint.flow.kinds import CUDA_TENSOR, LOADER
 from advisor.lint.flow.loops import LoopAnalysis
-from advisor.lint.flow.regions import TimedRegion, carried_region
+from advisor.lint.flow.regions import TimedRegion, assigned_name, carried_region
 from advisor.lint.flow.scopes import FunctionInfo
 from advisor.lint.flow.timeit_regions import TimeitRegions
 from advisor.lint.flow.view import FlowView
@@ -120,7 +120,7 @@ class Timings(FlowView):
         assigned: list[tuple[tuple[int, int], str, int]] = []  # (where, variable, event index)
         for index, event in enumerate(events):
             if event.bits & CLOCK or self._reads_clock(event.node):
-                target = _assigned_name(self.index.parents.get(event.node))
+                target = assigned_name(self.index.parents.get(event.node))
                 if target is not None:
                     assigned.append(((event.node.lineno, event.node.col_offset), target, index))
 
@@ -368,15 +368,6 @@ def _counted(loop: ast.AST) -> bool:
     iterable = getattr(loop, "iter", None)
     return (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "range"
             and all(isinstance(arg, ast.Constant) for arg in iterable.args))
-
-
-def _assigned_name(parent: Optional[ast.AST]) -> Optional[str]:
-    """``start = time.time()`` / ``self.start = time.time()``: the name or dotted name the read is stored in."""
-    if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
-        return dotted(parent.targets[0])
-    if isinstance(parent, ast.AnnAssign):
-        return dotted(parent.target)
-    return None
 
 
 _CASTS = frozenset({"float", "half", "double", "bfloat16", "long", "int", "contiguous"})

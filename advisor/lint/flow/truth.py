@@ -8,6 +8,7 @@ import ast
 from typing import Callable
 
 from advisor.lint.flow.kinds import CONTAINER, CUDA_TENSOR
+from advisor.lint.flow.literals import is_text
 from advisor.lint.index import FileIndex
 
 
@@ -23,7 +24,7 @@ def truth_sync(test: ast.AST, kind: Callable[[ast.AST], int], index: FileIndex) 
         named = isinstance(container, (ast.Name, ast.Attribute))  # (not `x in d.keys()`, `x in masks[i]`: a value
         # whose kind the flow guessed from what holds it may be a list or a dict's keys)
         left = test.left
-        asked = isinstance(left, ast.Constant) and not isinstance(left.value, str) or named and not _text(left)
+        asked = isinstance(left, ast.Constant) and not isinstance(left.value, str) or named and not is_text(left)
         return asked and bool(held & CUDA_TENSOR) and not held & CONTAINER and not _keyed_by_text(container, index)
     held = kind(test)
     return bool(held & CUDA_TENSOR) and not held & CONTAINER and not _keyed_by_text(test, index)
@@ -36,10 +37,6 @@ def truth_read(test: ast.AST, kind: Callable[[ast.AST], int], index: FileIndex) 
     if isinstance(test, ast.BoolOp):
         return next((truth_read(v, kind, index) for v in test.values if truth_sync(v, kind, index)), test)
     return test
-
-
-def _text(node: ast.AST) -> bool:
-    return isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 def _keyed_by_text(test: ast.AST, index: FileIndex) -> bool:
