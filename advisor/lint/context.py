@@ -160,7 +160,7 @@ class FileContext:
         if isinstance(func.value, ast.Name) and func.value.id == "self":
             method = self._scopes.method_of(scope, func.attr)
             if method is not None:
-                return [method]
+                return [method, *self._scopes.overrides(method)]
         receiver = self.kind(func.value)
         if not receiver and isinstance(func.value, ast.Name):
             return self._scopes.duck_typed_methods(func.value.id, func.attr, scope)

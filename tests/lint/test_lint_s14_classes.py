@@ -818,14 +818,15 @@ for x in loader:
             print(name)
 """, [7]),
     ("GA104", "NumPy fills combined (np.kron(np.eye(n), np.ones((k, k))), np.triu(np.ones((s, s))), np.ones(d) * t) "
-     "and copied to the GPU are constants made on the CPU only to be copied; a loaded array is data", """
+     "and copied to the GPU are constants made on the CPU only to be copied (also by torch.tensor(..., device=), "
+     "session 21); a loaded array is data", """
 import numpy as np
 import torch
 mask = torch.from_numpy(np.kron(np.eye(8), (1 - 0.3) * np.ones((4, 4)))).cuda()
 causal = torch.tensor(np.triu(np.ones((16, 16))), device="cuda")
 target = torch.from_numpy(np.ones(32) * 0.5).cuda()
 data = torch.from_numpy(np.kron(np.load(path), np.ones((2, 2)))).cuda()
-""", [3, 5]),
+""", [3, 4, 5]),
 ]
 
 

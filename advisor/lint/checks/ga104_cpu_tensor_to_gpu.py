@@ -80,6 +80,8 @@ INFO = CheckInfo(
     doc=DOC,
 )
 _TORCH_FILLS = api.TORCH_FILLS
+_PLAIN_NUMPY_FILLS = api.NUMPY_FILLS | {n for n, drawn_by in api.NUMPY_RANDOM_FILLS.items() if drawn_by}
+_PLACING_WRAPPERS = frozenset({"torch.tensor", "torch.as_tensor", "torch.asarray"})  # (device= copies what they wrap)
 
 
 def measured_cost(machine) -> Optional[str]:
@@ -93,6 +95,7 @@ def measured_cost(machine) -> Optional[str]:
 def run(ctx) -> Iterator[Hit]:
     yield from _copied_in_place(ctx)
     yield from _legacy_cuda_copies(ctx)
+    yield from _numpy_fills_placed(ctx)
     uses: dict[ast.AST, dict[str, list[int]]] = {}
     for call in ctx.index.calls:
         func = call.func
@@ -148,8 +151,7 @@ def run(ctx) -> Iterator[Hit]:
             device = f"{device}.device"  # .to(X_real): X_real's device
         fix = None
         fill = numpy_fill(ctx, factory) if factory is not None else None
-        plain = fill is None or isinstance(fill, ast.Call) and (ctx.qual(fill.func) in api.NUMPY_FILLS
-                                                                or api.NUMPY_RANDOM_FILLS.get(ctx.qual(fill.func)))
+        plain = fill is None or isinstance(fill, ast.Call) and ctx.qual(fill.func) in _PLAIN_NUMPY_FILLS
         # a two-statement `x = torch.rand(n)` / `x = x.cuda()` is reported where the tensor is made (a NumPy draw
         # bound to a name before torch wraps it: where NumPy makes it)
         made = fill if isinstance(fill, ast.Call) and factory is not None and fill.lineno < factory.lineno else factory
@@ -192,6 +194,26 @@ def _copied_in_place(ctx) -> Iterator[Hit]:
                   f"{short(call.func.value)}; draw it there instead", node=factory,
                   fix=f"Fill it in place on the GPU ({short(call.func.value)}.normal_() / .uniform_() / .zero_()), or "
                       "create the tensor with device= set", evidence={"created": short(factory)})
+
+
+def _numpy_fills_placed(ctx) -> Iterator[Hit]:
+    """``torch.tensor(np.random.normal(0, 1, (b, d)), device=self.device)``: NumPy draws (or fills) on the CPU and the
+    wrapper copies it straight to the GPU -- torch.normal(0, 1, (b, d), device=...) makes it there."""
+    for call in ctx.index.calls:
+        device = next((k.value for k in call.keywords if k.arg == "device"), None)
+        if device is None or not call.args or (ctx.qual(call.func) or "") not in _PLACING_WRAPPERS \
+                or not ctx.kind(call) & CUDA_TENSOR or ctx.kind(call) & CPU_TENSOR:
+            continue
+        fill = numpy_fill(ctx, call)
+        if not isinstance(fill, ast.Call):
+            continue
+        fix = None
+        if ctx.qual(fill.func) in _PLAIN_NUMPY_FILLS:  # (a combination of fills, np.triu(np.ones(...)): no one-call rewrite)
+            rewritten = made_on_the_device(call, fill, short(device, 40), ctx.index.parents.get(call),
+                                           api.NUMPY_RANDOM_FILLS.get(ctx.qual(fill.func) or ""))
+            fix = f"Create it on the GPU: {short(rewritten, 90)}"
+        yield Hit(f"{short(fill)} is made by NumPy on the CPU only to be copied to the GPU by {short(call, 50)}",
+                  node=fill, fix=fix, evidence={"created": short(fill)})
 
 
 def _legacy_cuda_copies(ctx) -> Iterator[Hit]:

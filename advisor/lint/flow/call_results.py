@@ -24,7 +24,7 @@ from advisor.lint.flow.kinds import (
 from advisor.lint.flow.literals import name_hint
 from advisor.lint.flow.scopes import FunctionInfo, call_sites, passed_at
 from advisor.lint.index import parameter_defaults
-from advisor.lint.names import last_identifier
+from advisor.lint.names import dotted, last_identifier
 from advisor.lint.torch_api import DEVICE_NAME_HINT, MODEL_NAME_HINT
 
 
@@ -37,8 +37,8 @@ def returned_shape(analyzer, target: ast.AST, value: ast.AST) -> Optional[tuple[
         value = held[0] if len(held) == 1 else value
     if not (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, ast.Call)):
         return None
-    if _accelerator_prepare(analyzer, value) and len(value.args) == len(target.elts):
-        return tuple(_prepared(analyzer, argument) for argument in value.args)
+    if _accelerator_prepare(analyzer, value):
+        return _prepared_shape(analyzer, target.elts, value.args)
     split = _functional_split(analyzer, value, len(target.elts))
     if split is not None:
         return split
@@ -101,24 +101,48 @@ def _functional_split(analyzer, call: ast.Call, size: int) -> Optional[tuple[int
 
 
 def _accelerator_prepare(analyzer, call: ast.Call) -> bool:
-    """``accelerator.prepare(...)`` with ``accelerator = Accelerator(...)`` of the accelerate package."""
+    """``accelerator.prepare(...)`` (or ``self.accelerator.prepare(...)``) with ``accelerator = Accelerator(...)`` of
+    the accelerate package."""
     func = call.func
-    return isinstance(func, ast.Attribute) and func.attr == "prepare" and isinstance(func.value, ast.Name) \
-        and _made_by_accelerate(analyzer, func.value.id)
+    holder = dotted(func.value) if isinstance(func, ast.Attribute) and func.attr == "prepare" else None
+    return holder is not None and _made_by_accelerate(analyzer, holder)
+
+
+def _prepared_shape(analyzer, targets: list[ast.AST], arguments: list[ast.AST]) -> Optional[tuple[int, ...]]:
+    """What each target of ``a, b, *rest = accelerator.prepare(...)`` gets: the arguments pair up with the targets
+    from the front up to a starred argument (``*self.create_optimizer(n)``: how many it spreads into is unknown)
+    and from the back after it; the targets the star covers get nothing known."""
+    if any(isinstance(t, ast.Starred) for t in targets):
+        return None
+    stars = [i for i, argument in enumerate(arguments) if isinstance(argument, ast.Starred)]
+    if len(stars) > 1 or not stars and len(arguments) != len(targets):
+        return None
+    front = arguments[:stars[0]] if stars else arguments
+    back = arguments[stars[0] + 1:] if stars else []
+    if len(front) + len(back) > len(targets):
+        return None
+    shape = [0] * len(targets)
+    for position, argument in enumerate(front):
+        shape[position] = _prepared(analyzer, argument, targets[position])
+    for offset, argument in enumerate(reversed(back), start=1):
+        shape[-offset] = _prepared(analyzer, argument, targets[-offset])
+    return tuple(shape)
 
 
 def _unwrapped_model(analyzer, call: ast.Call) -> bool:
     """``accelerator.unwrap_model(model)`` of an accelerator the accelerate package made."""
     func = call.func
-    return isinstance(func, ast.Attribute) and func.attr == "unwrap_model" and len(call.args) == 1 \
-        and isinstance(func.value, ast.Name) and _made_by_accelerate(analyzer, func.value.id)
+    holder = dotted(func.value) if isinstance(func, ast.Attribute) and func.attr == "unwrap_model" else None
+    return holder is not None and len(call.args) == 1 and _made_by_accelerate(analyzer, holder)
 
 
 def _made_by_accelerate(analyzer, name: str) -> bool:
     """``accelerator = Accelerator(...)``; also when the file makes it in a helper and passes it on
     (``accelerator = self._prepare_accelerator()`` returning ``Accelerator(...)``, ``accelerator = self.accelerator``):
-    every binding of the name is an Accelerator, the file's own call, or an attribute holding one."""
-    made = analyzer.index.assigned_values.get(name, [])
+    every binding of the name is an Accelerator, the file's own call, or an attribute holding one. ``name`` may be
+    dotted (``self.accelerator``)."""
+    index = analyzer.index
+    made = index.assigned_by_dotted.get(name, []) if "." in name else index.assigned_values.get(name, [])
     def accelerate(value: ast.AST) -> bool:
         return isinstance(value, ast.Call) and (analyzer.names.qual(value.func) or "").startswith("accelerate.")
     def relayed(value: ast.AST) -> bool:  # (or None: a field's default, `accelerator: Optional[Accelerator] = None`)
@@ -128,11 +152,12 @@ def _made_by_accelerate(analyzer, name: str) -> bool:
     return any(accelerate(v) for v in made) and all(accelerate(v) or relayed(v) for v in made)
 
 
-def _prepared(analyzer, argument: ast.AST) -> int:
+def _prepared(analyzer, argument: ast.AST, target: ast.AST) -> int:
     """A model comes back on the device; a DataLoader comes back yielding batches already there (LOADER with
-    CUDA_TENSOR: what its iteration hands out); anything else as it was."""
+    CUDA_TENSOR: what its iteration hands out); anything else as it was. Names tell what an argument is when the
+    pass does not know (the argument's, else the target's: ``self.val_loader, ... = prepare(self.load(...), ...)``)."""
     kind = analyzer.values.get(argument, 0)
-    name = argument.id if isinstance(argument, ast.Name) else ""
+    name = dotted(argument) or dotted(target) or ""
     if kind & LOADER or "loader" in name.lower():
         return LOADER | CUDA_TENSOR
     if kind & MODEL or not kind and MODEL_NAME_HINT.search(name):

@@ -225,8 +225,8 @@ class CallEvaluator(ExprEvaluator):
         pos, kw = self.eval_args(node)
         if isinstance(receiver_node, ast.Name) and receiver_node.id == "self":
             method = self.scopes.method_of(self.scope, attr)
-            if method is not None:
-                out = self.call_function(method, node, pos, kw, skip_self=method.takes_self)
+            if method is not None:  # (and what the file's subclasses put in its place)
+                out = self._call_each([method, *self.scopes.overrides(method)], node, pos, kw, own_methods=True)
                 if not out and method.is_abstract and _all(pos, kw) & CUDA_TENSOR:
                     return CUDA_TENSOR  # loss = self.train_step(batch) of a base class: a subclass computes it there
                 return out
@@ -360,11 +360,11 @@ class CallEvaluator(ExprEvaluator):
             # hands back its input's like, on its device
         return out
 
-    def _call_each(self, functions, node: ast.Call, pos: list[int], kw: Kw) -> int:
+    def _call_each(self, functions, node: ast.Call, pos: list[int], kw: Kw, own_methods: bool = False) -> int:
         """A call that runs one of the user's functions, which one the file does not fix: any of their results."""
         out = 0
         for function in functions:
-            out |= self.call_function(function, node, pos, kw, skip_self=False)
+            out |= self.call_function(function, node, pos, kw, skip_self=own_methods and function.takes_self)
         return out
 
     def _unknown_name_call(self, node: ast.Call, name: str, pos: list[int], kw: Kw) -> int:

@@ -320,6 +320,12 @@ class Effects(NameCallEffects, FlowView):
         return self.flow.scopes.held_function(call.args[0], self.index.scope_of(call))
 
     # -- the user's functions ----------------------------------------------------------------------
+    def body_events(self, info: FunctionInfo, stop_at_loops: bool = False) -> list[Event]:
+        """What a call to ``info`` does: its body's events, then -- ``self.step(...)`` of a base class runs the step
+        a subclass of the file defines -- a call into each method of the file's subclasses that replaces it."""
+        return self.events(info.node.body, stop_at_loops) + [
+            Event(o.node, self.summary(o).bits, o) for o in self.flow.scopes.overrides(info)]
+
     def summary(self, info: FunctionInfo) -> Summary:
         cached = self._summaries.get(info)
         if cached is not None:
@@ -327,7 +333,7 @@ class Effects(NameCallEffects, FlowView):
         if info in self._in_progress:  # recursion: assume nothing rather than loop
             return Summary()
         self._in_progress.add(info)
-        events = self.events(info.node.body)
+        events = self.body_events(info)
         self._in_progress.discard(info)
         bits = reduce(or_, (event.bits & (WORK | COMPUTE) for event in events), 0)
         last_work = max((at for at, event in enumerate(events) if event.bits & WORK), default=-1)

@@ -385,7 +385,7 @@ class LoopAnalysis(BranchGuards, FlowView):
 
     def every_call_helper_calls(self, info: FunctionInfo) -> list[Event]:
         """The calls to the user's functions a call to ``info`` makes every time in its own body (its loops aside)."""
-        return [event for event in self.effects.events(info.node.body, stop_at_loops=True)
+        return [event for event in self.effects.body_events(info, stop_at_loops=True)
                 if event.callee is not None and not self.guarded(event.node, info.node)]
 
     def every_call_host_reads(self, info: FunctionInfo) -> list[Event]:
@@ -397,4 +397,4 @@ class LoopAnalysis(BranchGuards, FlowView):
         """``info``'s body's events, its loops aside but one run once a call (``range(1)``, a body ending in break)."""
         once = [loop.body for loop in self._loops_by_scope.get(info.node, ()) if not self.index.enclosing_loops(loop)
                 and (self.iterations(loop) == 1 or steps.runs_once(loop.body))]
-        return [e for body in [info.node.body] + once for e in self.effects.events(body, stop_at_loops=True)]
+        return self.effects.body_events(info, True) + [e for b in once for e in self.effects.events(b, stop_at_loops=True)]

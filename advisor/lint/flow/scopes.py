@@ -262,6 +262,27 @@ class ScopeIndex:
                         self._holders.setdefault(held, set()).add(name)
         return self._holders.get(info, set())
 
+    def overrides(self, method: FunctionInfo) -> list[FunctionInfo]:
+        """The methods of the file's subclasses (at any depth) that replace ``method``: what ``self.step(...)`` in
+        a base class's loop runs for an instance of each (``Trainer.run`` calling the ``step`` that ``VAETrainer``
+        and ``GANTrainer`` define)."""
+        owner = method.class_info
+        if owner is None:
+            return []
+        found = []
+        for other in self.classes.values():
+            replaced = other.methods.get(method.name)
+            if replaced is not None and replaced.class_info is other and other is not owner \
+                    and owner in self._ancestors(other):
+                found.append(replaced)
+        return found
+
+    def _ancestors(self, info: ClassInfo, depth: int = 0) -> list[ClassInfo]:
+        bases = self._bases_here(info)
+        if depth >= _MAX_HELD_DEPTH:
+            return bases
+        return bases + [far for base in bases for far in self._ancestors(base, depth + 1)]
+
     def method_of(self, scope: ast.AST, name: str) -> Optional[FunctionInfo]:
         """``self.name`` called from inside a method of a class: that class's method ``name``."""
         info = self.functions.get(scope)

@@ -1,0 +1,70 @@
+"""Classes of session 21 (issue 12), each with its must-not twin, fixed on spent corpora while r54 was gathered."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+_PREPARED = """
+import torch
+from accelerate import Accelerator
+class Trainer:
+    def __init__(self, model, loader):
+        self.accelerator = Accelerator()
+        (self.model, self.train_loader, self.optimizer, self.scheduler) = self.accelerator.prepare(
+            model, {loader}, *make_optimizer(model))
+    def run(self):
+        for batch in self.train_loader:
+            loss = self.model(**batch).loss
+            total = loss.item()
+            self.accelerator.backward(loss)
+            self.optimizer.step()
+"""
+
+_SUBCLASS_STEP = """
+import torch
+class Trainer:
+    def __init__(self, model, loader):
+        self.model, self.loader = model, loader
+        self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    def run(self):
+        for x, y in self.loader:
+            self.step(x.to(self.device), y.to(self.device))
+    def step(self, x, y):
+        pass
+class ClassifierTrainer({base}):
+    def step(self, x, y):
+        loss = self.model(x).sub(y).pow(2).mean()
+        loss.backward()
+        self.history.append(loss.item())
+"""
+
+_NOISE_PLACED = """
+import numpy as np
+import torch
+device = torch.device("cuda")
+for i in range(100):
+    z = torch.tensor(np.random.normal(0, 1, (64, 8)), dtype=torch.float32, device={device})
+    out = step(z)
+"""
+
+CASES = [
+    ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
+     "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
+     [11]),
+    ("GA103", "twin: a plain accelerate-free file says nothing of the loader's device", _PREPARED.replace(
+        "from accelerate import Accelerator", "from mylib import Accelerator").format(loader="self.load('train')"), []),
+    ("GA103", "self.step(...) of a base class runs the step the file's subclass defines: its read is per batch (r53 "
+     "dev 12009, after scoring)", _SUBCLASS_STEP.format(base="Trainer"), [15]),
+    ("GA103", "twin: a class that does not derive from Trainer is not what self.step runs",
+     _SUBCLASS_STEP.format(base="object"), []),
+    ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
+     "scoring)", _NOISE_PLACED.format(device="device"), [5]),
+    ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_s21_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
