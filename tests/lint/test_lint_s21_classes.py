@@ -49,6 +49,24 @@ for i in range(100):
     out = step(z)
 """
 
+_GET_ARGS = """
+import argparse
+import torch as th
+def args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--device', type=int, default=0)
+    return {parsed}
+def run():
+    net = Net().to(device)
+    for x in loader:
+        loss = net(x.to(device)).mean()
+        print(loss.item())
+if __name__ == "__main__":
+    flags = args()
+    device = th.device(flags.device) if flags.device >= 0 else th.device('cpu')
+    run()
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -59,6 +77,10 @@ CASES = [
      "dev 12009, after scoring)", _SUBCLASS_STEP.format(base="Trainer"), [15]),
     ("GA103", "twin: a class that does not derive from Trainer is not what self.step runs",
      _SUBCLASS_STEP.format(base="object"), []),
+    ("GA103", "flags = args() of a function returning parser.parse_args(): flags.device is the option, GPU 0 by "
+     "default (r53 dev 12015, 12017, after scoring)", _GET_ARGS.format(parsed="parser.parse_args()"), [11]),
+    ("GA103", "twin: the function hands back something else, which says nothing of the device",
+     _GET_ARGS.format(parsed="load_settings(parser)"), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

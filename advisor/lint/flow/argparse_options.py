@@ -25,8 +25,14 @@ def argparse_options(index: FileIndex) -> tuple[set[str], dict[str, Optional[ast
             (f.lstrip("-") for f in flags if f.startswith("--")), flags[0].lstrip("-") if flags else None)
         if name:  # (None: an option with no default; a namespace's other attributes are the program's own)
             defaults[str(name).replace("-", "_")] = keywords.get("default")
+    parsers = {f.name for f in index.functions  # def get_args(): ...; return parser.parse_args()
+               if any(isinstance(n, ast.Return) and _parses(n.value) for n in ast.walk(f))}
     parsed = {name for name, values in index.assigned_values.items()
-              if any(isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)
-                     and v.func.attr == "parse_args" for v in values)}
+              if any(_parses(v) or isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in parsers
+                     for v in values)}
     return parsed, defaults
+
+
+def _parses(value: Optional[ast.AST]) -> bool:
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "parse_args"
 
