@@ -67,6 +67,17 @@ if __name__ == "__main__":
     run()
 """
 
+_KNOWN_ARGS = """
+import argparse
+import torch
+parser = argparse.ArgumentParser()
+parser.add_argument("--repeats", type=int, default=3)
+{parsed}
+model = Net().cuda()
+for i in range(args.repeats):
+    print(model(x.cuda()).mean().item())
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -81,6 +92,12 @@ CASES = [
      "default (r53 dev 12015, 12017, after scoring)", _GET_ARGS.format(parsed="parser.parse_args()"), [11]),
     ("GA103", "twin: the function hands back something else, which says nothing of the device",
      _GET_ARGS.format(parsed="load_settings(parser)"), []),
+    ("GA103", "args, _ = parser.parse_known_args(): args is the namespace of the options (--repeats 3 by default: "
+     "three reads, nothing to win)", _KNOWN_ARGS.format(parsed="args, _ = parser.parse_known_args()"), []),
+    ("GA103", "also parser.parse_known_args()[0]", _KNOWN_ARGS.format(parsed="args = parser.parse_known_args()[0]"),
+     []),
+    ("GA103", "twin: a namespace of the program's own says nothing of the count",
+     _KNOWN_ARGS.format(parsed="args, _ = settings.load()"), [8]),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

@@ -30,9 +30,18 @@ def argparse_options(index: FileIndex) -> tuple[set[str], dict[str, Optional[ast
     parsed = {name for name, values in index.assigned_values.items()
               if any(_parses(v) or isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in parsers
                      for v in values)}
+    for node in index.assigns:  # args, unknown = parser.parse_known_args(): the first part is the namespace
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) \
+                and node.targets[0].elts and isinstance(node.targets[0].elts[0], ast.Name) \
+                and _parses(node.value, "parse_known_args"):
+            parsed.add(node.targets[0].elts[0].id)
     return parsed, defaults
 
 
-def _parses(value: Optional[ast.AST]) -> bool:
-    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "parse_args"
+def _parses(value: Optional[ast.AST], method: str = "parse_args") -> bool:
+    """``parser.parse_args()`` (or ``parser.parse_known_args()[0]``)."""
+    if method == "parse_args" and isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) \
+            and value.slice.value == 0:
+        value, method = value.value, "parse_known_args"
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == method
 
