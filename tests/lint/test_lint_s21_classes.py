@@ -78,6 +78,17 @@ for i in range(args.repeats):
     print(model(x.cuda()).mean().item())
 """
 
+_COPY_BACK = """
+import torch
+model = Net().cuda()
+host = torch.empty(64, 10{device})
+for x, y in loader:
+    out = model(x.cuda())
+    host.copy_(out)
+    loss = out.mean()
+    loss.backward()
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -98,6 +109,9 @@ CASES = [
      []),
     ("GA103", "twin: a namespace of the program's own says nothing of the count",
      _KNOWN_ARGS.format(parsed="args, _ = settings.load()"), [8]),
+    ("GA103", "host.copy_(out) reads the GPU data back into host memory, like out.cpu()", _COPY_BACK.format(device=""),
+     [6]),
+    ("GA103", "twin: a copy between two CUDA tensors stays on the GPU", _COPY_BACK.format(device=', device="cuda"'), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

@@ -163,6 +163,8 @@ class Effects(NameCallEffects, FlowView):
                 return True
             if func.attr in ("to", "type"):  # (.to("cpu"), .type(torch.FloatTensor))
                 return bool(self.kind(func.value) & CUDA_TENSOR)
+            if func.attr == "copy_":  # host.copy_(d): the GPU data read back into host memory
+                return bool(self.kind(func.value) & CPU_TENSOR) and self._cuda_argument(call)
         elif isinstance(func, ast.Name) and func.id in api.SYNC_BUILTINS:
             return any(self.kind(argument) & CUDA_TENSOR for argument in call.args)
         if not call.args or not self._cuda_argument(call):
@@ -238,7 +240,7 @@ class Effects(NameCallEffects, FlowView):
         if attr in ("item", "tolist") and receiver & CUDA_MODEL and isinstance(func.value, ast.Attribute):
             return SYNC | HOST_READ, None  # model.scale.item(): only a tensor has .item(): a parameter on the GPU
         if attr == "copy_" and (receiver | self._arguments_kind(call)) & CUDA_TENSOR:
-            return WORK, None  # h.copy_(d) / d.copy_(h): a copy between devices, no computation
+            return self._copy_effect(call, receiver), None  # h.copy_(d) / d.copy_(h): no computation
         if api.host_side_method(attr, on_a_list=bool(receiver & CONTAINER)):
             return 0, None  # accs.append(acc) of a list of CUDA tensors, results.pandas(): no kernel
         if receiver & CUDA_TENSOR:
@@ -305,6 +307,17 @@ class Effects(NameCallEffects, FlowView):
         handed = self._arguments_kind(call)
         return module not in _NOT_RUNNERS and bool(handed & CUDA_MODEL or handed & CUDA_DEVICE and any(
             isinstance(a, ast.Name) and not self.kind(a) and api.MODEL_NAME_HINT.search(a.id) for a in call.args))
+
+    def _copy_effect(self, call: ast.Call, receiver: int) -> int:
+        """``d.copy_(h)`` of a CUDA tensor from host memory is a blocking copy (it waits for the stream, as ``h.cuda()``
+        does) unless non_blocking=True; ``h.copy_(d)`` into a host tensor reads the GPU data back, like ``d.cpu()``."""
+        source = self._arguments_kind(call)
+        one_way = not (receiver & source & (CUDA_TENSOR | CPU_TENSOR))  # (a tensor whose device the pass knows)
+        if not one_way or any(k.arg == "non_blocking" for k in call.keywords):
+            return WORK
+        if receiver & CUDA_TENSOR and source & CPU_TENSOR:
+            return WORK | SYNC
+        return WORK | SYNC | HOST_READ if receiver & CPU_TENSOR and source & CUDA_TENSOR else WORK
 
     def _own_method(self, receiver: int, attr: str) -> Optional[FunctionInfo]:
         """A method of the file's own class, found by name -- not its forward (a model call, which the model
