@@ -26,10 +26,10 @@ _SUBCLASS_STEP = """
 import torch
 class Trainer:
     def __init__(self, model, loader):
-        self.model, self.loader = model, loader
+        self.model, self.loader, self.phases = model, loader, ["train", "val"]
         self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     def run(self):
-        for x, y in self.loader:
+        {loop}
             self.step(x.to(self.device), y.to(self.device))
     def step(self, x, y):
         pass
@@ -37,6 +37,7 @@ class ClassifierTrainer({base}):
     def step(self, x, y):
         loss = self.model(x).sub(y).pow(2).mean()
         loss.backward()
+        self.optimizer.step()
         self.history.append(loss.item())
 """
 
@@ -89,6 +90,11 @@ for x, y in loader:
     loss.backward()
 """
 
+_PHASES = """for i in range(n):
+          for phase in self.phases:
+            self.model.train(phase == "train")
+            x, y = batch()"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -96,9 +102,11 @@ CASES = [
     ("GA103", "twin: a plain accelerate-free file says nothing of the loader's device", _PREPARED.replace(
         "from accelerate import Accelerator", "from mylib import Accelerator").format(loader="self.load('train')"), []),
     ("GA103", "self.step(...) of a base class runs the step the file's subclass defines: its read is per batch (r53 "
-     "dev 12009, after scoring)", _SUBCLASS_STEP.format(base="Trainer"), [15]),
+     "dev 12009, after scoring)", _SUBCLASS_STEP.format(base="Trainer", loop="for x, y in self.loader:"), [16]),
     ("GA103", "twin: a class that does not derive from Trainer is not what self.step runs",
-     _SUBCLASS_STEP.format(base="object"), []),
+     _SUBCLASS_STEP.format(base="object", loop="for x, y in self.loader:"), []),
+    ("GA103", "a loop over training phases calling self.step(...) is a loop of steps, not of epochs, when the "
+     "subclass's step trains (r53 dev 12008, after scoring)", _SUBCLASS_STEP.format(base="Trainer", loop=_PHASES), [19]),
     ("GA103", "flags = args() of a function returning parser.parse_args(): flags.device is the option, GPU 0 by "
      "default (r53 dev 12015, 12017, after scoring)", _GET_ARGS.format(parsed="parser.parse_args()"), [11]),
     ("GA103", "twin: the function hands back something else, which says nothing of the device",

@@ -25,8 +25,9 @@ from advisor.lint.flow.effects import COMPUTE, HOST_READ, KERNEL, SYNC, Effects,
 from advisor.lint.flow.expr_effects import expression_effect
 from advisor.lint.flow.guards import BranchGuards
 from advisor.lint.flow.kinds import CUDA_TENSOR, CUDA_WORKER, LOADER
+from advisor.lint.flow.read_arguments import read_needs_other_arguments
 from advisor.lint.flow.rounds import after_inner_steps
-from advisor.lint.flow.scopes import FunctionInfo, call_sites, passed_at
+from advisor.lint.flow.scopes import FunctionInfo, call_sites
 from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.subscript_reads import reads_by_subscript
 from advisor.lint.flow.view import FlowView
@@ -115,7 +116,7 @@ class LoopAnalysis(BranchGuards, FlowView):
                 or any(e.callee is not None and self._rolls_out(e.callee) for e in events)):
             return False  # a macro step after micro steps (WGAN), an update after its rollout (A2C): per round
         if self.runs_update(loop) or steps.steps_environment(loop.body) \
-                or any(e.callee is not None and steps.is_step_function(e.callee.node) for e in events):
+                or any(e.callee is not None and self._steps_model(e.callee) for e in events):
             return True  # its body (or a training_step(batch) it calls) runs backward() and step(), or env.step()
         if any(self.is_step_loop(one) for one in self._descendants(loop)) or steps.runs_epochs(self.index, loop) \
                 or any(self.guarded(loop, outer) for outer in self.index.enclosing_loops(loop)):
@@ -125,6 +126,11 @@ class LoopAnalysis(BranchGuards, FlowView):
         return not any(event.callee is not None and self.function_has_hot_loop(event.callee, 0)
                        and not steps.in_exit_branch(self.index, event.node) and not self.guarded(event.node, loop)
                        for event in events + [e for one in inner for e in self.iteration_events(one, True)])
+
+    def _steps_model(self, info: FunctionInfo) -> bool:
+        """A training_step(batch) helper (steps.is_step_function), or a base class's ``step`` whose subclasses in the
+        file each define one that is."""
+        return any(steps.is_step_function(one.node) for one in [info, *self.flow.scopes.overrides(info)])
 
     def _rolls_out(self, info: FunctionInfo) -> bool:
         """``run_episode(env, policy)``: a helper whose own loop steps an environment -- an episode's rollout."""
@@ -317,56 +323,9 @@ class LoopAnalysis(BranchGuards, FlowView):
             if event.callee is None or self.guarded(event.node, loop):
                 continue
             inner = self.function_host_read(event.callee, 0, set())
-            if inner is not None and not self._read_needs_other_arguments(event, inner):
+            if inner is not None and not read_needs_other_arguments(self, event, inner):
                 found.append((event, inner))
         return found
-
-    def _read_needs_other_arguments(self, call: Event, read: Event) -> bool:
-        """The pass merges what all call sites pass. For a ``*args`` helper (``metric.add(*values)``) that
-        merge is too coarse: count its host read at this call only if this call passes a CUDA tensor. So for a
-        helper that reads its own parameter (``def free_tensor(x): return x.detach().cpu()``): ``free_tensor(y)``
-        of a CPU batch reads nothing, whatever other calls hand it."""
-        info = call.callee
-        parameter = self._read_parameter(info, read.node)
-        if parameter is not None and isinstance(call.node, ast.Call):
-            passed = passed_at(call.node, info, parameter)
-            return passed is not None and not self.kind(passed) & CUDA_TENSOR
-        variadic = self._variadic_derived(info)
-        if not variadic or not any(isinstance(n, ast.Name) and n.id in variadic for n in ast.walk(read.node)):
-            return False
-        arguments = list(call.node.args) + [k.value for k in call.node.keywords] \
-            if isinstance(call.node, ast.Call) else []
-        return not any(self.kind(a.value if isinstance(a, ast.Starred) else a) & CUDA_TENSOR
-                       for a in arguments)
-
-    def _read_parameter(self, info: FunctionInfo, read: ast.AST) -> Optional[str]:
-        """The parameter a read in ``info``'s own body reads directly (``x.detach().cpu()``, ``float(x)``), if any."""
-        if self.index.scope_of(read) is not info.node or not isinstance(read, ast.Call):
-            return None
-        operand = read.args[0] if isinstance(read.func, ast.Name) and read.args else read.func
-        while isinstance(operand, (ast.Attribute, ast.Call)):
-            if isinstance(operand, ast.Call) and isinstance(operand.func, ast.Name):
-                return None  # loss_fn(pred, y).item(): what the parameter computes, not the parameter itself
-            operand = operand.func if isinstance(operand, ast.Call) else operand.value
-        named = isinstance(operand, ast.Name) and operand.id in info.positional + info.keyword_only
-        return operand.id if named and operand.id not in self.assigned(info.node) else None
-
-    def _variadic_derived(self, info: FunctionInfo) -> set[str]:
-        """Names in ``info`` whose value comes from its ``*args`` / ``**kwargs`` (assigned, looped, comprehended)."""
-        derived = {name for name in (info.vararg, info.kwarg) if name}
-        if not derived:
-            return derived
-        bindings = []
-        for node in ast.walk(info.node):
-            if isinstance(node, ast.Assign):
-                bindings.extend((target, node.value) for target in node.targets)
-            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
-                bindings.append((node.target, node.iter))
-        for _ in range(3):
-            for target, source in bindings:
-                if any(isinstance(n, ast.Name) and n.id in derived for n in ast.walk(source)):
-                    derived.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
-        return derived
 
     def function_host_read(self, info: FunctionInfo, depth: int, visiting: set) -> Optional[Event]:
         """A host read a call to ``info`` makes every time, outside the function's own loops."""
