@@ -95,6 +95,19 @@ _PHASES = """for i in range(n):
             self.model.train(phase == "train")
             x, y = batch()"""
 
+_RUNNING = """
+import torch
+model = Net().cuda()
+avg_loss = 0.0
+for i, (x, y) in enumerate(loader):
+    loss = model(x.cuda()).mean()
+    if {test}:
+        avg_loss = avg_loss * 0.9 + loss.item() * 0.1
+    else:
+        avg_loss = 0.0
+    loss.backward()
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -120,6 +133,10 @@ CASES = [
     ("GA103", "host.copy_(out) reads the GPU data back into host memory, like out.cpu()", _COPY_BACK.format(device=""),
      [6]),
     ("GA103", "twin: a copy between two CUDA tensors stays on the GPU", _COPY_BACK.format(device=', device="cuda"'), []),
+    ("GA103", "`if avg_loss:` of a running value its branch updates from itself (and its else seeds) holds on every "
+     "iteration once seeded (r53 dev 11801, after scoring)", _RUNNING.format(test="avg_loss"), [7]),
+    ("GA103", "twin: a flag the loop sets per iteration holds now and then", _RUNNING.replace(
+        "    if {test}:", "    log_now = i in report_steps\n    if {test}:").format(test="log_now"), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

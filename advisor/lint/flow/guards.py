@@ -50,6 +50,8 @@ class BranchGuards:
         in_else = child is parent.orelse or isinstance(parent, ast.If) and child in parent.orelse
         if in_else and isinstance(parent, ast.If) and _skips_only(parent.body):
             return False  # `if x.shape[0] == 1: pass` / `continue`, else the work: the else is the loop's usual path
+        if not in_else and isinstance(parent, ast.If) and _updates_a_running_value(parent):
+            return False  # `if avg: avg = avg * d + x * (1 - d)` `else: avg = x`: every iteration after the first
         if self._else_guard(parent.test, stop) if in_else else self.is_guard(parent.test, stop):
             return True
         if not isinstance(parent, ast.If):
@@ -190,6 +192,20 @@ def _fixed_in(test: ast.Compare, stop: Optional[ast.AST], assigned: set[str]) ->
     every iteration, not a test of which iteration this is (``if i == 0:``)."""
     names = [side for side in [test.left] + test.comparators if isinstance(side, (ast.Name, ast.Attribute))]
     return isinstance(stop, LOOP_TYPES) and bool(names) and all(bound_is_fixed(side, assigned) for side in names)
+
+
+def _updates_a_running_value(branch: ast.If) -> bool:
+    """``if avg_loss: avg_loss = avg_loss * decay + loss.item() * (1 - decay)`` ``else: avg_loss = loss.item()``: the
+    test is the running value itself, which its body updates from itself and its else seeds -- true on every
+    iteration once seeded, not a flag that holds now and then."""
+    if not (isinstance(branch.test, ast.Name) and branch.orelse):
+        return False
+    name = branch.test.id
+    def updates(statements: list[ast.stmt], from_itself: bool) -> bool:
+        return any(isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in s.targets)
+                   and (not from_itself or any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(s.value)))
+                   for s in statements)
+    return updates(branch.body, True) and updates(branch.orelse, False)
 
 
 def _resets_its_counter(branch: ast.If) -> bool:
