@@ -73,6 +73,12 @@ EVENT_CONSTRUCTORS = frozenset({
     "torch.cuda.ExternalStream", "torch.Event", "torch.Stream",
 })
 CUDA_WORKER_CONSTRUCTORS = frozenset({"torch.cuda.amp.GradScaler", "torch.amp.GradScaler"})
+# Optimizers (classes under these prefixes): over CUDA parameters, an object whose step() launches CUDA work -- not
+# a tensor, whatever the parameters handed in. Learning-rate schedules made by a library's factory
+# (transformers.get_linear_schedule_with_warmup(opt, ...)) hold numbers only.
+OPTIMIZER_PREFIXES = ("torch.optim.", "transformers.AdamW", "transformers.Adafactor", "transformers.optimization.",
+                      "bitsandbytes.optim.", "apex.optimizers.", "timm.optim.", "torch_optimizer.")
+SCHEDULE_FACTORY = re.compile(r"^get_\w*schedule\w*$")
 LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader",
                      # PyTorch Geometric's and MONAI's loaders are DataLoaders (subclasses, with num_workers and
                      # pin_memory)

@@ -108,6 +108,20 @@ for i, (x, y) in enumerate(loader):
     loss.backward()
 """
 
+_SCHEDULE = """
+import torch
+from transformers import AdamW, get_linear_schedule_with_warmup
+model = Model().cuda()
+optimizer = AdamW([{{"params": [p for n, p in model.named_parameters()]}}], lr=1e-5)
+scheduler = get_linear_schedule_with_warmup(optimizer, num_warmup_steps=0, num_training_steps=100)
+for x, y in loader:
+    loss = model(x.cuda()).mean()
+    loss.backward()
+    optimizer.step()
+    scheduler.step()
+    print(f"lr is {{{shown}}}")
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -137,6 +151,10 @@ CASES = [
      "iteration once seeded (r53 dev 11801, after scoring)", _RUNNING.format(test="avg_loss"), [7]),
     ("GA103", "twin: a flag the loop sets per iteration holds now and then", _RUNNING.replace(
         "    if {test}:", "    log_now = i in report_steps\n    if {test}:").format(test="log_now"), []),
+    ("GA103", "transformers' AdamW is an optimizer and get_linear_schedule_with_warmup a schedule of numbers: "
+     "get_last_lr() reads no tensor (r53 held-out 12152, after scoring)", _SCHEDULE.format(shown="scheduler.get_last_lr()"),
+     []),
+    ("GA103", "twin: the loss itself, formatted per step", _SCHEDULE.format(shown="loss"), [11]),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

@@ -153,8 +153,8 @@ class CallEvaluator(ExprEvaluator):
             return CUDA_MODEL if placed else MODEL
         if name in api.MODEL_COMPILERS:
             return pos[0] & (MODEL | CUDA_MODEL | EVAL | F64) if pos else 0
-        if name.startswith("torch.optim.") and last[:1].isupper():
-            return CUDA_WORKER if _all(pos, kw) & (CUDA_TENSOR | CUDA_MODEL) else 0
+        if name.startswith(api.OPTIMIZER_PREFIXES) and last[:1].isupper() or api.SCHEDULE_FACTORY.match(last):
+            return CUDA_WORKER if _all(pos, kw) & (CUDA_TENSOR | CUDA_MODEL) else 0  # (a schedule of one: numbers)
         if name.startswith("torch.nn.") and last[:1].isupper():
             out = MODEL | (_all(pos, {}) & (MODEL | CUDA_MODEL | F64))  # wrappers keep what they wrap
             if kw.get("device", 0) & CUDA_DEVICE or last == "DataParallel":
