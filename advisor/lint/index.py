@@ -214,6 +214,25 @@ class FileIndex:
         return found
 
     @cached_property
+    def stored_under_keys(self) -> dict[str, list[ast.AST]]:
+        """The values the file stores under each text key, in a dict literal (``{"device": "cpu"}``) or by a
+        subscript assignment (``configs["device"] = torch.device("cpu")``), whatever dict they go into. Built on first
+        use."""
+        found: dict[str, list[ast.AST]] = {}
+        for node in self.parents:
+            if node.__class__ is ast.Dict:
+                for key, value in zip(node.keys, node.values, strict=True):  # type: ignore[attr-defined]
+                    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                        found.setdefault(key.value, []).append(value)
+        for node in self.assigns:
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) \
+                            and isinstance(target.slice.value, str):
+                        found.setdefault(target.slice.value, []).append(node.value)
+        return found
+
+    @cached_property
     def loaded_from_state_dicts(self) -> frozenset[str]:
         """``target_net.load_state_dict(policy_net.state_dict())``: the dotted names whose weights the file loads
         from another module's state_dict (a DQN's target network), built on first use."""

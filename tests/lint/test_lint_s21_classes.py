@@ -122,6 +122,21 @@ for x, y in loader:
     print(f"lr is {{{shown}}}")
 """
 
+_CONFIG_DEVICE = """
+import torch
+configs = {{"gamma": 0.99}}
+configs["device"] = {device}
+class Trainer:
+    def __init__(self, configs):
+        self.model = Net().to(configs["device"])
+    def act(self, state):
+        return self.model(state).argmax()
+learner = Trainer(configs)
+for step in range(1000):
+    action = learner.act(state)
+    state = env.step(action.item())
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -155,6 +170,11 @@ CASES = [
      "get_last_lr() reads no tensor (r53 held-out 12152, after scoring)", _SCHEDULE.format(shown="scheduler.get_last_lr()"),
      []),
     ("GA103", "twin: the loss itself, formatted per step", _SCHEDULE.format(shown="loss"), [11]),
+    ("GA103", "cfg['device'] that the file itself only ever sets to the CPU is the CPU (r53 dev 12059, after scoring)",
+     _CONFIG_DEVICE.format(device='torch.device("cpu")'), []),
+    ("GA103", "twin: set to CUDA", _CONFIG_DEVICE.format(device='torch.device("cuda")'), [12]),
+    ("GA103", "twin: a key the file never sets comes from a configuration: can be CUDA",
+     _CONFIG_DEVICE.format(device='torch.device("cpu")').replace('configs["device"] =', 'configs["other"] ='), [12]),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

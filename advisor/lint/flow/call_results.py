@@ -21,7 +21,7 @@ from advisor.lint.flow.kinds import (
     MODEL,
     NUMPY,
 )
-from advisor.lint.flow.literals import name_hint
+from advisor.lint.flow.literals import is_cpu_device, name_hint
 from advisor.lint.flow.scopes import FunctionInfo, call_sites, passed_at
 from advisor.lint.index import parameter_defaults
 from advisor.lint.names import dotted, last_identifier
@@ -196,7 +196,7 @@ def initial_parameter_kind(index, info: FunctionInfo, name: str) -> int:
     if _every_call_passes(index, info, name, lambda passed: isinstance(passed, ast.Constant) and passed.value is None):
         return 0  # (def __init__(self, ..., device=None), every call passing None or leaving it: the CPU default)
     hint = name_hint(name)
-    cpu = hint & DEVICE_BITS and _every_call_passes(index, info, name, lambda passed: _a_cpu_device(index, passed, 0))
+    cpu = hint & DEVICE_BITS and _every_call_passes(index, info, name, lambda passed: is_cpu_device(index, passed, 0))
     return CPU_DEVICE if cpu else hint or (MODEL if _annotated_module(info, name) else 0)
 
 
@@ -214,15 +214,3 @@ def _every_call_passes(index, info: FunctionInfo, name: str, test) -> bool:
     default = parameter_defaults(info.node.args).get(name)
     sites = call_sites(index, info)
     return bool(sites) and all(test(passed_at(site, info, name) or default) for site in sites)
-
-
-def _a_cpu_device(index, node: Optional[ast.AST], depth: int) -> bool:
-    """"cpu", torch.device("cpu"), or a name every assignment of which in the file is one of those."""
-    if isinstance(node, ast.Constant):
-        return node.value == "cpu"
-    if isinstance(node, ast.Call) and last_identifier(node.func) == "device" and node.args:
-        return isinstance(node.args[0], ast.Constant) and node.args[0].value == "cpu"
-    if isinstance(node, ast.Name) and depth < 2:
-        values = index.assigned_values.get(node.id, [])
-        return bool(values) and all(_a_cpu_device(index, value, depth + 1) for value in values)
-    return False

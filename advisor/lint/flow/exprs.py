@@ -33,7 +33,7 @@ from advisor.lint.flow.kinds import (
     NUMPY,
     TENSOR_BITS,
 )
-from advisor.lint.flow.literals import fixed_flag, is_device_key, is_text, name_hint
+from advisor.lint.flow.literals import fixed_flag, is_cpu_device, is_device_key, is_text, name_hint
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
 from advisor.lint.index import children
 from advisor.lint.names import Names, dotted
@@ -152,8 +152,10 @@ class ExprEvaluator(AttributeReads):
         self.ev(node.slice)
         if not isinstance(node.ctx, ast.Load):
             return 0
-        if not base & (TENSOR_BITS | NUMPY) and is_device_key(node.slice):
-            return CUDA_DEVICE  # cfg['device']: a device a configuration file names, can be CUDA
+        if not base & (TENSOR_BITS | NUMPY) and is_device_key(node.slice):  # cfg['device']: a device a configuration
+            stored = self.index.stored_under_keys.get(node.slice.value, [])  # file names, can be CUDA -- unless the
+            cpu = stored and all(is_cpu_device(self.index, value) for value in stored)  # file itself only sets it
+            return CPU_DEVICE if cpu else CUDA_DEVICE  # to the CPU (configs['device'] = torch.device('cpu'))
         if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) \
                 and (_COUNTER_KEY.match(node.slice.value) or isinstance(node.value, ast.Name)
                      and node.slice.value in self.index.text_keys.get(node.value.id, ())):

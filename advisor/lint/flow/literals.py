@@ -49,6 +49,18 @@ def is_device_key(node: Optional[ast.AST]) -> bool:
     return isinstance(node, ast.Constant) and node.value in api.DEVICE_NAME_HINT
 
 
+def is_cpu_device(index, node: Optional[ast.AST], depth: int = 0) -> bool:
+    """"cpu", torch.device("cpu"), or a name every assignment of which in the file is one of those."""
+    if isinstance(node, ast.Constant):
+        return node.value == "cpu"
+    if isinstance(node, ast.Call) and last_identifier(node.func) == "device" and node.args:
+        return isinstance(node.args[0], ast.Constant) and node.args[0].value == "cpu"
+    if isinstance(node, ast.Name) and depth < 2:
+        values = index.assigned_values.get(node.id, [])
+        return bool(values) and all(is_cpu_device(index, value, depth + 1) for value in values)
+    return False
+
+
 _GPU_INDEX = re.compile(r"^(local_rank|rank|gpu|gpu_id|gpu_idx|device_id|device_idx|cuda_id)$", re.IGNORECASE)
 
 
