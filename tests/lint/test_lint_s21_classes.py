@@ -137,6 +137,26 @@ for step in range(1000):
     state = env.step(action.item())
 """
 
+_ROLLOUT_THEN_UPDATE = """
+import torch
+device = "cuda"
+actor = Actor().to(device)
+opt = torch.optim.Adam(actor.parameters())
+def play_episode(env, actor):
+    obs, done = env.reset(), False
+    while not done:
+        obs, reward, done, info = env.step(actor(torch.as_tensor(obs, device=device)).cpu().numpy())
+def update(actor, opt, batch):
+    loss = actor(batch.to(device)).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return loss.item()
+while True:
+    {collect}
+    update(actor, opt, buffer.sample())
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -175,6 +195,10 @@ CASES = [
     ("GA103", "twin: set to CUDA", _CONFIG_DEVICE.format(device='torch.device("cuda")'), [12]),
     ("GA103", "twin: a key the file never sets comes from a configuration: can be CUDA",
      _CONFIG_DEVICE.format(device='torch.device("cpu")').replace('configs["device"] =', 'configs["other"] ='), [12]),
+    ("GA103", "an update helper (backward and step) after an episode a helper plays is once per round, not per step "
+     "(r53 dev 11812, after scoring)", _ROLLOUT_THEN_UPDATE.format(collect="play_episode(env, actor)"), [8]),
+    ("GA103", "twin: no episode played in the loop: each iteration is one update step",
+     _ROLLOUT_THEN_UPDATE.format(collect="buffer.add(env.sample())"), [8, 14]),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

@@ -110,13 +110,14 @@ class LoopAnalysis(BranchGuards, FlowView):
         if self.iterates_loader(loop):
             return True  # one iteration per batch is a step, whatever else it calls
         inner = self._children.get(loop, [])
-        if self.runs_update(loop) and not steps.steps_environment(loop.body) and (
-                any(steps.steps_on_its_own(one.body) and self.is_hot(one)
-                    and (self.runs_update(one) or steps.steps_environment(one.body)) for one in self._descendants(loop))
+        updates = self.runs_update(loop) or any(e.callee is not None and self._steps_model(e.callee) for e in events)
+        if updates and not steps.steps_environment(loop.body) and (
+                self.runs_update(loop) and any(steps.steps_on_its_own(one.body) and self.is_hot(one) and (
+                    self.runs_update(one) or steps.steps_environment(one.body)) for one in self._descendants(loop))
                 or any(e.callee is not None and self._rolls_out(e.callee) for e in events)):
-            return False  # a macro step after micro steps (WGAN), an update after its rollout (A2C): per round
-        if self.runs_update(loop) or steps.steps_environment(loop.body) \
-                or any(e.callee is not None and self._steps_model(e.callee) for e in events):
+            return False  # a macro step after micro steps (WGAN), an update (in the body or a training_step(batch) it
+            # calls) after its rollout (A2C, an episode played by a helper): per round
+        if updates or steps.steps_environment(loop.body):
             return True  # its body (or a training_step(batch) it calls) runs backward() and step(), or env.step()
         if any(self.is_step_loop(one) for one in self._descendants(loop)) or steps.runs_epochs(self.index, loop) \
                 or any(self.guarded(loop, outer) for outer in self.index.enclosing_loops(loop)):
