@@ -293,7 +293,8 @@ def train_step(xb):
 for i in range(100):
     train_step(torch.randn(4, 8, device="cuda"))
 """, [5]),
-    ("GA103", "a read in a method only the loop calls points at the read; a shared helper, at the call", """
+    ("GA103", "a read in a method or helper that only one loop calls points at the read (a call outside any loop, a "
+     "final summary, is no place that reads per step: session 21, the session-12 convention as written)", """
 class Recorder:
     def write(self, out):
         rows = out.argmax(1).cpu().numpy()
@@ -307,7 +308,7 @@ for xb in loader:
     rec.write(out)
     summary(out)
 print(summary(model(torch.randn(2, 8, device="cuda"))))
-""", [3, 12]),
+""", [3, 6]),
     ("GA103", "a model known only by use (.parameters() handed to an optimizer), fed CUDA tensors", """
 from mylib import build
 net = build()

@@ -157,6 +157,28 @@ while True:
     update(actor, opt, buffer.sample())
 """
 
+_FULL_GRAPH = """
+import torch
+model = GCN().cuda()
+data = data.cuda()
+opt = torch.optim.Adam(model.parameters())
+def train():
+    opt.zero_grad()
+    loss = model(data)[data.train_mask].sum()
+    loss.backward()
+    opt.step()
+def evaluate():
+    pred = model(data).argmax(1)
+    accs = []
+    for mask in {masks}:
+        accs.append(int((pred[mask] == data.y[mask]).sum()))
+    return accs
+print(evaluate())
+for epoch in range(200):
+    train()
+    accs = evaluate()
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -199,6 +221,12 @@ CASES = [
      "(r53 dev 11812, after scoring)", _ROLLOUT_THEN_UPDATE.format(collect="play_episode(env, actor)"), [8]),
     ("GA103", "twin: no episode played in the loop: each iteration is one update step",
      _ROLLOUT_THEN_UPDATE.format(collect="buffer.add(env.sample())"), [8, 14]),
+    ("GA103", "a walk over a handful of masks written out runs on every call of the per-epoch evaluate() of full-graph "
+     "training; its first call before training is no loop's (r52 11761, 11662, r51 11102, after scoring)",
+     _FULL_GRAPH.format(masks="[data.train_mask, data.val_mask, data.test_mask]"), [14]),
+    ("GA103", "twin: evaluate() called from two loops: each calling line is where to change",
+     _FULL_GRAPH.format(masks="[data.train_mask, data.val_mask, data.test_mask]")
+     + "for epoch in range(100):\n    train()\n    evaluate()\n", [19, 22]),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

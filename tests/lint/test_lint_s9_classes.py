@@ -464,7 +464,8 @@ def train(config, loader):
         print(loss.item())
 """, [10]),
     ("GA103", "a helper called twice inside one loop is reported at each call (session 12's placement: two call "
-     "sites, two places the program chose to read); one also called outside a loop is reported at each call in the loop", """
+     "sites, two places the program chose to read); one called once in the loop and once outside any loop is reported "
+     "inside, at its read (one loop calls it: the session-12 convention as written; session 21)", """
 import torch
 model = torch.nn.Linear(16, 4).cuda().eval()
 def transcribe(x):
@@ -477,7 +478,7 @@ with torch.no_grad():
         b = transcribe(hyp)
         s = score(ref)
     total = score(last)
-""", [9, 10, 11]),
+""", [6, 9, 10]),
     ("GA109", "torch.device('cuda:{}'.format(args.cuda)) is a CUDA device: the model moved there and cast to "
      "float64 is reported at the cast; a text format is no device", """
 import torch

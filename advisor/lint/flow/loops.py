@@ -37,6 +37,7 @@ from advisor.lint.flow.walks import (
     walks_a_mapping,
     walks_few_components,
     walks_parameters,
+    walks_written_items,
 )
 from advisor.lint.flow.while_counts import loop_iterations
 from advisor.lint.index import children
@@ -354,7 +355,9 @@ class LoopAnalysis(BranchGuards, FlowView):
                 if event.bits & HOST_READ and not self.guarded(event.node, info.node)]
 
     def _every_call_events(self, info: FunctionInfo) -> list[Event]:
-        """``info``'s body's events, its loops aside but one run once a call (``range(1)``, a body ending in break)."""
+        """``info``'s body's events, its loops aside but one run once a call (``range(1)``, a body ending in break) and
+        a walk over a handful of items written out (``for mask in [train_mask, val_mask, test_mask]``: every call
+        runs each of them)."""
         once = [loop.body for loop in self._loops_by_scope.get(info.node, ()) if not self.index.enclosing_loops(loop)
-                and (self.iterations(loop) == 1 or steps.runs_once(loop.body))]
+                and (self.iterations(loop) == 1 or steps.runs_once(loop.body) or walks_written_items(loop))]
         return self.effects.body_events(info, True) + [e for b in once for e in self.effects.events(b, stop_at_loops=True)]

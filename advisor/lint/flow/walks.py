@@ -137,6 +137,12 @@ def _a_shape(value: ast.AST) -> bool:
         and not value.args and isinstance(value.func, ast.Attribute) and value.func.attr == "size"
 
 
+def walks_written_items(loop: ast.AST) -> bool:
+    """``for mask in [train_mask, val_mask, test_mask]``: a handful of items written out in the loop's header."""
+    return isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.iter, (ast.List, ast.Tuple, ast.Set)) \
+        and 0 < len(loop.iter.elts) <= _FEW_SETTINGS
+
+
 def sweeps_settings(loop: ast.AST, index: FileIndex, qual) -> bool:
     """``for size in [256, 1024]``, ``for name, option in runs.items()`` of a dict of a few settings,
     ``itertools.product(...)`` of settings, a range whose variable sizes the tensors: each iteration is a separate
