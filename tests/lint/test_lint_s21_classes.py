@@ -179,6 +179,17 @@ for epoch in range(200):
     accs = evaluate()
 """
 
+_EPSILON = """
+import torch
+def gradient_penalty(critic, data, fake):
+    epsilon = torch.rand(data.size(0), 1, 1, 1)
+    epsilon = epsilon.{shape}(data)
+    epsilon = epsilon.cuda()
+    return critic(epsilon * data + (1 - epsilon) * fake)
+for x in loader:
+    gradient_penalty(critic, x.cuda(), fake)
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -227,6 +238,9 @@ CASES = [
     ("GA103", "twin: evaluate() called from two loops: each calling line is where to change",
      _FULL_GRAPH.format(masks="[data.train_mask, data.val_mask, data.test_mask]")
      + "for epoch in range(100):\n    train()\n    evaluate()\n", [19, 22]),
+    ("GA104", "eps.expand_as(data) takes data's shape, not its device: the draw is still on the CPU when copied (r44 "
+     "9452, 9607)", _EPSILON.format(shape="expand_as"), [3]),
+    ("GA104", "twin: eps.type_as(data) moves it to data's device itself", _EPSILON.format(shape="type_as"), [3]),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

@@ -13,6 +13,8 @@ from advisor.lint import torch_api as api
 from advisor.lint.flow.kinds import CONTAINER, CPU_TENSOR, CUDA_TENSOR, F64, FRESH, NUMPY
 
 _DISPLAYS = (ast.List, ast.Dict, ast.Tuple, ast.ListComp, ast.DictComp)
+# eps.expand_as(data): only the argument's shape is taken -- the result stays where the receiver is
+_SHAPE_FROM_ARGUMENT = frozenset({"expand_as", "view_as", "reshape_as"})
 
 
 def tensor_method_result(receiver: int, attr: str, node: ast.Call, arguments: int) -> int:
@@ -26,7 +28,7 @@ def tensor_method_result(receiver: int, attr: str, node: ast.Call, arguments: in
     if attr == "pin_memory":
         return CPU_TENSOR | (receiver & F64)
     out = receiver & (CUDA_TENSOR | CPU_TENSOR | FRESH | (0 if attr == "astype" else F64))  # (a slip for .to(dtype))
-    if arguments & CUDA_TENSOR:
+    if arguments & CUDA_TENSOR and attr not in _SHAPE_FROM_ARGUMENT:
         out |= CUDA_TENSOR
     if attr == "get" and _default_is_text(node):
         return 0  # targets.get("scene_name", ["unknown"]): an entry of names, whatever else the dict holds
