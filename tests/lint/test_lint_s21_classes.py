@@ -190,6 +190,22 @@ for x in loader:
     gradient_penalty(critic, x.cuda(), fake)
 """
 
+_SAMPLER = """
+import torch
+def sample(model, x_T, T):
+    x_t = x_T
+    for t in reversed(range(T)):
+        if t > 1:
+            z = torch.randn_like(x_t)
+        else:
+            z = {last}
+        z = z.to(x_t.device)
+        x_t = model(x_t, t) + z
+    return x_t
+for batch in loader:
+    sample(model, batch.cuda(), 1000)
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -241,6 +257,10 @@ CASES = [
     ("GA104", "eps.expand_as(data) takes data's shape, not its device: the draw is still on the CPU when copied (r44 "
      "9452, 9607)", _EPSILON.format(shape="expand_as"), [3]),
     ("GA104", "twin: eps.type_as(data) moves it to data's device itself", _EPSILON.format(shape="type_as"), [3]),
+    ("GA104", "a name CUDA on one path and a fill just made on the CPU on the other: that path copies the fill (r40 "
+     "8002, after scoring)", _SAMPLER.format(last="torch.zeros(x_t.shape)"), [8]),
+    ("GA104", "twin: the other path makes its zeros on the batch's device", _SAMPLER.format(
+        last="torch.zeros_like(x_t)"), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

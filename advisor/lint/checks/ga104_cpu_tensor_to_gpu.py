@@ -104,7 +104,7 @@ def run(ctx) -> Iterator[Hit]:
         receiver = func.value
         before = ctx.kind(receiver)
         if not (ctx.kind(call) & CUDA_TENSOR or _to_a_tensors_device(ctx, call)) or not before & CPU_TENSOR \
-                or before & CUDA_TENSOR:
+                or before & CUDA_TENSOR and not _filled_on_one_path(ctx, receiver, before, call):
             continue
         pieces = _joined_factories(ctx, receiver, call)
         if pieces:
@@ -163,6 +163,13 @@ def run(ctx) -> Iterator[Hit]:
         yield Hit(f"{short(call)} copies a tensor just made on the CPU to the GPU; create it with "
                   f"device={device} instead", node=made if made is not None else call, fix=fix,
                   evidence={"created": short(factory) if factory is not None else short(receiver)})
+
+
+def _filled_on_one_path(ctx, receiver: ast.AST, before: int, call: ast.Call) -> bool:
+    """``z = torch.randn_like(x) if t > 1 else torch.zeros(x.shape)``; ``z = z.to(x.device)``: a name CUDA on one path
+    and a fill this function just made on the CPU on another -- that path copies the fill."""
+    return isinstance(receiver, ast.Name) and bool(before & FRESH) \
+        and factory_assignment(ctx, ctx.index.scope_of(call), receiver.id, call.lineno) is not None
 
 
 def _only_copied(ctx, scope: ast.AST, name: str, lines: list[int]) -> bool:
