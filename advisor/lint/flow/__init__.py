@@ -6,6 +6,7 @@ env.py       the environment with cheap branching (a trail of writes, no copies)
 literals.py  what an expression says by its syntax alone (a literal, a name's hint, a config key)
 exprs.py     what kind of value each expression produces
 numpy_kinds.py  what numpy's functions return
+method_results.py  ... what a method call on a held value returns (a tensor's, a model's, a cast), and calling one
 calls.py     ... and each call: torch, numpy, models, the user's own functions
 conditions.py  tests that ask where the program runs (if device.type == 'cuda':)
 analyzer.py  the pass itself (statements, worklist over functions): FlowResult
@@ -17,6 +18,7 @@ name_effects.py  ... what a call by a plain name does (a mixin of effects.py)
 effects.py   what each expression does to the GPU: work, compute, sync, host read, clock
 walks.py     loops over the parts of one step (parameters, a few registered components)
 steps.py     loop bodies that run the training update (backward, optimizer.step), or run once
+read_arguments.py  whether a helper's read of its own parameter happens at one call (that call hands it CUDA)
 loops.py     hot loops, and the host reads on each of their iterations
 regions.py   a timed region: the GPU effects between the reads that measure it
 wrappers.py  timings that wrap what they measure: timing decorators, timing context managers

@@ -12,7 +12,6 @@ from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.device_sources import ENVIRONMENT_READERS, environment_device, sets_default_cuda
-from advisor.lint.flow.exprs import ExprEvaluator
 from advisor.lint.flow.kinds import (
     CONTAINER,
     CPU_DEVICE,
@@ -31,51 +30,34 @@ from advisor.lint.flow.kinds import (
     INSTANCE_BITS,
     LOADER,
     MODEL,
-    MODEL_BITS,
-    NP_RNG,
-    NUMPY,
-    TENSOR_BITS,
 )
 from advisor.lint.flow.literals import (
     alias_names,
     dtype_kind,
     holds_literal_data,
-    is_device_key,
     is_device_number,
     looks_like_model,
     made_by_library_class,
     makes_new_data,
     placed_on,
-    type_cast,
 )
-from advisor.lint.flow.metrics import fed_cuda
-from advisor.lint.flow.moves import is_module, moved
+from advisor.lint.flow.method_results import Kw, MethodResults, every_kind
+from advisor.lint.flow.moves import is_module
 from advisor.lint.flow.numpy_kinds import numpy_result
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
-from advisor.lint.flow.tensor_envs import STEPPING_METHODS, tensor_environments
-from advisor.lint.flow.tensor_methods import tensor_method_result
 from advisor.lint.names import dotted
 
-Kw = dict[Optional[str], int]
 _MATH_BUILTINS = frozenset({"sum", "min", "max", "abs", "pow", "round"})  # on tensors they return tensors
 _BUILTINS = frozenset(dir(builtins))
 _COPYING_FACTORIES = frozenset({"tensor", "as_tensor", "asarray"})
 _MOVE_RECEIVER_METHODS = frozenset({"to", "cuda", "double", "float", "half", "bfloat16", "pin_memory"})
-_MODEL_DTYPE_METHODS = frozenset({"double", "float", "half", "bfloat16"})
-
-
-def _all(pos: list[int], kw: Kw) -> int:
-    out = 0
-    for kind in list(pos) + list(kw.values()):
-        out |= kind
-    return out
 
 
 def _keyword(call: ast.Call, name: str) -> Optional[ast.AST]:
     return next((k.value for k in call.keywords if k.arg == name), None)
 
 
-class CallEvaluator(ExprEvaluator):
+class CallEvaluator(MethodResults):
     def _call(self, node: ast.Call) -> int:
         func = node.func
         qualified = self.qual_here(func)
@@ -94,7 +76,7 @@ class CallEvaluator(ExprEvaluator):
         callee = self.ev(func)
         pos, kw = self.eval_args(node)
         out = self.call_value(callee, pos, kw)
-        if not out and _all(pos, kw) & CUDA_TENSOR and (isinstance(func, ast.Subscript) or isinstance(func, ast.Call)
+        if not out and every_kind(pos, kw) & CUDA_TENSOR and (isinstance(func, ast.Subscript) or isinstance(func, ast.Call)
                                                        and api.COMPUTES_ON_ITS_INPUTS.search(dotted(func.func) or "")):
             return CUDA_TENSOR  # criterion()(out, y): a loss class handed in; heads["bbox"](x): a table of modules
         return out
@@ -123,7 +105,7 @@ class CallEvaluator(ExprEvaluator):
             return CUDA_TENSOR | (F64 if name.endswith("DoubleTensor") else 0)
         if name.startswith("torch.cuda."):
             return 0
-        default = sets_default_cuda(name, node, _all(pos, kw), self.names.qual)
+        default = sets_default_cuda(name, node, every_kind(pos, kw), self.names.qual)
         if default is not None:
             self.default_cuda = self.default_cuda or default
             return 0
@@ -135,9 +117,9 @@ class CallEvaluator(ExprEvaluator):
             dataset = pos[0] if pos else kw.get("dataset", 0)
             return LOADER | (dataset & (F64 | CUDA_TENSOR)) | self._items_on_cuda(dataset)
         if name in api.DATASETS_OF_TENSORS:
-            return _all(pos, kw) & (CUDA_TENSOR | CPU_TENSOR | F64)
+            return every_kind(pos, kw) & (CUDA_TENSOR | CPU_TENSOR | F64)
         if name in api.PASSTHROUGH_CALLS or name in api.SPLITTING_CALLS:  # (X_train, X_test, ... = split(X, y))
-            return (pos[0] if name in api.PASSTHROUGH_CALLS else _all(pos, {})) if pos else 0
+            return (pos[0] if name in api.PASSTHROUGH_CALLS else every_kind(pos, {})) if pos else 0
         if name.startswith("numpy."):
             return numpy_result(name, node, pos, kw)
         if last == "from_pretrained":
@@ -154,16 +136,16 @@ class CallEvaluator(ExprEvaluator):
         if name in api.MODEL_COMPILERS:
             return pos[0] & (MODEL | CUDA_MODEL | EVAL | F64) if pos else 0
         if name.startswith(api.OPTIMIZER_PREFIXES) and last[:1].isupper() or api.SCHEDULE_FACTORY.match(last):
-            return CUDA_WORKER if _all(pos, kw) & (CUDA_TENSOR | CUDA_MODEL) else 0  # (a schedule of one: numbers)
+            return CUDA_WORKER if every_kind(pos, kw) & (CUDA_TENSOR | CUDA_MODEL) else 0  # (a schedule of one: numbers)
         if name.startswith("torch.nn.") and last[:1].isupper():
-            out = MODEL | (_all(pos, {}) & (MODEL | CUDA_MODEL | F64))  # wrappers keep what they wrap
+            out = MODEL | (every_kind(pos, {}) & (MODEL | CUDA_MODEL | F64))  # wrappers keep what they wrap
             if kw.get("device", 0) & CUDA_DEVICE or last == "DataParallel":
                 out |= CUDA_MODEL
             if dtype_kind(_keyword(node, "dtype"), kw.get("dtype", 0)) & DTYPE_F64:
                 out |= F64
             return out
         if name.startswith("torch."):
-            every = _all(pos, kw)
+            every = every_kind(pos, kw)
             out = every & (MODEL | CUDA_MODEL)  # torch.jit.script(model), torch.compile(model)
             if every & CUDA_TENSOR:
                 out |= CUDA_TENSOR | (every & F64)
@@ -171,7 +153,7 @@ class CallEvaluator(ExprEvaluator):
                 fresh = all(kind & FRESH for kind in list(pos) + list(kw.values()) if kind & CPU_TENSOR)
                 out |= CPU_TENSOR | (every & F64) | (FRESH if fresh else 0)
             return out
-        if name.split(".", 1)[0] not in api.NOT_ON_CUDA and _all(pos, kw) & CUDA_TENSOR \
+        if name.split(".", 1)[0] not in api.NOT_ON_CUDA and every_kind(pos, kw) & CUDA_TENSOR \
                 and not api.TEXT_DECODING.search(last):  # a library built on torch (from train import ctc_decode: text)
             if last.endswith("Loader"):  # NeighborLoader(data_on_cuda, ...): batches of CUDA data, not a tensor
                 return LOADER | CUDA_TENSOR
@@ -227,7 +209,7 @@ class CallEvaluator(ExprEvaluator):
             method = self.scopes.method_of(self.scope, attr)
             if method is not None:  # (and what the file's subclasses put in its place)
                 out = self._call_each([method, *self.scopes.overrides(method)], node, pos, kw, own_methods=True)
-                if not out and method.is_abstract and _all(pos, kw) & CUDA_TENSOR:
+                if not out and method.is_abstract and every_kind(pos, kw) & CUDA_TENSOR:
                     return CUDA_TENSOR  # loss = self.train_step(batch) of a base class: a subclass computes it there
                 return out
         if isinstance(receiver_node, ast.Name) and not receiver:
@@ -251,76 +233,6 @@ class CallEvaluator(ExprEvaluator):
         out = self.method_result(receiver & ~INSTANCE_BITS, attr, node, pos, kw)  # Net().cuda(): still a Net
         return out | (receiver & INSTANCE_BITS if attr in api.MODEL_SELF_METHODS and is_module(out) else 0)
 
-    def method_result(self, receiver: int, attr: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
-        receiver_node = node.func.value if isinstance(node.func, ast.Attribute) else node.func
-        if attr in ("to", "cuda", "cpu"):
-            return moved(self, receiver, attr, node, pos, kw)
-        if attr in ("item", "tolist", "format"):  # a number, list or text ('cuda:{}'.format(i): a device)
-            return receiver & DEVICE_BITS if attr == "format" else 0
-        if attr in api.HOST_TABLE_METHODS:
-            return 0  # results.pandas() of a detector: host tables, read back by the library
-        if attr in ("aggregate", "compute") and not receiver and fed_cuda(self.index, self.values, receiver_node):
-            return CUDA_TENSOR  # dice_metric(y_pred=out, y=y) ... dice_metric.aggregate(): where its inputs were
-        if attr == "type" and node.args and receiver & (CUDA_TENSOR | CPU_TENSOR):
-            cast = type_cast(node.args[0], receiver, self.names.qual, self.index.assigned_values)
-            if cast:
-                return cast
-        if receiver == 0 and attr in _MODEL_DTYPE_METHODS and looks_like_model(receiver_node):
-            # GenLSTM(stride=500).double(), netG.half(): a class the file imports, made or named like a model;
-            # converting it must not lose that it is one (.cuda() next moves a model, not a tensor)
-            receiver = MODEL
-        if attr in ("eval", "train") and receiver & (CUDA_TENSOR | CPU_TENSOR) and looks_like_model(receiver_node):
-            # model, opt, epoch = load_checkpoint(device, path) read as data: .eval() says it is a module (CUDA if so)
-            receiver = (receiver & ~(CUDA_TENSOR | CPU_TENSOR)) | MODEL | (CUDA_MODEL if receiver & CUDA_TENSOR else 0)
-        module = is_module(receiver) or (receiver == 0 and attr in ("eval", "train")
-                                          and looks_like_model(receiver_node))
-        if attr in ("double", "cdouble"):  # (on a value we know nothing of -- a loader's batch -- float64 all the same)
-            return receiver | F64 if receiver & (TENSOR_BITS | NUMPY | MODEL_BITS) or not receiver else 0
-        if attr in ("float", "half", "bfloat16", "long", "int", "short", "byte", "bool", "char", "cfloat"):  # (no float64)
-            return receiver & ~F64
-        if module:
-            if attr == "eval" or (attr == "train" and node.args and _is_false(node.args[0])):
-                return receiver | MODEL | EVAL
-            if attr == "train":
-                return (receiver | MODEL) & ~EVAL
-            if attr in ("parameters", "buffers", "named_parameters", "named_buffers"):
-                return (CUDA_TENSOR if receiver & CUDA_MODEL else 0) | (receiver & F64)
-            if attr in api.MODEL_SELF_METHODS:
-                return receiver
-            if attr in ("children", "named_children"):  # nn.Sequential(*list(net.children())[:-1]): net's own layers
-                return receiver & (MODEL | CUDA_MODEL | F64)
-            if attr in api.MODEL_QUIET_METHODS or (api.MODEL_SETUP_METHOD.match(attr)
-                                                   and not _all(pos, kw) & CUDA_TENSOR):
-                # model.configure_optimizers(wd, lr, ...): set-up, no tensor comes back (an optimizer does)
-                return CUDA_WORKER if receiver & CUDA_MODEL and attr.startswith("configure_optim") else 0
-            if attr in api.MODEL_HOST_RESULT_METHODS:
-                return 0
-            return self.call_value(receiver & ~EVAL, pos, kw)  # forward, generate, predict, ...
-        if receiver & CUDA_WORKER:
-            return _all(pos, kw) & CUDA_TENSOR  # scaler.scale(loss)
-        if receiver & NP_RNG:
-            return NUMPY | (F64 if attr in api.RNG_F64_METHODS else 0)
-        if attr == "astype":  # only NumPy arrays have .astype(): what the pass took for a tensor is an array
-            receiver = (receiver & ~(CUDA_TENSOR | CPU_TENSOR | CONTAINER)) | NUMPY
-        if receiver & (CUDA_TENSOR | CPU_TENSOR):
-            return tensor_method_result(receiver, attr, node, _all(pos, kw))
-        if not receiver and attr in api.F64_ARRAY_METHODS:
-            return NUMPY | F64  # nib.load(path).get_fdata(): nibabel's image data, float64 unless asked otherwise
-        if receiver & NUMPY or (not receiver and attr == "astype"):  # only NumPy arrays have .astype()
-            if attr == "astype":
-                target = dtype_kind(node.args[0], pos[0]) if node.args else kw.get("dtype", 0)
-                return NUMPY | (F64 if target & DTYPE_F64 else 0)
-            return 0 if attr in ("tolist", "item") else receiver & (NUMPY | F64)
-        if not receiver and attr in STEPPING_METHODS and dotted(receiver_node) in tensor_environments(self.index):
-            return CUDA_TENSOR  # obs, rewards, terminated, ... = env.step(action) of a simulator on env.device
-        if not receiver and attr == "get" and node.args and is_device_key(node.args[0]):
-            return CUDA_DEVICE | (pos[1] if len(pos) > 1 else 0)  # config.get("device", "cpu"): may be CUDA
-        if not receiver and _all(pos, kw) & CUDA_TENSOR and not api.TEXT_DECODING.search(attr) \
-                and (api.COMPUTES_ON_ITS_INPUTS.search(attr) or api.COMPUTE_METHOD_HINT.match(attr)):
-            # `self.dmodel(x)`, `self._extract_features(imgs)` of a class the file does not show: CUDA in, CUDA out
-            return CUDA_TENSOR
-        return 0
-
     # -- plain names: builtins, the user's functions and classes, values held in variables ------------
     def _name_call(self, node: ast.Call, name: str) -> int:
         held = self.lookup(name)
@@ -331,7 +243,7 @@ class CallEvaluator(ExprEvaluator):
             if name in ("iter", "next", "list", "tuple", "sorted", "reversed", "map"):  # map(to_cuda, batch): its results
                 return (CUDA_TENSOR if pos[0] & CUDA_FN else 0) if name == "map" and pos else pos[0] if pos else 0
             if name in _MATH_BUILTINS:
-                return _all(pos, kw) & (CUDA_TENSOR | CPU_TENSOR | F64)
+                return every_kind(pos, kw) & (CUDA_TENSOR | CPU_TENSOR | F64)
             found = self.scopes.resolve(name, self.scope)
             if found is None:  # a parameter the calls fill with functions (acc_fn; extract_fn, one of two extractors)
                 held = self.scopes.held_functions(node.func, self.scope)
@@ -346,10 +258,10 @@ class CallEvaluator(ExprEvaluator):
             if functions:
                 return self._call_each(functions, node, pos, kw)
         out = self.call_value(held, pos, kw) | self.run_forward(held, node, pos, kw)
-        if _all(pos, kw) & CUDA_TENSOR and not held & (CUDA_MODEL | CUDA_TENSOR | CPU_TENSOR) \
+        if every_kind(pos, kw) & CUDA_TENSOR and not held & (CUDA_MODEL | CUDA_TENSOR | CPU_TENSOR) \
                 and (held & MODEL or not held and api.MODEL_NAME_HINT.search(name)):
             self.bind(name, held | MODEL | CUDA_MODEL)  # model(x) of CUDA data: the module is on the GPU too
-        if not out and not held and _all(pos, kw) & CUDA_TENSOR and (
+        if not out and not held and every_kind(pos, kw) & CUDA_TENSOR and (
                 api.COMPUTES_ON_ITS_INPUTS.search(name) or name in self.index.parameter_owners
                 or made_by_library_class(self.index.assigned_values.get(name, ()), self.names.qual)
                 or any(api.MODEL_NAME_HINT.search(a) for a in alias_names(self.index.assigned_values, name))):
@@ -371,30 +283,13 @@ class CallEvaluator(ExprEvaluator):
         """A bare name the file neither holds nor defines: a builtin, a star import, a snippet's model."""
         if name == "Variable" and node.args and name not in self.index.bound_names:
             return pos[0]  # pre-0.4 code quoted without its imports: torch.autograd.Variable is its tensor
-        if api.COMPUTES_ON_ITS_INPUTS.search(name) and _all(pos, kw) & CUDA_TENSOR \
+        if api.COMPUTES_ON_ITS_INPUTS.search(name) and every_kind(pos, kw) & CUDA_TENSOR \
                 and not api.TEXT_DECODING.search(name):  # named like a model or a loss,
             return CUDA_MODEL if name.endswith("Loss") else CUDA_TENSOR  # fed CUDA tensors (FocalLoss(w): a module)
-        if name[:1].isupper() and api.FREE_MODEL_NAME.match(name) and not _all(pos, kw) & (CUDA_TENSOR | CPU_TENSOR):
+        if name[:1].isupper() and api.FREE_MODEL_NAME.match(name) and not every_kind(pos, kw) & (CUDA_TENSOR | CPU_TENSOR):
             return MODEL  # `Net()` of a star import: the class is made, not a snippet's model run
         if name not in _BUILTINS:
             placed = placed_on(name, pos, kw)
             if placed:
                 return placed
         return self.call_value(self._name(node.func), pos, kw)  # a snippet's model (exprs._name)
-
-    def call_value(self, callee: int, pos: list[int], kw: Kw) -> int:
-        """Calling a value: a model (forward) or anything else we hold."""
-        arguments = _all(pos, kw)
-        out = 0
-        if callee & CUDA_MODEL or (callee & (MODEL | CUDA_FN) and arguments & CUDA_TENSOR) \
-                or (callee & CUDA_TENSOR and not callee & CPU_TENSOR):  # (a lambda loss; torch.load(p).cuda())
-            out = CUDA_TENSOR
-        elif callee & MODEL and arguments & CPU_TENSOR:
-            out = CPU_TENSOR
-        if out:
-            out |= callee & F64
-        return out
-
-
-def _is_false(node: ast.AST) -> bool:
-    return isinstance(node, ast.Constant) and node.value is False
