@@ -206,6 +206,17 @@ for batch in loader:
     sample(model, batch.cuda(), 1000)
 """
 
+_RESHAPED_CAST = """
+import torch
+device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu")
+for i, data in enumerate(trainloader):
+    inputs = data
+    inputs = inputs.{cast}()
+    inputs = inputs.unsqueeze(0)
+    inputs = inputs.to(device)
+    outputs = model(inputs)
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -261,6 +272,9 @@ CASES = [
      "8002, after scoring)", _SAMPLER.format(last="torch.zeros(x_t.shape)"), [8]),
     ("GA104", "twin: the other path makes its zeros on the batch's device", _SAMPLER.format(
         last="torch.zeros_like(x_t)"), []),
+    ("GA109", "x = x.double(); x = x.unsqueeze(0); x.to(device): the float64 survives the reshape, reported at the "
+     "cast (r39 7766, after scoring)", _RESHAPED_CAST.format(cast="double"), [5]),
+    ("GA109", "twin: a float32 cast", _RESHAPED_CAST.format(cast="float"), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

@@ -62,6 +62,7 @@ _BOUND = re.compile(r"\s*([A-Za-z_]\w*)\s*=[^=]")
 _COMPLEX = re.compile(r"complex128|cdouble|\bc16\b|dtype=complex\b|\.to\(complex\)")
 _CUDA = CUDA_TENSOR | CUDA_MODEL
 _DEFAULT_DTYPE_SETTERS = ("torch.set_default_dtype", "torch.set_default_tensor_type")
+_SAME_DATA = frozenset({"unsqueeze", "squeeze", "view", "reshape", "flatten", "contiguous", "permute", "transpose"})
 
 
 def run(ctx) -> Iterator[Hit]:
@@ -175,14 +176,21 @@ def _converted_before(ctx, call: ast.Call) -> Optional[ast.Call]:
     func = call.func
     if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda") and isinstance(func.value, ast.Name)):
         return None
-    scope = ctx.index.scope_of(call)
-    before = [value for value in ctx.index.assigned_values.get(func.value.id, ())
-              if value.lineno < call.lineno and ctx.index.scope_of(value) is scope]
-    last = max(before, key=lambda value: (value.lineno, value.col_offset), default=None)
+    scope, name = ctx.index.scope_of(call), func.value.id
+    values = [value for value in ctx.index.assigned_values.get(name, ()) if ctx.index.scope_of(value) is scope]
+    last = max((v for v in values if v.lineno < call.lineno), key=lambda v: (v.lineno, v.col_offset), default=None)
+    while _reshapes_itself(last, name):  # x = x.double(); x = x.unsqueeze(0); x.to(device): the cast two lines up
+        last = max((v for v in values if v.lineno < last.lineno), key=lambda v: (v.lineno, v.col_offset), default=None)
     if isinstance(last, ast.Call) and isinstance(last.func, ast.Attribute) and last.func.attr == "double" \
             and isinstance(last.func.value, ast.Name) and last.func.value.id == func.value.id:
         return last
     return _float64_cast_in(ctx, last) if last is not None else None
+
+
+def _reshapes_itself(value: Optional[ast.AST], name: str) -> bool:
+    """``x = x.unsqueeze(0)`` / ``x.view(-1, d)``: the same data, another shape."""
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _SAME_DATA \
+        and isinstance(value.func.value, ast.Name) and value.func.value.id == name
 
 
 def _float64_cast_in(ctx, value: ast.AST) -> Optional[ast.Call]:

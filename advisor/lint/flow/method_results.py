@@ -36,6 +36,8 @@ from advisor.lint.names import dotted
 
 Kw = dict[Optional[str], int]
 _MODEL_DTYPE_METHODS = frozenset({"double", "float", "half", "bfloat16"})
+_SAME_DATA_METHODS = api.VIEW_METHODS | {"reshape", "contiguous", "clone", "flatten", "repeat", "permute", "squeeze_",
+                                         "unsqueeze_"}
 
 
 def every_kind(pos: list[int], kw: Kw) -> int:
@@ -104,6 +106,8 @@ class MethodResults(ExprEvaluator):
             receiver = (receiver & ~(CUDA_TENSOR | CPU_TENSOR | CONTAINER)) | NUMPY
         if receiver & (CUDA_TENSOR | CPU_TENSOR):
             return tensor_method_result(receiver, attr, node, every_kind(pos, kw))
+        if receiver == F64 and attr in _SAME_DATA_METHODS:
+            return F64  # x = batch.double(); x = x.unsqueeze(0): still the float64 data, wherever it lives
         if not receiver and attr in api.F64_ARRAY_METHODS:
             return NUMPY | F64  # nib.load(path).get_fdata(): nibabel's image data, float64 unless asked otherwise
         if receiver & NUMPY or (not receiver and attr == "astype"):  # only NumPy arrays have .astype()
