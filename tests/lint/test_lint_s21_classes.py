@@ -217,6 +217,17 @@ for i, data in enumerate(trainloader):
     outputs = model(inputs)
 """
 
+_HANDED_BACK = """
+import torch
+from shared_functions import training_loop
+DEVICE = "cuda"
+model = FraudMLP(16, 100).to(DEVICE)
+{targets} = training_loop(model, train_loader, valid_loader)
+predictions = []
+for x_batch, y_batch in valid_loader:
+    predictions.append(model(x_batch).detach().cpu().numpy())
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -275,6 +286,11 @@ CASES = [
     ("GA109", "x = x.double(); x = x.unsqueeze(0); x.to(device): the float64 survives the reshape, reported at the "
      "cast (r39 7766, after scoring)", _RESHAPED_CAST.format(cast="double"), [5]),
     ("GA109", "twin: a float32 cast", _RESHAPED_CAST.format(cast="float"), []),
+    ("GA103", "model, secs, losses = training_loop(model, ...) of a function the file does not show: the model handed "
+     "in and bound back to its own name is still the CUDA model (r49 10876, after scoring)",
+     _HANDED_BACK.format(targets="model, secs, losses"), [8]),
+    ("GA103", "twin: bound to another name, what comes back is unknown", _HANDED_BACK.format(targets="result, secs, losses")
+     .replace("predictions.append(model(", "predictions.append(result("), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

@@ -19,6 +19,7 @@ from advisor.lint.flow.kinds import (
     INSTANCE_BITS,
     LOADER,
     MODEL,
+    MODEL_BITS,
     NUMPY,
 )
 from advisor.lint.flow.literals import is_cpu_device, name_hint
@@ -44,7 +45,7 @@ def returned_shape(analyzer, target: ast.AST, value: ast.AST) -> Optional[tuple[
         return split
     info = _function_called(analyzer, value.func)
     if info is None:
-        return None
+        return _handed_back(analyzer, target.elts, value)
     size = len(target.elts)
     returns = [node.value for node in ast.walk(info.node) if isinstance(node, ast.Return)
                and analyzer.index.scope_of(node) is info.node and not _returns_none(node)]
@@ -98,6 +99,16 @@ def _functional_split(analyzer, call: ast.Call, size: int) -> Optional[tuple[int
     module = analyzer.ev(call.args[0]) & (MODEL | CUDA_MODEL | F64)
     tensors = (CUDA_TENSOR if module & CUDA_MODEL else 0) | (module & F64 if module & CUDA_MODEL else 0)
     return (module | MODEL,) + (tensors,) * (size - 1)
+
+
+def _handed_back(analyzer, targets: list[ast.AST], call: ast.Call) -> Optional[tuple[int, ...]]:
+    """``model, secs, losses = training_loop(model, train_loader, ...)`` of a function the file does not show: the model
+    handed in and bound back to its own name is that model (trained, on its device); the other parts are unknown."""
+    handed = {a.id: analyzer.values.get(a, 0) for a in list(call.args) + [k.value for k in call.keywords]
+              if isinstance(a, ast.Name)}
+    shape = tuple(handed.get(t.id, 0) & (MODEL_BITS | CUDA_TENSOR | CPU_TENSOR | F64) if isinstance(t, ast.Name) else 0
+                  for t in targets)
+    return shape if any(kind & MODEL_BITS for kind in shape) else None
 
 
 def _accelerator_prepare(analyzer, call: ast.Call) -> bool:
