@@ -228,6 +228,15 @@ for x_batch, y_batch in valid_loader:
     predictions.append(model(x_batch).detach().cpu().numpy())
 """
 
+_TARGET_LABELS = """
+import numpy as np
+import torch
+device = "cuda"
+for x, y in loader:
+    labels = torch.from_numpy(np.array({values})).float().to(device)
+    loss = criterion(model(x.to(device)), labels)
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -291,6 +300,9 @@ CASES = [
      _HANDED_BACK.format(targets="model, secs, losses"), [8]),
     ("GA103", "twin: bound to another name, what comes back is unknown", _HANDED_BACK.format(targets="result, secs, losses")
      .replace("predictions.append(model(", "predictions.append(result("), []),
+    ("GA105", "torch.from_numpy(np.array([0.9] * batch_size)).to(device): one number written out, repeated, copied on "
+     "every step (r50 10914, after scoring)", _TARGET_LABELS.format(values="[0.9] * batch_size"), [5]),
+    ("GA105", "twin: the batch's own labels", _TARGET_LABELS.format(values="y"), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

@@ -31,6 +31,7 @@ from advisor.lint.checks.model_moves import ensemble_walk, method_run_in_loop, s
 from advisor.lint.checks.passed_in_loop import same_data_passed_in_loop
 from advisor.lint.checks.rebuilt_modules import rebuilt_transforms
 from advisor.lint.checks.replayed_batches import replayed_batches
+from advisor.lint.checks.wrapped_data import CONVERSIONS, wrapped_data
 from advisor.lint.flow import (
     COMPUTE,
     CPU_DEVICE,
@@ -93,10 +94,6 @@ INFO = CheckInfo(
 _LOSS_NAME = re.compile(r"loss|criterion", re.IGNORECASE)
 _PER_CALL_METHODS = frozenset({"forward", "__call__", "training_step", "validation_step", "predict_step"})
 _MAX_DEPTH = 4
-# Tensor methods that give a converted view or copy of the same data: what is copied to the GPU is still it.
-_CONVERSIONS = frozenset({"float", "double", "half", "long", "int", "bool", "byte", "type", "view", "reshape",
-                          "unsqueeze", "squeeze", "permute", "transpose", "t", "contiguous", "clone", "detach",
-                          "flatten", "eval", "train"})  # (model.eval().cuda(): the same model, switched, then moved)
 
 
 def measured_cost(machine) -> Optional[str]:
@@ -119,7 +116,7 @@ def run(ctx) -> Iterator[Hit]:
             continue
         receiver = func.value
         before = ctx.kind(receiver)
-        key = dotted(receiver) or _wrapped_data(ctx, receiver)
+        key = dotted(receiver) or wrapped_data(ctx, receiver)
         loops = ctx.index.enclosing_loops(call)
         if loops:
             loop = loops[0]
@@ -244,30 +241,6 @@ def _times_the_copy(ctx, loop: ast.AST) -> bool:
     return any(isinstance(node, ast.Call) and _TIMER_CALLS.search(ast.unparse(node.func)) for node in ast.walk(loop))
 
 
-_COPIES = frozenset({"copy.deepcopy", "copy.copy"})  # a new object each time: copy.deepcopy(net_glob).to(device)
-
-
-def _wrapped_data(ctx, node: ast.AST) -> Optional[str]:
-    """``torch.from_numpy(x_train)``: the host data a wrapping factory turns into a CPU tensor (``x_train``),
-    also through conversions on the way (``torch.from_numpy(x_train).float()``, ``x_t.view(-1, 1).float()``)."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _CONVERSIONS \
-            and ctx.qual(node.func) is None:  # (a method of the data; torch.squeeze(y, 1) is a function of y)
-        inner = node.func.value
-        return dotted(inner) or _wrapped_data(ctx, inner)
-    if not isinstance(node, ast.Call) or len(node.args) != 1:
-        return None
-    qualified = ctx.qual(node.func) or ""
-    if qualified in api.PASSTHROUGH_CALLS and qualified not in _COPIES:  # Variable(x_train).cuda()
-        return dotted(node.args[0]) or _wrapped_data(ctx, node.args[0])
-    name = qualified.rsplit(".", 1)[-1]
-    if name in api.WRAPPING_FACTORIES or name == "tensor" or name in api.LEGACY_CONSTRUCTORS:
-        data = node.args[0]
-        while isinstance(data, ast.Call) and isinstance(data.func, ast.Attribute) and data.func.attr in _CONVERSIONS:
-            data = data.func.value  # torch.from_numpy(y_train.reshape(-1, 1)): still y_train's values
-        return dotted(data) or (ast.unparse(data) if is_literal(data) else None)  # torch.tensor([0.5, 2.0])
-    return None
-
-
 def _fill_made_in_loop(ctx, receiver: ast.AST, loop: ast.AST, call: ast.Call) -> bool:
     """``for ...: cost = torch.tensor(np.zeros(n)); cost_gpu = cost.cuda()``: a constant fill the loop makes
     on the CPU each iteration, then copies. The fix is to make it on the GPU (GA104, reported where it is
@@ -282,7 +255,7 @@ def _fill_made_in_loop(ctx, receiver: ast.AST, loop: ast.AST, call: ast.Call) ->
                 and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
                 and any(parent is loop for parent in ctx.index.ancestors(node)):
             made = node.value if made is None or node.lineno > made.lineno else made
-    while isinstance(made, ast.Call) and isinstance(made.func, ast.Attribute) and made.func.attr in _CONVERSIONS:
+    while isinstance(made, ast.Call) and isinstance(made.func, ast.Attribute) and made.func.attr in CONVERSIONS:
         made = made.func.value  # torch.zeros(n).float()
     if not isinstance(made, ast.Call):
         return False
