@@ -13,8 +13,8 @@ from advisor.lint.names import dotted
 
 # Tensor methods that give a converted view or copy of the same data: what is copied to the GPU is still it.
 CONVERSIONS = frozenset({"float", "double", "half", "long", "int", "bool", "byte", "type", "view", "reshape",
-                          "unsqueeze", "squeeze", "permute", "transpose", "t", "contiguous", "clone", "detach",
-                          "flatten", "eval", "train"})  # (model.eval().cuda(): the same model, switched, then moved)
+                         "unsqueeze", "squeeze", "permute", "transpose", "t", "contiguous", "clone", "detach",
+                         "flatten", "eval", "train"})  # (model.eval().cuda(): the same model, switched, then moved)
 
 
 _COPIES = frozenset({"copy.deepcopy", "copy.copy"})  # a new object each time: copy.deepcopy(net_glob).to(device)
