@@ -237,6 +237,20 @@ for x, y in loader:
     loss = criterion(model(x.to(device)), labels)
 """
 
+_PIPELINE_DEVICE = """
+import torch
+from torch.utils.data import DataLoader
+def finetune(pipe, dataset):
+    device = pipe.{holder}.device
+    loader = DataLoader(dataset, batch_size=4, shuffle=True)
+    opt = torch.optim.AdamW(pipe.unet.parameters())
+    for lr_batch in loader:
+        loss = pipe.unet(lr_batch.to(device)).mean()
+        loss.backward()
+        opt.step()
+        print(loss.item())
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -303,6 +317,10 @@ CASES = [
     ("GA105", "torch.from_numpy(np.array([0.9] * batch_size)).to(device): one number written out, repeated, copied on "
      "every step (r50 10914, after scoring)", _TARGET_LABELS.format(values="[0.9] * batch_size"), [5]),
     ("GA105", "twin: the batch's own labels", _TARGET_LABELS.format(values="y"), []),
+    ("GA103", "pipe.unet.device: where a model the file did not place lives, can be CUDA (r39 7670, after scoring)",
+     _PIPELINE_DEVICE.format(holder="unet"), [11]),
+    ("GA103", "twin: the device of something not named like a model says nothing", _PIPELINE_DEVICE.format(
+        holder="scheduler"), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

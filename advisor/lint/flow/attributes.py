@@ -96,6 +96,8 @@ class AttributeReads:
                 return CUDA_DEVICE  # args.device / run_context.device: a device configured elsewhere, can be CUDA
             if not base and handed_device(node, self.scope):
                 return CUDA_DEVICE  # .to(x_t.device) of the tensor the function is handed: wherever the caller put it
+            if not base and attr == "device" and api.MODEL_NAME_HINT.search(holder[-1]):
+                return CUDA_DEVICE  # pipe.unet.device, model.device: where a model the file did not place lives
             return (CUDA_DEVICE if base & (CUDA_TENSOR | CUDA_MODEL) else 0) | \
                 (CPU_DEVICE if base & CPU_TENSOR else 0)
         if attr in api.TENSOR_META_ATTRS or base & LOADER or api.DECODER_HOLDER.search(attr) or _COUNT.match(attr):
