@@ -251,6 +251,20 @@ def finetune(pipe, dataset):
         print(loss.item())
 """
 
+_HANDED_DEVICE = """
+from time import time
+import torch
+from mrobo_torch.core import TorchKinematics
+def benchmark(device):
+    kinematics = TorchKinematics(M, Slist, device)
+    for i in range(20):
+        thetalist = torch.rand(2 ** i, 5, device=kinematics.M.device)
+        start = time()
+        _ = kinematics.forward(thetalist)
+        took = time() - start
+benchmark({device})
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -321,6 +335,9 @@ CASES = [
      _PIPELINE_DEVICE.format(holder="unet"), [11]),
     ("GA103", "twin: the device of something not named like a model says nothing", _PIPELINE_DEVICE.format(
         holder="scheduler"), []),
+    ("GA101", "obj = Cls(..., device) of another module handed a CUDA device: obj.M.device is that device (r53 held-out "
+     "11918, after scoring)", _HANDED_DEVICE.format(device="'cuda:0'"), [10]),
+    ("GA101", "twin: handed the CPU", _HANDED_DEVICE.format(device="'cpu'"), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

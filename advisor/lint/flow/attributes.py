@@ -98,6 +98,8 @@ class AttributeReads:
                 return CUDA_DEVICE  # .to(x_t.device) of the tensor the function is handed: wherever the caller put it
             if not base and attr == "device" and api.MODEL_NAME_HINT.search(holder[-1]):
                 return CUDA_DEVICE  # pipe.unet.device, model.device: where a model the file did not place lives
+            if not base and attr == "device" and self._made_with_a_cuda_device(holder[0]):
+                return CUDA_DEVICE  # kin = TorchKinematics(M, S, "cuda:0"); kin.M.device: where it was told to live
             return (CUDA_DEVICE if base & (CUDA_TENSOR | CUDA_MODEL) else 0) | \
                 (CPU_DEVICE if base & CPU_TENSOR else 0)
         if attr in api.TENSOR_META_ATTRS or base & LOADER or api.DECODER_HOLDER.search(attr) or _COUNT.match(attr):
@@ -109,6 +111,16 @@ class AttributeReads:
                 return CUDA_TENSOR | (base & F64) if base & CUDA_MODEL else 0  # model.fc1.weight: a parameter
             out |= base & (MODEL | CUDA_MODEL)  # a submodule
         return out
+
+
+    def _made_with_a_cuda_device(self, name: str) -> bool:
+        """``name = SomeClass(..., device)`` (a class of another module) handed a device that can be CUDA, on every
+        binding of the name in this function."""
+        made = [v for v in self.index.assigned_values.get(name, ()) if self.index.scope_of(v) is self.scope]
+        return bool(made) and all(
+            isinstance(v, ast.Call) and (self.names.qual(v.func) or "").split(".")[0] not in ("torch", "")
+            and any(self.values.get(a, 0) & CUDA_DEVICE for a in list(v.args) + [k.value for k in v.keywords])
+            for v in made)
 
 
 def _a_property(node: ast.AST) -> bool:
