@@ -249,6 +249,7 @@ NUMPY_F64_FACTORIES = frozenset({
     "numpy.random.uniform", "numpy.random.normal", "numpy.random.standard_normal", "numpy.random.ranf",
     "numpy.random.sample", "numpy.random.exponential", "numpy.random.beta", "numpy.random.gamma",
     *(f"numpy.random.{name}" for name in _MORE_F64_DISTRIBUTIONS),
+    "numpy.fft.fftfreq", "numpy.fft.rfftfreq",  # (sample frequencies: float64 whatever the input)
 })
 NUMPY_DEFAULT_F64 = frozenset({
     "numpy.zeros", "numpy.ones", "numpy.empty", "numpy.linspace", "numpy.eye", "numpy.identity",

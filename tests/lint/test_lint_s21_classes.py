@@ -265,6 +265,15 @@ def benchmark(device):
 benchmark({device})
 """
 
+_WRAPPED_F64 = """
+import numpy as np
+import torch
+values_numpy = {draw}
+values_torch = torch.from_numpy(values_numpy)
+values_cuda = values_torch.cuda()
+values_cuda_2 = values_torch.cuda()
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -338,6 +347,11 @@ CASES = [
     ("GA101", "obj = Cls(..., device) of another module handed a CUDA device: obj.M.device is that device (r53 held-out "
      "11918, after scoring)", _HANDED_DEVICE.format(device="'cuda:0'"), [10]),
     ("GA101", "twin: handed the CPU", _HANDED_DEVICE.format(device="'cpu'"), []),
+    ("GA109", "t = torch.from_numpy(a) of a float64 array, then t.cuda() on another line (twice): one finding, at the "
+     "from_numpy (the session-20 placement; r54 dev 12308)", _WRAPPED_F64.format(draw="np.random.normal(size=8)"), [4]),
+    ("GA109", "also np.fft.rfftfreq, float64 whatever its input", _WRAPPED_F64.format(draw="np.fft.rfftfreq(8, 1 / 8)"),
+     [4]),
+    ("GA109", "twin: a float32 array", _WRAPPED_F64.format(draw="np.random.normal(size=8).astype(np.float32)"), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),
