@@ -274,6 +274,23 @@ values_cuda = values_torch.cuda()
 values_cuda_2 = values_torch.cuda()
 """
 
+_EPOCH_CLOCK = """
+import time
+import torch
+from dataloader import create_dataloader
+DEVICE = torch.device("cuda")
+model = Net().to(DEVICE)
+optimizer = torch.optim.Adam(model.parameters())
+train_loader = create_dataloader(mode="train")
+{name} = create_dataloader(mode="valid")
+runner = make_runner(cfg)
+for epoch in range(100):
+    start_time = time.time()
+    train_loss = runner.train(model, optimizer, train_loader, DEVICE)
+    vali_loss = runner.evaluate(model, {name}, DEVICE)
+    print("takes {{:.2f}} seconds".format(time.time() - start_time))
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -361,3 +378,18 @@ CASES = [
 @pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
 def test_s21_classes(check, about, code, expected):
     assert [line for line, found in lines_of(code, select=[check])] == expected
+
+
+@pytest.mark.parametrize("loader,runs", [("train_loader", True), ("train_set", False)])
+def test_a_training_function_handed_a_loader_by_name_is_a_training_run(loader, runs):
+    """trainer(model, optimizer, train_loader, DEVICE) of another module, train_loader made by the project's own
+    create_dataloader(): a whole run over data (GA101 and GA102 leave its epoch clock alone; r54 dev 12562)."""
+    import ast
+
+    from advisor.lint.context import FileContext
+    from advisor.lint.source import SourceUnit
+
+    text = _EPOCH_CLOCK.format(name="validation_loader").replace("train_loader", loader).lstrip("\n")
+    ctx = FileContext(SourceUnit(path="snippet.py", text=text), ast.parse(text))
+    [region] = [r for r in ctx.timed_regions() if r.close is not None and r.close.lineno == 14]
+    assert ctx.region_calls_training_run(region) is runs

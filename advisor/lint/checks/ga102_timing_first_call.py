@@ -203,7 +203,8 @@ def _inside(inner, outer) -> bool:
 
 def _cold_regions(ctx) -> Iterator[tuple]:
     for region in ctx.timed_regions():
-        if region.repeated or ctx.region_trains(region) or drops_cold_runs(ctx, region) \
+        if region.repeated or ctx.region_trains(region) or ctx.region_calls_training_run(region) \
+                or drops_cold_runs(ctx, region) \
                 or times_a_job(ctx, region) or totals_training_steps(ctx, region) or _warmed_up_by_a_call(ctx, region) \
                 or starts_after_warmup(ctx, region) or _handed_function_ran_before(ctx, region) \
                 or _runs_long_training(ctx, region) or trained_before(ctx, region):

@@ -32,6 +32,7 @@ from advisor.lint.names import dotted
 __all__ = ["TimedRegion", "Timings"]
 
 _MAX_CALL_DEPTH = 8
+_LOADER_NAME = re.compile(r"loader$", re.IGNORECASE)
 _TRAINING_RUN = re.compile(r"(^|[._])(fit|train\w*)$", re.IGNORECASE)  # model.fit, train_model, trainer.train
 
 
@@ -291,8 +292,9 @@ class Timings(FlowView):
         for event in region.events:
             node = event.node
             if event.callee is None and isinstance(node, ast.Call) and _TRAINING_RUN.search(dotted(node.func) or ""):
-                if any(self.kind(argument) & LOADER for argument in list(node.args) + [k.value for k in node.keywords]):
-                    return True
+                if any(self.kind(argument) & LOADER or not self.kind(argument) and _LOADER_NAME.search(
+                        dotted(argument) or "") for argument in list(node.args) + [k.value for k in node.keywords]):
+                    return True  # (train_loader = create_dataloader(...) of the project: a loader by its name)
         return False
 
     @cached_property
