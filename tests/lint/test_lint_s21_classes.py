@@ -291,6 +291,23 @@ for epoch in range(100):
     print("takes {{:.2f}} seconds".format(time.time() - start_time))
 """
 
+_USEGPU = """
+import torch
+def train(args, model, loader, optimizer):
+    if args.{flag}:
+        model.cuda()
+    for pos in loader:
+        if args.{flag}:
+            pos = pos.cuda()
+        loss = model(pos)
+        if args.{flag}:
+            value = loss.cpu().item()
+        else:
+            value = loss.item()
+        loss.backward()
+        optimizer.step()
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -369,6 +386,9 @@ CASES = [
     ("GA109", "also np.fft.rfftfreq, float64 whatever its input", _WRAPPED_F64.format(draw="np.fft.rfftfreq(8, 1 / 8)"),
      [4]),
     ("GA109", "twin: a float32 array", _WRAPPED_F64.format(draw="np.random.normal(size=8).astype(np.float32)"), []),
+    ("GA103", "the else of `if args.usegpu:` is the CPU path: its loss.item() waits for no GPU (r54 dev 12568)",
+     _USEGPU.format(flag="usegpu"), [10]),
+    ("GA103", "twin: the flag spelled use_gpu, as before", _USEGPU.format(flag="use_gpu"), [10]),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

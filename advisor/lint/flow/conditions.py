@@ -18,7 +18,7 @@ from advisor.lint.names import dotted
 
 _CUDA_WORDS = ("cuda", "gpu")
 _NEGATIONS = ("no_", "not_", "disable", "without_", "skip_")
-_FLAG_PREFIXES = ("use_", "is_", "on_", "has_", "with_", "enable_")
+_FLAG_PREFIXES = ("use_", "is_", "on_", "has_", "with_", "enable_", "use", "is", "with", "enable")  # (usegpu too)
 _STRICT_FLAGS = frozenset({"cuda", "gpu", "cuda_available", "gpu_available"})
 _CUDA_TEXTS = ("cuda", "gpu")
 _CPU_TEXTS = ("cpu", "mps", "xpu", "xla", "hpu", "tpu", "npu")  # devices that are not CUDA GPUs
