@@ -308,6 +308,26 @@ def train(args, model, loader, optimizer):
         optimizer.step()
 """
 
+_ALTERNATING = """
+import torch
+def d_step(batch):
+    loss = discriminator(batch.cuda()).mean()
+    loss.backward()
+    optimizer_d.step()
+    return loss.item()
+for epoch in range(100):
+    d_steps_left, g_steps_left = 2, 1
+    for batch in train_loader:
+        if {test}:
+            losses_d = d_step(batch)
+            d_steps_left -= 1
+        elif g_steps_left > 0:
+            g_steps_left -= 1
+        if d_steps_left > 0 or g_steps_left > 0:
+            continue
+        d_steps_left, g_steps_left = 2, 1
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -389,6 +409,11 @@ CASES = [
     ("GA103", "the else of `if args.usegpu:` is the CPU path: its loss.item() waits for no GPU (r54 dev 12568)",
      _USEGPU.format(flag="usegpu"), [10]),
     ("GA103", "twin: the flag spelled use_gpu, as before", _USEGPU.format(flag="use_gpu"), [10]),
+    ("GA103", "`if d_steps_left > 0:` counting down the discriminator's steps of each round is no new best: its step "
+     "runs on its share of every round (Social GAN's loop, r54 dev 12466)", _ALTERNATING.format(test="d_steps_left > 0"),
+     [6]),
+    ("GA103", "twin: a running best, updated in its branch, runs now and then",
+     _ALTERNATING.format(test="d_steps_left > best").replace("d_steps_left -= 1", "best = d_steps_left"), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

@@ -257,6 +257,8 @@ def _running_best(branch: ast.If) -> bool:
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1
             and isinstance(test.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE))):
         return False
+    if any(isinstance(side, ast.Constant) for side in (test.left, test.comparators[0])):
+        return False  # `if d_steps_left > 0: ...; d_steps_left -= 1`: a countdown of steps, no best to beat
     sides = {dotted(side) for side in (test.left, test.comparators[0]) if isinstance(side, (ast.Name, ast.Attribute))}
     return any(isinstance(statement, (ast.Assign, ast.AugAssign)) and any(
         dotted(t) in sides for t in (statement.targets if isinstance(statement, ast.Assign) else [statement.target]))
