@@ -328,6 +328,27 @@ for epoch in range(100):
         d_steps_left, g_steps_left = 2, 1
 """
 
+_METRIC_OBJECTS = """
+import torch
+class Acc:
+    def accumulate(self, preds, tgts):
+        self.correct += preds.argmax(1).eq(tgts).sum().item()
+class Dice:
+    def accumulate(self, preds, gts):
+        self.inter += (preds * gts).sum()
+def train_one_epoch(model, loader, optimizer, metrics):
+    for images, masks in loader:
+        preds = model(images.cuda())
+        loss = (preds - masks.cuda()).pow(2).mean()
+        loss.backward()
+        optimizer.step()
+        for idx, metric_fn in enumerate(metrics):
+            if {test}:
+                metric_fn.accumulate(preds, masks.cuda())
+metrics = [Acc(), Dice()]
+train_one_epoch(Net().cuda(), train_loader, opt, metrics)
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -414,6 +435,11 @@ CASES = [
      [6]),
     ("GA103", "twin: a running best, updated in its branch, runs now and then",
      _ALTERNATING.format(test="d_steps_left > best").replace("d_steps_left -= 1", "best = d_steps_left"), []),
+    ("GA103", "metric objects of the file's own classes walked with enumerate(metrics): metric_fn.accumulate(...) runs "
+     "their methods; `if idx == 0:` picks one of the metrics, on every batch (r54 dev 12561)",
+     _METRIC_OBJECTS.format(test="idx == 0"), [4]),
+    ("GA103", "twin: metric objects of another module say nothing of what accumulate() does",
+     _METRIC_OBJECTS.format(test="idx == 0").replace("metrics = [Acc(), Dice()]", "metrics = make_metrics()"), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

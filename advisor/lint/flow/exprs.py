@@ -28,6 +28,7 @@ from advisor.lint.flow.kinds import (
     DTYPE_F64,
     F64,
     FRESH,
+    INSTANCE_BITS,
     LOADER,
     MODEL,
     NUMPY,
@@ -312,7 +313,7 @@ class ExprEvaluator(AttributeReads):
                          for i in range(len(node.elts[0].elts)))  # each name gets its own position's kinds
         if kind & LOADER:  # a batch: the copy to the GPU is needed, pin_memory makes it cheap -- unless the loader
             return (CUDA_TENSOR if kind & CUDA_TENSOR else CPU_TENSOR) | (kind & F64)  # places it (accelerate)
-        return kind & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL | CUDA_DEVICE)
+        return kind & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL | CUDA_DEVICE | INSTANCE_BITS)
 
     def bind_target(self, target: ast.AST, shape: Shape) -> None:
         if isinstance(target, ast.Name):

@@ -140,12 +140,28 @@ class BranchGuards:
         if self._first_iterations(test, stop):
             return True  # `if batch_idx <= 2:` runs on the first few iterations only
         if isinstance(test, ast.Compare) and all(isinstance(op, (ast.Eq, ast.NotEq)) for op in test.ops):
+            if self._counts_an_inner_walk(test, stop):
+                return False  # `for idx, metric in enumerate(metrics): if idx == 0:` -- one of the items, every step
             assigned = self.assigned(stop) if isinstance(stop, LOOP_TYPES) else set()
             if not any(isinstance(side, ast.Constant) for side in [test.left] + test.comparators):
                 # `if i == len(loader) - 1:`; in a function, `if self.buffer_size == self.batch_size:` of a counter it
                 # steps (`self.buffer_size += 1`): the calls that find it full, now and then
                 return _one_iteration(test, stop, assigned if isinstance(stop, LOOP_TYPES) else self.assigned(stop))
             return not mode_switch(test, assigned) and not _fixed_in(test, stop, assigned)
+        return False
+
+    def _counts_an_inner_walk(self, test: ast.Compare, stop: Optional[ast.AST]) -> bool:
+        """``if idx == 0:`` where idx counts a loop inside ``stop`` around the test (``for idx, metric_fn in
+        enumerate(metrics)``): it picks one of the items that walk visits, on every iteration of ``stop``."""
+        if not isinstance(stop, LOOP_TYPES):
+            return False
+        names = {side.id for side in [test.left] + test.comparators if isinstance(side, ast.Name)}
+        for loop in self.index.enclosing_loops(test):
+            if loop is stop:
+                return False
+            if names & {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)} if isinstance(
+                    loop, (ast.For, ast.AsyncFor)) else False:
+                return True
         return False
 
     def _set_at_construction(self, test: ast.Attribute, function: ast.AST) -> bool:
