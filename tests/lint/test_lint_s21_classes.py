@@ -349,6 +349,14 @@ metrics = [Acc(), Dice()]
 train_one_epoch(Net().cuda(), train_loader, opt, metrics)
 """
 
+_LANG_IDS = """
+import torch
+for batch in loader:
+    inputs = {{"input_ids": batch[0].to(opt.device)}}
+    inputs["langs"] = (torch.ones(batch[0].shape, dtype=torch.int64) * {scale}).to(opt.device)
+    out = model(**inputs)
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -440,6 +448,9 @@ CASES = [
      _METRIC_OBJECTS.format(test="idx == 0"), [4]),
     ("GA103", "twin: metric objects of another module say nothing of what accumulate() does",
      _METRIC_OBJECTS.format(test="idx == 0").replace("metrics = [Acc(), Dice()]", "metrics = make_metrics()"), []),
+    ("GA104", "torch.ones(shape) * self.opt.lang_id: a fill times a setting of the run's options, still made on the "
+     "CPU only to be copied (r54 dev 12212)", _LANG_IDS.format(scale="self.opt.lang_id"), [4]),
+    ("GA104", "twin: times a value of the batch, data", _LANG_IDS.format(scale="batch.lang_ids"), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

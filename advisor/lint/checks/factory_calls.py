@@ -13,6 +13,7 @@ from advisor.lint import torch_api as api
 from advisor.lint.flow import FRESH
 from advisor.lint.flow.kinds import CPU_TENSOR, CUDA_TENSOR, MODEL_BITS, NUMPY
 from advisor.lint.index import FUNCTION_TYPES
+from advisor.lint.names import dotted
 
 CASTS = frozenset({"float", "half", "double", "bfloat16", "int", "long", "contiguous",  # (and views: still the fill)
                     "unsqueeze", "squeeze", "view", "reshape", "expand", "repeat", "flatten", "t", "transpose", "permute",
@@ -84,10 +85,14 @@ def next_store_line(ctx, scope: ast.AST, name: str, after: int) -> int:
 
 
 def _scalar_setting(ctx, side: ast.AST) -> bool:
-    """``self._start`` in ``torch.ones((N, 1)) * self._start``: an attribute of the program's own object holding no
-    tensor the flow knows of (a token id, a scale): the fill times a setting is still made on the CPU."""
-    return isinstance(side, ast.Attribute) and isinstance(side.value, ast.Name) and side.value.id == "self" \
-        and not ctx.kind(side) & (CUDA_TENSOR | CPU_TENSOR | NUMPY | MODEL_BITS)
+    """``self._start`` in ``torch.ones((N, 1)) * self._start``: an attribute of the program's own object (or of its
+    options: ``self.opt.lang_id``, ``args.scale``) holding no tensor the flow knows of (a token id, a scale): the fill
+    times a setting is still made on the CPU."""
+    if not isinstance(side, ast.Attribute) or ctx.kind(side) & (CUDA_TENSOR | CPU_TENSOR | NUMPY | MODEL_BITS):
+        return False
+    holder = side.value  # (also self.opt.lang_id, args.scale: a setting of the run's options)
+    return isinstance(holder, ast.Name) and holder.id == "self" or all(
+        part == "self" or api.DEVICE_HOLDER.search(part) for part in (dotted(holder) or "?").split("."))
 
 
 def _returned_fill(ctx, call: ast.Call) -> Optional[ast.Call]:
