@@ -233,6 +233,19 @@ class FileIndex:
         return found
 
     @cached_property
+    def indexed_by_items(self) -> frozenset[str]:
+        """``self.features[example_index.item()]``: the containers (dotted names) the file indexes with a number read
+        back from a tensor somewhere -- host lists or dicts, whatever built them. Built on first use."""
+        found = set()
+        for node in self.parents:
+            if node.__class__ is ast.Subscript:
+                key, slice_ = dotted(node.value), node.slice  # type: ignore[attr-defined]
+                if key is not None and isinstance(slice_, ast.Call) and isinstance(slice_.func, ast.Attribute) \
+                        and slice_.func.attr == "item" and not slice_.args:
+                    found.add(key)
+        return frozenset(found)
+
+    @cached_property
     def loaded_from_state_dicts(self) -> frozenset[str]:
         """``target_net.load_state_dict(policy_net.state_dict())``: the dotted names whose weights the file loads
         from another module's state_dict (a DQN's target network), built on first use."""

@@ -357,6 +357,20 @@ for batch in loader:
     out = model(**inputs)
 """
 
+_FEATURES = """
+import torch
+class Evaluator:
+    def __init__(self, features):
+        self.features = features
+    def run(self, loader):
+        for batch in loader:
+            outputs = self.model(batch[0].cuda())
+            example_indices = batch[3].cuda()
+            for i, example_index in enumerate(example_indices):
+                {first}
+                tokens = self.features[example_index].tokens
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -451,6 +465,10 @@ CASES = [
     ("GA104", "torch.ones(shape) * self.opt.lang_id: a fill times a setting of the run's options, still made on the "
      "CPU only to be copied (r54 dev 12212)", _LANG_IDS.format(scale="self.opt.lang_id"), [4]),
     ("GA104", "twin: times a value of the batch, data", _LANG_IDS.format(scale="batch.lang_ids"), []),
+    ("GA103", "self.features[example_index] of a container the file also indexes with example_index.item(): a host "
+     "list indexed by the CUDA tensor itself, a hidden read (r54 dev 12212)",
+     _FEATURES.format(first="feature = self.features[example_index.item()]"), [10, 11]),
+    ("GA103", "twin: nothing shows self.features is host data", _FEATURES.format(first="pass"), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

@@ -9,13 +9,22 @@ import ast
 from advisor.lint.flow.kinds import CONTAINER, CPU_TENSOR, CUDA_TENSOR
 from advisor.lint.flow.literals import indexes_host_data, is_text
 from advisor.lint.index import FileIndex
+from advisor.lint.names import dotted
 
 
 def reads_by_subscript(node: ast.Subscript, kind, index: FileIndex) -> bool:
     """``kind``: the flow's kind of an expression."""
     return indexes_host_data(node, kind, index.assigned_values) \
         or (old_scalar_read(node, index) and bool(kind(node.value) & CUDA_TENSOR)) \
-        or sliced_by_cuda_bounds(node, kind) or stored_back(node, kind, index)
+        or sliced_by_cuda_bounds(node, kind) or stored_back(node, kind, index) or _host_by_use(node, kind, index)
+
+
+def _host_by_use(node: ast.Subscript, kind, index: FileIndex) -> bool:
+    """``self.features[example_index]`` where the file also writes ``self.features[example_index.item()]``: a host
+    container (its author reads the index back to use it), here indexed by the CUDA tensor itself -- the same read,
+    hidden in ``__index__``."""
+    return dotted(node.value) in index.indexed_by_items and not kind(node.value) & (CUDA_TENSOR | CPU_TENSOR) \
+        and bool(kind(node.slice) & CUDA_TENSOR) and not kind(node.slice) & CONTAINER
 
 
 def stored_back(node: ast.Subscript, kind, index: FileIndex) -> bool:
