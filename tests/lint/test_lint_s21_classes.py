@@ -371,6 +371,17 @@ class Evaluator:
                 tokens = self.features[example_index].tokens
 """
 
+_MEL_DATASET = """
+import torch
+from torch.utils.data import DataLoader
+from meldataset import MelDataset
+device = torch.device("cuda:0")
+trainset = MelDataset(files, segment_size, device=device)
+train_loader = DataLoader(trainset, batch_size=16{options})
+for x, y in train_loader:
+    out = generator(x.to(device, non_blocking=True))
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -469,6 +480,11 @@ CASES = [
      "list indexed by the CUDA tensor itself, a hidden read (r54 dev 12212)",
      _FEATURES.format(first="feature = self.features[example_index.item()]"), [10, 11]),
     ("GA103", "twin: nothing shows self.features is host data", _FEATURES.format(first="pass"), []),
+    ("GA106", "a Dataset of another module handed device= whose loader pins memory with workers: its items are on "
+     "the CPU (pinning CUDA items fails), whatever device= is for (HiFi-GAN's MelDataset, r54 dev 12201)",
+     _MEL_DATASET.format(options=", num_workers=4, pin_memory=True"), []),
+    ("GA106", "twin: default options, the items taken to be on the GPU as device= says", _MEL_DATASET.format(options=""),
+     [6]),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

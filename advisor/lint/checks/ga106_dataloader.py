@@ -99,8 +99,10 @@ def run(ctx) -> Iterator[Hit]:
         if keywords is None:
             continue  # **options the file does not spell out
         dataset = _argument(call, keywords, "dataset", 0)
-        if dataset is not None and ctx.kind(dataset) & CUDA_TENSOR:
-            yield _gathers_on_the_gpu(call, dataset)
+        pinned = keywords.get("pin_memory")
+        if dataset is not None and ctx.kind(dataset) & CUDA_TENSOR \
+                and not (isinstance(pinned, ast.Constant) and pinned.value is True):  # (pinning CUDA items fails: the
+            yield _gathers_on_the_gpu(call, dataset)  # author who pins knows they are on the CPU, whatever device= says)
             continue
         if _feeds_the_cpu(ctx, call):
             continue
