@@ -382,6 +382,20 @@ for x, y in train_loader:
     out = generator(x.to(device, non_blocking=True))
 """
 
+_ROUNDS = """
+import torch
+for epoch in range(100):
+    d_steps_left = 2
+    for batch in train_loader:
+        if d_steps_left > 0:
+            d_steps_left -= 1
+        else:
+            loss = generator(batch.cuda()).mean()
+            loss.backward()
+            print(loss.item())
+            {reset}
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -485,6 +499,10 @@ CASES = [
      _MEL_DATASET.format(options=", num_workers=4, pin_memory=True"), []),
     ("GA106", "twin: default options, the items taken to be on the GPU as device= says", _MEL_DATASET.format(options=""),
      [6]),
+    ("GA103", "the else of a countdown the loop starts over (d_steps_left = 2 when a round ends) runs on its share of "
+     "every round: the generator's steps (r54 dev 12466)", _ROUNDS.format(reset="d_steps_left = 2"), [10]),
+    ("GA103", "twin: a countdown never started over: its else stays the branch taken once it ran out (the existing "
+     "rule for t_prev >= 0 of a reverse loop, unchanged)", _ROUNDS.format(reset="pass"), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

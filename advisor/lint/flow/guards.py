@@ -76,7 +76,7 @@ class BranchGuards:
             combine = all if isinstance(test.op, ast.And) else any
             return combine(self._else_guard(value, stop) for value in test.values)
         return isinstance(test, (ast.Name, ast.Attribute)) and self.is_guard(test, stop) or _skips_every_kth(test) \
-            or isinstance(stop, LOOP_TYPES) and _ran_out(test, self.assigned(stop))
+            or isinstance(stop, LOOP_TYPES) and _ran_out(test, self.assigned(stop)) and not _counts_rounds(test, stop)
 
     def _in_a_loop(self, node: ast.AST, stop: ast.AST) -> bool:
         """Is ``node`` inside a loop, ``stop`` itself or one between them?"""
@@ -374,6 +374,25 @@ def counter_compared(test: ast.AST, above: bool) -> Optional[tuple[ast.AST, ast.
     elif not isinstance(op, wanted):
         return None
     return left, right, isinstance(op, (ast.Gt, ast.Lt))
+
+
+def _counts_rounds(test: ast.Compare, loop: ast.AST) -> bool:
+    """``d_steps_left -= 1`` in the loop and ``d_steps_left = D_STEPS`` again when a round ends: a countdown that starts
+    over -- its else (the generator's steps) runs on its share of every round, not once at the end."""
+    name = test.left.id if isinstance(test.left, ast.Name) else None
+    counted = reset = False
+    for node in ast.walk(loop):
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == name \
+                and isinstance(node.op, ast.Sub):
+            counted = True
+        elif isinstance(node, ast.Assign) and isinstance(node.value, (ast.Name, ast.Attribute, ast.Constant)) \
+                and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            reset = True
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Tuple) and any(  # a, b = D_STEPS, G_STEPS
+                isinstance(t, ast.Tuple) and any(isinstance(e, ast.Name) and e.id == name for e in t.elts)
+                for t in node.targets):
+            reset = True
+    return counted and reset
 
 
 def _ran_out(test: ast.AST, assigned: set[str]) -> bool:
