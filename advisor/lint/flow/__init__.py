@@ -19,6 +19,7 @@ effects.py   what each expression does to the GPU: work, compute, sync, host rea
 walks.py     loops over the parts of one step (parameters, a few registered components)
 steps.py     loop bodies that run the training update (backward, optimizer.step), or run once
 read_arguments.py  whether a helper's read of its own parameter happens at one call (that call hands it CUDA)
+branch_shapes.py  what a branch does to its own test's variables (a running value, a reset counter, a countdown)
 loops.py     hot loops, and the host reads on each of their iterations
 regions.py   a timed region: the GPU effects between the reads that measure it
 wrappers.py  timings that wrap what they measure: timing decorators, timing context managers

@@ -16,6 +16,14 @@ import ast
 from typing import Optional
 
 from advisor.lint.flow import steps
+from advisor.lint.flow.branch_shapes import (
+    counts_rounds,
+    ran_out,
+    resets_its_counter,
+    running_best,
+    turns_itself_off,
+    updates_a_running_value,
+)
 from advisor.lint.flow.conditions import bound_is_fixed, cuda_condition, mode_switch, rank_condition
 from advisor.lint.flow.kinds import CUDA_TENSOR
 from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES
@@ -50,7 +58,7 @@ class BranchGuards:
         in_else = child is parent.orelse or isinstance(parent, ast.If) and child in parent.orelse
         if in_else and isinstance(parent, ast.If) and _skips_only(parent.body):
             return False  # `if x.shape[0] == 1: pass` / `continue`, else the work: the else is the loop's usual path
-        if not in_else and isinstance(parent, ast.If) and _updates_a_running_value(parent):
+        if not in_else and isinstance(parent, ast.If) and updates_a_running_value(parent):
             return False  # `if avg: avg = avg * d + x * (1 - d)` `else: avg = x`: every iteration after the first
         if self._else_guard(parent.test, stop) if in_else else self.is_guard(parent.test, stop):
             return True
@@ -60,8 +68,8 @@ class BranchGuards:
         if steps.runs_once(branch) and (self._in_a_loop(parent, stop) or not _returns(branch)):
             return True  # a branch that leaves the loop runs once at most (a function's branch that returns is taken on
             # any call: `if greedy: return q.argmax().item()`)
-        return not in_else and (steps.fills_when_empty(parent.test, parent.body) or _resets_its_counter(parent)
-                                or _turns_itself_off(parent) or _running_best(parent))
+        return not in_else and (steps.fills_when_empty(parent.test, parent.body) or resets_its_counter(parent)
+                                or turns_itself_off(parent) or running_best(parent))
 
     def _else_guard(self, test: ast.AST, stop: Optional[ast.AST]) -> bool:
         """Does the ``else`` of ``test`` run on some iterations only? Not the else of ``if step % 100 == 0:`` nor of
@@ -76,7 +84,7 @@ class BranchGuards:
             combine = all if isinstance(test.op, ast.And) else any
             return combine(self._else_guard(value, stop) for value in test.values)
         return isinstance(test, (ast.Name, ast.Attribute)) and self.is_guard(test, stop) or _skips_every_kth(test) \
-            or isinstance(stop, LOOP_TYPES) and _ran_out(test, self.assigned(stop)) and not _counts_rounds(test, stop)
+            or isinstance(stop, LOOP_TYPES) and ran_out(test, self.assigned(stop)) and not counts_rounds(test, stop)
 
     def _in_a_loop(self, node: ast.AST, stop: ast.AST) -> bool:
         """Is ``node`` inside a loop, ``stop`` itself or one between them?"""
@@ -210,32 +218,6 @@ def _fixed_in(test: ast.Compare, stop: Optional[ast.AST], assigned: set[str]) ->
     return isinstance(stop, LOOP_TYPES) and bool(names) and all(bound_is_fixed(side, assigned) for side in names)
 
 
-def _updates_a_running_value(branch: ast.If) -> bool:
-    """``if avg_loss: avg_loss = avg_loss * decay + loss.item() * (1 - decay)`` ``else: avg_loss = loss.item()``: the
-    test is the running value itself, which its body updates from itself and its else seeds -- true on every
-    iteration once seeded, not a flag that holds now and then."""
-    if not (isinstance(branch.test, ast.Name) and branch.orelse):
-        return False
-    name = branch.test.id
-    def updates(statements: list[ast.stmt], from_itself: bool) -> bool:
-        return any(isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in s.targets)
-                   and (not from_itself or any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(s.value)))
-                   for s in statements)
-    return updates(branch.body, True) and updates(branch.orelse, False)
-
-
-def _resets_its_counter(branch: ast.If) -> bool:
-    """``if logging_counter >= logging_interval: logging_counter = 0; ...``: a counter compared and reset in its branch --
-    the branch runs once every interval."""
-    test = branch.test
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
-        return False
-    names = {dotted(side) for side in (test.left, test.comparators[0]) if isinstance(side, (ast.Name, ast.Attribute))}
-    return any(isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant)
-               and statement.value.value == 0 and any(dotted(t) in names for t in statement.targets)
-               for statement in branch.body)
-
-
 def _skips_only(body: list[ast.stmt]) -> bool:
     return all(isinstance(statement, (ast.Pass, ast.Continue)) for statement in body)
 
@@ -264,31 +246,6 @@ def _an_anomaly_mask(mask: ast.AST) -> bool:
     """``torch.isnan(p)`` / ``p.grad.isinf()``: a mask of broken values, empty on nearly every iteration -- its
     ``.any()`` branch (a NaN report) runs when training breaks, not on most steps."""
     return isinstance(mask, ast.Call) and (dotted(mask.func) or "").rsplit(".", 1)[-1] in ("isnan", "isinf")
-
-
-def _running_best(branch: ast.If) -> bool:
-    """``if loss.item() < best_loss: best_loss = loss.item(); save(...)``: a new best, now and then (its test is the
-    step's read, reported there; the reads in the branch run only on improvement)."""
-    test = branch.test
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1
-            and isinstance(test.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE))):
-        return False
-    if any(isinstance(side, ast.Constant) for side in (test.left, test.comparators[0])):
-        return False  # `if d_steps_left > 0: ...; d_steps_left -= 1`: a countdown of steps, no best to beat
-    sides = {dotted(side) for side in (test.left, test.comparators[0]) if isinstance(side, (ast.Name, ast.Attribute))}
-    return any(isinstance(statement, (ast.Assign, ast.AugAssign)) and any(
-        dotted(t) in sides for t in (statement.targets if isinstance(statement, ast.Assign) else [statement.target]))
-        for statement in branch.body)
-
-
-def _turns_itself_off(branch: ast.If) -> bool:
-    """``if debug_first_batch: print(out.min().item()); debug_first_batch = False``: a flag its own branch clears
-    runs that branch once (until something sets it again)."""
-    test = branch.test
-    return isinstance(test, (ast.Name, ast.Attribute)) and any(
-        isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant)
-        and statement.value.value in (False, None, 0) and any(dotted(t) == dotted(test) for t in statement.targets)
-        for statement in branch.body)
 
 
 def _returns(body: list[ast.stmt]) -> bool:
@@ -374,32 +331,3 @@ def counter_compared(test: ast.AST, above: bool) -> Optional[tuple[ast.AST, ast.
     elif not isinstance(op, wanted):
         return None
     return left, right, isinstance(op, (ast.Gt, ast.Lt))
-
-
-def _counts_rounds(test: ast.Compare, loop: ast.AST) -> bool:
-    """``d_steps_left -= 1`` in the loop and ``d_steps_left = D_STEPS`` again when a round ends: a countdown that starts
-    over -- its else (the generator's steps) runs on its share of every round, not once at the end."""
-    name = test.left.id if isinstance(test.left, ast.Name) else None
-    counted = reset = False
-    for node in ast.walk(loop):
-        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == name \
-                and isinstance(node.op, ast.Sub):
-            counted = True
-        elif isinstance(node, ast.Assign) and isinstance(node.value, (ast.Name, ast.Attribute, ast.Constant)) \
-                and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
-            reset = True
-        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Tuple) and any(  # a, b = D_STEPS, G_STEPS
-                isinstance(t, ast.Tuple) and any(isinstance(e, ast.Name) and e.id == name for e in t.elts)
-                for t in node.targets):
-            reset = True
-    return counted and reset
-
-
-def _ran_out(test: ast.AST, assigned: set[str]) -> bool:
-    """``t_prev >= 0`` / ``remaining > 0`` of a counter the loop sets: its else runs when the counter has run out,
-    the last iteration (``alpha[t_prev] if t_prev >= 0 else torch.tensor(1.0)`` of a reverse diffusion loop)."""
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)
-            and test.left.id in assigned and isinstance(test.comparators[0], ast.Constant)):
-        return False
-    op, bound = test.ops[0], test.comparators[0].value
-    return isinstance(op, ast.GtE) and bound == 0 or isinstance(op, ast.Gt) and bound in (0, -1)
