@@ -396,6 +396,15 @@ for epoch in range(100):
             {reset}
 """
 
+_DISTRIBUTION = """
+import torch
+import torch.distributions as td
+device = torch.device("cuda")
+for x in loader:
+    eps = td.Normal(loc={loc}, scale=1).sample(x.size()).to(device)
+    loss = model(x.to(device) + eps).mean()
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -503,6 +512,10 @@ CASES = [
      "every round: the generator's steps (r54 dev 12466)", _ROUNDS.format(reset="d_steps_left = 2"), [10]),
     ("GA103", "twin: a countdown never started over: its else stays the branch taken once it ran out (the existing "
      "rule for t_prev >= 0 of a reverse loop, unchanged)", _ROUNDS.format(reset="pass"), []),
+    ("GA104", "td.Normal(loc=0, scale=1).sample(shape).to(device): a distribution of Python numbers draws on the CPU, "
+     "the draw is copied (r54 dev 12220)", _DISTRIBUTION.format(loc="0"), [5]),
+    ("GA104", "twin: a distribution of the batch's own tensors draws where they are", _DISTRIBUTION.format(
+        loc="x.mean()"), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

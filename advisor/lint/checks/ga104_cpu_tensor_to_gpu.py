@@ -96,6 +96,7 @@ def run(ctx) -> Iterator[Hit]:
     yield from _copied_in_place(ctx)
     yield from _legacy_cuda_copies(ctx)
     yield from _numpy_fills_placed(ctx)
+    yield from _distribution_draws_moved(ctx)
     uses: dict[ast.AST, dict[str, list[int]]] = {}
     for call in ctx.index.calls:
         func = call.func
@@ -221,6 +222,23 @@ def _numpy_fills_placed(ctx) -> Iterator[Hit]:
             fix = f"Create it on the GPU: {short(rewritten, 90)}"
         yield Hit(f"{short(fill)} is made by NumPy on the CPU only to be copied to the GPU by {short(call, 50)}",
                   node=fill, fix=fix, evidence={"created": short(fill)})
+
+
+def _distribution_draws_moved(ctx) -> Iterator[Hit]:
+    """``td.Normal(loc=0, scale=1).sample(x.size()).to(device)``: a distribution of Python numbers draws on the CPU,
+    then the draw is copied -- torch.normal(0, 1, size, device=...) (torch.randn for the standard one) draws there."""
+    for call in ctx.index.calls:
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda") and isinstance(func.value, ast.Call)):
+            continue
+        draw = func.value
+        if not (isinstance(draw.func, ast.Attribute) and draw.func.attr in ("sample", "rsample")) \
+                or not ctx.kind(draw) & FRESH or not ctx.kind(call) & CUDA_TENSOR:
+            continue
+        shape = short(draw.args[0], 40) if draw.args else "shape"
+        yield Hit(f"{short(draw, 60)} draws on the CPU only to be copied to the GPU by .{func.attr}()", node=draw,
+                  fix=f"Draw it on the GPU: torch.normal(loc, scale, {shape}, device={device_text(func, call)}) "
+                      "(torch.randn for a standard normal)", evidence={"created": short(draw)})
 
 
 def _legacy_cuda_copies(ctx) -> Iterator[Hit]:

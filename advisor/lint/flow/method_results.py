@@ -21,6 +21,7 @@ from advisor.lint.flow.kinds import (
     DTYPE_F64,
     EVAL,
     F64,
+    FRESH,
     MODEL,
     MODEL_BITS,
     NP_RNG,
@@ -52,11 +53,22 @@ def _is_false(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and node.value is False
 
 
+def _distribution_of_numbers(qual, node: ast.AST) -> bool:
+    """``torch.distributions.Normal(0, 1)`` (loc and scale Python numbers): its samples are made on the CPU."""
+    if not (isinstance(node, ast.Call) and (qual(node.func) or "").startswith("torch.distributions.")):
+        return False
+    values = list(node.args) + [k.value for k in node.keywords]
+    return bool(values) and all(isinstance(v, ast.Constant) and isinstance(v.value, (int, float))
+                                or isinstance(v, ast.UnaryOp) and isinstance(v.operand, ast.Constant) for v in values)
+
+
 class MethodResults(ExprEvaluator):
     def method_result(self, receiver: int, attr: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
         receiver_node = node.func.value if isinstance(node.func, ast.Attribute) else node.func
         if attr in ("to", "cuda", "cpu"):
             return moved(self, receiver, attr, node, pos, kw)
+        if attr in ("sample", "rsample") and _distribution_of_numbers(self.names.qual, receiver_node):
+            return CPU_TENSOR | FRESH  # td.Normal(loc=0, scale=1).sample(shape): drawn on the CPU, as torch.randn(shape)
         if attr in ("item", "tolist", "format"):  # a number, list or text ('cuda:{}'.format(i): a device)
             return receiver & DEVICE_BITS if attr == "format" else 0
         if attr in api.HOST_TABLE_METHODS:
