@@ -516,6 +516,19 @@ CASES = [
      "the draw is copied (r54 dev 12220)", _DISTRIBUTION.format(loc="0"), [5]),
     ("GA104", "twin: a distribution of the batch's own tensors draws where they are", _DISTRIBUTION.format(
         loc="x.mean()"), []),
+    ("GA104", "torch.tensor(np.random.randn(...).astype(np.float32)).to(DEVICE): the draw, cast on the CPU, still made "
+     "only to be copied (r54 dev 12254)", """
+import numpy as np
+import torch
+DEVICE = "cuda"
+noisy = torch.tensor(np.random.randn(1, 64, 100).astype(np.float32)).to(DEVICE)
+""", [4]),
+    ("GA104", "twin: data loaded from a file and cast", """
+import numpy as np
+import torch
+DEVICE = "cuda"
+noisy = torch.tensor(np.load(path).astype(np.float32)).to(DEVICE)
+""", []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

@@ -23,6 +23,8 @@ def numpy_fill(ctx, factory: Optional[ast.Call]) -> Optional[ast.AST]:
     data = factory.args[0]
     if isinstance(data, ast.Subscript) and isinstance(data.value, ast.Name):
         data = data.value  # R[None, :, :]: a view of the same values
+    while isinstance(data, ast.Call) and isinstance(data.func, ast.Attribute) and data.func.attr == "astype":
+        data = data.func.value  # np.random.randn(n).astype(np.float32): the draw, cast on the CPU
     if isinstance(data, ast.Name):
         data = _untouched_fill(ctx, data, factory)
     return data if name in _WRAPPERS and made_by_numpy(ctx, data) else None
