@@ -348,7 +348,8 @@ RAW_INPUT_METHOD = re.compile(r"image|img|frame|text|sentence|file|path|video|au
 COMPUTE_METHOD_HINT = re.compile(r"^_*(forward|extract_feat|encode|embed|predict|infer|run_model|compute_loss"
                                  r"|matmul|mm$|bmm$|conv|gemm|attention|softmax|layernorm|layer_norm|linear$"
                                  r"|gather$|gather_for_metrics$|all_gather$|reduce$|all_reduce$"
-                                 r"|act$|(select|get|choose|sample|take|compute)_actions?|get_value|evaluate_actions?)")
+                                 r"|act$|(select|get|choose|sample|take|compute)_actions?|get_value|evaluate_actions?"
+                                 r"|inverse$|i?stft$|transform$)")  # (self.stft.inverse(spec): a signal transform)
 # (a custom CUDA extension's op, ext.matmul(a, b) of torch.utils.cpp_extension.load_inline; accelerate's and
 # Lightning's accelerator.gather(loss) / reduce(...): collectives hand back tensors on the device of their input)
 # An RL policy's or agent's act / select_action / get_value handed CUDA observations: its action and value come back

@@ -529,6 +529,31 @@ import torch
 DEVICE = "cuda"
 noisy = torch.tensor(np.load(path).astype(np.float32)).to(DEVICE)
 """, []),
+    ("GA103", "self.stft.inverse(spec) of a CUDA spectrogram hands back CUDA audio: its .cpu() per validation batch is a "
+     "read (r54 dev 12457)", """
+import torch
+class Trainer:
+    def __init__(self):
+        self.device = torch.device("cuda")
+        self.model = Net().to(self.device)
+    def validate(self, loader):
+        for mixture, clean in loader:
+            spec = self.model(mixture.to(self.device))
+            enhanced = self.stft.inverse(spec)
+            speeches = enhanced.detach().cpu().numpy()
+""", [10]),
+    ("GA103", "twin: a method named for nothing computed", """
+import torch
+class Trainer:
+    def __init__(self):
+        self.device = torch.device("cuda")
+        self.model = Net().to(self.device)
+    def validate(self, loader):
+        for mixture, clean in loader:
+            spec = self.model(mixture.to(self.device))
+            enhanced = self.stft.describe(spec)
+            speeches = enhanced.detach().cpu().numpy()
+""", []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),
