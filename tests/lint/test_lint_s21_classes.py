@@ -554,6 +554,31 @@ class Trainer:
             enhanced = self.stft.describe(spec)
             speeches = enhanced.detach().cpu().numpy()
 """, []),
+    ("GA107", "to_device(batch, device) on its own line moves the batch's entries in place: the model's method handed "
+     "batch['img'] afterwards is a forward (r54 dev 12465)", """
+import torch
+from utils import to_device
+device = torch.device("cuda:0")
+model = Model().to(device)
+def eval_error(step):
+    model.eval()
+    batch = next(eval_samples)
+    {move}(batch, device)
+    feature = model.get_encoder(batch["img"])
+    return feature.mean()
+""".replace("{move}", "to_device"), [9]),
+    ("GA107", "twin: a helper not named for moving data says nothing of where the entries are", """
+import torch
+from utils import normalize
+device = torch.device("cuda:0")
+model = Model().to(device)
+def eval_error(step):
+    model.eval()
+    batch = next(eval_samples)
+    normalize(batch, device)
+    feature = model.get_encoder(batch["img"])
+    return feature.mean()
+""", []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

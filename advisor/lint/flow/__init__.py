@@ -9,6 +9,7 @@ numpy_kinds.py  what numpy's functions return
 method_results.py  ... what a method call on a held value returns (a tensor's, a model's, a cast), and calling one
 calls.py     ... and each call: torch, numpy, models, the user's own functions
 conditions.py  tests that ask where the program runs (if device.type == 'cuda':)
+expression_statements.py  ... a call on its own line: list.append, model.to(device), to_device(batch, device)
 analyzer.py  the pass itself (statements, worklist over functions): FlowResult
 view.py      what the later analyses read: index, names, FlowResult
 literal_sizes.py  element counts written out: shape arguments, literal data, numpy factories

@@ -22,11 +22,10 @@ from advisor.lint.flow.class_fields import bind_class_fields
 from advisor.lint.flow.conditions import cuda_condition
 from advisor.lint.flow.device_sources import assigned_device, chosen_elsewhere
 from advisor.lint.flow.env import Environment
+from advisor.lint.flow.expression_statements import ExpressionStatements
 from advisor.lint.flow.kinds import (
-    CONTAINER,
     CPU_TENSOR,
     CUDA_DEVICE,
-    CUDA_MODEL,
     CUDA_TENSOR,
     EVAL,
     F64,
@@ -35,7 +34,6 @@ from advisor.lint.flow.kinds import (
     MODEL,
     MODEL_BITS,
     NUMPY,
-    TENSOR_BITS,
 )
 from advisor.lint.flow.moves import moved_in_place
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex, evaluated_arguments
@@ -44,7 +42,6 @@ from advisor.lint.names import Names, dotted
 
 _MAX_PASSES = 8
 _MAX_NESTING = 20  # on-demand analyses inside each other (calls inside calls)
-_IN_PLACE_METHODS = frozenset({"to", "cuda", "cpu", "eval", "train", "double", "half", "float", "bfloat16"})
 
 
 @dataclass
@@ -74,7 +71,7 @@ def analyze(index: FileIndex, names: Names, fixed: Optional[dict[ast.If, bool]] 
                       analyzer.cuda_seen > 0, analyzer.readers)
 
 
-class FlowAnalyzer(CallEvaluator):
+class FlowAnalyzer(ExpressionStatements, CallEvaluator):
     def __init__(self, index: FileIndex, names: Names, fixed: Optional[dict[ast.If, bool]] = None) -> None:
         self.index = index
         self.fixed = fixed or {}
@@ -302,31 +299,6 @@ class FlowAnalyzer(CallEvaluator):
     def _annassign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:
             self.bind_target(node.target, self.ev(node.value))
-
-    def _expr(self, node: ast.Expr) -> None:
-        kind = self.ev(node.value)
-        call = node.value
-        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
-            return
-        if call.func.attr in ("append", "extend", "insert") and call.args:  # outputs.append(pred): a list of them
-            key = dotted(call.func.value)  # (models too: an ensemble, `for model in model_list: model(x)`)
-            added = self.values.get(call.args[-1], 0) & (TENSOR_BITS | NUMPY | MODEL | CUDA_MODEL | F64)
-            if key is not None and added:
-                self.bind(key, (self.lookup(key) or 0) | (added & ~FRESH) | CONTAINER)
-            return
-        if call.func.attr not in _IN_PLACE_METHODS:
-            return
-        target, moved = call.func.value, 0  # `model.to(device)` on its own line moves the module in place (also in
-        while isinstance(target, ast.Call) and (attr := getattr(target.func, "attr", None)) in _IN_PLACE_METHODS:
-            moved |= self.values.get(target, 0) if attr in ("to", "cuda") else 0  # a chain: model.to(device).eval())
-            target = target.func.value  # type: ignore[union-attr]
-        if (key := dotted(target)) is None or (self.lookup(key) or 0) & (TENSOR_BITS | NUMPY | CONTAINER) \
-                and not kind & MODEL_BITS:
-            return
-        if kind & MODEL_BITS and not kind & (CUDA_TENSOR | CPU_TENSOR):
-            self.bind(key, kind)
-        elif call.func.attr in ("to", "cuda") and kind & CUDA_TENSOR or call.func.attr == "eval" and moved & CUDA_TENSOR:
-            self.bind(key, CUDA_MODEL | MODEL)  # ssd.to(device), nerf.cuda().eval(): only a module moves in place
 
     def _if(self, node: ast.If) -> None:
         self.ev(node.test)
