@@ -579,6 +579,24 @@ def eval_error(step):
     feature = model.get_encoder(batch["img"])
     return feature.mean()
 """, []),
+    ("GA104", "a helper returning torch.from_numpy of a NumPy fill cast on the CPU (np.triu(np.ones(...)).astype('bool')) "
+     "copied by its caller (r54 dev 12555, r34 6320)", """
+import numpy as np
+import torch
+def future_mask(seq_length):
+    future_mask = np.triu(np.ones((seq_length, seq_length)), k=1).astype('bool')
+    return torch.from_numpy(future_mask)
+def forward(x, device):
+    return attend(x, mask=future_mask(x.size(0)).to(device))
+forward(batch.cuda(), "cuda")
+""", [4]),
+    ("GA104", "twin: a NumPy draw the benchmark also computes with is its data, cast or not", """
+import numpy as np
+import torch
+np_a = np.random.rand(64, 64).astype(np.float16)
+a = torch.tensor(np_a).cuda()
+t = np_matmul(np_a, np_a)
+""", []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

@@ -23,11 +23,16 @@ def numpy_fill(ctx, factory: Optional[ast.Call]) -> Optional[ast.AST]:
     data = factory.args[0]
     if isinstance(data, ast.Subscript) and isinstance(data.value, ast.Name):
         data = data.value  # R[None, :, :]: a view of the same values
-    while isinstance(data, ast.Call) and isinstance(data.func, ast.Attribute) and data.func.attr == "astype":
-        data = data.func.value  # np.random.randn(n).astype(np.float32): the draw, cast on the CPU
+    data = _uncast(data)  # np.random.randn(n).astype(np.float32): the draw, cast on the CPU
     if isinstance(data, ast.Name):
-        data = _untouched_fill(ctx, data, factory)
+        data = _uncast(_untouched_fill(ctx, data, factory))  # m = np.triu(np.ones((s, s))).astype("bool")
     return data if name in _WRAPPERS and made_by_numpy(ctx, data) else None
+
+
+def _uncast(data: Optional[ast.AST]) -> Optional[ast.AST]:
+    while isinstance(data, ast.Call) and isinstance(data.func, ast.Attribute) and data.func.attr == "astype":
+        data = data.func.value
+    return data
 
 
 def made_by_numpy(ctx, data: ast.AST) -> bool:
@@ -73,7 +78,8 @@ def _untouched_fill(ctx, name: ast.Name, use: ast.AST) -> Optional[ast.AST]:
         return None  # (another value, bound elsewhere in the scope, may reach the use: a branch, a loop's next turn)
     if used_between(ctx, scope, name.id, before[-1], use):
         return None
-    if ctx.qual(before[-1].func) in api.NUMPY_RANDOM_FILLS \
+    drawn = _uncast(before[-1])
+    if isinstance(drawn, ast.Call) and ctx.qual(drawn.func) in api.NUMPY_RANDOM_FILLS \
             and not read_only_at(ctx, scope, name.id, before[-1].lineno, use.lineno):
         return None  # a draw NumPy also computes with (a NumPy-vs-torch benchmark's input) is data, not a fill
     return before[-1]
