@@ -597,6 +597,18 @@ np_a = np.random.rand(64, 64).astype(np.float16)
 a = torch.tensor(np_a).cuda()
 t = np_matmul(np_a, np_a)
 """, []),
+    ("GA104", "torch.bernoulli(p) of a tensor whose device the file does not show draws where p is: nothing known to "
+     "be copied (r54 dev 12379)", """
+import torch
+def context_mask(c, drop, device):
+    return torch.bernoulli(torch.ones_like(c).float() - drop).to(device)
+""", []),
+    ("GA104", "twin: drawn from a fill made on the CPU", """
+import torch
+def context_mask(n, drop, device):
+    return torch.bernoulli(torch.ones(n) - drop).to(device)
+context_mask(8, 0.1, "cuda")
+""", [3]),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

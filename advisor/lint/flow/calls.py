@@ -177,8 +177,9 @@ class CallEvaluator(MethodResults):
             out = CUDA_TENSOR if device & CUDA_DEVICE else (CPU_TENSOR | FRESH if device & CPU_DEVICE else 0)
         elif name in _COPYING_FACTORIES and pos and pos[0] & CUDA_TENSOR and not pos[0] & CONTAINER:
             out = CUDA_TENSOR  # torch.tensor(x) of a CUDA tensor copies it on its device
-        elif pos and (name.endswith("_like") or name in api.SAMPLING_FACTORIES and pos[0] & (CUDA_TENSOR | CPU_TENSOR)):
-            out = pos[0] & (CUDA_TENSOR | CPU_TENSOR)  # zeros_like(x), bernoulli(p): made where x, p are
+        elif pos and (name.endswith("_like") or name in api.SAMPLING_FACTORIES and (
+                pos[0] & (CUDA_TENSOR | CPU_TENSOR) or not isinstance(node.args[0], ast.Constant))):
+            out = pos[0] & (CUDA_TENSOR | CPU_TENSOR)  # zeros_like(x), bernoulli(p): made where x, p are (unknown: so)
             out |= FRESH if out == CPU_TENSOR else 0
         elif self.default_cuda and name != "from_numpy":  # (from_numpy shares the array's memory: on the CPU)
             out = CUDA_TENSOR
