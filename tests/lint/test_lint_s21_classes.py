@@ -609,6 +609,27 @@ def context_mask(n, drop, device):
     return torch.bernoulli(torch.ones(n) - drop).to(device)
 context_mask(8, 0.1, "cuda")
 """, [3]),
+    ("GA110", "for L in Ls: rebinds L to the sizes listed (Ls = [256, 1024, 4096]): an earlier L = 8 is not its only "
+     "size, so the loop's tensors are not known to be tiny (r54 dev 12308)", """
+import torch
+L = 8
+Ls = [256, 1024, 4096]
+for L in Ls:
+    a = torch.randn(L, device="cuda")
+    b = torch.randn(L, device="cuda")
+    for i in range(1000):
+        mask = a > b
+        a[mask] = b[mask]
+""", []),
+    ("GA110", "twin: L = 8 only", """
+import torch
+L = 8
+a = torch.randn(L, device="cuda")
+b = torch.randn(L, device="cuda")
+for i in range(1000):
+    mask = a > b
+    a[mask] = b[mask]
+""", [6]),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

@@ -14,6 +14,7 @@ analyzer.py  the pass itself (statements, worklist over functions): FlowResult
 view.py      what the later analyses read: index, names, FlowResult
 literal_sizes.py  element counts written out: shape arguments, literal data, numpy factories
 shapes.py    shapes of tensors the code spells out (t[i] of a 1-D tensor: one element; 32x32 @ 32x1: 32)
+int_values.py  the integers a script spells out through names (loop counts, sizes, option defaults)
 sizes.py     element counts of tensors whose shape the code spells out (exact, or a bound)
 name_effects.py  ... what a call by a plain name does (a mixin of effects.py)
 effects.py   what each expression does to the GPU: work, compute, sync, host read, clock

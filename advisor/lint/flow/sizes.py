@@ -10,8 +10,8 @@ import ast
 from typing import Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.flow.argparse_options import argparse_options
-from advisor.lint.flow.config_fields import ConfigFields, config_fields, field_values
+from advisor.lint.flow.config_fields import ConfigFields
+from advisor.lint.flow.int_values import MAX_DEPTH, IntValues
 from advisor.lint.flow.literal_sizes import comprehension_numel, literal_numel, numpy_numel, shape_numel
 from advisor.lint.flow.op_sizes import (
     ELEMENTWISE_LOSSES,
@@ -29,8 +29,6 @@ from advisor.lint.flow.tiny_models import TinyModels, optimized_argument, peel_s
 from advisor.lint.index import FileIndex, parameter_defaults
 from advisor.lint.names import Names
 
-_MAX_DEPTH = 24  # a chain of names from a numpy array to the loss: each name, call and operator is a level
-_INT_OPS = (ast.Mult, ast.Add, ast.Sub, ast.Pow, ast.FloorDiv, ast.LShift)
 _SHAPE_FACTORIES = frozenset({"zeros", "ones", "empty", "rand", "randn", "full"})
 _DATA_FACTORIES = frozenset({"tensor", "as_tensor", "asarray", "Tensor", "FloatTensor", "LongTensor", "IntTensor",
                              "HalfTensor", "DoubleTensor"})
@@ -38,7 +36,7 @@ _LIKE_FACTORIES = frozenset({"zeros_like", "ones_like", "empty_like", "rand_like
 # Attributes that are a tensor of the same elements: w.grad, t.data, t.T.
 _SAME_SIZE_ATTRIBUTES = frozenset({"grad", "data", "T", "mT", "H", "mH", "real"})
 
-class TensorSizes:
+class TensorSizes(IntValues):
     def __init__(self, names: Names, index: FileIndex) -> None:
         self.names = names
         self.index = index
@@ -55,7 +53,7 @@ class TensorSizes:
 
     def numel(self, node: ast.AST, depth: int = 0) -> Optional[int]:
         """Elements of the tensor ``node`` evaluates to, or None when the code does not say."""
-        if depth > _MAX_DEPTH:
+        if depth > MAX_DEPTH:
             return None
         if isinstance(node, ast.Name):
             return self._name(node.id, self.index.scope_of(node), depth)
@@ -106,9 +104,9 @@ class TensorSizes:
         """A Python number: 0.5, float(x), loss.item(), math.pi, torch.finfo(t.dtype).eps, a name bound to one."""
         if isinstance(node, ast.Constant):
             return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
-        if isinstance(node, ast.UnaryOp) and depth <= _MAX_DEPTH:  # -0.5
+        if isinstance(node, ast.UnaryOp) and depth <= MAX_DEPTH:  # -0.5
             return self._is_scalar(node.operand, depth + 1)
-        if isinstance(node, ast.BinOp) and depth <= _MAX_DEPTH:  # 2 * math.pi, lr / 10
+        if isinstance(node, ast.BinOp) and depth <= MAX_DEPTH:  # 2 * math.pi, lr / 10
             return self._is_scalar(node.left, depth + 1) and self._is_scalar(node.right, depth + 1)
         if isinstance(node, ast.Call):
             func = node.func
@@ -122,7 +120,7 @@ class TensorSizes:
             qualified = self.names.qual(base.func) if isinstance(base, ast.Call) else self.names.qual(node)
             return (qualified or "").endswith(("finfo", "iinfo")) or (qualified or "").startswith("math.") \
                 or qualified in ("numpy.pi", "numpy.e", "numpy.inf", "numpy.nan", "torch.pi", "torch.e")
-        if isinstance(node, ast.Name) and depth <= _MAX_DEPTH:
+        if isinstance(node, ast.Name) and depth <= MAX_DEPTH:
             values = self._values(node.id, self.index.scope_of(node))
             return bool(values) and all(self._is_scalar(v, depth + 1) for v in values)
         return False
@@ -238,7 +236,7 @@ class TensorSizes:
 
     def _assigned(self, value: ast.AST, name: str, depth: int) -> Optional[int]:
         """The size a name gets from one assignment; 0 when it keeps its own (``b = b * 0.9 + 0.1``, ``b += 1``)."""
-        if depth > _MAX_DEPTH:
+        if depth > MAX_DEPTH:
             return None
         if isinstance(value, ast.Name) and value.id == name or isinstance(self.parents.get(value), ast.AugAssign):
             return 0  # b += x works in place: b keeps the elements it had
@@ -352,49 +350,3 @@ class TensorSizes:
                 or not (self.names.qual(values[0].func) or "").startswith("torch.optim."):  # type: ignore[attr-defined]
             return None
         return list(handed.elts)
-
-    def int_value(self, node: ast.AST, depth: int = 0, options: bool = True) -> Optional[int]:
-        """A constant int the code spells out: ``4``, ``N`` with ``N = 100_000``, ``2 * N``, ``10 ** 5``,
-        ``1 << 20``, ``int(1e5)``, a parameter's default, and (``options``) ``args.steps`` with ``add_argument("--steps",
-        default=5000)``: what the script runs with when nobody passes another."""
-        if depth > _MAX_DEPTH:
-            return None
-        if isinstance(node, ast.Constant) and type(node.value) is int:
-            return node.value
-        if isinstance(node, ast.Name):
-            values = self._values(node.id, self.index.scope_of(node))
-            ints = {self.int_value(v, depth + 1, options) for v in values}
-            return ints.pop() if len(ints) == 1 and None not in ints else None
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "int" \
-                and len(node.args) == 1:
-            value = node.args[0]
-            if isinstance(value, ast.Constant) and isinstance(value.value, float) and value.value.is_integer():
-                return int(value.value)  # int(1e5)
-            return self.int_value(value, depth + 1, options)
-        if options and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            if self._options is None:
-                self._options = argparse_options(self.index)
-            parsed, defaults = self._options
-            if node.value.id in parsed:
-                default = defaults.get(node.attr)
-                return None if default is None else self.int_value(default, depth + 1, options)
-            if self._configs is None:
-                self._configs = config_fields(self.index)
-            values = field_values(self._configs, self.index, node) or [None]  # cfg.epochs of `cfg: Config`
-            ints = {self.int_value(v, depth + 1, options) if v is not None else None for v in values}
-            return ints.pop() if len(ints) == 1 and None not in ints else None
-        if isinstance(node, ast.BinOp) and isinstance(node.op, _INT_OPS):
-            left = self.int_value(node.left, depth + 1, options)
-            right = self.int_value(node.right, depth + 1, options)
-            if left is None or right is None:
-                return None
-            if isinstance(node.op, ast.Pow):
-                return left ** right if 0 <= right <= 64 else None
-            if isinstance(node.op, ast.LShift):  # N = 1 << 20
-                return left << right if 0 <= right <= 64 else None
-            if isinstance(node.op, ast.FloorDiv):
-                return left // right if right else None
-            if isinstance(node.op, ast.Sub):
-                return left - right  # range(n - 1)
-            return left * right if isinstance(node.op, ast.Mult) else left + right
-        return None
