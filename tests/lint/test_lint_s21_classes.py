@@ -630,6 +630,23 @@ for i in range(1000):
     mask = a > b
     a[mask] = b[mask]
 """, [6]),
+    ("GA109", "v = torch.ones(n, dtype=torch.float64) built into a sparse tensor moved on a later line: one finding, "
+     "where float64 was chosen (r54 dev 12421)", """
+import torch
+def interactions(i, n, shape, device):
+    v = torch.ones(n, dtype={dtype})
+    dense = torch.sparse.FloatTensor(i, v, shape).to_dense().to(device)
+    return dense
+interactions(idx, 10, (4, 4), "cuda")
+""".replace("{dtype}", "torch.float64"), [3]),
+    ("GA109", "twin: float32 values", """
+import torch
+def interactions(i, n, shape, device):
+    v = torch.ones(n, dtype=torch.float32)
+    dense = torch.sparse.FloatTensor(i, v, shape).to_dense().to(device)
+    return dense
+interactions(idx, 10, (4, 4), "cuda")
+""", []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

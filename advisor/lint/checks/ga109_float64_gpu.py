@@ -175,6 +175,8 @@ def _converted_before(ctx, call: ast.Call) -> Optional[ast.Call]:
     moved name before the move, in the same function -- the line split over two statements, like a chain split
     over two lines."""
     func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in ("to", "cuda") and not isinstance(func.value, ast.Name):
+        return _float64_part(ctx, call, func.value)
     if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda") and isinstance(func.value, ast.Name)):
         return None
     scope, name = ctx.index.scope_of(call), func.value.id
@@ -190,6 +192,21 @@ def _converted_before(ctx, call: ast.Call) -> Optional[ast.Call]:
             and not ctx.kind(last) & _CUDA:
         return last  # t = torch.from_numpy(a) of a float64 array; t.cuda(): at the wrap, where float64 was taken on
     return _float64_cast_in(ctx, last) if last is not None else None
+
+
+def _float64_part(ctx, call: ast.Call, moved: ast.AST) -> Optional[ast.Call]:
+    """``v = torch.ones(n, dtype=torch.float64)``; ``torch.sparse.FloatTensor(i, v, shape).to_dense().to(device)``: the
+    one part of the moved expression made float64 on the CPU by a factory of this function, on an earlier line."""
+    scope, found = ctx.index.scope_of(call), []
+    for node in ast.walk(moved):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            values = [v for v in ctx.index.assigned_values.get(node.id, ()) if ctx.index.scope_of(v) is scope
+                      and v.lineno < call.lineno]
+            last = max(values, key=lambda v: (v.lineno, v.col_offset), default=None)
+            if isinstance(last, ast.Call) and (ctx.qual(last.func) or "").startswith("torch.") \
+                    and ctx.kind(last) & F64 and not ctx.kind(last) & _CUDA:
+                found.append(last)
+    return found[0] if len(found) == 1 else None
 
 
 def _reshapes_itself(value: Optional[ast.AST], name: str) -> bool:
