@@ -405,6 +405,32 @@ for x in loader:
     loss = model(x.to(device) + eps).mean()
 """
 
+_STFT = """
+import torch
+class Trainer:
+    def __init__(self):
+        self.device = torch.device("cuda")
+        self.model = Net().to(self.device)
+    def validate(self, loader):
+        for mixture, clean in loader:
+            spec = self.model(mixture.to(self.device))
+            enhanced = self.stft.{method}(spec)
+            speeches = enhanced.detach().cpu().numpy()
+"""
+
+_MOVED_BATCH = """
+import torch
+from utils import {helper}
+device = torch.device("cuda:0")
+model = Model().to(device)
+def eval_error(step):
+    model.eval()
+    batch = next(eval_samples)
+    {helper}(batch, device)
+    feature = model.get_encoder(batch["img"])
+    return feature.mean()
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -530,55 +556,12 @@ DEVICE = "cuda"
 noisy = torch.tensor(np.load(path).astype(np.float32)).to(DEVICE)
 """, []),
     ("GA103", "self.stft.inverse(spec) of a CUDA spectrogram hands back CUDA audio: its .cpu() per validation batch is a "
-     "read (r54 dev 12457)", """
-import torch
-class Trainer:
-    def __init__(self):
-        self.device = torch.device("cuda")
-        self.model = Net().to(self.device)
-    def validate(self, loader):
-        for mixture, clean in loader:
-            spec = self.model(mixture.to(self.device))
-            enhanced = self.stft.inverse(spec)
-            speeches = enhanced.detach().cpu().numpy()
-""", [10]),
-    ("GA103", "twin: a method named for nothing computed", """
-import torch
-class Trainer:
-    def __init__(self):
-        self.device = torch.device("cuda")
-        self.model = Net().to(self.device)
-    def validate(self, loader):
-        for mixture, clean in loader:
-            spec = self.model(mixture.to(self.device))
-            enhanced = self.stft.describe(spec)
-            speeches = enhanced.detach().cpu().numpy()
-""", []),
+     "read (r54 dev 12457)", _STFT.format(method="inverse"), [10]),
+    ("GA103", "twin: a method named for nothing computed", _STFT.format(method="describe"), []),
     ("GA107", "to_device(batch, device) on its own line moves the batch's entries in place: the model's method handed "
-     "batch['img'] afterwards is a forward (r54 dev 12465)", """
-import torch
-from utils import to_device
-device = torch.device("cuda:0")
-model = Model().to(device)
-def eval_error(step):
-    model.eval()
-    batch = next(eval_samples)
-    {move}(batch, device)
-    feature = model.get_encoder(batch["img"])
-    return feature.mean()
-""".replace("{move}", "to_device"), [9]),
-    ("GA107", "twin: a helper not named for moving data says nothing of where the entries are", """
-import torch
-from utils import normalize
-device = torch.device("cuda:0")
-model = Model().to(device)
-def eval_error(step):
-    model.eval()
-    batch = next(eval_samples)
-    normalize(batch, device)
-    feature = model.get_encoder(batch["img"])
-    return feature.mean()
-""", []),
+     "batch['img'] afterwards is a forward (r54 dev 12465)", _MOVED_BATCH.format(helper="to_device"), [9]),
+    ("GA107", "twin: a helper not named for moving data says nothing of where the entries are",
+     _MOVED_BATCH.format(helper="normalize"), []),
     ("GA104", "a helper returning torch.from_numpy of a NumPy fill cast on the CPU (np.triu(np.ones(...)).astype('bool')) "
      "copied by its caller (r54 dev 12555, r34 6320)", """
 import numpy as np
