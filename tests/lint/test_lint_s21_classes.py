@@ -431,6 +431,15 @@ def eval_error(step):
     return feature.mean()
 """
 
+_SPECTRO = """
+import torch
+import torchaudio
+class Model(torch.nn.Module):
+    def forward(self, batch):
+        x = torchaudio.transforms.{transform}().cuda()(batch["audio"])
+        return self.convs(x)
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -630,6 +639,9 @@ def interactions(i, n, shape, device):
     return dense
 interactions(idx, 10, (4, 4), "cuda")
 """, []),
+    ("GA105", "torchaudio's Spectrogram() built with no arguments still holds a Hann window: rebuilt and moved on every "
+     "forward, it is copied every step (r54 dev 12371)", _SPECTRO.format(transform="Spectrogram"), [5]),
+    ("GA105", "twin: AmplitudeToDB() holds nothing to copy", _SPECTRO.format(transform="AmplitudeToDB"), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

@@ -24,14 +24,20 @@ def rebuilt_transforms(ctx, why_repeated: Callable) -> Iterator[Hit]:
             continue
         built = func.value
         name = ctx.qual(built.func) or ""
-        if not name.startswith(_TRANSFORMS) or not name.rsplit(".", 1)[-1][:1].isupper() \
-                or not (built.args or built.keywords) or not _fixed_arguments(ctx, built):
+        last = name.rsplit(".", 1)[-1]
+        if not name.startswith(_TRANSFORMS) or not last[:1].isupper() \
+                or not (built.args or built.keywords or last in _WINDOWED) or not _fixed_arguments(ctx, built):
             continue  # (a class built from arguments -- its window, filter bank: not to_tensor(), not AmplitudeToDB())
         reason = _repeated(ctx, call, why_repeated)
         if reason is not None:
             yield Hit(f"{short(call)} builds the same {short(built.func, 40)} from the same arguments and copies it "
                       f"to the GPU again {reason}", node=call,
                       fix="Build it once, before the loop (or at module level), move it once, and reuse it.")
+
+
+# torchaudio transforms that hold a window or a filter bank even built with no arguments (Spectrogram(): a Hann window)
+_WINDOWED = frozenset({"Spectrogram", "MelSpectrogram", "MFCC", "LFCC", "MelScale", "InverseMelScale", "GriffinLim",
+                       "InverseSpectrogram", "Resample"})
 
 
 def _fixed_arguments(ctx, built: ast.Call) -> bool:
