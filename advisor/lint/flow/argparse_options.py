@@ -25,8 +25,10 @@ def argparse_options(index: FileIndex) -> tuple[set[str], dict[str, Optional[ast
             (f.lstrip("-") for f in flags if f.startswith("--")), flags[0].lstrip("-") if flags else None)
         if name:  # (None: an option with no default; a namespace's other attributes are the program's own)
             defaults[str(name).replace("-", "_")] = keywords.get("default")
-    parsers = {f.name for f in index.functions  # def get_args(): ...; return parser.parse_args()
-               if any(isinstance(n, ast.Return) and _parses(n.value) for n in ast.walk(f))}
+    called = {v.func.id for values in index.assigned_values.values() for v in values  # flags = args()
+              if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and not v.args}
+    parsers = {f.name for f in index.functions if f.name in called  # def args(): ...; return parser.parse_args()
+               and any(isinstance(n, ast.Return) and _parses(n.value) for n in ast.walk(f))}
     parsed = {name for name, values in index.assigned_values.items()
               if any(_parses(v) or isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in parsers
                      for v in values)}

@@ -127,6 +127,7 @@ class ScopeIndex:
         self._holders: Optional[dict[FunctionInfo, set[str]]] = None
         self._children: Optional[dict[ast.AST, list[FunctionInfo]]] = None
         self._held: dict[tuple[str, ast.AST], tuple[FunctionInfo, ...]] = {}
+        self._overrides: dict[FunctionInfo, list[FunctionInfo]] = {}
 
     def _holder(self, node: ast.AST) -> ast.AST:
         for parent in self.index.ancestors(node):
@@ -269,13 +270,13 @@ class ScopeIndex:
         owner = method.class_info
         if owner is None:
             return []
-        found = []
-        for other in self.classes.values():
-            replaced = other.methods.get(method.name)
-            if replaced is not None and replaced.class_info is other and other is not owner \
-                    and owner in self._ancestors(other):
-                found.append(replaced)
-        return found
+        known = self._overrides.get(method)
+        if known is None:
+            known = self._overrides[method] = [
+                other.methods[method.name] for other in self.classes.values()
+                if other is not owner and method.name in other.methods
+                and other.methods[method.name].class_info is other and owner in self._ancestors(other)]
+        return known
 
     def _ancestors(self, info: ClassInfo, depth: int = 0) -> list[ClassInfo]:
         bases = self._bases_here(info)
