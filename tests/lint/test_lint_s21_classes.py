@@ -440,6 +440,17 @@ class Model(torch.nn.Module):
         return self.convs(x)
 """
 
+_QUADRATURE = """
+import torch
+device = torch.device("cuda")
+triangle_weights = torch.tensor({rows}, device=device)
+line_weights = torch.tensor([1.0, 1.0], device=device)
+for i in range(len(triangle_weights)):
+    for j in range(len(line_weights)):
+        weight = triangle_weights[i] * line_weights[j]
+        weights.append(weight)
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -642,6 +653,9 @@ interactions(idx, 10, (4, 4), "cuda")
     ("GA105", "torchaudio's Spectrogram() built with no arguments still holds a Hann window: rebuilt and moved on every "
      "forward, it is copied every step (r54 dev 12371)", _SPECTRO.format(transform="Spectrogram"), [5]),
     ("GA105", "twin: AmplitudeToDB() holds nothing to copy", _SPECTRO.format(transform="AmplitudeToDB"), []),
+    ("GA110", "a quadrature set-up loop over the rows of tensors written out (torch.tensor([[...], [...], [...]])): "
+     "six iterations, no launch-bound loop (r54 dev 12503)", _QUADRATURE.format(rows="[[0.5, 0.5], [0.2, 0.6], [0.6, 0.2]]"),
+     []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),
@@ -666,3 +680,17 @@ def test_a_training_function_handed_a_loader_by_name_is_a_training_run(loader, r
     ctx = FileContext(SourceUnit(path="snippet.py", text=text), ast.parse(text))
     [region] = [r for r in ctx.timed_regions() if r.close is not None and r.close.lineno == 14]
     assert ctx.region_calls_training_run(region) is runs
+
+
+@pytest.mark.parametrize("rows,count", [("[[0.5, 0.5], [0.2, 0.6], [0.6, 0.2]]", 3), ("load_rule(path)", None)])
+def test_a_loop_over_the_rows_of_a_tensor_written_out_is_counted(rows, count):
+    """for i in range(len(t)) with t = torch.tensor([[...], [...], [...]]): three iterations, as for a list literal."""
+    import ast
+
+    from advisor.lint.context import FileContext
+    from advisor.lint.source import SourceUnit
+
+    text = _QUADRATURE.format(rows=rows).lstrip("\n")
+    ctx = FileContext(SourceUnit(path="snippet.py", text=text), ast.parse(text))
+    [outer] = [loop for loop in ctx.index.loops if loop.lineno == 5]
+    assert ctx.loop_iterations(outer) == count

@@ -37,13 +37,22 @@ def loop_iterations(loop: ast.AST, index, int_value: IntValue, qual: Callable[[a
 
 
 def _literal_length(node: ast.AST, index) -> Optional[int]:
-    """``len(coeffs)`` with ``coeffs = [1/90, -3/20, ...]`` the only binding of the name: its length."""
+    """``len(coeffs)`` with ``coeffs = [1/90, -3/20, ...]`` (or ``torch.tensor([...])``) the only binding of the name:
+    its length."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
             and len(node.args) == 1 and isinstance(node.args[0], ast.Name)):
         return None
-    values = index.assigned_values.get(node.args[0].id, [])
+    values = [_listed(v) for v in index.assigned_values.get(node.args[0].id, [])]
     lengths = {len(v.elts) for v in values if isinstance(v, (ast.List, ast.Tuple))}
     return lengths.pop() if len(values) == 1 and len(lengths) == 1 else None
+
+
+def _listed(value: ast.AST) -> ast.AST:
+    """``torch.tensor([[a, b], [c, d]], dtype=...)`` holds the rows written out: as many as the list has."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ("tensor", "array") \
+            and value.args and isinstance(value.args[0], (ast.List, ast.Tuple)):
+        return value.args[0]
+    return value
 
 
 def while_iterations(loop: ast.While, index, int_value: IntValue) -> Optional[int]:
