@@ -656,6 +656,19 @@ interactions(idx, 10, (4, 4), "cuda")
     ("GA110", "a quadrature set-up loop over the rows of tensors written out (torch.tensor([[...], [...], [...]])): "
      "six iterations, no launch-bound loop (r54 dev 12503)", _QUADRATURE.format(rows="[[0.5, 0.5], [0.2, 0.6], [0.6, 0.2]]"),
      []),
+    ("GA109", "net.to(device).type(torch.double): nn.Module.type casts every parameter to float64 on the GPU (r54 "
+     "held-out 12464, after scoring)", """
+import torch
+device = torch.device("cuda")
+policy_net = PolicyNetwork(8, 2, 64).to(device).type({dtype})
+out = policy_net(torch.randn(4, 8, device=device, dtype={dtype}))
+""".replace("{dtype}", "torch.double"), [3, 4]),
+    ("GA109", "twin: cast to float32", """
+import torch
+device = torch.device("cuda")
+policy_net = PolicyNetwork(8, 2, 64).to(device).type(torch.float32)
+out = policy_net(torch.randn(4, 8, device=device, dtype=torch.float32))
+""", []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

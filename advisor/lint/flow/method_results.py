@@ -88,6 +88,10 @@ class MethodResults(ExprEvaluator):
             receiver = (receiver & ~(CUDA_TENSOR | CPU_TENSOR)) | MODEL | (CUDA_MODEL if receiver & CUDA_TENSOR else 0)
         module = is_module(receiver) or (receiver == 0 and attr in ("eval", "train")
                                           and looks_like_model(receiver_node))
+        if attr == "type" and module and node.args:  # net.type(torch.double): nn.Module.type casts every parameter
+            cast = type_cast(node.args[0], CPU_TENSOR, self.names.qual, self.index.assigned_values)
+            out = receiver | (CUDA_MODEL if cast & CUDA_TENSOR else 0)  # (.type(torch.cuda.FloatTensor) moves it)
+            return (out | F64) if cast & F64 else out & ~F64 if cast else out
         if attr in ("double", "cdouble"):  # (on a value we know nothing of -- a loader's batch -- float64 all the same)
             return receiver | F64 if receiver & (TENSOR_BITS | NUMPY | MODEL_BITS) or not receiver else 0
         if attr in ("float", "half", "bfloat16", "long", "int", "short", "byte", "bool", "char", "cfloat"):  # (no float64)
