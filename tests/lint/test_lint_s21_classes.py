@@ -451,6 +451,17 @@ for i in range(len(triangle_weights)):
         weights.append(weight)
 """
 
+_STAR_LOSS = """
+import torch
+from model_utils import *
+device = "cuda"
+weights = torch.ones(10, device=device)
+for batch, labels in train_loader:
+    preds = model(batch.to(device))
+    mse_loss = {call}
+    losses.append(mse_loss.item())
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -669,6 +680,10 @@ device = torch.device("cuda")
 policy_net = PolicyNetwork(8, 2, 64).to(device).type(torch.float32)
 out = policy_net(torch.randn(4, 8, device=device, dtype=torch.float32))
 """, []),
+    ("GA103", "MaskedMSELoss(preds, labels) of a star import, handed two CUDA tensors, is a loss value, not a loss module "
+     "built (r55 held-out 12605, after scoring)", _STAR_LOSS.format(call="MaskedMSELoss(preds, labels.to(device))"), [8]),
+    ("GA103", "twin: FocalLoss(weights) built from one tensor is a module; calling it once outside the loop reads nothing",
+     _STAR_LOSS.format(call="FocalLoss(weights)"), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

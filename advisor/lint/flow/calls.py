@@ -286,7 +286,8 @@ class CallEvaluator(MethodResults):
             return pos[0]  # pre-0.4 code quoted without its imports: torch.autograd.Variable is its tensor
         if api.COMPUTES_ON_ITS_INPUTS.search(name) and every_kind(pos, kw) & CUDA_TENSOR \
                 and not api.TEXT_DECODING.search(name):  # named like a model or a loss,
-            return CUDA_MODEL if name.endswith("Loss") else CUDA_TENSOR  # fed CUDA tensors (FocalLoss(w): a module)
+            built = name.endswith("Loss") and sum(1 for kind in pos if kind & CUDA_TENSOR) < 2  # FocalLoss(w): a module;
+            return CUDA_MODEL if built else CUDA_TENSOR  # fed CUDA tensors (MaskedMSELoss(preds, labels): a loss value)
         if name[:1].isupper() and api.FREE_MODEL_NAME.match(name) and not every_kind(pos, kw) & (CUDA_TENSOR | CPU_TENSOR):
             return MODEL  # `Net()` of a star import: the class is made, not a snippet's model run
         if name not in _BUILTINS:
