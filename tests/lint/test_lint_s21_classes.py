@@ -462,6 +462,20 @@ for batch, labels in train_loader:
     losses.append(mse_loss.item())
 """
 
+_SLOT_CLOCK = """
+import torch
+from timeit import default_timer as timer
+a = torch.randn(512, 512, device="cuda")
+b = torch.randn(512, 512, device="cuda")
+add_timer = [0, 0]
+add_timer[0] = timer()
+for _ in range(1000):
+    a += b
+{sync}
+add_timer[1] = timer()
+print(add_timer[1] - add_timer[0])
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -684,6 +698,9 @@ out = policy_net(torch.randn(4, 8, device=device, dtype=torch.float32))
      "built (r55 held-out 12605, after scoring)", _STAR_LOSS.format(call="MaskedMSELoss(preds, labels.to(device))"), [8]),
     ("GA103", "twin: FocalLoss(weights) built from one tensor is a module; calling it once outside the loop reads nothing",
      _STAR_LOSS.format(call="FocalLoss(weights)"), []),
+    ("GA101", "a clock pair kept in the slots of a list (add_timer[0] = timer() ... add_timer[1] = timer(), subtracted "
+     "later) times queued kernels with no sync (r54 held-out 12309, after scoring)", _SLOT_CLOCK.format(sync="pass"), [10]),
+    ("GA101", "twin: synchronized before the second reading", _SLOT_CLOCK.format(sync="torch.cuda.synchronize()"), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

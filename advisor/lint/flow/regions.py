@@ -80,9 +80,18 @@ def carried_region(index, scope: ast.AST, events: list[Event], close: int, varia
 
 
 def assigned_name(parent: Optional[ast.AST]) -> Optional[str]:
-    """``start = time.time()`` / ``self.start = time.time()``: the name or dotted name the read is stored in."""
+    """``start = time.time()`` / ``self.start = time.time()`` / ``add_timer[0] = timer()``: the name, dotted name or
+    slot the read is stored in."""
     if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
-        return dotted(parent.targets[0])
+        return clock_key(parent.targets[0])
     if isinstance(parent, ast.AnnAssign):
-        return dotted(parent.target)
+        return clock_key(parent.target)
     return None
+
+
+def clock_key(node: ast.AST) -> Optional[str]:
+    """A clock reading's place as text: ``start``, ``self.start``, or a slot written out (``add_timer[1]``)."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
+            and isinstance(node.slice.value, (int, str)) and dotted(node.value) is not None:
+        return f"{dotted(node.value)}[{node.slice.value!r}]"
+    return dotted(node)

@@ -22,7 +22,7 @@ from advisor.lint.flow.effects import CLOCK, COMPUTE, SYNC, Effects, Event
 from advisor.lint.flow.helper_clocks import helper_closed_regions
 from advisor.lint.flow.kinds import CUDA_TENSOR, LOADER
 from advisor.lint.flow.loops import LoopAnalysis
-from advisor.lint.flow.regions import TimedRegion, assigned_name, carried_region
+from advisor.lint.flow.regions import TimedRegion, assigned_name, carried_region, clock_key
 from advisor.lint.flow.scopes import FunctionInfo
 from advisor.lint.flow.timeit_regions import TimeitRegions
 from advisor.lint.flow.view import FlowView
@@ -134,7 +134,7 @@ class Timings(FlowView):
         for node in sorted(self._subtractions_by_scope.get(scope, ()), key=lambda n: (n.lineno, n.col_offset)):
             if isinstance(self.index.parents.get(node), ast.Compare):
                 continue  # `if time.time() - last > 30:` throttles, it does not measure
-            opened, ended = dotted(node.right), dotted(node.left)  # start / self.start, end / self.end
+            opened, ended = clock_key(node.right), clock_key(node.left)  # start / self.start / t[0], end / ...
             if opened is None:
                 continue
             where = (node.lineno, node.col_offset)
