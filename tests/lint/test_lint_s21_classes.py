@@ -476,6 +476,18 @@ add_timer[1] = timer()
 print(add_timer[1] - add_timer[0])
 """
 
+_IMPORTED_LOSS = """
+import torch
+from lib.models.siamese_ema import SiameseEMA, infoNCELoss
+device = torch.device("cuda")
+model = SiameseEMA().to(device)
+queue = torch.randn(128, 4096, device=device)
+for x1, x2 in loader:
+    q, k = model(x1.to(device), x2.to(device))
+    loss = {call}
+    print(loss.item())
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -701,6 +713,10 @@ out = policy_net(torch.randn(4, 8, device=device, dtype=torch.float32))
     ("GA101", "a clock pair kept in the slots of a list (add_timer[0] = timer() ... add_timer[1] = timer(), subtracted "
      "later) times queued kernels with no sync (r54 held-out 12309, after scoring)", _SLOT_CLOCK.format(sync="pass"), [10]),
     ("GA101", "twin: synchronized before the second reading", _SLOT_CLOCK.format(sync="torch.cuda.synchronize()"), []),
+    ("GA103", "infoNCELoss(q, k, queue, T) imported from the project, handed CUDA tensors: a loss value (r55 dev 12602, "
+     "after scoring)", _IMPORTED_LOSS.format(call="infoNCELoss(q, k, queue, 0.07)"), [9]),
+    ("GA103", "twin: an imported Loss class built from one tensor is a module", _IMPORTED_LOSS.format(
+        call="infoNCELoss(queue)"), []),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

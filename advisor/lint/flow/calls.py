@@ -57,6 +57,12 @@ def _keyword(call: ast.Call, name: str) -> Optional[ast.AST]:
     return next((k.value for k in call.keywords if k.arg == name), None)
 
 
+def _builds_a_loss(name: str, pos: list[int]) -> bool:
+    """``FocalLoss(weights)``: a Loss-named class built from a tensor is a module; ``infoNCELoss(q, k, queue, T)`` /
+    ``MaskedMSELoss(preds, labels)``, handed two CUDA tensors or more, computes a loss value."""
+    return name.endswith("Loss") and sum(1 for kind in pos if kind & CUDA_TENSOR) < 2
+
+
 class CallEvaluator(MethodResults):
     def _call(self, node: ast.Call) -> int:
         func = node.func
@@ -157,7 +163,7 @@ class CallEvaluator(MethodResults):
                 and not api.TEXT_DECODING.search(last):  # a library built on torch (from train import ctc_decode: text)
             if last.endswith("Loader"):  # NeighborLoader(data_on_cuda, ...): batches of CUDA data, not a tensor
                 return LOADER | CUDA_TENSOR
-            return CUDA_MODEL if last.endswith("Loss") else CUDA_TENSOR  # fed CUDA tensors (FocalLoss(w): a module)
+            return CUDA_MODEL if _builds_a_loss(last, pos) else CUDA_TENSOR  # fed CUDA tensors
         if name.split(".", 1)[0] not in api.NOT_ON_CUDA:
             return placed_on(last, pos, kw)
         return 0
@@ -286,8 +292,7 @@ class CallEvaluator(MethodResults):
             return pos[0]  # pre-0.4 code quoted without its imports: torch.autograd.Variable is its tensor
         if api.COMPUTES_ON_ITS_INPUTS.search(name) and every_kind(pos, kw) & CUDA_TENSOR \
                 and not api.TEXT_DECODING.search(name):  # named like a model or a loss,
-            built = name.endswith("Loss") and sum(1 for kind in pos if kind & CUDA_TENSOR) < 2  # FocalLoss(w): a module;
-            return CUDA_MODEL if built else CUDA_TENSOR  # fed CUDA tensors (MaskedMSELoss(preds, labels): a loss value)
+            return CUDA_MODEL if _builds_a_loss(name, pos) else CUDA_TENSOR  # fed CUDA tensors
         if name[:1].isupper() and api.FREE_MODEL_NAME.match(name) and not every_kind(pos, kw) & (CUDA_TENSOR | CPU_TENSOR):
             return MODEL  # `Net()` of a star import: the class is made, not a snippet's model run
         if name not in _BUILTINS:
