@@ -278,9 +278,11 @@ class FileContext:
         ``over_loaders_only``, also a loop of optimizer steps over batches sliced by hand."""
         return self._timings.trains(region, over_loaders_only)
 
-    def region_calls_training_run(self, region: TimedRegion) -> bool:
-        """Does it call, handing it a DataLoader, a training function the file does not show (``model.fit(loader)``)?"""
-        return self._timings.calls_training_run(region)
+    def region_calls_training_run(self, region: TimedRegion, evaluation: bool = False) -> bool:
+        """Does it call, handing it a DataLoader, a training function the file does not show (``model.fit(loader)``)?
+        ``evaluation``: or an evaluation pass of another module (``predict(net, test_loader)``), which hands back its
+        results: read back to the host before it returns."""
+        return self._timings.calls_training_run(region, evaluation)
 
     def first_compute(self, region: TimedRegion) -> list[Event]:
         """Call by call, the way to the first CUDA computation of the program the region runs in."""

@@ -488,6 +488,21 @@ for x1, x2 in loader:
     print(loss.item())
 """
 
+_TIMED_PREDICT = """
+from time import time
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+from lib.utils import predict
+device = torch.device("cuda")
+net = STGCN().to(device)
+test_loader = DataLoader(TensorDataset(x.to(device)), batch_size=32)
+test_batch = x.to(device)
+start_time_test = time()
+prediction = predict(net, {loader}, device)
+end_time_test = time()
+print(end_time_test - start_time_test)
+"""
+
 CASES = [
     ("GA103", "self.x, self.loader, ... = self.accelerator.prepare(model, self.load(...), *opt_and_sched): the loader's "
      "batches are on the device (r53 held-out 11856, after scoring)", _PREPARED.format(loader="self.load('train')"),
@@ -717,6 +732,10 @@ out = policy_net(torch.randn(4, 8, device=device, dtype=torch.float32))
      "after scoring)", _IMPORTED_LOSS.format(call="infoNCELoss(q, k, queue, 0.07)"), [9]),
     ("GA103", "twin: an imported Loss class built from one tensor is a module", _IMPORTED_LOSS.format(
         call="infoNCELoss(queue)"), []),
+    ("GA101", "a timed predict(net, test_loader) of another module hands back its results, read back before it "
+     "returns (r55 STGCN trainers, after scoring)", _TIMED_PREDICT.format(loader="test_loader"), []),
+    ("GA101", "twin: handed no loader, the call is not known to read anything back", _TIMED_PREDICT.format(
+        loader="test_batch"), [11]),
     ("GA104", "torch.tensor(np.random.normal(...), device=cuda) draws on the CPU and copies (r53 dev 12009, after "
      "scoring)", _NOISE_PLACED.format(device="device"), [5]),
     ("GA104", "twin: wrapped on the CPU, nothing is copied", _NOISE_PLACED.format(device='"cpu"'), []),

@@ -135,7 +135,8 @@ def _conditional(ctx, node: ast.AST, loop: ast.AST) -> bool:
 def run(ctx) -> Iterator[Hit]:
     for region in ctx.timed_regions(carried=True):
         if not region.has_work or region.synchronized or ctx.region_trains(region, over_loaders_only=True) \
-                or times_a_job(ctx, region) or ctx.region_calls_training_run(region) or _copies_only(region) \
+                or times_a_job(ctx, region) or ctx.region_calls_training_run(region, evaluation=True) \
+                or _copies_only(region) \
                 or _waits_every_iteration(ctx, region):
             continue  # (a job timed in minutes, or a whole run over data: the kernels still queued are noise)
         last = region.last_work

@@ -33,6 +33,7 @@ __all__ = ["TimedRegion", "Timings"]
 
 _MAX_CALL_DEPTH = 8
 _LOADER_NAME = re.compile(r"loader$", re.IGNORECASE)
+_EVALUATION_RUN = re.compile(r"(^|[._])(predict\w*|evaluat\w*|validat\w*|infer\w*|test)$", re.IGNORECASE)
 _TRAINING_RUN = re.compile(r"(^|[._])(fit|train\w*)$", re.IGNORECASE)  # model.fit, train_model, trainer.train
 
 
@@ -286,12 +287,15 @@ class Timings(FlowView):
     def _training_loader_loops(self) -> list[ast.AST]:
         return [loop for loop in self._plain_loader_loops if self._trains_in(loop)]
 
-    def calls_training_run(self, region: TimedRegion) -> bool:
+    def calls_training_run(self, region: TimedRegion, evaluation: bool = False) -> bool:
         """``model.fit(train_loader, test_loader)``, ``train(net, loader)``: a call the file does not show, named
-        for training and handed a DataLoader -- a whole training run, like a visible loop over the loader."""
+        for training and handed a DataLoader -- a whole training run, like a visible loop over the loader.
+        ``evaluation``: also ``predict(net, test_loader)`` / ``evaluate(...)``, a pass that hands back its results."""
+        named = _EVALUATION_RUN if evaluation else _TRAINING_RUN
         for event in region.events:
             node = event.node
-            if event.callee is None and isinstance(node, ast.Call) and _TRAINING_RUN.search(dotted(node.func) or ""):
+            if event.callee is None and isinstance(node, ast.Call) and (_TRAINING_RUN.search(dotted(node.func) or "")
+                                                                         or named.search(dotted(node.func) or "")):
                 if any(self.kind(argument) & LOADER or not self.kind(argument) and _LOADER_NAME.search(
                         dotted(argument) or "") for argument in list(node.args) + [k.value for k in node.keywords]):
                     return True  # (train_loader = create_dataloader(...) of the project: a loader by its name)
