@@ -290,12 +290,14 @@ class Timings(FlowView):
     def calls_training_run(self, region: TimedRegion, evaluation: bool = False) -> bool:
         """``model.fit(train_loader, test_loader)``, ``train(net, loader)``: a call the file does not show, named
         for training and handed a DataLoader -- a whole training run, like a visible loop over the loader.
-        ``evaluation``: also ``predict(net, test_loader)`` / ``evaluate(...)``, a pass that hands back its results."""
+        ``evaluation``: also a function ``predict(net, test_loader)`` / ``evaluate(...)``, a pass that hands back its
+        results."""
         named = _EVALUATION_RUN if evaluation else _TRAINING_RUN
         for event in region.events:
             node = event.node
-            if event.callee is None and isinstance(node, ast.Call) and (_TRAINING_RUN.search(dotted(node.func) or "")
-                                                                         or named.search(dotted(node.func) or "")):
+            if event.callee is None and isinstance(node, ast.Call) and (  # (a model's own predict(loader) is not:
+                    _TRAINING_RUN.search(dotted(node.func) or "")  # it may hand back CUDA outputs, session 6)
+                    or isinstance(node.func, ast.Name) and named.search(node.func.id)):
                 if any(self.kind(argument) & LOADER or not self.kind(argument) and _LOADER_NAME.search(
                         dotted(argument) or "") for argument in list(node.args) + [k.value for k in node.keywords]):
                     return True  # (train_loader = create_dataloader(...) of the project: a loader by its name)
