@@ -7,6 +7,17 @@ import textwrap
 from advisor.lint import lint_text
 
 
+def context_of(code: str, path: str = "snippet.py"):
+    """The FileContext the checks read for a snippet: the flow analyses' answers, for tests of one of them."""
+    import ast
+
+    from advisor.lint.context import FileContext
+    from advisor.lint.source import SourceUnit
+
+    text = textwrap.dedent(code).lstrip("\n")
+    return FileContext(SourceUnit(path=path, text=text), ast.parse(text))
+
+
 def lines_of(code: str, select=None, path: str = "snippet.py") -> list[tuple[int, str]]:
     findings = lint_text(textwrap.dedent(code).lstrip("\n"), path=path, select=select)
     return [(f.line, f.check_id) for f in findings]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.lint.lint_helpers import lines_of
+from tests.lint.lint_helpers import context_of, lines_of
 
 _PREPARED = """
 import torch
@@ -751,13 +751,7 @@ def test_s21_classes(check, about, code, expected):
 def test_a_training_function_handed_a_loader_by_name_is_a_training_run(loader, runs):
     """trainer(model, optimizer, train_loader, DEVICE) of another module, train_loader made by the project's own
     create_dataloader(): a whole run over data (GA101 and GA102 leave its epoch clock alone; r54 dev 12562)."""
-    import ast
-
-    from advisor.lint.context import FileContext
-    from advisor.lint.source import SourceUnit
-
-    text = _EPOCH_CLOCK.format(name="validation_loader").replace("train_loader", loader).lstrip("\n")
-    ctx = FileContext(SourceUnit(path="snippet.py", text=text), ast.parse(text))
+    ctx = context_of(_EPOCH_CLOCK.format(name="validation_loader").replace("train_loader", loader))
     [region] = [r for r in ctx.timed_regions() if r.close is not None and r.close.lineno == 14]
     assert ctx.region_calls_training_run(region) is runs
 
@@ -765,12 +759,6 @@ def test_a_training_function_handed_a_loader_by_name_is_a_training_run(loader, r
 @pytest.mark.parametrize("rows,count", [("[[0.5, 0.5], [0.2, 0.6], [0.6, 0.2]]", 3), ("load_rule(path)", None)])
 def test_a_loop_over_the_rows_of_a_tensor_written_out_is_counted(rows, count):
     """for i in range(len(t)) with t = torch.tensor([[...], [...], [...]]): three iterations, as for a list literal."""
-    import ast
-
-    from advisor.lint.context import FileContext
-    from advisor.lint.source import SourceUnit
-
-    text = _QUADRATURE.format(rows=rows).lstrip("\n")
-    ctx = FileContext(SourceUnit(path="snippet.py", text=text), ast.parse(text))
+    ctx = context_of(_QUADRATURE.format(rows=rows))
     [outer] = [loop for loop in ctx.index.loops if loop.lineno == 5]
     assert ctx.loop_iterations(outer) == count
