@@ -14,7 +14,7 @@ import time
 from typing import Any, Optional
 
 HEARTBEAT_S = 0.25
-_READ_TIMEOUT = datetime.timedelta(seconds=3)
+_READ_TIMEOUTS = (datetime.timedelta(seconds=3), datetime.timedelta(seconds=10))
 
 
 class Board:
@@ -65,14 +65,18 @@ class Board:
     # --- rank 0 reads -------------------------------------------------------------------------------------
 
     def read(self, kind: str, rank: int) -> Optional[str]:
+        """What a rank posted under ``kind``, or None when it posted nothing. A read that times out (a store slowed
+        by a loaded host) is tried once more with a longer wait: "no phase" must mean the rank wrote none."""
         key = self._key(kind, rank)
-        try:
-            self.store.set_timeout(_READ_TIMEOUT)
-            if not self.store.check([key]):
-                return None
-            return self.store.get(key).decode(errors="replace")
-        except Exception:  # noqa: BLE001
-            return None
+        for timeout in _READ_TIMEOUTS:
+            try:
+                self.store.set_timeout(timeout)
+                if not self.store.check([key]):
+                    return None
+                return self.store.get(key).decode(errors="replace")
+            except Exception:  # noqa: BLE001 - the store's host went away, or answered too slowly: try once more
+                continue
+        return None
 
     def beats(self) -> dict[int, int]:
         counts = {}
