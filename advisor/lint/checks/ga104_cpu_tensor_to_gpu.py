@@ -157,9 +157,7 @@ def run(ctx) -> Iterator[Hit]:
         # bound to a name before torch wraps it: where NumPy makes it)
         made = fill if isinstance(fill, ast.Call) and factory is not None and fill.lineno < factory.lineno else factory
         if factory is not None and plain:  # (a combination of fills: no one-call rewrite)
-            rewritten = made_on_the_device(factory, fill, device, ctx.index.parents.get(factory),
-                                           api.NUMPY_RANDOM_FILLS.get(ctx.qual(fill.func)) if fill is not None else None)
-            fix = f"Create it on the GPU: {short(rewritten, 90)}" + (
+            fix = _create_on_the_gpu(ctx, factory, fill, device) + (
                 f" ({where(ctx, made)})" if made.lineno != call.lineno else "")
         yield Hit(f"{short(call)} copies a tensor just made on the CPU to the GPU; create it with "
                   f"device={device} instead", node=made if made is not None else call, fix=fix,
@@ -217,11 +215,17 @@ def _numpy_fills_placed(ctx) -> Iterator[Hit]:
             continue
         fix = None
         if ctx.qual(fill.func) in _PLAIN_NUMPY_FILLS:  # (a combination of fills, np.triu(np.ones(...)): no one-call rewrite)
-            rewritten = made_on_the_device(call, fill, short(device, 40), ctx.index.parents.get(call),
-                                           api.NUMPY_RANDOM_FILLS.get(ctx.qual(fill.func) or ""))
-            fix = f"Create it on the GPU: {short(rewritten, 90)}"
+            fix = _create_on_the_gpu(ctx, call, fill, short(device, 40))
         yield Hit(f"{short(fill)} is made by NumPy on the CPU only to be copied to the GPU by {short(call, 50)}",
                   node=fill, fix=fix, evidence={"created": short(fill)})
+
+
+def _create_on_the_gpu(ctx, factory: ast.Call, fill: Optional[ast.AST], device: str) -> str:
+    """The fix for a tensor made on the CPU and copied: ``factory`` (a torch factory, or the wrapper of the NumPy
+    ``fill``) rewritten to make it on ``device``, a NumPy draw as the torch draw of the same distribution."""
+    drawn_by = api.NUMPY_RANDOM_FILLS.get(ctx.qual(fill.func) or "") if isinstance(fill, ast.Call) else None
+    rewritten = made_on_the_device(factory, fill, device, ctx.index.parents.get(factory), drawn_by)
+    return f"Create it on the GPU: {short(rewritten, 90)}"
 
 
 def _distribution_draws_moved(ctx) -> Iterator[Hit]:
