@@ -18,6 +18,7 @@ import ast
 import re
 from typing import Iterator, Optional
 
+from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short
 from advisor.lint.checks.dtype_origins import dtype_origin
 from advisor.lint.flow import CUDA_MODEL, CUDA_TENSOR, DTYPE_F64, F64
@@ -62,7 +63,6 @@ _BOUND = re.compile(r"\s*([A-Za-z_]\w*)\s*=[^=]")
 _COMPLEX = re.compile(r"complex128|cdouble|\bc16\b|dtype=complex\b|\.to\(complex\)")
 _CUDA = CUDA_TENSOR | CUDA_MODEL
 _DEFAULT_DTYPE_SETTERS = ("torch.set_default_dtype", "torch.set_default_tensor_type")
-_WRAPPERS = frozenset({"from_numpy", "tensor", "as_tensor", "asarray", "Tensor", "DoubleTensor"})
 _SAME_DATA = frozenset({"unsqueeze", "squeeze", "view", "reshape", "flatten", "contiguous", "permute", "transpose"})
 
 
@@ -188,7 +188,7 @@ def _converted_before(ctx, call: ast.Call) -> Optional[ast.Call]:
             and isinstance(last.func.value, ast.Name) and last.func.value.id == func.value.id:
         return last
     if isinstance(last, ast.Call) and (ctx.qual(last.func) or "").startswith("torch.") \
-            and (ctx.qual(last.func) or "").rsplit(".", 1)[-1] in _WRAPPERS and ctx.kind(last) & F64 \
+            and (ctx.qual(last.func) or "").rsplit(".", 1)[-1] in api.FILL_WRAPPERS and ctx.kind(last) & F64 \
             and not ctx.kind(last) & _CUDA:
         return last  # t = torch.from_numpy(a) of a float64 array; t.cuda(): at the wrap, where float64 was taken on
     return _float64_cast_in(ctx, last) if last is not None else None
