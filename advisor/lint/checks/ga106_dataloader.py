@@ -31,6 +31,7 @@ from advisor.lint.checks.common import short
 from advisor.lint.flow import CPU_TENSOR, CUDA_DEVICE, CUDA_MODEL, CUDA_TENSOR
 from advisor.lint.flow.conditions import cuda_condition
 from advisor.lint.flow.kinds import LOADER
+from advisor.lint.index import target_names
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -198,7 +199,7 @@ def _moved_after(ctx, loop: ast.AST) -> bool:
     loop drew still goes to the GPU."""
     if not isinstance(loop, (ast.For, ast.AsyncFor)):
         return False
-    drawn = ctx.assigned_in(loop) | {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    drawn = ctx.assigned_in(loop) | target_names(loop.target)
     end = loop.end_lineno or loop.lineno
     return any(isinstance(call.func, ast.Attribute) and call.func.attr in ("to", "cuda") and call.lineno > end
                and isinstance(call.func.value, ast.Name) and call.func.value.id in drawn
@@ -397,4 +398,3 @@ def _loop_values(ctx, value: ast.AST) -> Optional[set[int]]:
             return values if len(values) == len(iterable.elts) else None
         return None
     return None
-

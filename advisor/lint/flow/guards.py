@@ -26,7 +26,7 @@ from advisor.lint.flow.branch_shapes import (
 )
 from advisor.lint.flow.conditions import bound_is_fixed, cuda_condition, mode_switch, rank_condition
 from advisor.lint.flow.kinds import CUDA_TENSOR
-from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES
+from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, target_names
 from advisor.lint.names import dotted
 
 _FEW_FIRST = 10  # `if i < 10:` in a loop of steps: a handful of iterations
@@ -167,8 +167,7 @@ class BranchGuards:
         for loop in self.index.enclosing_loops(test):
             if loop is stop:
                 return False
-            if names & {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)} if isinstance(
-                    loop, (ast.For, ast.AsyncFor)) else False:
+            if isinstance(loop, (ast.For, ast.AsyncFor)) and names & target_names(loop.target):
                 return True
         return False
 

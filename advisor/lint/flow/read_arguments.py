@@ -11,6 +11,7 @@ from typing import Optional
 from advisor.lint.flow.events import Event
 from advisor.lint.flow.kinds import CUDA_TENSOR
 from advisor.lint.flow.scopes import FunctionInfo, passed_at
+from advisor.lint.index import target_names
 
 
 def read_needs_other_arguments(loops, call: Event, read: Event) -> bool:
@@ -59,5 +60,5 @@ def _variadic_derived(info: FunctionInfo) -> set[str]:
     for _ in range(3):
         for target, source in bindings:
             if any(isinstance(n, ast.Name) and n.id in derived for n in ast.walk(source)):
-                derived.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+                derived.update(target_names(target))
     return derived

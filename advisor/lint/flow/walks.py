@@ -13,7 +13,7 @@ import ast
 from typing import Optional
 
 from advisor.lint.flow.kinds import CUDA_TENSOR
-from advisor.lint.index import FileIndex
+from advisor.lint.index import FileIndex, target_names
 from advisor.lint.names import dotted
 
 _PARAMETER_WALKS = frozenset({"parameters", "named_parameters", "buffers", "named_buffers", "modules",
@@ -181,7 +181,7 @@ def sweeps_sizes(loop: ast.AST, index: FileIndex, qual) -> bool:
              if loop.lineno <= node.lineno <= end and (node.args or node.keywords)]
     if not fills:
         return False  # (no fill in the loop: nothing it could size)
-    derived = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    derived = target_names(loop.target)
     for statement in loop.body:  # (straight-line assignments: N = 1024 * i; q_shape = (B, H, N, D))
         if isinstance(statement, ast.Assign) and _free_names(statement.value) & derived:
             derived |= {n.id for t in statement.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
