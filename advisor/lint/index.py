@@ -214,6 +214,17 @@ class FileIndex:
         return found
 
     @cached_property
+    def loops_by_target(self) -> dict[str, list[ast.AST]]:
+        """``for L in Ls:``: the loops whose target is a plain name, by that name (int_value asks for every name it
+        reads, to learn the values a loop rebinds it to). Built on first use."""
+        found: dict[str, list[ast.AST]] = {}
+        for loop in self.loops:
+            target = getattr(loop, "target", None)
+            if isinstance(target, ast.Name):
+                found.setdefault(target.id, []).append(loop)
+        return found
+
+    @cached_property
     def stored_under_keys(self) -> dict[str, list[ast.AST]]:
         """The values the file stores under each text key, in a dict literal (``{"device": "cpu"}``) or by a
         subscript assignment (``configs["device"] = torch.device("cpu")``), whatever dict they go into. Built on first

@@ -15,7 +15,6 @@ _INT_OPS = (ast.Mult, ast.Add, ast.Sub, ast.Pow, ast.FloorDiv, ast.LShift)
 
 
 class IntValues:
-    _walked: Optional[dict[str, list[ast.AST]]] = None
     def int_value(self, node: ast.AST, depth: int = 0, options: bool = True) -> Optional[int]:
         """A constant int the code spells out: ``4``, ``N`` with ``N = 100_000``, ``2 * N``, ``10 ** 5``,
         ``1 << 20``, ``int(1e5)``, a parameter's default, and (``options``) ``args.steps`` with ``add_argument("--steps",
@@ -66,14 +65,8 @@ class IntValues:
     def _walked_items(self, name: str, scope: ast.AST) -> list[ast.AST]:
         """``for L in Ls:`` rebinds L too: the items of a list written out (``Ls = [256, 1024]``), else the iterable
         itself (a value nothing spells out) -- so an earlier ``L = 8`` is not the only value L takes."""
-        if self._walked is None:  # name -> the loops that rebind it, built once (int_value asks for every name)
-            self._walked = {}
-            for loop in self.index.loops:
-                target = getattr(loop, "target", None)
-                if isinstance(target, ast.Name):
-                    self._walked.setdefault(target.id, []).append(loop)
         found: list[ast.AST] = []
-        for loop in self._walked.get(name, ()):
+        for loop in self.index.loops_by_target.get(name, ()):
             if self.index.scope_of(loop) is scope:
                 items = loop.iter
                 bound = self.index.assigned_values.get(items.id, []) if isinstance(items, ast.Name) else []
