@@ -21,8 +21,10 @@ _NOT_A_FORWARD = api.MODEL_QUIET_METHODS | api.MODEL_SELF_METHODS | {"parameters
     "get", "update", "setdefault"}
 
 # model.load_param_from_tensor(t), net.set_weights(w), model.update_buffers(x): methods that write a model's state;
-# model.export(path=...), net.to_onnx(f): methods that write it out
-_SETS_STATE = re.compile(r"^_*(load|set|copy|assign|register|reset|init|update|fill|save|export|dump|to_onnx)(_|$)")
+# model.export(path=...), net.to_onnx(f): methods that write it out; gan.discriminator.add_layer(size),
+# net.freeze(n): methods that change its structure (a progressive GAN grows a layer)
+_SETS_STATE = re.compile(r"^_*(load|set|copy|assign|register|reset|init|update|fill|save|export|dump|to_onnx"
+                         r"|add|grow|freeze|unfreeze|prune)(_|$)")
 # actor.training_step(batch), agent.train_on_batch(x, y): a training step, which runs backward() and step() itself
 _TRAINS = re.compile(r"^_*(training_step|train_step|train_on_batch|train_batch|learn|optimi[sz]e_step)$")
 

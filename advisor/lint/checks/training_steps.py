@@ -4,6 +4,7 @@ functions they call: a loop (or what it calls) that runs backward or steps an op
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from typing import Optional
 
@@ -15,6 +16,10 @@ MAX_CALLER_DEPTH = 4
 _TRAINING_CALLS = frozenset({"backward", "manual_backward", "clip_grad_norm_", "clip_grad_value_"})
 _OPTIMIZER = re.compile(r"opt|scaler", re.IGNORECASE)
 _OPTIMIZER_ARGUMENT = re.compile(r"^(opt|optim|optimizer|optimiser)(_\w+)?$", re.IGNORECASE)
+# get_scheduler(optimizer, opt), build_lr_scheduler(optim, cfg), get_linear_schedule_with_warmup(optimizer, ...):
+# a function handed the optimizer to build the schedule that will step it later, not a step
+_BUILDS_A_SCHEDULE = re.compile(r"schedul", re.IGNORECASE)
+_BUILTINS = frozenset(dir(builtins))
 
 
 def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST], depth: int,
@@ -33,8 +38,10 @@ def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST],
         if name == "step" and isinstance(func, ast.Attribute) and (
                 ctx.kind(func.value) & CUDA_WORKER or _OPTIMIZER.search(last_identifier(func.value))):
             return True
-        if not ctx.callees(call) and not (ctx.qual(func) or "").startswith("torch.optim.") and any(
-                isinstance(a, ast.Name) and (ctx.kind(a) & CUDA_WORKER or _OPTIMIZER_ARGUMENT.match(a.id))
+        if not ctx.callees(call) and not (ctx.qual(func) or "").startswith("torch.optim.") \
+                and not _BUILDS_A_SCHEDULE.search(name) and not _BUILTIN_CALL(func) and any(
+                isinstance(a, ast.Name) and (ctx.kind(a) & CUDA_WORKER or _OPTIMIZER_ARGUMENT.match(a.id)
+                                             and not _holds_options(ctx, a.id))
                 for a in call.args):  # (CosineAnnealingLR(optimizer, ...) builds a scheduler: no step)
             return True  # update(policy, returns, log_probs, optimizer): a function handed the optimizer steps it
         if depth == 0 and (loop is None or not _inside(ctx, call, loop)):
@@ -43,6 +50,18 @@ def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST],
             if _trains(ctx, ctx.calls_in(target.node), target.node, None, depth + 1, visiting):
                 return True
     return False
+
+
+def _BUILTIN_CALL(func: ast.AST) -> bool:
+    """``print(opt)``, ``vars(opt)``: Python's own functions step no optimizer."""
+    return isinstance(func, ast.Name) and func.id in _BUILTINS
+
+
+def _holds_options(ctx, name: str) -> bool:
+    """``opt = parser.parse_args()``: a script's command-line options named ``opt``, not an optimizer."""
+    values = ctx.index.assigned_values.get(name, ())
+    return bool(values) and all(isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)
+                                and v.func.attr in ("parse_args", "parse_known_args") for v in values)
 
 
 def trains_around(ctx, call: ast.Call, scope: ast.AST, loops: list[ast.AST], cache: dict) -> bool:

@@ -1,0 +1,58 @@
+"""Classes of session 22 (issue 12), each with its must-not twin, fixed on spent corpora while r56 was gathered."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+_PIX2PIX = """
+import argparse
+import torch
+from networks import define_G, get_scheduler
+parser = argparse.ArgumentParser()
+parser.add_argument('--cuda', action='store_true')
+opt = parser.parse_args()
+{before}
+device = torch.device("cuda:0" if opt.cuda else "cpu")
+net_g = define_G(3, 3, 64, gpu_id=device)
+optimizer_g = torch.optim.Adam(net_g.parameters(), lr=1e-3)
+net_g_scheduler = get_scheduler(optimizer_g, opt)
+for epoch in range(100):
+    for batch in training_data_loader:
+        loss_g = (net_g(batch[0].to(device)) - batch[1].to(device)).abs().mean()
+        optimizer_g.zero_grad()
+        loss_g.backward()
+        optimizer_g.step()
+    for batch in testing_data_loader:
+        prediction = net_g(batch[0].to(device))
+        avg_psnr = psnr(prediction, batch[1].to(device))
+"""
+
+_GROWN = """
+import torch
+device = torch.device("cuda")
+gan = ProGAN().to(device)
+for epoch in range(10):
+    if scheduler.decide_scale(epoch):
+        new_layers = gan.discriminator.{method}(LAYER_SIZE)
+    train_one_epoch(gan, loader)
+"""
+
+CASES = [
+    ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
+     "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
+     _PIX2PIX.format(before="print(opt)"), [19]),
+    ("GA107", "twin: a step written in the test loop makes it a training pass",
+     _PIX2PIX.format(before="").replace("        avg_psnr = psnr(prediction, batch[1].to(device))",
+                                        "        psnr(prediction, batch[1].to(device)).backward()"), []),
+    ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
+     "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
+    ("GA107", "twin: a method that runs the discriminator on its input is a forward",
+     _GROWN.format(method="score"), [6]),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_s22_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
