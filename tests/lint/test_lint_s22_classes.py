@@ -39,6 +39,16 @@ for epoch in range(10):
     train_one_epoch(gan, loader)
 """
 
+_UNPICKLED = """
+import torch
+device = torch.device("cuda:0" if opt.cuda else "cpu")
+net_g = torch.load(model_path).to(device)
+for image_name in image_filenames:
+    input = transform(load_img(image_name)).unsqueeze(0).to(device)
+{body}
+    save_img(out.detach().squeeze(0).cpu(), image_name)
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -46,6 +56,10 @@ CASES = [
     ("GA107", "twin: a step written in the test loop makes it a training pass",
      _PIX2PIX.format(before="").replace("        avg_psnr = psnr(prediction, batch[1].to(device))",
                                         "        psnr(prediction, batch[1].to(device)).backward()"), []),
+    ("GA107", "a whole model unpickled with torch.load(path).to(device), device CUDA or the CPU by an option: its "
+     "forward per image records a graph (r55 held-out 12822)", _UNPICKLED.format(body="    out = net_g(input)"), [6]),
+    ("GA107", "twin: under torch.no_grad()", _UNPICKLED.format(
+        body="    with torch.no_grad():\n        out = net_g(input)"), []),
     ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
      "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
     ("GA107", "twin: a method that runs the discriminator on its input is a forward",

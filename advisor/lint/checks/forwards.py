@@ -71,7 +71,7 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
             # runs its own forward under no_grad (fairseq's translate, sentence-transformers' encode); the file's
             # own net.training_step(batch), which runs backward() and step() itself, is a training step
             return func.value
-    if callee & CUDA_TENSOR and not callee & (MODEL | CUDA_MODEL | CPU_TENSOR) and _named_like_a_model(ctx, func):
+    if callee & CUDA_TENSOR and not callee & (MODEL | CUDA_MODEL) and _named_like_a_model(ctx, func):
         return func  # model = torch.load(path).cuda(); model(x): a whole model unpickled, read as data by the pass
     if not callee and not arguments & CPU_TENSOR and _handed_model(ctx, func):
         return func  # def time_inference(model, inputs): model(inputs) -- in a file that profiles CUDA work
