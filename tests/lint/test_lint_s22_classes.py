@@ -49,6 +49,28 @@ for image_name in image_filenames:
     save_img(out.detach().squeeze(0).cpu(), image_name)
 """
 
+_SHARED_BATCH = """
+import torch
+from exp_basic import ExpBasic
+class Exp(ExpBasic):
+    def __init__(self, args):
+        super().__init__(args)
+        self.device = torch.device("cuda")
+    def vali(self, loader):
+        self.model.eval()
+        for batch in loader:
+{vali}
+    def train(self, loader, optimizer):
+        for batch in loader:
+            pred, true = self._process_one_batch(batch)
+            (pred - true).pow(2).mean().backward()
+            optimizer.step()
+    def _process_one_batch(self, batch):
+        batch = batch.float().to(self.device)
+        outputs = self.model(batch[:, :-1])
+        return outputs, batch[:, -1:]
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -60,6 +82,12 @@ CASES = [
      "forward per image records a graph (r55 held-out 12822)", _UNPICKLED.format(body="    out = net_g(input)"), [6]),
     ("GA107", "twin: under torch.no_grad()", _UNPICKLED.format(
         body="    with torch.no_grad():\n        out = net_g(input)"), []),
+    ("GA107", "a batch helper that the training loop and an evaluation loop after model.eval() share: the evaluation "
+     "loop's calling line records a graph for nothing; the model comes from a base class of another module "
+     "(r55 held-out 12809, r42 8955)",
+     _SHARED_BATCH.format(vali="            pred, true = self._process_one_batch(batch)"), [10]),
+    ("GA107", "twin: the evaluation loop calls it under torch.no_grad()", _SHARED_BATCH.format(
+        vali="            with torch.no_grad():\n                pred, true = self._process_one_batch(batch)"), []),
     ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
      "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
     ("GA107", "twin: a method that runs the discriminator on its input is a forward",

@@ -55,7 +55,12 @@ from advisor.lint.checks.not_models import (
 )
 from advisor.lint.checks.target_nets import TargetNetworks
 from advisor.lint.checks.timer_statements import statement_calls
-from advisor.lint.checks.training_steps import results_stepped_back, sample_after_training, trains_around
+from advisor.lint.checks.training_steps import (
+    backward_after,
+    results_stepped_back,
+    sample_after_training,
+    trains_around,
+)
 from advisor.lint.flow import CUDA_MODEL, EVAL
 from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
@@ -155,7 +160,7 @@ def run(ctx) -> Iterator[Hit]:
                 # loop calls now and then (every 5 epochs), or samples drawn once after training (a model left in
                 # training mode: not an evaluation): one small graph, dropped at once
             if _trained_in_loop(ctx, model, call, loops[-1] if loops else None, reads_in) \
-                    and not (ctx.kind(model) & EVAL and not _backward_after(ctx, call, scope)
+                    and not (ctx.kind(model) & EVAL and not backward_after(ctx, call, scope)
                              or loops and ctx.iterates_loader(loops[0]) and not ctx.loop_runs_update(loops[0])):
                 continue  # netD(netG(z).detach()) in a GAN's D step: netG trains in the same loop (its G step);
                 # after model.eval(), or in a pass over a loader with no backward (a validation pass in the epoch
@@ -164,7 +169,7 @@ def run(ctx) -> Iterator[Hit]:
             yield Hit(f"{short(call)} records an autograd graph that is never used: its output is detached "
                       "(run it under torch.no_grad())", node=call)
             continue
-        if (targets := targets or TargetNetworks(ctx.index)).is_target(model) and _backward_after(ctx, call, scope) \
+        if (targets := targets or TargetNetworks(ctx.index)).is_target(model) and backward_after(ctx, call, scope) \
                 and not _fed_a_graph(ctx, call, scope, frozen, carrying):  # (an attack's target classifier fed a
             # generator's output: the backward pass needs the graph through it)
             reported.update(_reporting(key))  # SAC's target critics, a double DQN's target_net(next_states).gather(...) in the loss
@@ -183,8 +188,12 @@ def run(ctx) -> Iterator[Hit]:
                 module_names = _module_names(ctx) if module_names is None else module_names
                 if clock is None and not _outputs_read(ctx, call, module_names):
                     continue  # a warm-up whose outputs are dropped: nothing keeps its graph alive
-            if _backward_after(ctx, call, scope) or _caller_steps_back(ctx, call):
+            if backward_after(ctx, call, scope):
                 continue
+            if _caller_steps_back(ctx, call):
+                if not loops and _direct_forward(call, model):  # a helper the training loop and the evaluation
+                    yield from helper_forward_hits(ctx, call, model, training, reported)  # loops share: the
+                continue  # latter's calling lines (the model is put in eval mode for them)
             reported.update(_reporting(key))
             measured = "; the clock around it measures the recording too" if clock is not None else ""
             yield Hit(f"{short(call)} runs a model in eval mode with autograd on (no torch.no_grad() or "
@@ -192,13 +201,13 @@ def run(ctx) -> Iterator[Hit]:
             continue
         if not loops:
             timed = _timed_calls(ctx) if timed is None else timed
-            if _speed_test(ctx, model, timed.get(call)) and not _backward_after(ctx, call, scope) \
+            if _speed_test(ctx, model, timed.get(call)) and not backward_after(ctx, call, scope) \
                     and not _FITS.search(last_identifier(call.func)):  # (model.fit(data): a training run)
                 reported.update(_reporting(key))  # start = time.time(); _ = model(x); ...: the recording is in the number
                 yield Hit(f"{short(call)} is timed with autograd on and no backward pass: the clock measures the "
                           "graph recording too (no torch.no_grad() or torch.inference_mode() around it)", node=call)
                 continue
-            if _direct_forward(call, model) and not _backward_after(ctx, call, scope):
+            if _direct_forward(call, model) and not backward_after(ctx, call, scope):
                 yield from helper_forward_hits(ctx, call, model, training, reported)
             continue
         if trains_around(ctx, call, scope, loops, training) or sample_after_training(ctx, call, loops[0]) \
@@ -273,7 +282,7 @@ def _caller_steps_back(ctx, call: ast.Call, depth: int = 0) -> bool:
     info = ctx.function_of(call)
     for site in ctx.call_sites(info) if info is not None else []:
         scope = ctx.index.scope_of(site)
-        if _backward_after(ctx, site, scope) or any("backward" in last_identifier(other.func)
+        if backward_after(ctx, site, scope) or any("backward" in last_identifier(other.func)
                                                     and other.lineno >= site.lineno for other in ctx.calls_in(scope)) \
                 or depth < 2 and _caller_steps_back(ctx, site, depth + 1):
             return True
@@ -381,20 +390,3 @@ def _module_names(ctx) -> dict[str, list[ast.Name]]:
             stack.extend(ast.iter_child_nodes(node))
     return found
 
-
-def _backward_after(ctx, call: ast.Call, scope: ast.AST) -> bool:
-    """Gradients are wanted: .backward() / torch.autograd.grad later in the same function -- in the forward's own
-    loop when it has one (a training loop further down, a notebook's next cell, wants its own forward's)."""
-    loops = ctx.index.enclosing_loops(call)
-    candidates = ctx.index.calls_by_name.get("backward", []) + ctx.index.calls_by_name.get("grad", [])
-    if loops:
-        candidates = [c for c in candidates if loops[0] in ctx.index.enclosing_loops(c)]
-    for other in candidates:
-        if (other.end_lineno, other.end_col_offset) <= (call.end_lineno, call.end_col_offset):  # (x).backward() ends later
-            continue
-        func = other.func
-        wants = (isinstance(func, ast.Attribute) and func.attr == "backward") or \
-            ctx.qual(func) in ("torch.autograd.grad", "torch.autograd.backward")
-        if wants and ctx.index.scope_of(other) is scope:
-            return True
-    return False

@@ -195,3 +195,21 @@ def backward_of(ctx, site: ast.Call) -> bool:
             if names & used:
                 return True
     return False
+
+
+def backward_after(ctx, call: ast.Call, scope: ast.AST) -> bool:
+    """Gradients are wanted: .backward() / torch.autograd.grad later in the same function -- in the forward's own
+    loop when it has one (a training loop further down, a notebook's next cell, wants its own forward's)."""
+    loops = ctx.index.enclosing_loops(call)
+    candidates = ctx.index.calls_by_name.get("backward", []) + ctx.index.calls_by_name.get("grad", [])
+    if loops:
+        candidates = [c for c in candidates if loops[0] in ctx.index.enclosing_loops(c)]
+    for other in candidates:
+        if (other.end_lineno, other.end_col_offset) <= (call.end_lineno, call.end_col_offset):  # (x).backward() ends later
+            continue
+        func = other.func
+        wants = (isinstance(func, ast.Attribute) and func.attr == "backward") or \
+            ctx.qual(func) in ("torch.autograd.grad", "torch.autograd.backward")
+        if wants and ctx.index.scope_of(other) is scope:
+            return True
+    return False
