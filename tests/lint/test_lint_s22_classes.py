@@ -71,6 +71,25 @@ class Exp(ExpBasic):
         return outputs, batch[:, -1:]
 """
 
+_PARTS_PLACED = """
+import torch
+import torch.nn as nn
+device = torch.device("cuda")
+class SummModel(nn.Module):
+    def __init__(self, transformer_model):
+        super().__init__()
+        self.transformer_model = {part}
+    def forward(self, images, text):
+        return self.transformer_model(images.to(self.transformer_model.device), text)
+def validate(model, loader):
+    model.eval()
+    for batch in loader:
+        out = model(torch.from_numpy(batch["images"]), batch["text"])
+        save(out)
+model = SummModel(transformer_model=T5.from_pretrained("t5"))
+validate(model, loader)
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -88,6 +107,11 @@ CASES = [
      _SHARED_BATCH.format(vali="            pred, true = self._process_one_batch(batch)"), [10]),
     ("GA107", "twin: the evaluation loop calls it under torch.no_grad()", _SHARED_BATCH.format(
         vali="            with torch.no_grad():\n                pred, true = self._process_one_batch(batch)"), []),
+    ("GA107", "the file's own model class puts its parts on CUDA in __init__: its forward on CPU inputs (it moves them "
+     "itself) in an evaluation loop records a graph (r55 held-out 12661)",
+     _PARTS_PLACED.format(part="transformer_model.to(device)"), [13]),
+    ("GA107", "twin: a model class that keeps its parts where they were made, fed CPU tensors: a CPU model",
+     _PARTS_PLACED.format(part="transformer_model"), []),
     ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
      "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
     ("GA107", "twin: a method that runs the discriminator on its input is a forward",

@@ -54,7 +54,7 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
     for keyword in call.keywords:  # model(input_ids=ids, attention_mask=mask): the inputs by name
         arguments |= ctx.kind(keyword.value)
     if callee & (MODEL | CUDA_MODEL) and not callee & (CUDA_TENSOR | CPU_TENSOR):
-        if callee & CUDA_MODEL or arguments & CUDA_TENSOR:
+        if callee & CUDA_MODEL or arguments & CUDA_TENSOR or _places_its_parts(ctx, callee):
             return func
         return func if _unknown_eval_model(ctx, func, callee, arguments) else None
     if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD and not _SETS_STATE.match(func.attr) \
@@ -120,6 +120,14 @@ def _handed_model(ctx, func: ast.AST) -> bool:
 
 
 _HANDED_MODEL = re.compile(r"^(model|net|network)$")
+
+
+def _places_its_parts(ctx, callee: int) -> bool:
+    """``model = SummModel(t5)`` whose ``__init__`` keeps ``self.transformer_model = t5.to(args.device)``: the
+    file's own model class puts its parts on CUDA itself, whatever device the inputs handed to it are on (its
+    forward moves them)."""
+    return any(cls.is_model and any(kind & CUDA_MODEL for kind in cls.attrs.values())
+               for cls in ctx.classes_of(callee))
 
 
 def _unknown_eval_model(ctx, func: ast.AST, callee: int, arguments: int) -> bool:
