@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
+from advisor.lint.runner import lint_text
 from tests.lint.lint_helpers import lines_of
 
 _PIX2PIX = """
@@ -90,6 +93,17 @@ model = SummModel(transformer_model=T5.from_pretrained("t5"))
 validate(model, loader)
 """
 
+_DDPM_STEP = """
+import torch
+class Diffusion:
+    def __init__(self, noise_steps=1000, device="cuda"):
+        self.noise_steps, self.device = noise_steps, device
+    def sample(self, model, n, x, scale):
+        for i in reversed(range(1, self.noise_steps)):
+            t = ({fill} * {times}).long().to(self.device)
+            x = model(x, t)
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -112,6 +126,10 @@ CASES = [
      _PARTS_PLACED.format(part="transformer_model.to(device)"), [13]),
     ("GA107", "twin: a model class that keeps its parts where they were made, fed CPU tensors: a CPU model",
      _PARTS_PLACED.format(part="transformer_model"), []),
+    ("GA104", "(torch.ones(n) * i).long().to(device) in a DDPM sampling loop: a fill times the step number of a loop "
+     "over a range, cast, then copied (r50 held-out 10765)", _DDPM_STEP.format(fill="torch.ones(n)", times="i"), [7]),
+    ("GA104", "twin: the fill times a CPU tensor is computed data, not a fill", _DDPM_STEP.format(
+        fill="torch.ones(n)", times="scale.cpu()"), []),
     ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
      "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
     ("GA107", "twin: a method that runs the discriminator on its input is a forward",
@@ -122,3 +140,10 @@ CASES = [
 @pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
 def test_s22_classes(check, about, code, expected):
     assert [line for line, found in lines_of(code, select=[check])] == expected
+
+
+def test_the_fix_for_a_cast_fill_keeps_the_cast():
+    """The rewrite keeps .long(): the step tensor the model is handed stays an integer tensor."""
+    [finding] = lint_text(textwrap.dedent(_DDPM_STEP.format(fill="torch.ones(n)", times="i")).lstrip("\n"),
+                          select=["GA104"])
+    assert finding.fix.endswith("(torch.ones(n, device=self.device) * i).long()")

@@ -53,6 +53,8 @@ def factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
             return node
         if isinstance(node.func, ast.Attribute) and (node.func.attr in CASTS or cpu_type_cast(ctx, node)):
             node, peeled = node.func.value, True
+            if isinstance(node, (ast.BinOp, ast.UnaryOp)):
+                return factory_call(ctx, node)  # (torch.ones(n) * i).long(): the fill times a step number, cast
             continue
         unimported_variable = isinstance(node.func, ast.Name) and node.func.id == "Variable" and not name \
             and "Variable" not in ctx.index.bound_names

@@ -7,12 +7,16 @@ from typing import Optional
 
 from advisor.lint.checks.common import short
 
+_ARGUMENT_FREE_CASTS = frozenset({"long", "int", "float", "double", "half", "bfloat16", "bool", "short", "byte"})
+
 
 def made_on_the_device(factory: ast.Call, numpy_fill: Optional[ast.Call], device: str,
-                       parent: Optional[ast.AST], random_draw: Optional[str] = None) -> ast.AST:
+                       parent: Optional[ast.AST], random_draw: Optional[str] = None,
+                       cast: Optional[str] = None) -> ast.AST:
     """``torch.randn(n, device=device)`` for ``torch.randn(n)`` (``torch.zeros(n, dtype=torch.float64, device=...)`` for
     ``torch.tensor(np.zeros(n))``, ``torch.normal(0, 1, (b, d), device=...)`` for ``torch.from_numpy(np.random.normal(0,
-    1, (b, d)))``: ``random_draw`` names the torch factory); arithmetic with Python numbers around the factory is kept."""
+    1, (b, d)))``: ``random_draw`` names the torch factory); arithmetic with Python numbers around the factory is kept, and so is
+    a cast of its result without arguments (``cast``: ``long`` of ``(torch.ones(n) * i).long()``)."""
     if numpy_fill is not None and random_draw is not None:
         made = ast.Call(func=ast.Name(id=f"torch.{random_draw}"), args=numpy_fill.args,
                         keywords=[k for k in numpy_fill.keywords if k.arg == "size"])  # (float32, as it is used)
@@ -24,7 +28,18 @@ def made_on_the_device(factory: ast.Call, numpy_fill: Optional[ast.Call], device
     if isinstance(parent, ast.BinOp) and numpy_fill is None:  # torch.zeros(n) + 2.0: keep the + 2.0
         rewritten = ast.BinOp(left=rewritten if parent.left is factory else parent.left, op=parent.op,
                               right=rewritten if parent.right is factory else parent.right)
+        if cast is not None:  # (torch.ones(n) * i).long(): keep the cast, the dtype the program uses
+            rewritten = ast.Call(func=ast.Attribute(value=rewritten, attr=cast), args=[], keywords=[])
     return rewritten
+
+
+def cast_around(parents: dict, node: Optional[ast.AST]) -> Optional[str]:
+    """``long`` when ``node`` is the receiver of a cast with no arguments (``(torch.ones(n) * i).long()``)."""
+    func = parents.get(node) if isinstance(parents.get(node), ast.Attribute) else None
+    call = parents.get(func) if func is not None else None
+    if isinstance(call, ast.Call) and call.func is func and not call.args and func.attr in _ARGUMENT_FREE_CASTS:
+        return func.attr
+    return None
 
 
 def torch_fill(numpy_fill: ast.Call, wrapper: ast.Call) -> ast.Call:

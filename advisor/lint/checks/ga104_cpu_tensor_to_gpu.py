@@ -38,7 +38,7 @@ from advisor.lint.checks.factory_calls import (
     reads_shape_only,
     used_between,
 )
-from advisor.lint.checks.fill_fixes import device_text, made_on_the_device
+from advisor.lint.checks.fill_fixes import cast_around, device_text, made_on_the_device
 from advisor.lint.checks.handed_fills import fills_handed_in
 from advisor.lint.checks.numpy_fills import made_by_numpy, numpy_fill
 from advisor.lint.flow import CPU_DEVICE, CPU_TENSOR, CUDA_DEVICE, CUDA_TENSOR, FRESH
@@ -224,7 +224,8 @@ def _create_on_the_gpu(ctx, factory: ast.Call, fill: Optional[ast.AST], device: 
     """The fix for a tensor made on the CPU and copied: ``factory`` (a torch factory, or the wrapper of the NumPy
     ``fill``) rewritten to make it on ``device``, a NumPy draw as the torch draw of the same distribution."""
     drawn_by = api.NUMPY_RANDOM_FILLS.get(ctx.qual(fill.func) or "") if isinstance(fill, ast.Call) else None
-    rewritten = made_on_the_device(factory, fill, device, ctx.index.parents.get(factory), drawn_by)
+    parent = ctx.index.parents.get(factory)
+    rewritten = made_on_the_device(factory, fill, device, parent, drawn_by, cast_around(ctx.index.parents, parent))
     return f"Create it on the GPU: {short(rewritten, 90)}"
 
 

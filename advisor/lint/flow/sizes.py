@@ -121,9 +121,17 @@ class TensorSizes(IntValues):
             return (qualified or "").endswith(("finfo", "iinfo")) or (qualified or "").startswith("math.") \
                 or qualified in ("numpy.pi", "numpy.e", "numpy.inf", "numpy.nan", "torch.pi", "torch.e")
         if isinstance(node, ast.Name) and depth <= MAX_DEPTH:
-            values = self._values(node.id, self.index.scope_of(node))
-            return bool(values) and all(self._is_scalar(v, depth + 1) for v in values)
+            scope = self.index.scope_of(node)
+            values = self._values(node.id, scope)
+            if not values:
+                return self._counts_a_range(node.id, scope)
+            return all(self._is_scalar(v, depth + 1) for v in values)
         return False
+
+    def _counts_a_range(self, name: str, scope: ast.AST) -> bool:
+        """``for i in reversed(range(1, steps)):``: a name that only a loop over a range binds here is an int."""
+        loops = [loop for loop in self.index.loops_by_target.get(name, ()) if self.index.scope_of(loop) is scope]
+        return bool(loops) and all(_a_range(loop.iter) for loop in loops)
 
     def _values(self, name: str, scope: ast.AST) -> list[ast.AST]:
         """What ``name`` is assigned in ``scope`` (a function's locals; else the module's globals)."""
@@ -350,3 +358,10 @@ class TensorSizes(IntValues):
                 or not (self.names.qual(values[0].func) or "").startswith("torch.optim."):  # type: ignore[attr-defined]
             return None
         return list(handed.elts)
+
+
+def _a_range(node: ast.AST) -> bool:
+    """``range(n)``, ``reversed(range(n))``."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "reversed" and node.args:
+        node = node.args[0]
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
