@@ -104,6 +104,18 @@ class Diffusion:
             x = model(x, t)
 """
 
+_INDEXED_DEVICE = """
+import torch
+class WeightedLoss(torch.nn.Module):
+    def forward(self, input, target):
+        mse = torch.sum((input - target) ** 2, (2, 3))
+        S, B = mse.size()
+        w = torch.arange(1.0, 1.0 + S * 0.1, 0.1)
+        if torch.cuda.is_available():
+            w = w.to({device})
+        return (w * mse.permute(1, 0)).mean()
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -130,6 +142,9 @@ CASES = [
      "over a range, cast, then copied (r50 held-out 10765)", _DDPM_STEP.format(fill="torch.ones(n)", times="i"), [7]),
     ("GA104", "twin: the fill times a CPU tensor is computed data, not a fill", _DDPM_STEP.format(
         fill="torch.ones(n)", times="scale.cpu()"), []),
+    ("GA104", "w.to(mse.get_device()): get_device() is a GPU's index (a CPU tensor's -1 addresses nothing), so the "
+     "arange is copied to the GPU (r51 held-out 11367)", _INDEXED_DEVICE.format(device="mse.get_device()"), [6]),
+    ("GA104", "twin: moved to the CPU", _INDEXED_DEVICE.format(device='"cpu"'), []),
     ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
      "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
     ("GA107", "twin: a method that runs the discriminator on its input is a forward",

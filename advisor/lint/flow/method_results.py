@@ -120,6 +120,8 @@ class MethodResults(ExprEvaluator):
             return NUMPY | (F64 if attr in api.RNG_F64_METHODS else 0)
         if attr == "astype":  # only NumPy arrays have .astype(): what the pass took for a tensor is an array
             receiver = (receiver & ~(CUDA_TENSOR | CPU_TENSOR | CONTAINER)) | NUMPY
+        if attr == "get_device" and not node.args and (receiver & CUDA_TENSOR or not receiver & CPU_TENSOR):
+            return CUDA_DEVICE  # w.to(mse.get_device()): a GPU's index (a CPU tensor's -1 addresses no device)
         if receiver & (CUDA_TENSOR | CPU_TENSOR):
             return tensor_method_result(receiver, attr, node, every_kind(pos, kw))
         if receiver == F64 and attr in _SAME_DATA_METHODS:
