@@ -116,6 +116,23 @@ class WeightedLoss(torch.nn.Module):
         return (w * mse.permute(1, 0)).mean()
 """
 
+_KEYWORD_OPTIMIZER = """
+import time
+import torch
+class SequenceTrainer:
+    def __init__(self, model, optimizer, device):
+        self.model, self.policy_optimizer, self.device = model.to(device), optimizer, device
+    def train_iteration(self, loss_fn, dataloader):
+        losses = []
+        train_start = time.time()
+        for idx, trajs in enumerate(dataloader):
+            losses.append(self.train_step(loss_fn, trajs))
+        return losses, time.time() - train_start
+    def train_step(self, loss_fn, trajs):
+        trajs = [traj.to(self.device) for traj in trajs]
+        return get_loss_function(loss_fn).compute_loss(model=self.model, states=trajs[0], {handed})
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -145,6 +162,11 @@ CASES = [
     ("GA104", "w.to(mse.get_device()): get_device() is a GPU's index (a CPU tensor's -1 addresses nothing), so the "
      "arange is copied to the GPU (r51 held-out 11367)", _INDEXED_DEVICE.format(device="mse.get_device()"), [6]),
     ("GA104", "twin: moved to the CPU", _INDEXED_DEVICE.format(device='"cpu"'), []),
+    ("GA101", "an epoch clock around a loader loop whose step hands the optimizer by keyword to a loss of another "
+     "module (compute_loss(..., policy_optimizer=self.policy_optimizer)): a training run (r55 held-out 12871)",
+     _KEYWORD_OPTIMIZER.format(handed="policy_optimizer=self.policy_optimizer"), []),
+    ("GA101", "twin: handed no optimizer, the pass only computes, and the clock closes on queued work",
+     _KEYWORD_OPTIMIZER.format(handed="padding=None"), [11]),
     ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
      "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
     ("GA107", "twin: a method that runs the discriminator on its input is a forward",

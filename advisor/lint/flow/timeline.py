@@ -24,6 +24,7 @@ from advisor.lint.flow.kinds import CUDA_TENSOR, LOADER
 from advisor.lint.flow.loops import LoopAnalysis
 from advisor.lint.flow.regions import TimedRegion, assigned_name, carried_region, clock_key
 from advisor.lint.flow.scopes import FunctionInfo
+from advisor.lint.flow.steps import hands_an_optimizer
 from advisor.lint.flow.timeit_regions import TimeitRegions
 from advisor.lint.flow.view import FlowView
 from advisor.lint.flow.wrappers import WrappedTimings
@@ -342,7 +343,7 @@ class Timings(FlowView):
                 if isinstance(node, ast.Call):
                     func = node.func
                     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-                    if name in _TRAINING_CALLS:
+                    if name in _TRAINING_CALLS or hands_an_optimizer(node):
                         return True
             while events and not nodes:
                 callee = events.pop().callee
