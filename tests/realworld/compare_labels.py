@@ -21,6 +21,7 @@ is disagreement between readers. Always exits 0: this measures, it does not gate
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 from collections import Counter
@@ -59,6 +60,20 @@ def near_misses(first: set[Key], second: set[Key], reach: int) -> int:
                if any(k2 == k and c2 == cid and 0 < abs(l2 - line) <= reach for k2, c2, l2 in only_second))
 
 
+def echoes(first_items: dict, second_items: dict, keys: list[str], at_least: float = 0.8) -> tuple[int, int, float]:
+    """(shared findings whose two ``why`` texts read alike, shared findings, the mean likeness of their texts): a
+    second labelling that repeats the first one's words was not made independently, and its agreement measures
+    nothing."""
+    ratios = []
+    for key in keys:
+        first = {(f["id"], f["line"]): f.get("why", "") for f in first_items[key]["findings"]}
+        for finding in second_items[key]["findings"]:
+            why = first.get((finding["id"], finding["line"]))
+            if why is not None:
+                ratios.append(difflib.SequenceMatcher(None, why, finding.get("why", "")).ratio())
+    return sum(r >= at_least for r in ratios), len(ratios), sum(ratios) / len(ratios) if ratios else 0.0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", choices=score_scripts.CORPORA, required=True)
@@ -81,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"first labels: {len(first)}  second labels: {len(second)}  set by both: {len(first & second)}")
     print(f"clean by both: {clean_both}  clean by one only: {clean_either - clean_both}")
     print(f"placement only (same file and check, 1-3 lines apart): {near_misses(first, second, 3)}")
+    alike, shared, mean = echoes(first_items, second_items, keys)
+    print(f"shared findings whose reasons read alike (a sign of copying): {alike} of {shared}; "
+          f"mean likeness of their reasons {mean:.2f}")
     print("\nagreement (the second labelling scored against the first):")
     print(row("second vs first", first, second))
     print("\n".join(per_check(first, second)))

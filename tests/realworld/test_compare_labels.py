@@ -49,3 +49,14 @@ def test_no_file_in_both_labellings_is_an_error(tmp_path, monkeypatch):
     monkeypatch.setattr(compare_labels, "HERE", tmp_path)
     monkeypatch.setattr(compare_labels.score_scripts, "CORPORA", ("scripts_rX",))
     assert compare_labels.main(["--corpus", "scripts_rX", "--half", "all", "--second", "second.json"]) == 2
+
+
+def test_a_second_labelling_that_repeats_the_first_ones_words_is_flagged():
+    first = {"a.py": {"findings": [{"id": "GA104", "line": 29, "why": "torch.randint timesteps made on the CPU every "
+                                    "step, then .to(device)"}], "clean": False}}
+    copied = {"a.py": {"findings": [{"id": "GA104", "line": 29, "why": "torch.randint timesteps made on the CPU every "
+                                     "step, then .to(device)."}], "clean": False}}
+    own = {"a.py": {"findings": [{"id": "GA104", "line": 29, "why": "randint drawn on host per iteration and moved "
+                                  "to the GPU; could be drawn there"}], "clean": False}}
+    assert compare_labels.echoes(first, copied, ["a.py"])[:2] == (1, 1)
+    assert compare_labels.echoes(first, own, ["a.py"])[:2] == (0, 1)
