@@ -133,6 +133,17 @@ class SequenceTrainer:
         return get_loss_function(loss_fn).compute_loss(model=self.model, states=trajs[0], {handed})
 """
 
+_SPECTRAL = """
+import torch
+def run_simulation(u, nu, dt, steps, device: torch.device):
+    k = torch.{grid}(u.shape[1], d=0.1, device=device) * 2 * torch.pi
+    diagnostics = []
+    for _ in range(steps):
+        u = torch.real(torch.fft.ifftn(k * torch.fft.fftn(u)))
+        diagnostics.append(u.abs().max().item())
+    return diagnostics
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -167,6 +178,9 @@ CASES = [
      _KEYWORD_OPTIMIZER.format(handed="policy_optimizer=self.policy_optimizer"), []),
     ("GA101", "twin: handed no optimizer, the pass only computes, and the clock closes on queued work",
      _KEYWORD_OPTIMIZER.format(handed="padding=None"), [11]),
+    ("GA103", "torch.fft.fftfreq(n, d, device=device) is a factory like arange: the spectral solver's field is on the "
+     "device, and its per-step .item() waits (r52 held-out 11707)", _SPECTRAL.format(grid="fft.fftfreq"), [7]),
+    ("GA103", "twin: a grid of an unknown library says nothing of the device", _SPECTRAL.format(grid="grids.freq"), []),
     ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
      "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
     ("GA107", "twin: a method that runs the discriminator on its input is a forward",

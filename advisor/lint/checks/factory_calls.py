@@ -14,6 +14,7 @@ from advisor.lint.flow import FRESH
 from advisor.lint.flow.kinds import CPU_TENSOR, CUDA_TENSOR, MODEL_BITS, NUMPY
 from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.names import dotted
+from advisor.lint.torch_factories import torch_factory
 
 CASTS = frozenset({"float", "half", "double", "bfloat16", "int", "long", "contiguous",  # (and views: still the fill)
                     "unsqueeze", "squeeze", "view", "reshape", "expand", "repeat", "flatten", "t", "transpose", "permute",
@@ -49,7 +50,7 @@ def factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
                 and factory_call(ctx, node.args[0]) is not None:
             node = node.args[0]  # torch.tensor(torch.zeros(n)): a copy of the fill, still the fill
             continue
-        if name.count(".") == 1 and name.startswith("torch.") and name[6:] in api.FACTORIES:
+        if torch_factory(name):
             return node
         if isinstance(node.func, ast.Attribute) and (node.func.attr in CASTS or cpu_type_cast(ctx, node)):
             node, peeled = node.func.value, True
@@ -107,7 +108,7 @@ def _returned_fill(ctx, call: ast.Call) -> Optional[ast.Call]:
         return None  # (a schedule also used on the CPU, betas = linear_beta_schedule(T), is not made only to be moved)
     made = returns[0].value
     name = (ctx.qual(made.func) or "") if isinstance(made, ast.Call) else ""
-    return made if name.count(".") == 1 and name.startswith("torch.") and name[6:] in api.FACTORIES else None
+    return made if torch_factory(name) else None
 
 
 def _moved_at_once(ctx, site: ast.Call) -> bool:

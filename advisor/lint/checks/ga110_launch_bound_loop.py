@@ -52,7 +52,8 @@ from advisor.lint.flow.op_sizes import (
     SAME_SIZE_METHODS,
 )
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
-from advisor.lint.torch_api import FACTORIES, FUNCTIONAL_ELEMENTWISE, FUNCTIONAL_LOSSES
+from advisor.lint.torch_api import FUNCTIONAL_ELEMENTWISE, FUNCTIONAL_LOSSES
+from advisor.lint.torch_factories import torch_factory
 
 DOC = CheckDoc(
     what=('Finds a Python loop of many small ops (elementwise math, reductions, products of tiny matrices, '
@@ -385,7 +386,7 @@ def _is_backward(ctx, call: ast.Call) -> bool:
 
 def _is_factory(ctx, call: ast.Call) -> bool:
     name = ctx.qual(call.func) or ""
-    return name.startswith("torch.") and name.count(".") == 1 and name[6:] in FACTORIES
+    return torch_factory(name) is not None
 
 
 def _is_small_op(ctx, call: ast.Call) -> bool:

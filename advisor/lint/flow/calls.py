@@ -46,6 +46,7 @@ from advisor.lint.flow.moves import is_module
 from advisor.lint.flow.numpy_kinds import numpy_result
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 from advisor.lint.names import dotted
+from advisor.lint.torch_factories import torch_factory
 
 _MATH_BUILTINS = frozenset({"sum", "min", "max", "abs", "pow", "round"})  # on tensors they return tensors
 _BUILTINS = frozenset(dir(builtins))
@@ -117,8 +118,8 @@ class CallEvaluator(MethodResults):
             return 0
         if name in ENVIRONMENT_READERS:
             return environment_device(node, pos)
-        if name.count(".") == 1 and name.startswith("torch.") and last in api.FACTORIES:
-            return self._factory(last, node, pos, kw)
+        if torch_factory(name):
+            return self._factory(torch_factory(name), node, pos, kw)
         if api.is_loader(name, node):  # batches keep the dataset's dtype, and its device (a TensorDataset of CUDA tensors)
             dataset = pos[0] if pos else kw.get("dataset", 0)
             return LOADER | (dataset & (F64 | CUDA_TENSOR)) | self._items_on_cuda(dataset)

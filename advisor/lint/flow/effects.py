@@ -41,6 +41,7 @@ from advisor.lint.flow.view import FlowView
 from advisor.lint.flow.walks import walks_a_mapping, walks_parameters
 from advisor.lint.index import FileIndex, children
 from advisor.lint.names import Names
+from advisor.lint.torch_factories import torch_factory
 
 # Not run where written (definitions), or nothing in them can touch the GPU (leaves, imports).
 _NOTHING_INSIDE = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.Name,
@@ -204,7 +205,7 @@ class Effects(NameCallEffects, FlowView):
             if not qualified.startswith("torch.") and api.WRITES_OUT.match(last) and self._cuda_argument(call):
                 return SYNC, None  # (as in _name_effect: a writer the file imports)
             if value & CUDA_TENSOR:
-                if qualified.count(".") == 1 and last in api.FACTORIES and not (
+                if torch_factory(qualified) and not (
                         last in api.SAMPLING_FACTORIES and self._cuda_argument(call)):  # bernoulli(p) computes
                     return (WORK if last in api.NON_FILLING_FACTORIES else WORK | KERNEL), None
                 if not qualified.startswith("torch.") and self._placed_data(call):
