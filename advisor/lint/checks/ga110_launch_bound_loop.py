@@ -349,7 +349,7 @@ def _elements(ctx, node: ast.AST) -> Optional[int]:
             largest_parameter = ctx.tiny_model(node.func).parameters  # type: ignore[union-attr]
             if largest_parameter >= (ctx.machine.add_crossover or TYPICAL_CROSSOVER):
                 return largest_parameter
-        elif _is_factory(ctx, node):  # torch.randint(4, 227, size=(512,), device="cuda"): one fill kernel
+        elif torch_factory(ctx.qual(node.func) or ""):  # torch.randint(4, 227, size=(512,), device="cuda"): one fill kernel
             parts = [node]
         elif not _is_small_op(ctx, node):
             return None
@@ -382,11 +382,6 @@ def _is_optimizer_step(ctx, call: ast.Call) -> bool:
 def _is_backward(ctx, call: ast.Call) -> bool:
     return isinstance(call.func, ast.Attribute) and call.func.attr == "backward" and not ctx.qual(call.func) \
         and bool(ctx.kind(call.func.value) & CUDA_TENSOR)
-
-
-def _is_factory(ctx, call: ast.Call) -> bool:
-    name = ctx.qual(call.func) or ""
-    return torch_factory(name) is not None
 
 
 def _is_small_op(ctx, call: ast.Call) -> bool:
