@@ -144,6 +144,33 @@ def run_simulation(u, nu, dt, steps, device: torch.device):
     return diagnostics
 """
 
+_REQUIRED_DEVICE = """
+import argparse
+import torch
+parser = argparse.ArgumentParser()
+parser.add_argument('--device', type=str, {option})
+args = parser.parse_args()
+model = UNet3D(4, 3).double()
+model.to(args.device)
+"""
+
+_ANNOTATED_EMBED = """
+import time
+import numpy as np
+from sentence_transformers import SentenceTransformer
+def embed(model: SentenceTransformer, sentences, device){returns}:
+    embeddings = model.encode(sentences, device=device)
+    return embeddings
+def main():
+    model = SentenceTransformer(args.model, device=args.device)
+    for i in range(args.num_runs):
+        start_run = time.time()
+        embeddings = embed(model, sentences, args.device)
+        end_run = time.time()
+        run_times.append(end_run - start_run)
+main()
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -181,6 +208,16 @@ CASES = [
     ("GA103", "torch.fft.fftfreq(n, d, device=device) is a factory like arange: the spectral solver's field is on the "
      "device, and its per-step .item() waits (r52 held-out 11707)", _SPECTRAL.format(grid="fft.fftfreq"), [7]),
     ("GA103", "twin: a grid of an unknown library says nothing of the device", _SPECTRAL.format(grid="grids.freq"), []),
+    ("GA109", "--device with no default (required=True): whatever device the user names, the GPU among them, so a "
+     "model cast to float64 and moved there runs float64 on it (r52 dev 11620)",
+     _REQUIRED_DEVICE.format(option="required=True"), [6]),
+    ("GA109", "twin: --device defaulting to the CPU with choices limited to it",
+     _REQUIRED_DEVICE.format(option="default='cpu', choices=['cpu']").replace("model.to(args.device)",
+                                                                              "model.to('cpu')"), []),
+    ("GA101", "def embed(...) -> np.ndarray: the helper promises host data, so what it ran on the GPU was read back "
+     "before the clock closes (r55 dev 12708)", _ANNOTATED_EMBED.format(returns=" -> np.ndarray"), []),
+    ("GA101", "twin: no return annotation, the helper hands back the CUDA output", _ANNOTATED_EMBED.format(returns=""),
+     [12]),
     ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
      "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
     ("GA107", "twin: a method that runs the discriminator on its input is a forward",

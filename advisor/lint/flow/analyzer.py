@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.flow.argparse_options import argparse_options
+from advisor.lint.flow.argparse_options import argparse_options, required_options
 from advisor.lint.flow.call_results import defaulted_device, initial_parameter_kind, kept_through_call, returned_shape
 from advisor.lint.flow.calls import CallEvaluator
 from advisor.lint.flow.class_fields import bind_class_fields
@@ -89,6 +89,7 @@ class FlowAnalyzer(ExpressionStatements, CallEvaluator):
         self.readers: dict[FunctionInfo, set] = {}
         self.active: set[FunctionInfo] = set()  # being analysed on demand (recursion guard)
         self.parsed_args, self.argparse_defaults = argparse_options(index)
+        self.required_options = required_options(index)
         tree = index.tree  # names the module assigns: a function reads them once the module's pass has bound them
         self.module_globals = frozenset(name for name, values in index.assigned_values.items()
                                         if any(index.scope_of(v) is tree for v in values))

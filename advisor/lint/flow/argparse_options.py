@@ -40,6 +40,22 @@ def argparse_options(index: FileIndex) -> tuple[set[str], dict[str, Optional[ast
     return parsed, defaults
 
 
+def required_options(index: FileIndex) -> frozenset[str]:
+    """The dests of ``add_argument(..., required=True)``: options the user must give on every run."""
+    found = set()
+    for call in index.calls_by_name.get("add_argument", ()):
+        keywords = {k.arg: k.value for k in call.keywords}
+        required = keywords.get("required")
+        if isinstance(required, ast.Constant) and required.value is True:
+            dest = keywords.get("dest")
+            flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            name = dest.value if isinstance(dest, ast.Constant) else next(
+                (f.lstrip("-") for f in flags if f.startswith("--")), flags[0].lstrip("-") if flags else None)
+            if name:
+                found.add(str(name).replace("-", "_"))
+    return frozenset(found)
+
+
 def _parses(value: Optional[ast.AST], method: str = "parse_args") -> bool:
     """``parser.parse_args()`` (or ``parser.parse_known_args()[0]``)."""
     if method == "parse_args" and isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) \

@@ -38,8 +38,9 @@ class AttributeReads:
     def _option_default(self, attr: str) -> int:
         default = self.argparse_defaults.get(attr)  # args.device: what --device defaults to
         kind = self.ev(default) if default is not None else 0
-        if not kind and api.names_a_device(attr) and default is not None:
-            return CUDA_DEVICE  # --device auto: resolved at run time, the GPU when there is one
+        if not kind and api.names_a_device(attr) and (default is not None or attr in self.required_options):
+            return CUDA_DEVICE  # --device auto: resolved at run time, the GPU when there is one; --device with no
+            # default and required=True: whatever device the user names, the GPU among them
         return kind | CUDA_DEVICE if kind & CPU_DEVICE else kind  # --device cpu: a switch, made to be set
 
     def bind_option_defaults(self, node: ast.If) -> None:

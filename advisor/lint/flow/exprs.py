@@ -63,6 +63,7 @@ class ExprEvaluator(AttributeReads):
     cuda_seen: int
     parsed_args: set[str]  # names holding parser.parse_args()
     argparse_defaults: dict[str, Optional[ast.AST]]  # dest -> the default= of its add_argument (None: none)
+    required_options: frozenset[str]  # dests of add_argument(..., required=True)
 
     # -- supplied by the statement layer ------------------------------------------------------------
     def lookup(self, key: str) -> Optional[int]:

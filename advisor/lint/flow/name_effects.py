@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 from typing import Optional
 
 from advisor.lint import torch_api as api
@@ -17,6 +18,8 @@ from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
 
 # print(model), str(model), isinstance(model, nn.Module): Python's own functions never run a model handed to them.
 _BUILTIN_NAMES = frozenset(dir(builtins))
+# Return annotations that promise host data: what the function computed on the GPU was read back before it returned.
+_HOST_RESULT = re.compile(r"^(np|numpy)\.ndarray$|^(float|int|str|bool)$|^(List|list)\[(float|int|str)\]$")
 
 
 class NameCallEffects:
@@ -25,7 +28,8 @@ class NameCallEffects:
         scope = self.index.scope_of(call)
         found = self.flow.scopes.resolve(func.id, scope)
         if isinstance(found, FunctionInfo):
-            return self.summary(found).bits, found
+            bits = self.summary(found).bits
+            return bits | (SYNC if bits & WORK and _returns_host_data(found.node) else 0), found
         if isinstance(found, ClassInfo):
             init = found.methods.get("__init__")
             return (self.summary(init).bits if init is not None else 0), init
@@ -76,3 +80,9 @@ class NameCallEffects:
             return None
         found = [c.methods["forward"] for c in self.flow.scopes.classes_of(kind) if c.is_model and "forward" in c.methods]
         return found[0] if len(found) == 1 else None
+
+
+def _returns_host_data(node: ast.AST) -> bool:
+    """``def embed(model, sentences) -> np.ndarray:``: the function says it hands back host data."""
+    returns = getattr(node, "returns", None)
+    return returns is not None and bool(_HOST_RESULT.match(ast.unparse(returns)))
