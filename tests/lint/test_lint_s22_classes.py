@@ -171,6 +171,23 @@ def main():
 main()
 """
 
+_CAPTIONER = """
+import torch
+class Reader:
+    def caption_image(self, path):
+        model = {model}
+        device = infer_torch_device()
+        model.to(device)
+        pixel_values = self.extractor(path, return_tensors="pt").pixel_values.to(device)
+        return model.generate(pixel_values)
+    def load_data(self, slides):
+        result = ""
+        for slide in slides:
+            for shape in slide.shapes:
+                result += self.caption_image(shape.image)
+        return result
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -218,6 +235,11 @@ CASES = [
      "before the clock closes (r55 dev 12708)", _ANNOTATED_EMBED.format(returns=" -> np.ndarray"), []),
     ("GA101", "twin: no return annotation, the helper hands back the CUDA output", _ANNOTATED_EMBED.format(returns=""),
      [12]),
+    ("GA105", "model = self.parser_config['model'] moved in a method that a loop calls per image: the object's own "
+     "model, moved again on every call (r50 held-out 10976)", _CAPTIONER.format(model='self.parser_config["model"]'),
+     [6]),
+    ("GA105", "twin: a model loaded afresh on each call must be moved each time",
+     _CAPTIONER.format(model='VisionEncoderDecoderModel.from_pretrained(self.name)'), []),
     ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
      "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
     ("GA107", "twin: a method that runs the discriminator on its input is a forward",

@@ -27,7 +27,13 @@ from typing import Iterator, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import line_of, short, where
 from advisor.lint.checks.invariant import accumulator_reset, is_literal, loop_invariant
-from advisor.lint.checks.model_moves import ensemble_walk, method_run_in_loop, same_model, same_model_passed_in_loop
+from advisor.lint.checks.model_moves import (
+    ensemble_walk,
+    held_by_self,
+    method_run_in_loop,
+    same_model,
+    same_model_passed_in_loop,
+)
 from advisor.lint.checks.passed_in_loop import same_data_passed_in_loop
 from advisor.lint.checks.rebuilt_modules import rebuilt_transforms
 from advisor.lint.checks.replayed_batches import replayed_batches
@@ -149,7 +155,7 @@ def run(ctx) -> Iterator[Hit]:
         info = ctx.function_at(ctx.index.scope_of(call))
         if info is None or key is None or _lambda_parameter(ctx, call, key):
             continue  # (lambda x: torch.from_numpy(x).cuda(): x is whatever each call hands it)
-        if key.startswith("self.") and info.name != "__init__" \
+        if (key.startswith("self.") or held_by_self(ctx, info, key)) and info.name != "__init__" \
                 and (_is_module(before) or (not before and _is_module(ctx.kind(call)))):
             loop = method_run_in_loop(ctx, info)
             if loop is not None:  # rollout(): self.actor.to("cpu") for the env, self.actor.to(self.device) after

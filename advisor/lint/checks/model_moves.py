@@ -43,6 +43,19 @@ def ensemble_walk(ctx, key: str, loops: list[ast.AST]) -> bool:
     return not ctx.is_sweep(loops[1]) and ctx.loop_iterations(loops[1]) != 1
 
 
+def held_by_self(ctx, info: FunctionInfo, key: str) -> bool:
+    """``model = self.parser_config["model"]`` (or ``= self.model``) on every binding of the local in a method: the
+    object's own model, the same one on every call."""
+    values = [v for v in ctx.index.assigned_values.get(key, ()) if ctx.index.scope_of(v) is info.node]
+    return info.takes_self and bool(values) and all(_rooted_at_self(v) for v in values)
+
+
+def _rooted_at_self(node: ast.AST) -> bool:
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id == "self"
+
+
 def method_run_in_loop(ctx, info: FunctionInfo) -> Optional[ast.AST]:
     """The loop (not a sweep, not only on some iterations) that calls this method on every iteration, if any."""
     for site in ctx.call_sites(info):
