@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from advisor.lint.runner import lint_text
-from tests.lint.lint_helpers import lines_of
+from tests.lint.lint_helpers import context_of, lines_of
 
 _PIX2PIX = """
 import argparse
@@ -188,6 +188,27 @@ class Reader:
         return result
 """
 
+_LOSS_TERMS = """
+import torch
+import segmentation_models_pytorch as smp
+loss_dict = dict(dice=smp.losses.DiceLoss(mode="multilabel"), bce=smp.losses.SoftBCEWithLogitsLoss())
+def criterion(y_pred, y_true):
+    loss = 0.0
+    for func_name, weight in CFG.loss_info.items():
+        {body}
+    return loss
+@torch.no_grad()
+def valid_one_epoch(model, dataloader, device):
+    model.eval()
+    running_loss = 0.0
+    for step, (images, masks) in enumerate(dataloader):
+        images, masks = images.to(device), masks.to(device)
+        loss = criterion(model(images), masks)
+        running_loss += loss.item()
+    return running_loss
+valid_one_epoch(smp.Unet("resnet34").to("cuda"), valid_loader, "cuda")
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -257,3 +278,16 @@ def test_the_fix_for_a_cast_fill_keeps_the_cast():
     [finding] = lint_text(textwrap.dedent(_DDPM_STEP.format(fill="torch.ones(n)", times="i")).lstrip("\n"),
                           select=["GA104"])
     assert finding.fix.endswith("(torch.ones(n, device=self.device) * i).long()")
+
+
+@pytest.mark.parametrize("body,hot", [
+    ("loss += loss_dict[func_name](y_pred, y_true) * weight", False),
+    ("loss += loss_dict[func_name](y_pred, y_true) * weight\n        log(func_name)", True)])
+def test_a_criterion_adding_up_its_loss_terms_is_part_of_a_step(body, hot):
+    """def criterion(...): for name, weight in CFG.loss_info.items(): loss += ...; return loss -- a walk over a
+    configuration's terms that sums one step's loss is no loop of steps, so the validation loop that calls the
+    criterion per batch stays a hot loop with its reads (r56 dev 13055: 7). A walk that does more than add up (logs
+    each term) keeps its own reading."""
+    ctx = context_of(_LOSS_TERMS.format(body=body))
+    [criterion_loop] = [loop for loop in ctx.index.loops if loop.lineno == 6]
+    assert ctx.loop_is_hot(criterion_loop) is hot

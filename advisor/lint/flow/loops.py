@@ -32,6 +32,7 @@ from advisor.lint.flow.sizes import TensorSizes
 from advisor.lint.flow.subscript_reads import reads_by_subscript
 from advisor.lint.flow.view import FlowView
 from advisor.lint.flow.walks import (
+    sums_loss_terms,
     sweeps_settings,
     walked_cuda_tensor,
     walks_a_mapping,
@@ -96,7 +97,8 @@ class LoopAnalysis(BranchGuards, FlowView):
     def _decide(self, loop: ast.AST) -> bool:
         if self.is_sweep(loop) or steps.runs_once(loop.body) or self.iterations(loop) == 1 \
                 or steps.in_exit_branch(self.index, loop) and not self.iterates_loader(loop) \
-                or walks_a_mapping(loop, self.kind) or self._checks_parameters_once(loop) \
+                or walks_a_mapping(loop, self.kind) or sums_loss_terms(self.index, loop) \
+                or self._checks_parameters_once(loop) \
                 or steps.waits_for_user(self.index, loop.body):
             return False  # (a loop in an error branch that exits -- sys.exit(), raise -- runs once at most, unless
             # it is a pass over a loader, an early stop's last validation; so does range(1): judged around it)

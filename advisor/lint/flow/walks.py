@@ -89,6 +89,33 @@ def walks_a_mapping(loop: ast.AST, kind) -> bool:
         and call.func.attr in ("keys", "items", "values") and bool(kind(call.func.value) & CUDA_TENSOR)
 
 
+def sums_loss_terms(index: FileIndex, loop: ast.AST) -> bool:
+    """``def criterion(y_pred, y_true): loss = 0.0; for name, weight in CFG.loss_info.items(): loss += losses[name](
+    y_pred, y_true) * weight; return loss``: a walk over a configuration's few entries that adds up one step's loss
+    and hands it back -- part of the step that calls it, whatever loop that is. (Only additions into the total
+    returned right after: a walk that reads or stores anything else is not taken for one.)"""
+    call = getattr(loop, "iter", None)
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and not call.args
+            and call.func.attr in ("keys", "items", "values")) or loop.orelse \
+            or not all(isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add) and isinstance(s.target, ast.Name)
+                       for s in loop.body):
+        return False
+    totals = {s.target.id for s in loop.body}
+    following = _next_statement(index, loop)
+    return len(totals) == 1 and isinstance(following, ast.Return) and isinstance(following.value, ast.Name) \
+        and following.value.id in totals
+
+
+def _next_statement(index: FileIndex, node: ast.AST) -> Optional[ast.AST]:
+    parent = index.parents.get(node)
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(parent, field, None)
+        if isinstance(block, list) and node in block:
+            position = block.index(node)
+            return block[position + 1] if position + 1 < len(block) else None
+    return None
+
+
 def enumerated(iterable: ast.AST) -> ast.AST:
     """What ``enumerate(x)`` walks: ``x``; any other iterable as it is."""
     if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "enumerate" \
