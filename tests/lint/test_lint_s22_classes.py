@@ -209,6 +209,34 @@ def valid_one_epoch(model, dataloader, device):
 valid_one_epoch(smp.Unet("resnet34").to("cuda"), valid_loader, "cuda")
 """
 
+_TD3_ROUNDS = """
+import torch
+class Td3Trainer:
+    def __init__(self, env, policy, optimizer):
+        self.env, self.policy, self.optimizer, self.device = env, policy.to("cuda"), optimizer, "cuda"
+        self.steps = 0
+    def collect_rollout(self):
+        obs, reward, done, info = self.env.step(self.policy(self.obs))
+        self.steps += self.env.num_envs
+    def update(self):
+        loss = self.policy(self.obs).pow(2).mean()
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+        return {{"loss": loss.item()}}
+    def evaluate(self):
+        done = torch.zeros(8, dtype=torch.bool, device=self.device)
+        while not done.all():
+            obs, reward, terminated, info = self.env.step(self.policy(self.obs))
+            done |= terminated
+    def train(self, total, every):
+        while self.steps < total:
+            prev = self.steps
+            self.collect_rollout()
+            metrics = self.update()
+{evaluation}
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -261,6 +289,12 @@ CASES = [
      [6]),
     ("GA105", "twin: a model loaded afresh on each call must be moved each time",
      _CAPTIONER.format(model='VisionEncoderDecoderModel.from_pretrained(self.name)'), []),
+    ("GA103", "an evaluation episode run when the step count crosses a multiple (prev // every != steps // every) is now "
+     "and then, not the rollout the update follows: the loop is one update per iteration (r56 dev 13262)",
+     _TD3_ROUNDS.format(evaluation="            if prev // every != self.steps // every:\n                self.evaluate()"),
+     [14, 17]),
+    ("GA103", "twin: episodes played on every iteration make each iteration a round (an update after its rollout)",
+     _TD3_ROUNDS.format(evaluation="            self.evaluate()"), [17]),
     ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
      "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
     ("GA107", "twin: a method that runs the discriminator on its input is a forward",

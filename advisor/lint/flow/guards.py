@@ -137,8 +137,9 @@ class BranchGuards:
                 and not self._switched_once(test.id, stop)
         if _skips_every_kth(test):
             return False  # `if step % 4 != 3:` runs on three iterations in four (its else on the fourth)
-        if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(test)):
-            return True  # `if step % 100 == 0:`
+        if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(test)) \
+                or _crosses_a_multiple(test):
+            return True  # `if step % 100 == 0:`, `if prev // every != steps // every:`
         if isinstance(test, ast.Compare) and isinstance(test.ops[0], ast.In) \
                 and isinstance(test.comparators[0], (ast.List, ast.Tuple, ast.Set)):
             # `if epoch in [10, 50, 100]:` holds on the iterations listed only; `if mode in ['train', 'valid']:` of a
@@ -330,3 +331,13 @@ def counter_compared(test: ast.AST, above: bool) -> Optional[tuple[ast.AST, ast.
     elif not isinstance(op, wanted):
         return None
     return left, right, isinstance(op, (ast.Gt, ast.Lt))
+
+
+def _crosses_a_multiple(test: ast.AST) -> bool:
+    """``prev_steps // eval_every != total_steps // eval_every``: the count passed a multiple of ``eval_every`` this
+    iteration -- now and then, like ``step % every == 0`` for a count that grows by more than one."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq))):
+        return False
+    sides = [test.left, test.comparators[0]]
+    return all(isinstance(side, ast.BinOp) and isinstance(side.op, ast.FloorDiv) for side in sides) \
+        and ast.dump(sides[0].right) == ast.dump(sides[1].right)

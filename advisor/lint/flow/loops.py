@@ -117,7 +117,8 @@ class LoopAnalysis(BranchGuards, FlowView):
         if updates and not steps.steps_environment(loop.body) and (
                 self.runs_update(loop) and any(steps.steps_on_its_own(one.body) and self.is_hot(one) and (
                     self.runs_update(one) or steps.steps_environment(one.body)) for one in self._descendants(loop))
-                or any(e.callee is not None and self._rolls_out(e.callee) for e in events)):
+                or any(e.callee is not None and self._rolls_out(e.callee) and not self.guarded(e.node, loop)
+                       for e in events)):
             return False  # a macro step after micro steps (WGAN), an update (in the body or a training_step(batch) it
             # calls) after its rollout (A2C, an episode played by a helper): per round
         if updates or steps.steps_environment(loop.body):
