@@ -237,6 +237,15 @@ class Td3Trainer:
 {evaluation}
 """
 
+_WAVENUMBERS = """
+import torch
+class NavierStokes2d:
+    def __init__(self, s1, s2, x, device=None, dtype=torch.float64):
+        freq_list1 = torch.cat((torch.arange(start=0, end=s1//2, step=1),
+                                {second}), 0)
+        self.k1 = freq_list1.view(-1, 1).repeat(1, s2//2 + 1).type(dtype).to(device)
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -295,6 +304,11 @@ CASES = [
      [14, 17]),
     ("GA103", "twin: episodes played on every iteration make each iteration a round (an update after its rollout)",
      _TD3_ROUNDS.format(evaluation="            self.evaluate()"), [17]),
+    ("GA104", "wavenumbers: torch.cat of two aranges, viewed, repeated, cast with .type(dtype) of a dtype handed in and "
+     "moved on the next line -- a fill made only to be copied, reported where it is made (r56 dev 13309)",
+     _WAVENUMBERS.format(second="torch.arange(start=-s1//2, end=0, step=1)"), [4]),
+    ("GA104", "twin: joined with data the file was handed, the result is computed data, not a fill",
+     _WAVENUMBERS.format(second="x.cpu()"), []),
     ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
      "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
     ("GA107", "twin: a method that runs the discriminator on its input is a forward",

@@ -62,7 +62,13 @@ def factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
         if (name in api.PASSTHROUGH_CALLS or unimported_variable) and node.args:  # Variable(torch.randn(n)).cuda()
             return factory_call(ctx, node.args[0])  # (also nn.Parameter(scale * torch.rand(n)))
         if name.startswith("torch.") and node.args and ctx.kind(node) & FRESH:
-            node = _first_piece(node.args[0])  # F.one_hot(torch.arange(n)), torch.block_diag(*[torch.ones(k, k) ...])
+            pieces = node.args[0]  # torch.cat((torch.arange(n), torch.zeros(1))): a join of fills, its first one
+            if isinstance(pieces, (ast.Tuple, ast.List)):  # (joined with data, it is data)
+                if not pieces.elts or any(factory_call(ctx, piece) is None for piece in pieces.elts):
+                    return None
+                node = pieces.elts[0]
+                continue
+            node = _first_piece(pieces)  # F.one_hot(torch.arange(n)), torch.block_diag(*[torch.ones(k, k) ...])
             continue
         return _returned_fill(ctx, node)
     if peeled and isinstance(node, ast.Name):  # rots = rot.unsqueeze(0).repeat(1, n, 1, 1) of rot = torch.eye(3)
@@ -136,6 +142,8 @@ def cpu_type_cast(ctx, call: ast.Call) -> bool:
     if isinstance(argument, ast.Name) and argument.id in ("bool", "int", "float") \
             and argument.id not in ctx.index.bound_names:
         return True  # t.to(bool): Python's type as the dtype
+    if isinstance(argument, ast.Name) and argument.id.lower().endswith("dtype"):
+        return True  # t.type(dtype) / .to(self.dtype) of a dtype handed in: a cast, on the device the tensor is on
     if isinstance(argument, ast.Name):  # typ = torch.float; t.type(typ)
         values = ctx.index.assigned_values.get(argument.id, [])
         argument = values[0] if len(values) == 1 else argument
