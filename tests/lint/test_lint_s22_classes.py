@@ -246,6 +246,26 @@ class NavierStokes2d:
         self.k1 = freq_list1.view(-1, 1).repeat(1, s2//2 + 1).type(dtype).to(device)
 """
 
+_EM = """
+import torch
+class GMM:
+    def __init__(self, K, X):
+        self.K, self.X = K, X.cuda()
+        self.mu = torch.randn(K, X.shape[1], device="cuda")
+    def _e_step(self):
+        log_prob = torch.zeros([self.X.shape[0], self.K], device="cuda")
+        for k in range({count}):
+            log_prob[:, k] = -((self.X - self.mu[k]) ** 2).sum(1)
+        return log_prob.softmax(1)
+    def fit(self, max_iters=100, tol=1e-4):
+        old = 0
+        for it in range(max_iters):
+            log_lh = self._e_step().logsumexp(1).sum()
+            if it >= 1 and torch.abs(log_lh - old) < tol:
+                break
+            old = log_lh
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -309,6 +329,10 @@ CASES = [
      _WAVENUMBERS.format(second="torch.arange(start=-s1//2, end=0, step=1)"), [4]),
     ("GA104", "twin: joined with data the file was handed, the result is computed data, not a fill",
      _WAVENUMBERS.format(second="x.cpu()"), []),
+    ("GA103", "for k in range(self.K): a walk over a mixture's few clusters is one part of each EM iteration, so the "
+     "convergence test of the iteration loop reads per iteration (r56 dev 13311)", _EM.format(count="self.K"), [15]),
+    ("GA103", "twin: an inner loop over a count not named for clusters is taken for a loop of steps", _EM.format(
+        count="self.inner_iters"), []),
     ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
      "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
     ("GA107", "twin: a method that runs the discriminator on its input is a forward",

@@ -36,6 +36,7 @@ from advisor.lint.flow.walks import (
     sweeps_settings,
     walked_cuda_tensor,
     walks_a_mapping,
+    walks_clusters,
     walks_few_components,
     walks_parameters,
     walks_written_items,
@@ -97,7 +98,7 @@ class LoopAnalysis(BranchGuards, FlowView):
     def _decide(self, loop: ast.AST) -> bool:
         if self.is_sweep(loop) or steps.runs_once(loop.body) or self.iterations(loop) == 1 \
                 or steps.in_exit_branch(self.index, loop) and not self.iterates_loader(loop) \
-                or walks_a_mapping(loop, self.kind) or sums_loss_terms(self.index, loop) \
+                or walks_a_mapping(loop, self.kind) or sums_loss_terms(self.index, loop) or walks_clusters(loop) \
                 or self._checks_parameters_once(loop) \
                 or steps.waits_for_user(self.index, loop.body):
             return False  # (a loop in an error branch that exits -- sys.exit(), raise -- runs once at most, unless

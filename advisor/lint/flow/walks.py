@@ -10,6 +10,7 @@ file's index.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Optional
 
 from advisor.lint.flow.kinds import CUDA_TENSOR
@@ -65,6 +66,22 @@ def walks_few_components(index: FileIndex, loop: ast.AST) -> bool:
                     return False
                 items += 1
     return items <= _FEW
+
+
+def walks_clusters(loop: ast.AST) -> bool:
+    """``for k in range(self.K)`` / ``range(n_components)``: a walk over a model's few clusters, components or heads
+    -- one part of each EM or training iteration, not a loop of iterations."""
+    iterable = getattr(loop, "iter", None)
+    if not (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "range"
+            and len(iterable.args) == 1):
+        return False
+    count = iterable.args[0]
+    name = count.attr if isinstance(count, ast.Attribute) else count.id if isinstance(count, ast.Name) else ""
+    return bool(_CLUSTER_COUNT.match(name))
+
+
+_CLUSTER_COUNT = re.compile(r"^(K|n_?clusters?|num_?clusters?|n_?components?|num_?components?|n_?mixtures?"
+                            r"|num_?mixtures?|n_?heads?|num_?heads?)$")
 
 
 def _makes_an_object(node) -> bool:
