@@ -310,7 +310,9 @@ COMPUTES_ON_ITS_INPUTS = re.compile(
 # its input transformed, on the input's device.
 TRANSFORM_NAME = re.compile(r"^_*(transforms?|augment\w*|aug|\w+_(transforms?|aug|augment))$", re.IGNORECASE)
 # Decoding a network's output into text (CTC greedy / beam search): the result is strings on the host, not tensors.
-TEXT_DECODING = re.compile(r"(greedy|beam|ctc|viterbi)_?(search_?)?decod", re.IGNORECASE)
+TEXT_DECODING = re.compile(r"(greedy|beam|ctc|viterbi)_?(search_?)?decod"
+                           r"|^decode_(pred|output|text|label|seq|string|word|char)", re.IGNORECASE)
+# (decode_predictions(outputs, idx_to_char): the network's output read into strings)
 # A helper the file does not show, by its name, that writes what it is handed out (a file, a figure): handed a
 # CUDA tensor it must copy it to the host first, so it waits for the GPU (not a per-step read of a value, though).
 WRITES_OUT = re.compile(r"^_*(save|write|dump|export|store|imsave|imwrite|plot|show|draw|visuali[sz]e|render)",

@@ -8,6 +8,7 @@ import pytest
 
 from advisor.lint.runner import lint_text
 from tests.lint.lint_helpers import context_of, lines_of
+from tests.lint.test_lint_s19_classes import _IMPORTED_DECODER
 
 _PIX2PIX = """
 import argparse
@@ -333,6 +334,10 @@ CASES = [
      "convergence test of the iteration loop reads per iteration (r56 dev 13311)", _EM.format(count="self.K"), [15]),
     ("GA103", "twin: an inner loop over a count not named for clusters is taken for a loop of steps", _EM.format(
         count="self.inner_iters"), []),
+    ("GA103", "decode_predictions(outputs, idx_to_char) of another module reads the network's output into strings: "
+     "printing them reads nothing (r56 dev 13076)", _IMPORTED_DECODER.format(decoder="decode_predictions"), []),
+    ("GA103", "twin: decode_latents hands back the decoded images, on the GPU", _IMPORTED_DECODER.format(
+        decoder="decode_latents"), [8]),
     ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
      "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
     ("GA107", "twin: a method that runs the discriminator on its input is a forward",
