@@ -267,6 +267,15 @@ class GMM:
             old = log_lh
 """
 
+_SOLVER_STEPS = """
+import torch
+device = torch.device("cuda")
+{name} = NavierStokes2DSpectral(viscosity=1e-3, grid=grid, solver=RK4CrankNicolsonStepper()).to(device)
+vort_hat = torch.fft.rfft2(vort_init).to(device)
+for j in range(warmup_steps):
+    vort_hat, _ = {name}.step(vort_hat, dt)
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -338,6 +347,10 @@ CASES = [
      "printing them reads nothing (r56 dev 13076)", _IMPORTED_DECODER.format(decoder="decode_predictions"), []),
     ("GA103", "twin: decode_latents hands back the decoded images, on the GPU", _IMPORTED_DECODER.format(
         decoder="decode_latents"), [8]),
+    ("GA107", "ns2d.step(vort_hat, dt) of a PDE solver moved to the GPU advances the simulation, it is no network's "
+     "forward (r56 dev 13306, 13307; r45 9819's scheduler.step)", _SOLVER_STEPS.format(name="ns2d"), []),
+    ("GA107", "twin: model.step(feat) of a receiver named like a model is a decoder's step, a forward",
+     _SOLVER_STEPS.format(name="model"), [6]),
     ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
      "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
     ("GA107", "twin: a method that runs the discriminator on its input is a forward",

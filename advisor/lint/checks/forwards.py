@@ -58,7 +58,7 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
             return func
         return func if _unknown_eval_model(ctx, func, callee, arguments) else None
     if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD and not _SETS_STATE.match(func.attr) \
-            and not trains(func.attr) and not _library_generate(ctx, func) and not _an_environment(func.value) \
+            and not trains(func.attr) and not _library_generate(ctx, func) and not _an_environment(func.value, func.attr) \
             and (call.args or call.keywords):  # (model.required_data(): an accessor, handed no input)
         receiver = ctx.kind(func.value)
         if receiver & (MODEL | CUDA_MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR) \
@@ -87,9 +87,13 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
 _ENVIRONMENT = re.compile(r"(^|_)envs?($|_)|environment|action_spec|observation_spec", re.IGNORECASE)
 
 
-def _an_environment(receiver: ast.AST) -> bool:
+def _an_environment(receiver: ast.AST, method: str = "") -> bool:
     """``env.step(action)``, ``env.action_spec.sample()`` of an environment moved with ``env.to(device)``: a
-    simulator stepping on the GPU, not a network's forward."""
+    simulator stepping on the GPU, not a network's forward; so is ``ns2d.step(vort_hat, dt)`` of a PDE solver or
+    ``scheduler.step(residual, t, x)`` of a diffusion scheduler moved there (``model.step(feat)``, a decoder's step
+    of a receiver named like a model, is a forward)."""
+    if method == "step" and not api.MODEL_NAME_HINT.search(last_identifier(receiver)):
+        return True
     return any(_ENVIRONMENT.search(part) for part in (dotted(receiver) or last_identifier(receiver)).split("."))
 
 
