@@ -86,6 +86,8 @@ def dead_lines(index: FileIndex, qual: Callable[[ast.AST], Optional[str]],
         on_cuda = cuda_condition(node.test, qual, strict=True)
         if on_cuda is not None:
             _mark(dead.cpu_only, node.orelse if on_cuda else node.body)
+            if on_cuda and not node.orelse and _leaves(node.body):
+                _mark(dead.cpu_only, index.statements_after(node))  # `if device == "cuda": ...; return t`, then the CPU way
         elif isinstance(node.test, (ast.Name, ast.Attribute)) and _OTHER_ACCELERATOR.search(last_identifier(node.test)):
             _mark(dead.cpu_only, node.body)  # `elif tpu:`: the TPU / XLA / MPS path
     for node in _shadowed_defs(index) + _called_only_where_dead(index, dead.never):
@@ -95,6 +97,10 @@ def dead_lines(index: FileIndex, qual: Callable[[ast.AST], Optional[str]],
                for item in node.items):
             _mark(dead.cpu_only, node.body)  # `with torch_xla.step():` runs on an XLA device
     return dead
+
+
+def _leaves(body: list[ast.stmt]) -> bool:
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise))
 
 
 def _shadowed_defs(index: FileIndex) -> list[ast.stmt]:

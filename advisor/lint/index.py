@@ -331,6 +331,15 @@ class FileIndex:
                 return parent
         return None
 
+    def statements_after(self, statement: ast.stmt) -> list[ast.stmt]:
+        """The statements that follow ``statement`` in its own block (a body, an else, a finally)."""
+        owner = self.parents.get(statement)
+        for field_name in ("body", "orelse", "finalbody"):
+            block = getattr(owner, field_name, None)
+            if isinstance(block, list) and statement in block:
+                return block[block.index(statement) + 1:]
+        return []
+
     def last_write_before(self, name: str, statement: ast.stmt) -> Optional[ast.stmt]:
         """The last statement of ``statement``'s own block, before it, that writes the plain name ``name`` anywhere
         inside it (``r = 5`` before ``while r:``; a loop or a branch that rebinds it), or None. Found from the

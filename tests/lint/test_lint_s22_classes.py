@@ -276,6 +276,27 @@ for j in range(warmup_steps):
     vort_hat, _ = {name}.step(vort_hat, dt)
 """
 
+_FIRST_CALL = """
+import time
+import torch
+def first_call_time(model, x, device):
+    model.eval()
+    with torch.no_grad():
+        x = x.to(device)
+        if device {test}:
+            torch.cuda.synchronize()
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            _ = model(x)
+            end.record()
+            torch.cuda.synchronize()
+            return float(start.elapsed_time(end))
+        t0 = time.perf_counter()
+        _ = model(x)
+        t1 = time.perf_counter()
+        return (t1 - t0) * 1000.0
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -351,6 +372,10 @@ CASES = [
      "forward (r56 dev 13306, 13307; r45 9819's scheduler.step)", _SOLVER_STEPS.format(name="ns2d"), []),
     ("GA107", "twin: model.step(feat) of a receiver named like a model is a decoder's step, a forward",
      _SOLVER_STEPS.format(name="model"), [6]),
+    ("GA101", "after `if device == 'cuda': ... return`, the rest of the function is the CPU way: its perf_counter "
+     "pair times CPU work (r56 dev 13104)", _FIRST_CALL.format(test='== "cuda"'), []),
+    ("GA101", "twin: after `if device == 'cpu': ... return` the rest runs on the GPU", _FIRST_CALL.format(
+        test='== "cpu"').replace("torch.cuda.synchronize()\n            start", "start"), [16]),
     ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
      "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
     ("GA107", "twin: a method that runs the discriminator on its input is a forward",

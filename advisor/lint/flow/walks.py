@@ -118,19 +118,9 @@ def sums_loss_terms(index: FileIndex, loop: ast.AST) -> bool:
                        for s in loop.body):
         return False
     totals = {s.target.id for s in loop.body}
-    following = _next_statement(index, loop)
+    following = next(iter(index.statements_after(loop)), None)
     return len(totals) == 1 and isinstance(following, ast.Return) and isinstance(following.value, ast.Name) \
         and following.value.id in totals
-
-
-def _next_statement(index: FileIndex, node: ast.AST) -> Optional[ast.AST]:
-    parent = index.parents.get(node)
-    for field in ("body", "orelse", "finalbody"):
-        block = getattr(parent, field, None)
-        if isinstance(block, list) and node in block:
-            position = block.index(node)
-            return block[position + 1] if position + 1 < len(block) else None
-    return None
 
 
 def enumerated(iterable: ast.AST) -> ast.AST:
