@@ -297,6 +297,20 @@ def first_call_time(model, x, device):
         return (t1 - t0) * 1000.0
 """
 
+_RETURNS = """
+import torch
+device = torch.device("cuda")
+rewards = []
+for t in range(200):
+    r = env_step()
+    rewards.append(torch.tensor({item}, dtype=torch.float32, device=device))
+R = torch.tensor(0.0, device=device)
+ret = []
+for rr in reversed(rewards):
+    R = rr + 0.99 * R
+    ret.append(R)
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -376,6 +390,11 @@ CASES = [
      "pair times CPU work (r56 dev 13104)", _FIRST_CALL.format(test='== "cuda"'), []),
     ("GA101", "twin: after `if device == 'cpu': ... return` the rest runs on the GPU", _FIRST_CALL.format(
         test='== "cpu"').replace("torch.cuda.synchronize()\n            start", "start"), [16]),
+    ("GA110", "REINFORCE's returns R = r + gamma * R over a list of one-number CUDA tensors (torch.tensor(r, "
+     "device=...)): two tiny ops per step, launch-bound (r56 dev 13021, r52 held-out 11621)",
+     _RETURNS.format(item="r"), [10]),
+    ("GA110", "twin: items of unknown size (torch.tensor(obs)) are no buffer of numbers", _RETURNS.format(
+        item="r.obs"), []),
     ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
      "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
     ("GA107", "twin: a method that runs the discriminator on its input is a forward",

@@ -10,7 +10,9 @@ handful of elements and the loop runs at the speed of kernel launches, however l
 need not be spelled out. What marks the case: a value the loop carries from one step to the next (the running
 return), built from elements of CUDA tensors picked by the step (``x[t]``, ``x[t + 1]``, or the items of
 ``zip(reversed(rewards), reversed(dones))`` of CUDA tensors), and nothing in the body but such arithmetic. A list
-of CUDA tensors (``rewards.append(torch.tensor([r], device=...))``) is not a buffer: its items' sizes are unknown.
+of CUDA tensors is a buffer only when every item appended is one number made a tensor
+(``rewards.append(torch.tensor(r, device=device))``): then even ``R = r + gamma * R``, two ops, is the recurrence of
+REINFORCE's returns; of items of unknown size (``torch.tensor([r])``, a model's output) it is not.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from advisor.lint.flow.kinds import MODEL_BITS
 
 _BOOKKEEPING = frozenset({"append", "insert", "range", "len", "reversed", "zip", "float", "int"})
 _MIN_OPS = 3  # operators on CUDA values per step: fewer is one stray op, not a recurrence
+_MIN_OPS_OF_SCALARS = 2  # ... over a list of one-number tensors: R = r + gamma * R
 
 
 def step_recurrence(ctx, loop: ast.AST, is_small_op) -> Optional[tuple[str, ast.AST]]:
@@ -50,7 +53,8 @@ def step_recurrence(ctx, loop: ast.AST, is_small_op) -> Optional[tuple[str, ast.
     operators = [node for node in body if isinstance(node, (ast.BinOp, ast.AugAssign))
                  and ctx.kind(node if isinstance(node, ast.BinOp) else node.target) & CUDA_TENSOR]
     carried = _carried(ctx, loop)
-    if carried is None or len(operators) < _MIN_OPS:
+    scalars = not counter and all(_scalar_list(ctx, _unreversed(w)) for w in _walked(loop))
+    if carried is None or len(operators) < (_MIN_OPS_OF_SCALARS if scalars else _MIN_OPS):
         return None
     first = min(read, key=lambda node: (node.lineno, node.col_offset))
     return carried, first if counter else loop.iter  # (rewards[t], or zip(reversed(rewards), ...))
@@ -90,7 +94,31 @@ def _unreversed(node: ast.AST) -> ast.AST:
 
 def _is_buffer(ctx, node: ast.AST) -> bool:
     kind = ctx.kind(node)
-    return bool(kind & CUDA_TENSOR) and not kind & CONTAINER
+    return bool(kind & CUDA_TENSOR) and (not kind & CONTAINER or _scalar_list(ctx, node))
+
+
+def _walked(loop) -> list[ast.AST]:
+    iterable = _unreversed(loop.iter)
+    return iterable.args if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) \
+        and iterable.func.id == "zip" else [iterable]
+
+
+def _scalar_list(ctx, node: ast.AST) -> bool:
+    """``rewards`` that the file fills only with ``rewards.append(torch.tensor(r, dtype=..., device=device))``:
+    one number per item, a CUDA tensor of one element each."""
+    if not isinstance(node, ast.Name):
+        return False
+    appended = [call for call in ctx.index.calls_by_name.get("append", ())
+                if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+                and call.func.value.id == node.id and ctx.index.scope_of(call) is ctx.index.scope_of(node)]
+    return bool(appended) and all(len(call.args) == 1 and _one_number(ctx, call.args[0]) for call in appended)
+
+
+def _one_number(ctx, node: ast.AST) -> bool:
+    """``torch.tensor(r, device=device)`` of a plain name or number (not a list, not an array): one element."""
+    return isinstance(node, ast.Call) and (ctx.qual(node.func) or "") in ("torch.tensor", "torch.as_tensor") \
+        and len(node.args) == 1 and isinstance(node.args[0], (ast.Name, ast.Constant)) \
+        and bool(ctx.kind(node) & CUDA_TENSOR)
 
 
 def _is_element(ctx, node: ast.AST, counter: Optional[str], items: set[str]) -> bool:
