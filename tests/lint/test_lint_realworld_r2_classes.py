@@ -174,16 +174,18 @@ z += 1
 ]
 
 GA104_CLEAN = [
-    ("loaded data is the data; a fill changed before the copy (a NumPy random draw made only to be copied is "
-     "reported since session 17, as r40, r43 and r44's labellers set it: see test_lint_s17_classes)", """
+    ("loaded data is the data; a fill changed before the copy at places the data picks (a NumPy random draw made "
+     "only to be copied is reported since session 17, as r40, r43 and r44's labellers set it: see "
+     "test_lint_s17_classes; a constant written at constant places, z[0] = 1.0, leaves a constant tensor and is "
+     "reported since session 22, as r52, r55 and r56's labellers set it: see test_lint_s22_classes)", """
 import numpy as np
 import torch
 b = torch.from_numpy(np.load("b.npy")).cuda()
 z = torch.zeros(8)
-z[0] = 1.0
+z[label] = 1.0
 z_gpu = z.cuda()
 w = torch.tensor(np.zeros(3))
-w[1] = 2.0
+w[i] = 2.0
 w_gpu = w.cuda()
 """, []),
 ]

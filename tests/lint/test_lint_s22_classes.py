@@ -311,6 +311,17 @@ for rr in reversed(rewards):
     ret.append(R)
 """
 
+_DISCRIMINATOR_LABELS = """
+import torch
+device = torch.device("cuda")
+for x, target in loader:
+    fake_score = discriminator(generator(x.to(device)))
+    discrim_labels = torch.zeros(fake_score.shape[0], 2)
+    discrim_labels[{place}] = 1.
+    discrim_labels = discrim_labels.to(device)
+    loss = discrim_loss(fake_score, discrim_labels)
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -395,6 +406,11 @@ CASES = [
      _RETURNS.format(item="r"), [10]),
     ("GA110", "twin: items of unknown size (torch.tensor(obs)) are no buffer of numbers", _RETURNS.format(
         item="r.obs"), []),
+    ("GA104", "torch.zeros(...) with one column set to 1. (a constant at a constant place) before the copy is still a "
+     "constant tensor the GPU can make (r56 held-out 13064, after scoring)", _DISCRIMINATOR_LABELS.format(place=":, 1"),
+     [5]),
+    ("GA104", "twin: filled at places the data picks (a one-hot of the targets), it is data made on the CPU",
+     _DISCRIMINATOR_LABELS.format(place="range(len(target)), target"), []),
     ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
      "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
     ("GA107", "twin: a method that runs the discriminator on its input is a forward",

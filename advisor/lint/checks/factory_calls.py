@@ -181,7 +181,30 @@ def used_between(ctx, scope: ast.AST, name: str, factory: ast.Call, copy: ast.Ca
     first, last = factory.end_lineno or factory.lineno, copy.lineno  # (lines between two statements of the scope
     # are the scope's, nested code included: the file's index of the name's uses answers without a walk)
     return any(isinstance(node.ctx, ast.Load) and first < node.lineno < last and not reads_shape_only(ctx, node)
-               for node in ctx.index.names_by_id.get(name, ()))
+               and not _set_to_a_constant(ctx, node) for node in ctx.index.names_by_id.get(name, ()))
+
+
+def _set_to_a_constant(ctx, name: ast.Name) -> bool:
+    """``labels[:, 1] = 1.``: the name is written, at a constant place, with a constant -- not read."""
+    parent = ctx.index.parents.get(name)
+    return isinstance(parent, ast.Subscript) and isinstance(parent.ctx, ast.Store) \
+        and constant_store(ctx.index.statement_of(parent))
+
+
+def constant_store(statement: Optional[ast.AST]) -> bool:
+    """``x[:, 1] = 1.`` / ``x[0] = -1``: a number written at places the code spells out with numbers only."""
+    if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Subscript)):
+        return False
+    value = statement.value.operand if isinstance(statement.value, ast.UnaryOp) else statement.value
+    if not (isinstance(value, ast.Constant) and isinstance(value.value, (int, float))):
+        return False
+    target = statement.targets[0]
+    while isinstance(target, ast.Subscript):
+        if any(isinstance(n, ast.Name) for n in ast.walk(target.slice)):
+            return False
+        target = target.value
+    return True
 
 
 def reads_shape_only(ctx, name: ast.Name) -> bool:

@@ -31,6 +31,7 @@ from advisor.lint.checks.attribute_fills import attribute_fill
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.factory_calls import (
     CASTS,
+    constant_store,
     factory_assignment,
     factory_call,
     name_loads,
@@ -365,10 +366,11 @@ def _is_constant_fill(ctx, factory: Optional[ast.Call]) -> bool:
 
 
 def _filled_between(ctx, scope: ast.AST, name: str, factory: ast.Call, copy: ast.Call) -> bool:
-    """Is ``name[...] = v`` (or ``+=``) written after the line that makes it and before the line that copies it?"""
+    """Is ``name[...] = v`` (or ``+=``) written after the line that makes it and before the line that copies it?
+    Not a constant written at constant places (``labels[:, 1] = 1.``): still a constant tensor the GPU can make."""
     first, last = factory.end_lineno or factory.lineno, copy.lineno
     for node in ctx.index.assigns:
-        if not first < node.lineno < last or ctx.index.scope_of(node) is not scope:
+        if not first < node.lineno < last or ctx.index.scope_of(node) is not scope or constant_store(node):
             continue
         for target in (node.targets if isinstance(node, ast.Assign) else [node.target]):
             while isinstance(target, ast.Subscript):
