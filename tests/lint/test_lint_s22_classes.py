@@ -322,6 +322,19 @@ for x, target in loader:
     loss = discrim_loss(fake_score, discrim_labels)
 """
 
+_SUBJECT_FILTER = """
+import torch
+device = torch.device("cuda")
+for idx, batch in enumerate(valloader):
+    X, y, p = batch['X'].to(device), batch['y'].to(device), batch['p']
+    pred = torch.argmax(model(X), dim=1)
+    for j in range(pred.size(0)):
+        if {test} == 0:
+            sub_total += 1
+            if pred.cpu()[j].item() == y.cpu()[j].item():
+                sub_correct += 1
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -441,3 +454,13 @@ def test_a_criterion_adding_up_its_loss_terms_is_part_of_a_step(body, hot):
     ctx = context_of(_LOSS_TERMS.format(body=body))
     [criterion_loop] = [loop for loop in ctx.index.loops if loop.lineno == 6]
     assert ctx.loop_is_hot(criterion_loop) is hot
+
+
+@pytest.mark.parametrize("test,loop_line", [("p[j].item()", 6), ("flag", 3)])
+def test_a_test_of_the_walked_item_filters_items_it_does_not_guard(test, loop_line):
+    """`if p[j].item() == 0:` in `for j in range(pred.size(0))` picks the items of one subject on every pass: the
+    reads under it run per item, in the walk (r56 held-out 13156, after scoring). A test of something else (a flag)
+    runs now and then: its reads count once per batch, in the loop around."""
+    findings = lint_text(textwrap.dedent(_SUBJECT_FILTER.format(test=test)).lstrip("\n"), select=["GA103"])
+    assert {f.line for f in findings} == {9}
+    assert all(f"loop at line {loop_line}" in f.message for f in findings)

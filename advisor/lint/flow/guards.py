@@ -149,6 +149,8 @@ class BranchGuards:
         if self._first_iterations(test, stop):
             return True  # `if batch_idx <= 2:` runs on the first few iterations only
         if isinstance(test, ast.Compare) and all(isinstance(op, (ast.Eq, ast.NotEq)) for op in test.ops):
+            if _filters_walked_items(test, stop):
+                return False  # `for j in range(n): if p[j].item() == 0:` -- the items of one kind, on every pass
             if self._counts_an_inner_walk(test, stop):
                 return False  # `for idx, metric in enumerate(metrics): if idx == 0:` -- one of the items, every step
             assigned = self.assigned(stop) if isinstance(stop, LOOP_TYPES) else set()
@@ -341,3 +343,13 @@ def _crosses_a_multiple(test: ast.AST) -> bool:
     sides = [test.left, test.comparators[0]]
     return all(isinstance(side, ast.BinOp) and isinstance(side.op, ast.FloorDiv) for side in sides) \
         and ast.dump(sides[0].right) == ast.dump(sides[1].right)
+
+
+def _filters_walked_items(test: ast.Compare, stop: Optional[ast.AST]) -> bool:
+    """``if p[j].item() == 0:`` inside ``for j in range(...)``: a test of the item the walk is at -- it picks the
+    items of one kind on every pass of the walk, not some iterations of it."""
+    if not isinstance(stop, (ast.For, ast.AsyncFor)):
+        return False
+    walked = target_names(stop.target)
+    return any(isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name) and node.slice.id in walked
+               for node in ast.walk(test))
