@@ -335,6 +335,18 @@ for idx, batch in enumerate(valloader):
                 sub_correct += 1
 """
 
+_DECODED_TEXT = """
+import torch
+net = CRNN().cuda().eval()
+for sample in data_loader:
+    with torch.no_grad():
+        out = net(sample["img"].cuda(), decode=True)
+    for i in range(len(out)):
+        gts = {truth}
+        if gts == out[i]:
+            tp += 1
+"""
+
 CASES = [
     ("GA107", "print(opt) of the command-line options, and get_scheduler(optimizer, opt) building a schedule, step no "
      "optimizer: the test loop of a pix2pix script still only infers (r55 held-out 12821)",
@@ -424,6 +436,11 @@ CASES = [
      [5]),
     ("GA104", "twin: filled at places the data picks (a one-hot of the targets), it is data made on the CPU",
      _DISCRIMINATOR_LABELS.format(place="range(len(target)), target"), []),
+    ("GA103", "gts == out[i] with gts = ''.join(...): out[i] is compared with a string, so it is text the network "
+     "decoded, not a CUDA tensor (r56 held-out 13002, after scoring)",
+     _DECODED_TEXT.format(truth="''.join(abc[c] for c in gt[i])"), []),
+    ("GA103", "twin: compared with a row of a tensor, out[i] is a CUDA tensor read in the condition",
+     _DECODED_TEXT.format(truth="targets[i]"), [8]),
     ("GA107", "a progressive GAN's discriminator.add_layer(size) changes the model's structure, it runs no forward "
      "(r39 held-out 7714)", _GROWN.format(method="add_layer"), []),
     ("GA107", "twin: a method that runs the discriminator on its input is a forward",

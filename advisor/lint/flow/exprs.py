@@ -200,8 +200,10 @@ class ExprEvaluator(AttributeReads):
             return 0
         if any(isinstance(o, ast.Constant) and o.value is None for o in [node.left] + node.comparators):
             return 0  # `t.grad != None`: torch declines the comparison, Python compares identities -- a bool
-        if any(isinstance(o, ast.Constant) and isinstance(o.value, str) for o in [node.left] + node.comparators):
-            return 0  # `cfg["name"] == "pool"`: a tensor is never compared with text -- a value of a mixed dict
+        if any(isinstance(o, ast.Constant) and isinstance(o.value, str) or _joined_text(o, self.index.assigned_values)
+               for o in [node.left] + node.comparators):
+            return 0  # `cfg["name"] == "pool"`: a tensor is never compared with text -- a value of a mixed dict;
+            # `gts == out[i]` with gts = ''.join(...): out[i] is a decoded string
         if both & CUDA_TENSOR:
             return CUDA_TENSOR
         return CPU_TENSOR if both & CPU_TENSOR else 0
@@ -377,3 +379,12 @@ def _a_view(index: ast.AST) -> bool:
     parts = index.elts if isinstance(index, ast.Tuple) else [index]
     return any(isinstance(p, ast.Slice) or isinstance(p, ast.Constant) and p.value in (None, Ellipsis) for p in parts) \
         and all(isinstance(p, ast.Slice) or isinstance(p, ast.Constant) and p.value in (None, Ellipsis) for p in parts)
+
+
+def _joined_text(node: ast.AST, assigned: dict) -> bool:
+    """``''.join(...)``, or a name bound only to such joins: a string."""
+    if isinstance(node, ast.Name):
+        values = assigned.get(node.id, ())
+        return bool(values) and all(_joined_text(v, {}) for v in values)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join" \
+        and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str)
