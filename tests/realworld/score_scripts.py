@@ -26,7 +26,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CORPORA = ("scripts", "scripts_r2", "scripts_r3", "scripts_r4", "scripts_r5", "scripts_r6", "scripts_r7", "scripts_r8", "scripts_r9",
-           "scripts_r10", "scripts_r11", "scripts_r12", "scripts_r13", "scripts_r14", "scripts_r15", "scripts_r16", "scripts_r17", "scripts_r18", "scripts_r19", "scripts_r20", "scripts_r21", "scripts_r22", "scripts_r23", "scripts_r24", "scripts_r25", "scripts_r26", "scripts_r27", "scripts_r28", "scripts_r29", "scripts_r30", "scripts_r31", "scripts_r32", "scripts_r33", "scripts_r34", "scripts_r35", "scripts_r36", "scripts_r37", "scripts_r38", "scripts_r39", "scripts_r40", "scripts_r41", "scripts_r42", "scripts_r43", "scripts_r44", "scripts_r45", "scripts_r46", "scripts_r47", "scripts_r48", "scripts_r49", "scripts_r50", "scripts_r51", "scripts_r52", "scripts_r53", "scripts_r54", "scripts_r55", "scripts_r56")
+           "scripts_r10", "scripts_r11", "scripts_r12", "scripts_r13", "scripts_r14", "scripts_r15", "scripts_r16", "scripts_r17", "scripts_r18", "scripts_r19", "scripts_r20", "scripts_r21", "scripts_r22", "scripts_r23", "scripts_r24", "scripts_r25", "scripts_r26", "scripts_r27", "scripts_r28", "scripts_r29", "scripts_r30", "scripts_r31", "scripts_r32", "scripts_r33", "scripts_r34", "scripts_r35", "scripts_r36", "scripts_r37", "scripts_r38", "scripts_r39", "scripts_r40", "scripts_r41", "scripts_r42", "scripts_r43", "scripts_r44", "scripts_r45", "scripts_r46", "scripts_r47", "scripts_r48", "scripts_r49", "scripts_r50", "scripts_r51", "scripts_r52", "scripts_r53", "scripts_r54", "scripts_r55", "scripts_r56", "scripts_r57")
 SCRIPTS = HERE / "scripts"  # the corpus being scored; main() rebinds it for --corpus
 REPO = HERE.parent.parent
 
