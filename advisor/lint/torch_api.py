@@ -32,7 +32,7 @@ FACTORIES = frozenset({
     # sample frequencies (torch.fft.fftfreq(n, d, device=...)): a grid like arange's
     "fftfreq", "rfftfreq",
 })
-# The factories that live in a submodule of torch, by their import path (names.torch_factory reads both tables).
+# The factories that live in a submodule of torch, by their import path (torch_factories.torch_factory reads both tables).
 SUBMODULE_FACTORIES = {"torch.fft.fftfreq": "fftfreq", "torch.fft.rfftfreq": "rfftfreq"}
 # Factories that draw from the tensors they are given when given one (torch.bernoulli(p), torch.normal(mean, std)):
 # the draws are made where those tensors are, shaped like them -- a computation on them, not a fill.

@@ -35,8 +35,8 @@ def made_on_the_device(factory: ast.Call, numpy_fill: Optional[ast.Call], device
 
 def cast_around(parents: dict, node: Optional[ast.AST]) -> Optional[str]:
     """``long`` when ``node`` is the receiver of a cast with no arguments (``(torch.ones(n) * i).long()``)."""
-    func = parents.get(node) if isinstance(parents.get(node), ast.Attribute) else None
-    call = parents.get(func) if func is not None else None
+    func = parents.get(node)
+    call = parents.get(func) if isinstance(func, ast.Attribute) else None
     if isinstance(call, ast.Call) and call.func is func and not call.args and func.attr in _ARGUMENT_FREE_CASTS:
         return func.attr
     return None

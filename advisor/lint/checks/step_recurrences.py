@@ -68,8 +68,7 @@ def _step_elements(ctx, loop) -> Optional[tuple[Optional[str], set[str]]]:
     if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "range" \
             and isinstance(loop.target, ast.Name):
         return loop.target.id, set()
-    walked = iterable.args if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) \
-        and iterable.func.id == "zip" and not iterable.keywords else [iterable]
+    walked = _walked(loop)
     targets = loop.target.elts if isinstance(loop.target, ast.Tuple) and len(walked) > 1 else [loop.target]
     if len(targets) != len(walked) or not all(isinstance(t, ast.Name) for t in targets):
         return None
@@ -98,9 +97,10 @@ def _is_buffer(ctx, node: ast.AST) -> bool:
 
 
 def _walked(loop) -> list[ast.AST]:
+    """What the loop walks side by side: the arguments of ``zip(...)``, else its one iterable."""
     iterable = _unreversed(loop.iter)
     return iterable.args if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) \
-        and iterable.func.id == "zip" else [iterable]
+        and iterable.func.id == "zip" and not iterable.keywords else [iterable]
 
 
 def _scalar_list(ctx, node: ast.AST) -> bool:

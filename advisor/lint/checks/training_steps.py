@@ -9,6 +9,7 @@ import re
 from typing import Optional
 
 from advisor.lint.flow import CUDA_WORKER
+from advisor.lint.flow.steps import builds_a_schedule
 from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, children, target_names
 from advisor.lint.names import last_identifier
 
@@ -16,9 +17,6 @@ MAX_CALLER_DEPTH = 4
 _TRAINING_CALLS = frozenset({"backward", "manual_backward", "clip_grad_norm_", "clip_grad_value_"})
 _OPTIMIZER = re.compile(r"opt|scaler", re.IGNORECASE)
 _OPTIMIZER_ARGUMENT = re.compile(r"^(opt|optim|optimizer|optimiser)(_\w+)?$", re.IGNORECASE)
-# get_scheduler(optimizer, opt), build_lr_scheduler(optim, cfg), get_linear_schedule_with_warmup(optimizer, ...):
-# a function handed the optimizer to build the schedule that will step it later, not a step
-_BUILDS_A_SCHEDULE = re.compile(r"schedul", re.IGNORECASE)
 _BUILTINS = frozenset(dir(builtins))
 
 
@@ -39,7 +37,7 @@ def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST],
                 ctx.kind(func.value) & CUDA_WORKER or _OPTIMIZER.search(last_identifier(func.value))):
             return True
         if not ctx.callees(call) and not (ctx.qual(func) or "").startswith("torch.optim.") \
-                and not _BUILDS_A_SCHEDULE.search(name) and not _BUILTIN_CALL(func) and any(
+                and not builds_a_schedule(name) and not _builtin_call(func) and any(
                 isinstance(a, ast.Name) and (ctx.kind(a) & CUDA_WORKER or _OPTIMIZER_ARGUMENT.match(a.id)
                                              and not _holds_options(ctx, a.id))
                 for a in call.args):  # (CosineAnnealingLR(optimizer, ...) builds a scheduler: no step)
@@ -52,7 +50,7 @@ def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST],
     return False
 
 
-def _BUILTIN_CALL(func: ast.AST) -> bool:
+def _builtin_call(func: ast.AST) -> bool:
     """``print(opt)``, ``vars(opt)``: Python's own functions step no optimizer."""
     return isinstance(func, ast.Name) and func.id in _BUILTINS
 

@@ -18,13 +18,9 @@ def argparse_options(index: FileIndex) -> tuple[set[str], dict[str, Optional[ast
     it has none)."""
     defaults: dict[str, ast.AST] = {}
     for call in index.calls_by_name.get("add_argument", ()):
-        flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-        keywords = {k.arg: k.value for k in call.keywords}
-        dest = keywords.get("dest")
-        name = dest.value if isinstance(dest, ast.Constant) else next(
-            (f.lstrip("-") for f in flags if f.startswith("--")), flags[0].lstrip("-") if flags else None)
+        name = _dest(call)
         if name:  # (None: an option with no default; a namespace's other attributes are the program's own)
-            defaults[str(name).replace("-", "_")] = keywords.get("default")
+            defaults[name] = next((k.value for k in call.keywords if k.arg == "default"), None)
     called = {v.func.id for values in index.assigned_values.values() for v in values  # flags = args()
               if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and not v.args}
     parsers = {f.name for f in index.functions if f.name in called  # def args(): ...; return parser.parse_args()
@@ -42,18 +38,19 @@ def argparse_options(index: FileIndex) -> tuple[set[str], dict[str, Optional[ast
 
 def required_options(index: FileIndex) -> frozenset[str]:
     """The dests of ``add_argument(..., required=True)``: options the user must give on every run."""
-    found = set()
-    for call in index.calls_by_name.get("add_argument", ()):
-        keywords = {k.arg: k.value for k in call.keywords}
-        required = keywords.get("required")
-        if isinstance(required, ast.Constant) and required.value is True:
-            dest = keywords.get("dest")
-            flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-            name = dest.value if isinstance(dest, ast.Constant) else next(
-                (f.lstrip("-") for f in flags if f.startswith("--")), flags[0].lstrip("-") if flags else None)
-            if name:
-                found.add(str(name).replace("-", "_"))
-    return frozenset(found)
+    return frozenset(name for call in index.calls_by_name.get("add_argument", ())
+                     if any(k.arg == "required" and isinstance(k.value, ast.Constant) and k.value.value is True
+                            for k in call.keywords) and (name := _dest(call)))
+
+
+def _dest(call: ast.Call) -> Optional[str]:
+    """The attribute ``add_argument(...)`` stores its option under: ``dest=``, else the long flag, else the first
+    flag, with dashes as underscores."""
+    dest = next((k.value for k in call.keywords if k.arg == "dest"), None)
+    flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    name = dest.value if isinstance(dest, ast.Constant) else next(
+        (f.lstrip("-") for f in flags if f.startswith("--")), flags[0].lstrip("-") if flags else None)
+    return str(name).replace("-", "_") if name else None
 
 
 def _parses(value: Optional[ast.AST], method: str = "parse_args") -> bool:

@@ -72,11 +72,16 @@ def named_like_optimizer(call: ast.Call) -> bool:
     return bool(_OPTIMIZER_NAME.search(last_identifier(call.func.value)))
 
 
+def builds_a_schedule(name: str) -> bool:
+    """``get_scheduler(optimizer, opt)``, ``get_linear_schedule_with_warmup(optimizer, ...)``: a function handed the
+    optimizer to build the schedule that will step it later, not a step."""
+    return "schedul" in name.lower()
+
+
 def hands_an_optimizer(call: ast.Call) -> bool:
     """``Loss.compute_loss(model=m, ..., policy_optimizer=self.policy_optimizer)``: a call handed an optimizer by
     keyword runs the update with it (not one building a schedule around it: ``get_scheduler(optimizer=opt)``)."""
-    name = last_identifier(call.func)
-    return "schedul" not in name.lower() and any(
+    return not builds_a_schedule(last_identifier(call.func)) and any(
         keyword.arg is not None and _HANDED_OPTIMIZER.search(keyword.arg)
         and _HANDED_OPTIMIZER.search(last_identifier(keyword.value)) for keyword in call.keywords)
 
