@@ -324,7 +324,7 @@ DATA_ON_DEVICE_HINT = re.compile(r"^_*(get|load|fetch|next|sample|prepare|make|b
 NOT_DATA_HINT = re.compile(r"loader|iter|dataset|sampler|optim|sched|scaler|logger|writer", re.IGNORECASE)
 # What an unknown name most likely holds, by its name alone (a parameter nobody in the file passes, a name a
 # star import brings): `device` is the accelerator when there is one; `x_gpu` / `cuda_tensor` are CUDA tensors.
-DEVICE_NAME_HINT = frozenset({"device", "DEVICE", "dev", "DEV", "cuda_device", "gpu_device", "torch_device"})
+DEVICE_NAME_HINT = frozenset({"device", "DEVICE", "Device", "dev", "DEV", "cuda_device", "gpu_device", "torch_device"})
 
 
 def names_a_device(name: str) -> bool:

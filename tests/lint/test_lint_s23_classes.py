@@ -1,0 +1,32 @@
+"""Classes of session 23 (issue 12), each with its must-not twin, fixed on spent corpora while r58 was gathered."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+_CAPITAL_DEVICE = """
+import torch
+def train_fn(model, loader, optimizer, {device}):
+    total = 0.0
+    for images, labels in loader:
+        loss = model(images.to({device}), labels.to({device}))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.item()
+    return total
+"""
+
+CASES = [
+    ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
+     "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
+    ("GA103", "twin: a parameter named for something else (Dest) says nothing of where the batch goes",
+     _CAPITAL_DEVICE.format(device="Dest"), []),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_s23_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
