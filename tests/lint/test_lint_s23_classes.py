@@ -19,11 +19,29 @@ def train_fn(model, loader, optimizer, {device}):
     return total
 """
 
+_FIRST_GPU = """
+import torch
+class Trainer(BaseTrainer):
+    def _train_epoch(self, epoch):
+        total = 0.0
+        for audio, target in self.train_data_loader:
+            audio = audio.to({where})
+            loss = self.loss_function(self.model(audio), target.to({where}))
+            loss.backward()
+            self.optimizer.step()
+            total += loss.item()
+        return total
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
     ("GA103", "twin: a parameter named for something else (Dest) says nothing of where the batch goes",
      _CAPITAL_DEVICE.format(device="Dest"), []),
+    ("GA103", "x.to(self.gpu_ids[0]): the first of the GPUs a trainer was given is a CUDA device, so the loss read per "
+     "step waits for it (r55 held-out 12852)", _FIRST_GPU.format(where="self.gpu_ids[0]"), [10]),
+    ("GA103", "twin: an entry of a list of dtypes moves nothing to a GPU", _FIRST_GPU.format(where="self.dtypes[0]"),
+     []),
 ]
 
 

@@ -62,12 +62,17 @@ def is_cpu_device(index, node: Optional[ast.AST], depth: int = 0) -> bool:
 
 
 _GPU_INDEX = re.compile(r"^(local_rank|rank|gpu|gpu_id|gpu_idx|device_id|device_idx|cuda_id)$", re.IGNORECASE)
+_GPU_INDEXES = re.compile(r"^(gpu_ids|gpus|device_ids|cuda_ids|gpu_list)$", re.IGNORECASE)
 
 
 def is_device_number(node: ast.AST, assigned: dict[str, list[ast.AST]]) -> bool:
     """``0`` in ``x.to(0)``, or a name bound only to such numbers (``device = 0``): a CUDA device index; so is a
-    process's GPU index by its name (``x.to(self.local_rank)``, ``.to(gpu_id)``: DDP's one GPU per process)."""
+    process's GPU index by its name (``x.to(self.local_rank)``, ``.to(gpu_id)``: DDP's one GPU per process), and an
+    entry of a list of GPU indexes (``x.to(self.gpu_ids[0])``: the first of the GPUs a trainer was given)."""
     if isinstance(node, (ast.Name, ast.Attribute)) and _GPU_INDEX.match(last_identifier(node)):
+        return True
+    if isinstance(node, ast.Subscript) and isinstance(node.value, (ast.Name, ast.Attribute)) \
+            and _GPU_INDEXES.match(last_identifier(node.value)):
         return True
     values = assigned.get(node.id, []) if isinstance(node, ast.Name) else [node]
     return bool(values) and all(isinstance(v, ast.Constant) and type(v.value) is int for v in values)
