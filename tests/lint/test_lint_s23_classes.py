@@ -33,6 +33,26 @@ class Trainer(BaseTrainer):
         return total
 """
 
+_WGAN_BAR = """
+import torch
+from tqdm import tqdm
+device = torch.device("cuda")
+G, D = Generator().to(device), Critic().to(device)
+for epoch in range(epochs):
+    pbar = tqdm(range({count}))
+    for _ in pbar:
+        for _crit in range(critic_iters):
+            d_loss = D(G(torch.randn(8, 4, device=device)).detach()).mean() - D(next_real().to(device)).mean()
+            opt_D.zero_grad()
+            d_loss.backward()
+            opt_D.step()
+        g_loss = -D(G(torch.randn(8, 4, device=device))).mean()
+        opt_G.zero_grad()
+        g_loss.backward()
+        opt_G.step()
+        pbar.set_postfix(d=f"{{d_loss.item():.3f}}")
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -42,6 +62,11 @@ CASES = [
      "step waits for it (r55 held-out 12852)", _FIRST_GPU.format(where="self.gpu_ids[0]"), [10]),
     ("GA103", "twin: an entry of a list of dtypes moves nothing to a GPU", _FIRST_GPU.format(where="self.dtypes[0]"),
      []),
+    ("GA103", "pbar = tqdm(range(len(loader))); for _ in pbar: one iteration per batch, so the WGAN's generator step "
+     "after its critic steps is a step and its progress-bar read runs per step (r57 dev 13451)",
+     _WGAN_BAR.format(count="len(loader)"), [17]),
+    ("GA103", "twin: a bar over rounds of unknown length after critic steps is a round of steps (the WGAN rule of "
+     "earlier corpora)", _WGAN_BAR.format(count="n_rounds"), []),
 ]
 
 

@@ -259,8 +259,12 @@ class LoopAnalysis(BranchGuards, FlowView):
         return known
 
     def iterates_loader(self, loop: ast.AST) -> bool:
-        """``for batch in loader`` (also through enumerate(), tqdm(), zip())."""
+        """``for batch in loader`` (also through enumerate(), tqdm(), zip(), and through a name bound once to such a
+        wrapper: ``pbar = tqdm(range(len(loader))); for _ in pbar:``, one iteration per batch)."""
         iterable = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
+        if isinstance(iterable, ast.Name) and not self.kind(iterable) & LOADER:
+            bound = self.index.assigned_values.get(iterable.id, [])
+            iterable = bound[0] if len(bound) == 1 and isinstance(bound[0], ast.Call) else iterable
         while isinstance(iterable, ast.Call) and iterable.args and not self.kind(iterable) & LOADER:
             iterable = iterable.args[0]
         if isinstance(iterable, ast.Subscript) and isinstance(iterable.slice, (ast.Constant, ast.Name)):
