@@ -340,7 +340,7 @@ _GPU_INDEX_NAMES = frozenset({"gpu_id", "gpu_idx", "gpu_index", "local_rank", "d
 # `model.device`: where it runs), as opposed to a tensor whose device is wherever it is (`idx.device` of a forward's
 # input: unknown, not a guess of CUDA).
 DEVICE_HOLDER = re.compile(r"^(args|opts?|h?params|hps?)$|conf|cfg|setting|option|const|context|ctx|trainer|runner|"
-                           r"accelerator|fabric|engine|env|setup|^model$", re.IGNORECASE)
+                           r"accelerator|fabric|engine|env|setup|dataset|^model$", re.IGNORECASE)
 CUDA_TENSOR_NAME_HINT = re.compile(
     r"^(?!(use|no|is|has|enable|disable|num|n|with|on|run|cpu|allow|force)_)[A-Za-z]\w*_(cuda|gpu)$"
     r"|^(cuda|gpu)_(tensor|tensors|array|data|input|inputs|x|y|batch)$")

@@ -53,6 +53,18 @@ for epoch in range(epochs):
         pbar.set_postfix(d=f"{{d_loss.item():.3f}}")
 """
 
+_DATASET_DEVICE = """
+import torch
+def train(dataset, iterations):
+    model = DecisionTransformer().to(device={holder}.device)
+    for iteration in range(iterations):
+        states, actions = dataset.get_batch()
+        loss = ((model(states) - actions) ** 2).mean()
+        loss.backward()
+        optimizer.step()
+        train_losses.append(loss.item())
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -67,6 +79,10 @@ CASES = [
      _WGAN_BAR.format(count="len(loader)"), [17]),
     ("GA103", "twin: a bar over rounds of unknown length after critic steps is a round of steps (the WGAN rule of "
      "earlier corpora)", _WGAN_BAR.format(count="n_rounds"), []),
+    ("GA103", "model.to(device=dataset.device): a dataset that holds its batches on a device says where to train, can "
+     "be CUDA, so the per-step loss read waits (r56 dev 13205)", _DATASET_DEVICE.format(holder="dataset"), [9]),
+    ("GA103", "twin: the device of a tensor handed in is wherever it is, nothing known",
+     _DATASET_DEVICE.format(holder="states_seen"), []),
 ]
 
 
