@@ -65,6 +65,18 @@ def train(dataset, iterations):
         train_losses.append(loss.item())
 """
 
+_DATASET_ON_DEVICE = """
+import torch
+from torch.utils.data import DataLoader
+def evaluate(config, model, samples):
+    dataset = FLATDataset(samples, config.max_len, {device})
+    model.to(config.device)
+    for lattice, labels in DataLoader(dataset, batch_size=32, collate_fn=dataset.collate_fn):
+        loss, predicted = model(lattice, labels)
+        labels = labels.cpu().numpy()
+        metric.update(predicted, labels)
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -83,6 +95,11 @@ CASES = [
      "be CUDA, so the per-step loss read waits (r56 dev 13205)", _DATASET_DEVICE.format(holder="dataset"), [9]),
     ("GA103", "twin: the device of a tensor handed in is wherever it is, nothing known",
      _DATASET_DEVICE.format(holder="states_seen"), []),
+    ("GA103", "FLATDataset(samples, ..., config.device): a Dataset handed a CUDA device positionally makes its items "
+     "there, so the per-batch copy of its labels back to the host waits (r56 dev 13194)",
+     _DATASET_ON_DEVICE.format(device="config.device"), [8]),
+    ("GA103", "twin: handed no device, its items are made on the CPU and .cpu() copies nothing",
+     _DATASET_ON_DEVICE.format(device="config.vocab"), []),
 ]
 
 

@@ -261,13 +261,14 @@ def placed_on(name: str, pos: list[int], kw: dict) -> int:
     and no tensor (``get_batch("train", device)``, ``load_data(path, device=device)``): what it returns is on
     that device (``compute_metrics(path, device)`` says nothing of what it returns) -- a model when it is named like
     one (``build_model(cfg, device)``), tensors otherwise. A class (``Trainer(model, device)``) is left alone, but for a
-    Dataset handed ``device=`` (its items are made there) and a class named like a model handed only a device (a
+    Dataset handed a device (its items are made there) and a class named like a model handed only a device (a
     model built there)."""
     every = 0
     for kind in list(pos) + list(kw.values()):
         every |= kind
-    if name.endswith("Dataset") and kw.get("device", 0) & CUDA_DEVICE and not every & (TENSOR_BITS | MODEL_BITS):
-        return CUDA_TENSOR  # LibriSpeechDataset(split, device=DEVICE): its items are made on that device
+    if name.endswith("Dataset") and every & CUDA_DEVICE and not every & (TENSOR_BITS | MODEL_BITS):
+        return CUDA_TENSOR  # LibriSpeechDataset(split, device=DEVICE), FLATDataset(samples, vocab, config.device):
+        # its items are made on that device
     if name[:1].isupper() and api.MODEL_NAME_HINT.search(name) and every & CUDA_DEVICE \
             and not every & (TENSOR_BITS | MODEL_BITS) and not api.NOT_DATA_HINT.search(name):
         return CUDA_MODEL  # SpeakerEncoder(device, loss_device) of another module: a model built on that device
