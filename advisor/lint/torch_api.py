@@ -116,6 +116,7 @@ PASSTHROUGH_CALLS = frozenset({
     "torch.nn.Parameter", "torch.nn.parameter.Parameter",  # a tensor (not a module): w = nn.Parameter(t)
     "einops.repeat", "einops.rearrange",  # the tensor they are handed, tiled or reshaped, where it was
 })
+MODULE_PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 # Methods of other libraries' objects that hand back float64 NumPy arrays (nibabel's image.get_fdata(), whose dtype
 # argument defaults to float64)
 F64_ARRAY_METHODS = frozenset({"get_fdata"})

@@ -77,6 +77,28 @@ def evaluate(config, model, samples):
         metric.update(predicted, labels)
 """
 
+_LOG_STD = """
+import torch
+import torch.nn as nn
+from torch.distributions import Normal
+class ActorCritic(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.mean_head = nn.Linear(64, n)
+        self.log_std = {log_std}
+    def forward(self, obs):
+        mean = self.mean_head(obs)
+        return mean, self.log_std.expand_as(mean)
+    def evaluate(self, obs, actions):
+        mean, log_std = self.forward(obs)
+        dist = Normal(mean, log_std.exp())
+        return dist.log_prob(actions).sum(dim=-1), dist.entropy().sum(dim=-1)
+model = ActorCritic(2).to("cuda")
+for step in range(1000):
+    log_prob, entropy = model.evaluate(obs, actions)
+    total += entropy.mean().item()
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -100,6 +122,11 @@ CASES = [
      _DATASET_ON_DEVICE.format(device="config.device"), [8]),
     ("GA103", "twin: handed no device, its items are made on the CPU and .cpu() copies nothing",
      _DATASET_ON_DEVICE.format(device="config.vocab"), []),
+    ("GA103", "self.log_std = nn.Parameter(torch.zeros(1, n)) in an nn.Module lives where the module goes, not on the "
+     "CPU it was made on: the entropy of a Normal built from it and CUDA means is a CUDA tensor (r56 held-out 13255)",
+     _LOG_STD.format(log_std="nn.Parameter(torch.zeros(1, n))"), [19]),
+    ("GA103", "twin: a plain tensor attribute is not moved with the module: it stays on the CPU, and mixed with CUDA "
+     "data nothing sure is read", _LOG_STD.format(log_std="torch.zeros(1, n)"), []),
 ]
 
 

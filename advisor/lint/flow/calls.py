@@ -125,6 +125,11 @@ class CallEvaluator(MethodResults):
             return LOADER | (dataset & (F64 | CUDA_TENSOR)) | self._items_on_cuda(dataset)
         if name in api.DATASETS_OF_TENSORS:
             return every_kind(pos, kw) & (CUDA_TENSOR | CPU_TENSOR | F64)
+        if name in api.MODULE_PARAMETERS and pos and self._in_module_method():
+            return pos[0] & ~(CPU_TENSOR | FRESH) | (0 if pos[0] & F64 else CUDA_TENSOR)  # self.log_std =
+            # nn.Parameter(torch.zeros(1, n)) in a module: the parameter lives where the module is moved -- in a file
+            # that shows CUDA (the checks stay silent on one that does not), the GPU -- not on the CPU it was made
+            # on. (A float64 one is left where it is unknown: its creation is no float64 made on the GPU.)
         if name in api.PASSTHROUGH_CALLS or name in api.SPLITTING_CALLS:  # (X_train, X_test, ... = split(X, y))
             return (pos[0] if name in api.PASSTHROUGH_CALLS else every_kind(pos, {})) if pos else 0
         if name.startswith("numpy."):
@@ -177,6 +182,11 @@ class CallEvaluator(MethodResults):
             if getitem is not None and self.return_kind_of(getitem) & CUDA_TENSOR:
                 return CUDA_TENSOR
         return 0
+
+    def _in_module_method(self) -> bool:
+        """Is the code evaluated now a method of one of the file's nn.Module classes?"""
+        info = self.scopes.functions.get(self.scope)
+        return info is not None and info.class_info is not None and info.class_info.is_model
 
     def _factory(self, name: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
         if "device" in kw:  # (device=0: a GPU's index)
