@@ -99,6 +99,33 @@ for step in range(1000):
     total += entropy.mean().item()
 """
 
+_SCHEMA_LOSS = """
+import torch
+import torch.nn.functional as F
+class Imputer:
+    def __init__(self, model, variables):
+        self.model = model.to("cuda")
+        self.variables = variables
+    def fit(self, data, bs):
+        for epoch in range(100):
+            for i in range(0, data.shape[0], bs):
+                loss = self.{train_loss}(data[i:i + bs])
+                loss.backward()
+                self.optimizer.step()
+    def validate(self, data, bs):
+        total = 0.0
+        with torch.no_grad():
+            for i in range(0, data.shape[0], bs):
+                loss = self.calc_loss(data[i:i + bs].cuda())
+                total += loss.item()
+        return total
+    def calc_loss(self, batch):
+        parts = {{}}
+        for j, var in enumerate(self.variables):
+            parts[var["name"]] = F.one_hot(batch[:, j].long(), var["classes"]).float()
+        return self.model(parts).mean()
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -127,6 +154,13 @@ CASES = [
      _LOG_STD.format(log_std="nn.Parameter(torch.zeros(1, n))"), [19]),
     ("GA103", "twin: a plain tensor attribute is not moved with the module: it stays on the CPU, and mixed with CUDA "
      "data nothing sure is read", _LOG_STD.format(log_std="torch.zeros(1, n)"), []),
+    ("GA103", "calc_loss, which the training loop calls in the body that runs the update, computes one step: its walk "
+     "over the schema's variables is part of that step, so the validation loop calling it per batch is a loop of "
+     "batches and its per-batch read counts (r56 held-out 13258)", _SCHEMA_LOSS.format(train_loss="calc_loss"),
+     [18]),
+    ("GA103", "twin: a helper no training step calls, with a loop computing on CUDA data per variable, keeps its own "
+     "loop of steps -- the validation loop around it is taken per epoch", _SCHEMA_LOSS.format(train_loss="other_loss"),
+     []),
 ]
 
 

@@ -221,12 +221,19 @@ class LoopAnalysis(BranchGuards, FlowView):
         if known is not None or depth > _MAX_DEPTH:
             return bool(known)
         self._function_hot[info] = False
-        loops = self._loops_by_scope.get(info.node, [])
+        loops = [] if self._serves_a_step(info) else self._loops_by_scope.get(info.node, [])
         found = any(self.is_step_loop(loop) for loop in loops) or any(
             event.callee is not None and self.function_has_hot_loop(event.callee, depth + 1)
             for event in self.effects.summary(info).events)
         self._function_hot[info] = found
         return found
+
+    def _serves_a_step(self, info: FunctionInfo) -> bool:
+        """``loss = self.calc_loss(batch); loss.backward()``: a helper a training loop calls in the body that runs
+        the update computes part of one step; its loops (over a schema's variables, a loss's terms) are parts of
+        that step, so a validation loop calling it per batch is still a loop of batches, not of epochs."""
+        return any(around and self.runs_update(around[0])
+                   for around in (self.index.enclosing_loops(site) for site in call_sites(self.index, info)))
 
     def assigned(self, node: ast.AST) -> set[str]:
         """Names and dotted names written anywhere in ``node`` (a loop: its target too)."""
