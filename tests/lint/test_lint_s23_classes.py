@@ -126,6 +126,22 @@ class Imputer:
         return self.model(parts).mean()
 """
 
+_SHORT_UPDATE = """
+import torch
+device = torch.device("cuda")
+def ppo_update(policy, optimizer, states, ppo_epochs=4):
+    states_t = torch.stack(states).to(device)
+    total = 0.0
+    for _ in range(ppo_epochs):
+        loss = policy(states_t).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.item()
+    return total
+{caller}
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -161,6 +177,12 @@ CASES = [
     ("GA103", "twin: a helper no training step calls, with a loop computing on CUDA data per variable, keeps its own "
      "loop of steps -- the validation loop around it is taken per epoch", _SCHEMA_LOSS.format(train_loss="other_loss"),
      []),
+    ("GA103", "a loop of ppo_epochs=4 in a helper that the training loop calls after every rollout reads four times per "
+     "rollout, not four times in all (r57 dev 13459)", _SHORT_UPDATE.format(
+         caller="for episode in range(1000):\n    states = rollout(policy)\n    ppo_update(policy, optimizer, states)"),
+     [11]),
+    ("GA103", "twin: called once, outside any loop, the four reads are a handful of waits",
+     _SHORT_UPDATE.format(caller="ppo_update(policy, optimizer, rollout(policy))"), []),
 ]
 
 

@@ -296,14 +296,17 @@ def _reads_inside(ctx, loop, call, timing: set[int]) -> Iterator[Hit]:
 
 def _few_runs(ctx, loop) -> bool:
     """``for i in range(0, 4):`` (and no loop around it, or only loops of known short counts): a handful of waits,
-    nothing to win. A two-pass flip loop inside a loop over batches runs per batch."""
+    nothing to win. A two-pass flip loop inside a loop over batches runs per batch; so does a short loop in a function
+    a loop calls (``ppo_update(..., ppo_epochs=4)`` after every rollout of the training loop)."""
     total = 1
     for each in [loop] + ctx.enclosing_loops(loop):
         count = ctx.loop_iterations(each)
         if count is None:
             return False
         total *= count
-    return total <= FEW_WAITS  # (range(4): a loop this short waits this often at most)
+    holder = ctx.function_of(loop)
+    return total <= FEW_WAITS and not (holder is not None and _sites_in_loops(ctx, holder))
+    # (range(4): a loop this short waits this often at most)
 
 
 def _timing_waits(ctx) -> set[int]:
