@@ -513,8 +513,13 @@ def ref_forward():
 """
 
 
-def test_a_single_layer_handed_to_a_benchmark_harness_is_an_operator_benchmark():
-    assert _ids(_LAYER_BENCH.format(use="benchmark(ref_forward)"), "GA107") == []
+def test_a_single_layer_with_weights_handed_to_a_benchmark_harness_records_a_graph():
+    """Session 23: a layer with weights (nn.Linear) records a graph on every call, benchmarked or not -- the lint
+    corpora's labellers counted such benchmarks (r44 9716, r52 11518-11520, r54 12320, r57 13709); an earlier
+    convention had exempted every single layer. A parameter-free one (nn.Softmax) still records nothing."""
+    assert _ids(_LAYER_BENCH.format(use="benchmark(ref_forward)"), "GA107") == [6]
+    assert _ids(_LAYER_BENCH.replace("torch.nn.Linear(256, 256)", "torch.nn.Softmax(dim=1)").format(
+        use="benchmark(ref_forward)"), "GA107") == []
 
 
 def test_a_single_layer_named_a_model_and_run_for_its_output_is_inference():

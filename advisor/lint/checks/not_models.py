@@ -1,5 +1,5 @@
 """What a forward-looking call runs that is not a model's inference: a loss or a metric module, a feature transform
-with fixed kernels (a spectrogram), one torch.nn layer benchmarked on its own, a detector whose wrapper runs its own
+with fixed kernels (a spectrogram), one parameter-free torch.nn layer (nn.Softmax), a detector whose wrapper runs its own
 inference mode (ultralytics' YOLO, yolov5 from torch.hub), a module of the file with no parameters at all. GA107 skips them: nothing is predicted,
 and (for transforms and losses) no parameter records a graph."""
 from __future__ import annotations
@@ -40,15 +40,28 @@ def _unmoved(value: ast.AST) -> ast.AST:
     return value
 
 
-def single_layer(ctx, model: ast.AST, benchmarked=lambda: False) -> bool:
-    """A name bound only to one torch.nn layer (tpconv = nn.ConvTranspose1d(...).cuda()), not named a model --
-    whatever its name when the forward is an operator benchmark (a function handed to benchmark(fn))."""
+# torch.nn layers without parameters (activations, pooling, padding, resampling, dropout, reshaping): their forward
+# on data that carries no graph records nothing. (PReLU, the norms with affine weights, conv/linear/embedding have
+# parameters.)
+_PARAMETER_FREE_LAYER = re.compile(
+    r"^(Soft(max|min|plus|sign)|Softmax2d|LogSoftmax|Sigmoid|LogSigmoid|Tanh|Hardtanh|ReLU6?|LeakyReLU|R?ReLU|ELU|"
+    r"SELU|CELU|GELU|SiLU|Mish|Hardswish|Hardsigmoid|Threshold|Softshrink|Hardshrink|Tanhshrink|GLU|"
+    r"Upsample\w*|PixelShuffle|PixelUnshuffle|\w*Pad[123]d|\w*Pool[123]d|Dropout\w*|AlphaDropout|FeatureAlphaDropout|"
+    r"Flatten|Unflatten|Identity|ChannelShuffle|Fold|Unfold|CosineSimilarity|PairwiseDistance|LocalResponseNorm)$")
+
+
+def single_layer(ctx, model: ast.AST) -> bool:
+    """A name bound only to one parameter-free torch.nn layer (softmax = nn.Softmax(dim=1), interp =
+    nn.Upsample(...), a loss): its forward records no graph of its own. A layer with weights (conv =
+    nn.Conv2d(...).cuda().half(), timed 150 times) records one on every call like any model; the lint corpora's
+    labellers counted those from r44 to r57, against the earlier convention that exempted every single layer."""
     if not isinstance(model, ast.Name):
         return False
     values = ctx.index.assigned_values.get(model.id, [])
     if not values:
         return False
     named_a_model = bool(api.MODEL_NAME_HINT.search(model.id))
+    layers = 0
     for value in map(_unmoved, values):  # (.cuda(), .to(device), .eval())
         if isinstance(value, ast.Name) and value.id == model.id:
             continue  # conv = conv.half(): the same layer, cast
@@ -57,7 +70,10 @@ def single_layer(ctx, model: ast.AST, benchmarked=lambda: False) -> bool:
             return False
         if name.endswith("Loss") and not named_a_model:
             return True  # nn.CrossEntropyLoss(): no parameters to record a graph for
-    return not named_a_model or benchmarked()
+        if not _PARAMETER_FREE_LAYER.match(name.rsplit(".", 1)[-1]):
+            return False
+        layers += 1
+    return layers > 0
 
 
 _DETECTOR_NAME = re.compile(r"det|yolo", re.IGNORECASE)
