@@ -142,6 +142,16 @@ def ppo_update(policy, optimizer, states, ppo_epochs=4):
 {caller}
 """
 
+_NORMALISED_FILL = """
+import torch
+device = torch.device("cuda")
+for x, labels in loader:
+    fool = torch.ones(labels.shape)
+    fool = fool / {scale}
+    fool = fool.to(device)
+    loss = crit(model(x.to(device)), fool)
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -183,6 +193,10 @@ CASES = [
      [11]),
     ("GA103", "twin: called once, outside any loop, the four reads are a handful of waits",
      _SHORT_UPDATE.format(caller="ppo_update(policy, optimizer, rollout(policy))"), []),
+    ("GA104", "fool = fool / fool.sum(): a fill normalised by a number it gives itself is still a constant the GPU "
+     "could make (r56 held-out 13064)", _NORMALISED_FILL.format(scale="fool.sum()"), [4]),
+    ("GA104", "twin: divided by class weights loaded as a tensor it is computed from data",
+     _NORMALISED_FILL.format(scale="torch.as_tensor(class_weights)"), []),
 ]
 
 

@@ -12,6 +12,7 @@ from typing import Optional
 from advisor.lint import torch_api as api
 from advisor.lint.flow import FRESH
 from advisor.lint.flow.kinds import CPU_TENSOR, CUDA_TENSOR, MODEL_BITS, NUMPY
+from advisor.lint.flow.literals import own_reduction
 from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.names import dotted
 from advisor.lint.torch_factories import torch_factory
@@ -34,6 +35,8 @@ def factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
         # torch.zeros(n, n) + 2.0, (torch.arange(n) + 0.5) * dx: a factory and Python numbers, all computed on the
         # CPU before the copy
         sides = [side for side in (node.left, node.right) if not ctx.is_number(side) and not _scalar_setting(ctx, side)]
+        if len(sides) == 2 and own_reduction(node.right, node.left):
+            sides = [node.left]  # fool = fool / fool.sum(): the fill scaled by a number it gives itself
         if len(sides) != 1:
             break
         node = sides[0]

@@ -34,7 +34,7 @@ from advisor.lint.flow.kinds import (
     NUMPY,
     TENSOR_BITS,
 )
-from advisor.lint.flow.literals import fixed_flag, is_cpu_device, is_device_key, is_text, name_hint
+from advisor.lint.flow.literals import fixed_flag, is_cpu_device, is_device_key, is_text, name_hint, own_reduction
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
 from advisor.lint.index import children
 from advisor.lint.names import Names, dotted
@@ -179,6 +179,8 @@ class ExprEvaluator(AttributeReads):
         if both & CUDA_TENSOR:
             out = CUDA_TENSOR | (both & F64)
         elif both & CPU_TENSOR:  # new only when every tensor in it is (inputs @ weights + noise: data)
+            if own_reduction(node.right, node.left):  # fill / fill.sum(): made from the fill alone
+                right |= left & FRESH
             fresh = all(side & FRESH or not side & CPU_TENSOR for side in (left, right))
             out = CPU_TENSOR | (both & F64) | (FRESH if fresh else 0)
         if both & NUMPY:

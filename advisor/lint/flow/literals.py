@@ -278,6 +278,16 @@ def placed_on(name: str, pos: list[int], kw: dict) -> int:
     return CUDA_MODEL if api.MODEL_NAME_HINT.search(name) else CUDA_TENSOR
 
 
+_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "norm", "numel", "std"})
+
+
+def own_reduction(side: ast.AST, other: ast.AST) -> bool:
+    """``x.sum()`` (no argument) beside ``x``: one number the tensor gives itself, so ``x / x.sum()`` is made from x
+    alone (a fill normalised by its own sum is still a fill)."""
+    return isinstance(side, ast.Call) and isinstance(side.func, ast.Attribute) and side.func.attr in _REDUCTIONS \
+        and not side.args and not side.keywords and ast.dump(side.func.value) == ast.dump(other)
+
+
 def is_mask(index, node: ast.AST) -> bool:
     """``x > 0``, ``~mask``, ``(a > 0) & (b < 1)``, or a name bound only to such: a boolean mask. Indexing a CUDA
     tensor with one must count its True elements on the host before it can size the result."""
