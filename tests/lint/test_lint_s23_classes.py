@@ -152,6 +152,18 @@ for x, labels in loader:
     loss = crit(model(x.to(device)), fool)
 """
 
+_TO_VAR = """
+import torch
+from utils import {helper}
+device = torch.device("cuda")
+for it in range(1000):
+    x = {helper}(next(loader))
+    loss = torch.mean(torch.abs(encoder(x) - x))
+    loss.backward()
+    opt.step()
+    print(loss.item())
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -197,6 +209,10 @@ CASES = [
      "could make (r56 held-out 13064)", _NORMALISED_FILL.format(scale="fool.sum()"), [4]),
     ("GA104", "twin: divided by class weights loaded as a tensor it is computed from data",
      _NORMALISED_FILL.format(scale="torch.as_tensor(class_weights)"), []),
+    ("GA103", "from utils import to_var: the project's pre-0.4 helper (Variable(x.cuda())) puts the batch on the GPU, "
+     "so the per-step loss read waits (r58 dev 13809)", _TO_VAR.format(helper="to_var"), [9]),
+    ("GA103", "twin: a project helper named for something else (to_list) says nothing of the device",
+     _TO_VAR.format(helper="to_list"), []),
 ]
 
 

@@ -170,6 +170,9 @@ class CallEvaluator(MethodResults):
             if last.endswith("Loader"):  # NeighborLoader(data_on_cuda, ...): batches of CUDA data, not a tensor
                 return LOADER | CUDA_TENSOR
             return CUDA_MODEL if _builds_a_loss(last, pos) else CUDA_TENSOR  # fed CUDA tensors
+        if name.split(".", 1)[0] not in api.NOT_ON_CUDA and api.MOVES_TO_GPU.match(last) and pos \
+                and not every_kind(pos, kw) & CPU_DEVICE:  # from utils import to_var; x = to_var(batch)
+            return CUDA_MODEL | (pos[0] & (MODEL | F64)) if pos[0] & MODEL else CUDA_TENSOR | (pos[0] & F64)
         if name.split(".", 1)[0] not in api.NOT_ON_CUDA:
             return placed_on(last, pos, kw)
         return 0
