@@ -164,6 +164,17 @@ for it in range(1000):
     print(loss.item())
 """
 
+_ROLLOUT_JOIN = """
+import torch
+device = torch.device("cuda")
+with torch.no_grad():
+    for i, (data, targets) in enumerate(test_loader):
+        enc_in = data
+        dec_in = torch.zeros([enc_in.shape[0], 1, enc_in.shape[-1]])
+        dec_in = torch.cat([{first}, dec_in], dim=1)
+        output = model(enc_in.to(device), dec_in.to(device))
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -213,6 +224,10 @@ CASES = [
      "so the per-step loss read waits (r58 dev 13809)", _TO_VAR.format(helper="to_var"), [9]),
     ("GA103", "twin: a project helper named for something else (to_list) says nothing of the device",
      _TO_VAR.format(helper="to_list"), []),
+    ("GA104", "torch.cat([enc_in[:, 1:], zeros]): a join with a loader's data is data, not a fill made only to be "
+     "copied (r58 dev 14051, r57 dev 13669)", _ROLLOUT_JOIN.format(first="enc_in[:, 1:, :]"), []),
+    ("GA104", "twin: joined with another fill only, it is still a fill", _ROLLOUT_JOIN.format(
+        first="torch.ones(8, 3, 2)"), [6]),
 ]
 
 

@@ -162,7 +162,8 @@ class CallEvaluator(MethodResults):
             if every & CUDA_TENSOR:
                 out |= CUDA_TENSOR | (every & F64)
             elif every & CPU_TENSOR:  # (made from fills only, F.one_hot(torch.arange(n)) is still a fill)
-                fresh = all(kind & FRESH for kind in list(pos) + list(kw.values()) if kind & CPU_TENSOR)
+                fresh = all(kind & FRESH for kind in list(pos) + list(kw.values()) if kind & CPU_TENSOR) \
+                    and not self._joins_other_data(name, node)
                 out |= CPU_TENSOR | (every & F64) | (FRESH if fresh else 0)
             return out
         if name.split(".", 1)[0] not in api.NOT_ON_CUDA and every_kind(pos, kw) & CUDA_TENSOR \
@@ -185,6 +186,13 @@ class CallEvaluator(MethodResults):
             if getitem is not None and self.return_kind_of(getitem) & CUDA_TENSOR:
                 return CUDA_TENSOR
         return 0
+
+    def _joins_other_data(self, name: str, node: ast.Call) -> bool:
+        """``torch.cat([enc_in[:, :w], dec_in])``: a join with a piece that is no fresh fill (data of unknown kind
+        from a loader) is data, whatever fills it also holds."""
+        pieces = node.args[0] if name in api.JOINS and node.args else None
+        return isinstance(pieces, (ast.List, ast.Tuple)) and any(
+            not self.values.get(piece, 0) & FRESH for piece in pieces.elts)
 
     def _in_module_method(self) -> bool:
         """Is the code evaluated now a method of one of the file's nn.Module classes?"""
