@@ -325,7 +325,9 @@ MOVES_TO_GPU = re.compile(r"^_*(to_var|to_cuda|to_gpu|cuda_var|var_cuda|move_to_
 DATA_ON_DEVICE_HINT = re.compile(r"^_*(get|load|fetch|next|sample|prepare|make|build|create|init|move|send|read)"
                                  r"|batch|to_device|to_cuda|to_gpu|model", re.IGNORECASE)
 # ... but not the objects that make data later (create_loader(dataset, device=device) returns a loader).
-NOT_DATA_HINT = re.compile(r"loader|iter|dataset|sampler|optim|sched|scaler|logger|writer", re.IGNORECASE)
+# (nor a report about the device: get_gpu_usage(device) returns text or numbers, not tensors placed there)
+NOT_DATA_HINT = re.compile(r"loader|iter|dataset|sampler|optim|sched|scaler|logger|writer|usage|stats|status|info",
+                           re.IGNORECASE)
 # What an unknown name most likely holds, by its name alone (a parameter nobody in the file passes, a name a
 # star import brings): `device` is the accelerator when there is one; `x_gpu` / `cuda_tensor` are CUDA tensors.
 DEVICE_NAME_HINT = frozenset({"device", "DEVICE", "Device", "dev", "DEV", "cuda_device", "gpu_device", "torch_device"})

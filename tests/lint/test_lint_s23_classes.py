@@ -175,6 +175,19 @@ with torch.no_grad():
         output = model(enc_in.to(device), dec_in.to(device))
 """
 
+_GPU_REPORT = """
+import time
+import torch
+from helpers import {helper}
+device = torch.device("cuda")
+start = time.time()
+try:
+    trainer.run()
+except torch.cuda.OutOfMemoryError:
+    logger.critical({helper}(device, used_memory_only=False))
+print(time.time() - start)
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -228,6 +241,12 @@ CASES = [
      "copied (r58 dev 14051, r57 dev 13669)", _ROLLOUT_JOIN.format(first="enc_in[:, 1:, :]"), []),
     ("GA104", "twin: joined with another fill only, it is still a fill", _ROLLOUT_JOIN.format(
         first="torch.ones(8, 3, 2)"), [6]),
+    ("GA107", "get_gpu_usage(device) reports on the device (text, numbers): handing it to a logger inside a timed "
+     "region runs no model (r50 held-out 10675)", _GPU_REPORT.format(helper="get_gpu_usage"), []),
+    ("GA103", "twin: get_batch(device) of another module fetches data placed on that device",
+     _GPU_REPORT.format(helper="get_batch").replace("logger.critical(get_batch(device, used_memory_only=False))",
+                                                    "for step in range(100):\n        print(get_batch(device).sum())"),
+     [10]),
 ]
 
 
