@@ -188,6 +188,24 @@ except torch.cuda.OutOfMemoryError:
 print(time.time() - start)
 """
 
+_SCRIPTED_TRANSFORM = """
+import torch
+import torchaudio
+def prepare(device):
+    waveform = torch.randn(1, 16000).to(device)
+    transform_fn = {made}.to(device)
+    return waveform, transform_fn
+for device in [torch.device("cpu"), torch.device("cuda:0")]:
+    for jitted in [False, True]:
+        waveform, transform_fn = prepare(device)
+        if jitted:
+            transform_fn = torch.jit.script(transform_fn)
+        def run_fn(waveform, number=1):
+            for _ in range(number):
+                transform_fn(waveform)
+        usage = memory_usage((run_fn, [], {{"waveform": waveform}}))
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -247,6 +265,11 @@ CASES = [
      _GPU_REPORT.format(helper="get_batch").replace("logger.critical(get_batch(device, used_memory_only=False))",
                                                     "for step in range(100):\n        print(get_batch(device).sum())"),
      [10]),
+    ("GA107", "transform_fn of a helper that makes torchaudio's Spectrogram, scripted under `if jitted:` and called "
+     "inside a nested run_fn: a transform with no parameter records nothing (r52 held-out 11503, r55 held-out 12703)",
+     _SCRIPTED_TRANSFORM.format(made="torchaudio.transforms.Spectrogram(n_fft=400)"), []),
+    ("GA107", "twin: the helper makes a network, whose forward records a graph",
+     _SCRIPTED_TRANSFORM.format(made="AudioNet()"), [14]),
 ]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.names import last_identifier
@@ -30,6 +31,21 @@ def feature_transform(ctx, model: ast.AST) -> bool:
     return bool(made) and all(isinstance(v, ast.Call) and (_FEATURE_TRANSFORMS.match(ctx.qual(v.func) or "")
                                                          or _TRANSFORM_CLASS.match(last_identifier(v.func) or ""))
                               for v in made)
+
+
+def _reaching_write(ctx, name: str, statement: Optional[ast.stmt]) -> Optional[ast.stmt]:
+    """The last write of ``name`` before ``statement`` in its block, else in the blocks around it -- out of a loop, a
+    branch, and a nested ``def run_fn(): transform_fn(waveform)`` whose free name the enclosing function bound."""
+    for _ in range(8):
+        if statement is None:
+            return None
+        written = ctx.index.last_write_before(name, statement)
+        if written is not None:
+            return written
+        statement = ctx.index.parents.get(statement)
+        while statement is not None and not isinstance(statement, ast.stmt):
+            statement = ctx.index.parents.get(statement)
+    return None
 
 
 def _unmoved(value: ast.AST) -> ast.AST:
@@ -123,10 +139,11 @@ def _a_transform(ctx, model: ast.AST) -> bool:
         return False
     statement = ctx.index.statement_of(model)
     for _ in range(3):  # (transform_fn = torch.jit.script(transform_fn): look one binding further back)
-        written = ctx.index.last_write_before(model.id, statement) if statement is not None else None
-        if not isinstance(written, ast.Assign) or not isinstance(written.value, ast.Call):
+        written = _reaching_write(ctx, model.id, statement)
+        assignment = _assignment_in(written, model.id)  # (`if jitted: transform_fn = torch.jit.script(...)`)
+        if not isinstance(assignment, ast.Assign) or not isinstance(assignment.value, ast.Call):
             return False
-        value = _unmoved(written.value)
+        value = _unmoved(assignment.value)
         if not isinstance(value, ast.Call):
             return False  # (net = model.cuda(): another name's module)
         if ctx.qual(value.func) != "torch.jit.script":
@@ -138,8 +155,26 @@ def _a_transform(ctx, model: ast.AST) -> bool:
     if helper is None:
         return False  # (waveform, transform_fn = prepare(...): what the helper binds to that name, every time)
     made = [_unmoved(v) for v in ctx.index.assigned_values.get(model.id, ()) if ctx.index.scope_of(v) is helper.node]
-    return bool(made) and all(isinstance(v, ast.Call) and (ctx.qual(v.func) or "").startswith(api.TRANSFORM_MODULES)
-                              for v in made)
+    return bool(made) and all(isinstance(v, ast.Call) and ((ctx.qual(v.func) or "").startswith(api.TRANSFORM_MODULES)
+                                                           or _partial_of_another_library(ctx, v)) for v in made)
+
+
+def _partial_of_another_library(ctx, call: ast.Call) -> bool:
+    """``functools.partial(librosa.core.spectrum._spectrogram, n_fft=n)``: a NumPy library's function, no module."""
+    if ctx.qual(call.func) != "functools.partial" or not call.args:
+        return False
+    wrapped = ctx.qual(call.args[0]) or ""
+    return bool(wrapped) and wrapped.split(".", 1)[0] in ("librosa", "numpy", "scipy", "sklearn")
+
+
+def _assignment_in(statement: Optional[ast.stmt], name: str) -> Optional[ast.stmt]:
+    """``statement`` itself when it assigns; for a branch that rebinds ``name`` (``if jitted: fn = script(fn)``),
+    the last plain assignment of the name inside it."""
+    if statement is None or isinstance(statement, ast.Assign):
+        return statement
+    found = [node for node in ast.walk(statement) if isinstance(node, ast.Assign)
+             and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)]
+    return max(found, key=lambda node: node.lineno) if found else None
 
 
 def _unmoved(value: ast.AST) -> ast.AST:
