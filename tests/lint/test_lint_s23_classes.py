@@ -206,6 +206,19 @@ for device in [torch.device("cpu"), torch.device("cuda:0")]:
         usage = memory_usage((run_fn, [], {{"waveform": waveform}}))
 """
 
+_FORCED_WORKERS = """
+import os
+import torch
+from torch.utils import data
+device = torch.device("cuda")
+nw = min([os.cpu_count(), 8])
+{override}
+loader = data.DataLoader(dataset, batch_size=32, pin_memory=True, num_workers=nw)
+model = Net().to(device)
+for x, y in loader:
+    model(x.to(device))
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -270,6 +283,10 @@ CASES = [
      _SCRIPTED_TRANSFORM.format(made="torchaudio.transforms.Spectrogram(n_fft=400)"), []),
     ("GA107", "twin: the helper makes a network, whose forward records a graph",
      _SCRIPTED_TRANSFORM.format(made="AudioNet()"), [14]),
+    ("GA106", "nw = min([...]) then nw = 0 before DataLoader(..., num_workers=nw): the override reaches the loader, "
+     "which loads in the main process (r58 held-out 13805)", _FORCED_WORKERS.format(override="nw = 0"), [7]),
+    ("GA106", "twin: without the override the worker count is computed, not known to be 0",
+     _FORCED_WORKERS.format(override=""), []),
 ]
 
 

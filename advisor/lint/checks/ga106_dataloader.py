@@ -113,7 +113,7 @@ def run(ctx) -> Iterator[Hit]:
         workers = _argument(call, keywords, "num_workers", _NUM_WORKERS_POSITION)
         if workers is None or (isinstance(workers, ast.Constant) and workers.value == 0):
             problems.append("num_workers=0" + (" (the default)" if workers is None else ""))
-        elif ctx.int_value(workers) == 0:
+        elif ctx.int_value(workers) == 0 or _reaching_constant(ctx, workers, call) == 0:
             problems.append(f"num_workers={short(workers)}, which is 0")
         elif _option_default(ctx, workers, defaults) == 0:
             problems.append(f"num_workers={short(workers)}, whose default is 0")
@@ -127,6 +127,19 @@ def run(ctx) -> Iterator[Hit]:
         if problems:
             yield Hit(f"DataLoader feeding a GPU with {' and '.join(problems)}", node=call,
                       evidence={"problems": problems})
+
+
+def _reaching_constant(ctx, value: ast.AST, call: ast.Call) -> Optional[int]:
+    """``nw = min([os.cpu_count(), ...])`` then ``nw = 0`` (a debugging override) before ``DataLoader(...,
+    num_workers=nw)``: the number the last plain assignment before the call's statement, in its block, binds."""
+    statement = ctx.index.statement_of(call)
+    if not isinstance(value, ast.Name) or statement is None:
+        return None
+    written = ctx.index.last_write_before(value.id, statement)
+    if isinstance(written, ast.Assign) and len(written.targets) == 1 and isinstance(written.targets[0], ast.Name) \
+            and isinstance(written.value, ast.Constant) and type(written.value.value) is int:
+        return written.value.value
+    return None
 
 
 def _peeked(ctx, call: ast.Call) -> bool:
