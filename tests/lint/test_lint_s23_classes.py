@@ -219,6 +219,22 @@ for x, y in loader:
     model(x.to(device))
 """
 
+_PHASE = """
+import torch
+from tqdm import tqdm
+device = torch.device("cuda")
+step_count = 0
+for epoch in range(100):
+    for wave in loader:
+        d_join = ({threshold})
+        loss = model(wave.to(device)).mean()
+        loss.backward()
+        opt.step()
+        if d_join:
+            tqdm.write(f"{{loss.item():.4f}}")
+        step_count += 1
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -287,6 +303,10 @@ CASES = [
      "which loads in the main process (r58 held-out 13805)", _FORCED_WORKERS.format(override="nw = 0"), [7]),
     ("GA106", "twin: without the override the worker count is computed, not known to be 0",
      _FORCED_WORKERS.format(override=""), []),
+    ("GA103", "d_join = (args.discriminator_join <= step_count): past the threshold the flag holds on every step (a "
+     "phase of training), so the read under it runs per step (r58 held-out 13815)",
+     _PHASE.format(threshold="args.discriminator_join <= step_count"), [12]),
+    ("GA103", "twin: a flag for the first few steps only is a guard", _PHASE.format(threshold="step_count < 5"), []),
 ]
 
 

@@ -134,7 +134,7 @@ class BranchGuards:
         if isinstance(test, ast.Name):
             # `if log_now:` set in the loop varies per iteration; `if is_main:` set before it holds for all of them
             return stop is None or not isinstance(stop, LOOP_TYPES) or test.id in self.assigned(stop) \
-                and not self._switched_once(test.id, stop)
+                and not self._switched_once(test.id, stop) and not self._names_a_phase(test.id, stop)
         if _skips_every_kth(test):
             return False  # `if step % 4 != 3:` runs on three iterations in four (its else on the fourth)
         if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(test)) \
@@ -181,6 +181,15 @@ class BranchGuards:
         values = self.index.assigned_by_dotted.get(key, []) if key and key.startswith("self.") else []
         return bool(values) and all(self.index.scope_of(v) is not function and not self.index.enclosing_loops(v)
                                     for v in values)
+
+    def _names_a_phase(self, name: str, loop: ast.AST) -> bool:
+        """``d_join = (args.discriminator_join <= step_count)`` in the loop: a name the loop binds only to a threshold
+        test of its counter that is no guard itself -- once past the threshold it holds on every iteration (a phase
+        of training: the discriminator joins), so a branch under it (or its else, before) runs on every step."""
+        inside = [v for v in self.index.assigned_values.get(name, ()) if loop in self.index.ancestors(v)]
+        return bool(inside) and all(
+            isinstance(v, ast.Compare) and len(v.ops) == 1 and isinstance(v.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE))
+            and not self.is_guard(v, loop) for v in inside)
 
     def _switched_once(self, name: str, loop: ast.AST) -> bool:
         """``needs_calibration = False`` after the calibration batches: a flag the loop sets only to one constant
