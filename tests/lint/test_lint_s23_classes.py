@@ -235,6 +235,20 @@ for epoch in range(100):
         step_count += 1
 """
 
+_SCALE_LOSSES = """
+import torch
+device = torch.device("cuda")
+discriminator = MultiScaleDiscriminator().to(device)
+for wave in loader:
+    wave = wave.to(device)
+    {outputs}
+    loss_d = 0
+    for logit in logits:
+        loss_d += (logit ** 2).mean() / len(logits)
+    loss_d.backward()
+    opt.step()
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -307,6 +321,12 @@ CASES = [
      "phase of training), so the read under it runs per step (r58 held-out 13815)",
      _PHASE.format(threshold="args.discriminator_join <= step_count"), [12]),
     ("GA103", "twin: a flag for the first few steps only is a guard", _PHASE.format(threshold="step_count < 5"), []),
+    ("GA110", "logits, feats = discriminator(wave): a multi-scale discriminator's outputs, one per scale, are no buffer "
+     "of time steps -- summing their losses is part of one step (r58 held-out 13815)",
+     _SCALE_LOSSES.format(outputs="logits, feats = discriminator(wave)"), []),
+    ("GA110", "twin: a list of one-number CUDA tensors is a buffer of steps, and the running sum over it is a "
+     "recurrence", _SCALE_LOSSES.format(outputs="logits = []\n    for r in rewards:\n        logits.append("
+                                               "torch.tensor(r, device=device))"), [11]),
 ]
 
 

@@ -78,9 +78,11 @@ def _step_elements(ctx, loop) -> Optional[tuple[Optional[str], set[str]]]:
 
 
 def _model_output(ctx, node: ast.AST) -> bool:
-    """``logits_fake = D.logits(wave)`` of a multi-scale discriminator: what a model hands back may be a list of
-    outputs (one per scale or head), not a buffer of time steps."""
+    """``logits_fake = D.logits(wave)`` (or ``logits, feats = discriminator(x)``) of a multi-scale discriminator: what
+    a model hands back may be a list of outputs (one per scale or head), not a buffer of time steps."""
     values = ctx.index.assigned_values.get(node.id, []) if isinstance(node, ast.Name) else [node]
+    if isinstance(node, ast.Name):  # logits, feats = discriminator(x): a part of what the model handed back
+        values = values + [value for _, value, _ in ctx.index.unpacked_names.get(node.id, ())]
     return bool(values) and all(isinstance(v, ast.Call) and ctx.kind(v.func.value if isinstance(v.func, ast.Attribute)
                                                                       else v.func) & MODEL_BITS for v in values)
 
