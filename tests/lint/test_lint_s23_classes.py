@@ -324,6 +324,9 @@ CASES = [
     ("GA110", "logits, feats = discriminator(wave): a multi-scale discriminator's outputs, one per scale, are no buffer "
      "of time steps -- summing their losses is part of one step (r58 held-out 13815)",
      _SCALE_LOSSES.format(outputs="logits, feats = discriminator(wave)"), []),
+    ("GA110", "logits = D.logits(a) + D.logits(b): two model outputs joined are still one output per scale (r58 "
+     "held-out 13811)", _SCALE_LOSSES.format(outputs="logits = discriminator.logits(wave) + discriminator.logits(wave)"),
+     []),
     ("GA110", "twin: a list of one-number CUDA tensors is a buffer of steps, and the running sum over it is a "
      "recurrence", _SCALE_LOSSES.format(outputs="logits = []\n    for r in rewards:\n        logits.append("
                                                "torch.tensor(r, device=device))"), [11]),

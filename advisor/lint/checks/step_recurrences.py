@@ -83,8 +83,19 @@ def _model_output(ctx, node: ast.AST) -> bool:
     values = ctx.index.assigned_values.get(node.id, []) if isinstance(node, ast.Name) else [node]
     if isinstance(node, ast.Name):  # logits, feats = discriminator(x): a part of what the model handed back
         values = values + [value for _, value, _ in ctx.index.unpacked_names.get(node.id, ())]
-    return bool(values) and all(isinstance(v, ast.Call) and ctx.kind(v.func.value if isinstance(v.func, ast.Attribute)
-                                                                      else v.func) & MODEL_BITS for v in values)
+    return bool(values) and all(_model_call(ctx, part) for v in values for part in _summands(v))
+
+
+def _summands(value: ast.AST) -> list[ast.AST]:
+    """``D.logits(a) + D.logits(b)``: the lists a ``+`` joins; any other value alone."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+        return _summands(value.left) + _summands(value.right)
+    return [value]
+
+
+def _model_call(ctx, value: ast.AST) -> bool:
+    return isinstance(value, ast.Call) and bool(
+        ctx.kind(value.func.value if isinstance(value.func, ast.Attribute) else value.func) & MODEL_BITS)
 
 
 def _unreversed(node: ast.AST) -> ast.AST:
