@@ -309,7 +309,8 @@ COMPUTES_ON_ITS_INPUTS = re.compile(
     MODEL_NAME_HINT.pattern + r"|loss|objective|accuracy|metric|dice|iou|psnr|ssim|crit", re.IGNORECASE)
 # A callable named for a transform or an augmentation (`_transforms`, `augment`, `train_aug`): what it hands back is
 # its input transformed, on the input's device.
-TRANSFORM_NAME = re.compile(r"^_*(transforms?|augment\w*|aug|\w+_(transforms?|aug|augment))$", re.IGNORECASE)
+TRANSFORM_NAME = re.compile(r"^_*(transforms?|augment\w*|aug|preprocess|\w+_(transforms?|aug|augment))$",
+                            re.IGNORECASE)
 # Decoding a network's output into text (CTC greedy / beam search): the result is strings on the host, not tensors.
 TEXT_DECODING = re.compile(r"(greedy|beam|ctc|viterbi)_?(search_?)?decod"
                            r"|^decode_(pred|output|text|label|seq|string|word|char)", re.IGNORECASE)

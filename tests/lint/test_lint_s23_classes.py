@@ -249,6 +249,20 @@ for wave in loader:
     opt.step()
 """
 
+_PREPROCESS = """
+import torch
+class TestNet():
+    def __init__(self, device, net, preprocess):
+        self.device = device
+        self.net = net
+        self.{attr} = preprocess
+    def test(self, loader):
+        with torch.no_grad():
+            for img, lbl in loader:
+                out = self.{attr}(img.to(self.device))
+                out_cpu = out.to('cpu')
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -330,6 +344,10 @@ CASES = [
     ("GA110", "twin: a list of one-number CUDA tensors is a buffer of steps, and the running sum over it is a "
      "recurrence", _SCALE_LOSSES.format(outputs="logits = []\n    for r in rewards:\n        logits.append("
                                                "torch.tensor(r, device=device))"), [11]),
+    ("GA103", "self.preprocess(img) of a transform handed in hands back the CUDA input transformed: copied back per "
+     "batch, it waits (r59 dev 14574, 14575)", _PREPROCESS.format(attr="preprocess"), [11]),
+    ("GA103", "twin: a stored callable named for something else (self.callback) says nothing of its result",
+     _PREPROCESS.format(attr="callback"), []),
 ]
 
 

@@ -260,6 +260,10 @@ class CallEvaluator(MethodResults):
                 out |= CUDA_TENSOR | (receiver & F64)  # gives what model(x) gives
             return out
         out = self.method_result(receiver & ~INSTANCE_BITS, attr, node, pos, kw)  # Net().cuda(): still a Net
+        if not out and len(pos) == 1 and not kw and isinstance(receiver_node, ast.Name) \
+                and receiver_node.id == "self" and api.TRANSFORM_NAME.search(attr):
+            return pos[0] & (CUDA_TENSOR | CPU_TENSOR | F64)  # self.preprocess(img) of a transform handed in: the
+            # input transformed, on its device
         return out | (receiver & INSTANCE_BITS if attr in api.MODEL_SELF_METHODS and is_module(out) else 0)
 
     # -- plain names: builtins, the user's functions and classes, values held in variables ------------
