@@ -348,6 +348,8 @@ CASES = [
      "batch, it waits (r59 dev 14574, 14575)", _PREPROCESS.format(attr="preprocess"), [11]),
     ("GA103", "twin: a stored callable named for something else (self.callback) says nothing of its result",
      _PREPROCESS.format(attr="callback"), []),
+    ("GA103", "from utilities.utils import to_cuda_if_available: a project helper that moves what it is handed to the "
+     "GPU when there is one (r59 dev 14219)", _TO_VAR.format(helper="to_cuda_if_available"), [9]),
 ]
 
 
