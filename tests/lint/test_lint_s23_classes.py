@@ -263,6 +263,15 @@ class TestNet():
                 out_cpu = out.to('cpu')
 """
 
+_PAIR_MOVE = """
+import torch
+device = torch.device("cuda")
+for data, target in train_loader:
+    for i in range(len(data)):
+        data[i] = {value}
+    loss = model(data[0], data[1]).mean()
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -350,6 +359,13 @@ CASES = [
      _PREPROCESS.format(attr="callback"), []),
     ("GA103", "from utilities.utils import to_cuda_if_available: a project helper that moves what it is handed to the "
      "GPU when there is one (r59 dev 14219)", _TO_VAR.format(helper="to_cuda_if_available"), [9]),
+    ("GA103", "data[i] = data[i].to(device): each item of a siamese batch replaced by its own GPU copy -- a list of "
+     "tensors, nothing stored back into host memory (r59 dev 14206, 14207)",
+     _PAIR_MOVE.format(value="data[i].to(device)"), []),
+    ("GA103", "twin: another item's GPU copy stored into a CPU tensor's slot is a copy back",
+     _PAIR_MOVE.format(value="target[i].to(device)").replace("for data, target in train_loader:",
+                                                               "data = torch.zeros(2, 8)\nfor _, target in train_loader:"),
+     [6]),
 ]
 
 

@@ -39,8 +39,18 @@ def stored_back(node: ast.Subscript, kind, index: FileIndex) -> bool:
         base = base.value
     held, value = kind(base), kind(statement.value)
     return bool(held & CPU_TENSOR) and not held & (CUDA_TENSOR | CONTAINER) \
-        and bool(value & CUDA_TENSOR) and not value & CONTAINER and not _keyed(node.slice, base, index)
+        and bool(value & CUDA_TENSOR) and not value & CONTAINER and not _keyed(node.slice, base, index) \
+        and not _moved_in_place(node, statement.value)
     # (test_data["pred"] = ..., inputs[k] = v.to(device): a dict -- a batch -- gets a CUDA value)
+
+
+def _moved_in_place(target: ast.Subscript, value: ast.AST) -> bool:
+    """``data[i] = data[i].to(device)``: each item of a batch replaced by its own GPU copy -- the batch is a list of
+    tensors (a siamese pair), for a tensor the line would copy the data straight back, which nobody writes."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+            and value.func.attr in ("to", "cuda", "float", "long", "half"):
+        value = value.func.value
+    return ast.dump(value) == ast.dump(ast.Subscript(value=target.value, slice=target.slice, ctx=ast.Load()))
 
 
 def sliced_by_cuda_bounds(node: ast.Subscript, kind) -> bool:
