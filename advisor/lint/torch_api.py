@@ -317,6 +317,10 @@ TEXT_DECODING = re.compile(r"(greedy|beam|ctc|viterbi)_?(search_?)?decod"
 # (decode_predictions(outputs, idx_to_char): the network's output read into strings)
 # A helper the file does not show, by its name, that writes what it is handed out (a file, a figure): handed a
 # CUDA tensor it must copy it to the host first, so it waits for the GPU (not a per-step read of a value, though).
+# A helper the file does not show, by its name, that turns what it is handed into host data (tensor2array(pred),
+# to_numpy(x)): handed a CUDA tensor it copies it back, so it waits for the GPU -- a clock read after it has waited.
+TO_HOST = re.compile(r"^_*(tensor_?(2|to)_?(array|arr|np|numpy|img|image|im|list)|to_(numpy|np|array|list))$",
+                     re.IGNORECASE)
 WRITES_OUT = re.compile(r"^_*(save|write|dump|export|store|imsave|imwrite|plot|show|draw|visuali[sz]e|render)",
                         re.IGNORECASE)
 # A helper, by its name, that fetches or places data (or builds a model) on the device it is handed.

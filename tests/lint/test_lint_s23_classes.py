@@ -274,6 +274,22 @@ for data, target in train_loader:
     loss = model(data[0], data[1]).mean()
 """
 
+_TO_ARRAY = """
+import time
+import torch
+from utils.vis import {helper}
+device = torch.device("cuda")
+net = UNet().to(device)
+image = torch.randn(1, 1, 64, 64, device=device)
+with torch.no_grad():
+    net(image)
+    for _ in range(100):
+        start = time.perf_counter()
+        pred = net(image)
+        out = {helper}(pred) * 255
+        print(time.perf_counter() - start)
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -366,6 +382,10 @@ CASES = [
      _PAIR_MOVE.format(value="data[i].to(device)"), []),
     ("GA103", "twin: another item's GPU copy stored into a CPU tensor's slot is a copy back",
      _PAIR_MOVE.format(value="target[i].to(device)"), [7]),
+    ("GA101", "tensor2array(pred) of the project's utils copies the prediction to host data, so the GPU work is done "
+     "before the clock closes (r59 dev 14362, 14366)", _TO_ARRAY.format(helper="tensor2array"), []),
+    ("GA101", "twin: a helper named for something else (postprocess) may queue more GPU work: the clock closes "
+     "unsynchronized", _TO_ARRAY.format(helper="postprocess"), [13]),
 ]
 
 

@@ -30,6 +30,7 @@ from advisor.lint.flow.kinds import (
     INSTANCE_BITS,
     LOADER,
     MODEL,
+    NUMPY,
 )
 from advisor.lint.flow.literals import (
     alias_names,
@@ -166,6 +167,8 @@ class CallEvaluator(MethodResults):
                     and not self._joins_other_data(name, node)
                 out |= CPU_TENSOR | (every & F64) | (FRESH if fresh else 0)
             return out
+        if not name.startswith("torch.") and api.TO_HOST.match(last):
+            return NUMPY  # from utils.vis import tensor2array: host data, whatever it was handed
         if name.split(".", 1)[0] not in api.NOT_ON_CUDA and every_kind(pos, kw) & CUDA_TENSOR \
                 and not api.TEXT_DECODING.search(last):  # a library built on torch (from train import ctc_decode: text)
             if last.endswith("Loader"):  # NeighborLoader(data_on_cuda, ...): batches of CUDA data, not a tensor
@@ -316,6 +319,8 @@ class CallEvaluator(MethodResults):
         """A bare name the file neither holds nor defines: a builtin, a star import, a snippet's model."""
         if name == "Variable" and node.args and name not in self.index.bound_names:
             return pos[0]  # pre-0.4 code quoted without its imports: torch.autograd.Variable is its tensor
+        if api.TO_HOST.match(name):
+            return NUMPY  # tensor2array(pred) of a star import: host data
         if api.COMPUTES_ON_ITS_INPUTS.search(name) and every_kind(pos, kw) & CUDA_TENSOR \
                 and not api.TEXT_DECODING.search(name):  # named like a model or a loss,
             return CUDA_MODEL if _builds_a_loss(name, pos) else CUDA_TENSOR  # fed CUDA tensors

@@ -202,8 +202,9 @@ class Effects(NameCallEffects, FlowView):
             if qualified in api.LOGGING_FUNCTIONS and logs_cuda(self.qual, self.kind, call):
                 return SYNC | HOST_READ, None  # wandb.log({"loss": loss})
             last = qualified.rsplit(".", 1)[-1]
-            if not qualified.startswith("torch.") and api.WRITES_OUT.match(last) and self._cuda_argument(call):
-                return SYNC, None  # (as in _name_effect: a writer the file imports)
+            if not qualified.startswith("torch.") and (api.WRITES_OUT.match(last) or api.TO_HOST.match(last)) \
+                    and self._cuda_argument(call):
+                return SYNC, None  # (as in _name_effect: a writer, or a converter to host data, the file imports)
             if value & CUDA_TENSOR:
                 if torch_factory(qualified) and not (
                         last in api.SAMPLING_FACTORIES and self._cuda_argument(call)):  # bernoulli(p) computes

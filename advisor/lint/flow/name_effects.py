@@ -51,6 +51,8 @@ class NameCallEffects:
         if found is None and arguments & CUDA_TENSOR and api.WRITES_OUT.match(func.id) \
                 and isinstance(self.index.parents.get(call), ast.Expr):  # (out = render_rays(model, rays) computes)
             return SYNC, None  # save_hdf(probs, names): writing GPU results out copies them to the host first
+        if found is None and arguments & CUDA_TENSOR and api.TO_HOST.match(func.id):
+            return SYNC, None  # tensor2array(pred) of a star import: the prediction copied to host data
         if value & CUDA_TENSOR and not self._predictor_on_cuda(func.id) or self.kind(func) & CUDA_FN:
             return WORK | COMPUTE, None
         if found is None and arguments & CUDA_MODEL and not self.qual(func) and func.id not in _BUILTIN_NAMES:
