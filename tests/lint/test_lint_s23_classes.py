@@ -290,6 +290,29 @@ with torch.no_grad():
         print(time.perf_counter() - start)
 """
 
+_WARMUP_CALL = """
+import time
+import numpy as np
+import torch
+from src.boilerplate import get_model
+device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu")
+def exp(model, repetitions):
+    dummy_input = torch.randn((repetitions, 3, 96, 96), dtype=torch.float).to(device)
+    timings = np.zeros((repetitions, 1))
+    with torch.no_grad():
+        for rep in range(repetitions):
+            start = time.time()
+            _ = model(torch.unsqueeze(dummy_input[rep], dim=0))
+            timings[rep] = time.time() - start
+    return timings
+def benchmark(model):
+    model.to(device)
+    {first} = exp(model, 200)
+    experiment_timings = exp(model, 200)
+    return experiment_timings
+benchmark(get_model())
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -386,6 +409,10 @@ CASES = [
      "before the clock closes (r59 dev 14362, 14366)", _TO_ARRAY.format(helper="tensor2array"), []),
     ("GA101", "twin: a helper named for something else (postprocess) may queue more GPU work: the clock closes "
      "unsynchronized", _TO_ARRAY.format(helper="postprocess"), [13]),
+    ("GA102", "warmup_timings = exp(model, 200) before experiment_timings = exp(model, 200): the first call, kept "
+     "under a warm-up's name, is the warm-up (r59 dev 14378)", _WARMUP_CALL.format(first="warmup_timings"), []),
+    ("GA102", "twin: two measured calls both kept: the first holds the cold start",
+     _WARMUP_CALL.format(first="first_timings"), [12]),
 ]
 
 

@@ -163,10 +163,11 @@ def _handed_function_ran_before(ctx, region) -> bool:
 
 
 def _dropped(ctx, call: ast.Call) -> bool:
-    """``inf()`` / ``_ = measure(model, x)``: a call whose time nobody keeps (a warm-up, a dry run)."""
+    """``inf()`` / ``_ = measure(model, x)`` / ``warmup_timings = exp(model, shape, 200)``: a call whose time nobody
+    keeps, or keeps under a warm-up's name (a warm-up, a dry run)."""
     parent = ctx.index.parents.get(call)
     return isinstance(parent, ast.Expr) or (isinstance(parent, ast.Assign) and all(
-        isinstance(t, ast.Name) and t.id == "_" for t in parent.targets))
+        isinstance(t, ast.Name) and (t.id == "_" or "warm" in t.id.lower()) for t in parent.targets))
 
 
 _LONG_RUN = 10_000  # optimizer steps: a cold start of a second or less is noise next to them
