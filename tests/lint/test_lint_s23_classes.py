@@ -313,6 +313,18 @@ def benchmark(model):
 benchmark(get_model())
 """
 
+_EVERY_ONE = """
+import torch
+device = torch.device("cuda")
+print_interval = {every}
+for step, (x, y) in enumerate(loader):
+    loss = model(x.to(device), y.to(device))
+    loss.backward()
+    opt.step()
+    if step % print_interval == 0:
+        print(loss.item())
+"""
+
 CASES = [
     ("GA103", "a parameter spelled Device is a device like device: the per-step .item() of the loss it computed on "
      "waits for the GPU (r57 held-out 13592)", _CAPITAL_DEVICE.format(device="Device"), [9]),
@@ -413,6 +425,9 @@ CASES = [
      "under a warm-up's name, is the warm-up (r59 dev 14378)", _WARMUP_CALL.format(first="warmup_timings"), []),
     ("GA102", "twin: two measured calls both kept: the first holds the cold start",
      _WARMUP_CALL.format(first="first_timings"), [12]),
+    ("GA103", "if step % print_interval == 0 with print_interval = 1: an interval of one holds on every step (r53 dev "
+     "11971, r54 held-out 12464)", _EVERY_ONE.format(every="1"), [9]),
+    ("GA103", "twin: an interval of ten reads now and then", _EVERY_ONE.format(every="10"), []),
 ]
 
 

@@ -116,8 +116,9 @@ class BranchGuards:
             return not self._fixed_bound_filter(test, stop) and not _differs_from_a_constant(test) \
                 and not _emptiness_test(test) and not _healthy_path(test)
         if self.kind(test) & CUDA_TENSOR or isinstance(test, ast.Compare) and isinstance(test.left, ast.BinOp) \
-                and isinstance(test.left.op, ast.Mod) and _by_one(test.left):
-            return False  # (`if (epoch + 1) % 1 == 0:` holds on every iteration)
+                and isinstance(test.left.op, ast.Mod) and (_by_one(test.left) or self.sizes.int_value(test.left.right) == 1):
+            return False  # (`if (epoch + 1) % 1 == 0:` holds on every iteration; so does `% params.delay` with the
+            # settings class's `delay = 1`)
         if isinstance(test, ast.BoolOp):  # `a and b` runs when both hold: a guard if either is one; `a or b` when
             # either holds: a guard only if both are (`not self.training or random.random() > eps` runs on most steps)
             combine = any if isinstance(test.op, ast.And) else all
