@@ -359,6 +359,20 @@ class FileIndex:
                 found = node
         return found
 
+    def last_write_reaching(self, name: str, statement: Optional[ast.stmt]) -> Optional[ast.stmt]:
+        """``last_write_before`` in ``statement``'s block, else in the blocks around it -- out of a loop, a branch, and
+        a nested ``def run_fn(): transform_fn(waveform)`` whose free name the enclosing function bound."""
+        for _ in range(8):
+            if statement is None:
+                return None
+            written = self.last_write_before(name, statement)
+            if written is not None:
+                return written
+            statement = self.parents.get(statement)
+            while statement is not None and not isinstance(statement, ast.stmt):
+                statement = self.parents.get(statement)
+        return None
+
 
 _TEXT_METHODS = frozenset({"decode", "batch_decode", "join", "format", "strip", "lower", "upper", "replace"})
 

@@ -109,14 +109,14 @@ def is_loader(name: str, call) -> bool:
 DATASETS_OF_TENSORS = frozenset({"torch.utils.data.TensorDataset"})
 # Calls that hand back parts of the arrays they are given, of the same dtype (a float64 X stays float64).
 SPLITTING_CALLS = frozenset({"sklearn.model_selection.train_test_split", "numpy.split", "numpy.array_split"})
-PASSTHROUGH_CALLS = frozenset({
+# w = nn.Parameter(t): a tensor (not a module), the tensor it wraps
+MODULE_PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+PASSTHROUGH_CALLS = MODULE_PARAMETERS | frozenset({
     "iter", "next", "list", "tuple", "sorted", "reversed", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm",
     "tqdm.notebook.tqdm", "torch.compile", "copy.deepcopy",
     "torch.autograd.Variable", "torch.autograd.variable.Variable",  # pre-0.4 code: a Variable is its tensor
-    "torch.nn.Parameter", "torch.nn.parameter.Parameter",  # a tensor (not a module): w = nn.Parameter(t)
     "einops.repeat", "einops.rearrange",  # the tensor they are handed, tiled or reshaped, where it was
 })
-MODULE_PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 # Methods of other libraries' objects that hand back float64 NumPy arrays (nibabel's image.get_fdata(), whose dtype
 # argument defaults to float64)
 F64_ARRAY_METHODS = frozenset({"get_fdata"})
@@ -315,19 +315,19 @@ TRANSFORM_NAME = re.compile(r"^_*(transforms?|augment\w*|aug|preprocess|\w+_(tra
 TEXT_DECODING = re.compile(r"(greedy|beam|ctc|viterbi)_?(search_?)?decod"
                            r"|^decode_(pred|output|text|label|seq|string|word|char)", re.IGNORECASE)
 # (decode_predictions(outputs, idx_to_char): the network's output read into strings)
-# A helper the file does not show, by its name, that writes what it is handed out (a file, a figure): handed a
-# CUDA tensor it must copy it to the host first, so it waits for the GPU (not a per-step read of a value, though).
 # A helper the file does not show, by its name, that turns what it is handed into host data (tensor2array(pred),
 # to_numpy(x)): handed a CUDA tensor it copies it back, so it waits for the GPU -- a clock read after it has waited.
 TO_HOST = re.compile(r"^_*(tensor_?(2|to)_?(array|arr|np|numpy|img|image|im|list)|to_(numpy|np|array|list))$",
                      re.IGNORECASE)
+# A helper the file does not show, by its name, that writes what it is handed out (a file, a figure): handed a
+# CUDA tensor it must copy it to the host first, so it waits for the GPU (not a per-step read of a value, though).
 WRITES_OUT = re.compile(r"^_*(save|write|dump|export|store|imsave|imwrite|plot|show|draw|visuali[sz]e|render)",
                         re.IGNORECASE)
-# A helper, by its name, that fetches or places data (or builds a model) on the device it is handed.
 # A helper of the user's project, by its name, that puts what it is handed on the GPU: the pre-0.4 idiom
 # `def to_var(x): return Variable(x.cuda())`, `to_cuda(batch)`, `to_gpu(model)` (its result is on the GPU).
 MOVES_TO_GPU = re.compile(r"^_*(to_var|to_cuda|to_gpu|cuda_var|var_cuda|move_to_(cuda|gpu))(_if_available)?$",
                           re.IGNORECASE)
+# A helper, by its name, that fetches or places data (or builds a model) on the device it is handed.
 DATA_ON_DEVICE_HINT = re.compile(r"^_*(get|load|fetch|next|sample|prepare|make|build|create|init|move|send|read)"
                                  r"|batch|to_device|to_cuda|to_gpu|model", re.IGNORECASE)
 # ... but not the objects that make data later (create_loader(dataset, device=device) returns a loader).

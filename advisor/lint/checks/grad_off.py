@@ -28,7 +28,7 @@ def grad_mode_of_caller(ctx, call: ast.Call, evaluated: bool = False) -> bool:
 def _caller_decides(ctx, info: Optional[FunctionInfo], depth: int, evaluated: bool = False) -> bool:
     """A model's forward, a method of it (``pnet_forward``, ``voxelize``) called only by such methods, or one the
     file never calls."""
-    if info is None or info.class_info is None or not info.class_info.is_model:
+    if info is None or not info.of_a_model:
         return False
     if _CALLER_DECIDES.search(info.name):
         return True

@@ -32,7 +32,7 @@ def inference_sites(ctx, call: ast.Call, training: dict) -> list[ast.AST]:
     """Where to report the forward ``call`` of a loop-free helper: ``[call]`` itself, the calling lines of loops that
     do not train, or nothing (no caller in a loop, or every such caller needs the graph)."""
     info = ctx.function_of(call)
-    if info is None or info.class_info is not None and info.class_info.is_model \
+    if info is None or info.of_a_model \
             or any(ctx.index.scope_of(loop) is info.node for loop in ctx.index.loops):
         return []  # (a helper with loops of its own runs whole passes: train_model(fold) per fold; a model's own
         # method, model.encoding(img), is a forward of the model where it is called, judged there)

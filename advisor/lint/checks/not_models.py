@@ -33,21 +33,6 @@ def feature_transform(ctx, model: ast.AST) -> bool:
                               for v in made)
 
 
-def _reaching_write(ctx, name: str, statement: Optional[ast.stmt]) -> Optional[ast.stmt]:
-    """The last write of ``name`` before ``statement`` in its block, else in the blocks around it -- out of a loop, a
-    branch, and a nested ``def run_fn(): transform_fn(waveform)`` whose free name the enclosing function bound."""
-    for _ in range(8):
-        if statement is None:
-            return None
-        written = ctx.index.last_write_before(name, statement)
-        if written is not None:
-            return written
-        statement = ctx.index.parents.get(statement)
-        while statement is not None and not isinstance(statement, ast.stmt):
-            statement = ctx.index.parents.get(statement)
-    return None
-
-
 def _unmoved(value: ast.AST) -> ast.AST:
     """``Spectrogram(n_fft).to(device)`` / ``nn.Conv2d(...).cuda().eval()`` -> the constructor call."""
     while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
@@ -139,7 +124,7 @@ def _a_transform(ctx, model: ast.AST) -> bool:
         return False
     statement = ctx.index.statement_of(model)
     for _ in range(3):  # (transform_fn = torch.jit.script(transform_fn): look one binding further back)
-        written = _reaching_write(ctx, model.id, statement)
+        written = ctx.index.last_write_reaching(model.id, statement)
         assignment = _assignment_in(written, model.id)  # (`if jitted: transform_fn = torch.jit.script(...)`)
         if not isinstance(assignment, ast.Assign) or not isinstance(assignment.value, ast.Call):
             return False

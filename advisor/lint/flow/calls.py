@@ -200,7 +200,7 @@ class CallEvaluator(MethodResults):
     def _in_module_method(self) -> bool:
         """Is the code evaluated now a method of one of the file's nn.Module classes?"""
         info = self.scopes.functions.get(self.scope)
-        return info is not None and info.class_info is not None and info.class_info.is_model
+        return info is not None and info.of_a_model
 
     def _factory(self, name: str, node: ast.Call, pos: list[int], kw: Kw) -> int:
         if "device" in kw:  # (device=0: a GPU's index)

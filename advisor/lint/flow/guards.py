@@ -116,9 +116,9 @@ class BranchGuards:
             return not self._fixed_bound_filter(test, stop) and not _differs_from_a_constant(test) \
                 and not _emptiness_test(test) and not _healthy_path(test)
         if self.kind(test) & CUDA_TENSOR or isinstance(test, ast.Compare) and isinstance(test.left, ast.BinOp) \
-                and isinstance(test.left.op, ast.Mod) and (_by_one(test.left) or self.sizes.int_value(test.left.right) == 1):
-            return False  # (`if (epoch + 1) % 1 == 0:` holds on every iteration; so does `% params.delay` with the
-            # settings class's `delay = 1`)
+                and isinstance(test.left.op, ast.Mod) and self.sizes.int_value(test.left.right) == 1:
+            return False  # (`if (epoch + 1) % 1 == 0:` holds on every iteration; so does `% print_interval` with
+            # `print_interval = 1`)
         if isinstance(test, ast.BoolOp):  # `a and b` runs when both hold: a guard if either is one; `a or b` when
             # either holds: a guard only if both are (`not self.training or random.random() > eps` runs on most steps)
             combine = any if isinstance(test.op, ast.And) else all
@@ -183,11 +183,15 @@ class BranchGuards:
         return bool(values) and all(self.index.scope_of(v) is not function and not self.index.enclosing_loops(v)
                                     for v in values)
 
+    def _bound_in(self, name: str, loop: ast.AST) -> list[ast.AST]:
+        """The values ``loop`` binds ``name`` to, inside it."""
+        return [v for v in self.index.assigned_values.get(name, ()) if loop in self.index.ancestors(v)]
+
     def _names_a_phase(self, name: str, loop: ast.AST) -> bool:
         """``d_join = (args.discriminator_join <= step_count)`` in the loop: a name the loop binds only to a threshold
         test of its counter that is no guard itself -- once past the threshold it holds on every iteration (a phase
         of training: the discriminator joins), so a branch under it (or its else, before) runs on every step."""
-        inside = [v for v in self.index.assigned_values.get(name, ()) if loop in self.index.ancestors(v)]
+        inside = self._bound_in(name, loop)
         return bool(inside) and all(
             isinstance(v, ast.Compare) and len(v.ops) == 1 and isinstance(v.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE))
             and not self.is_guard(v, loop) for v in inside)
@@ -195,7 +199,7 @@ class BranchGuards:
     def _switched_once(self, name: str, loop: ast.AST) -> bool:
         """``needs_calibration = False`` after the calibration batches: a flag the loop sets only to one constant
         changes once at most, so a branch under it runs on every iteration of a stretch, not on some."""
-        inside = [v for v in self.index.assigned_values.get(name, ()) if loop in self.index.ancestors(v)]
+        inside = self._bound_in(name, loop)
         return bool(inside) and all(isinstance(v, ast.Constant) and isinstance(v.value, bool) for v in inside) \
             and len({v.value for v in inside}) == 1
 
@@ -285,11 +289,6 @@ def _one_iteration(test: ast.Compare, stop: Optional[ast.AST], assigned: set[str
         return varies(node) and not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len"
                                         for n in ast.walk(node))
     return any(map(counts, sides)) and not all(map(varies, sides))  # (`batch_idx + 1 == len(loader)` too)
-
-
-def _by_one(node: ast.BinOp) -> bool:
-    """``(epoch + 1) % 1``: a print interval of one, left at its smallest -- it holds on every iteration."""
-    return isinstance(node.right, ast.Constant) and node.right.value == 1
 
 
 def _differs_from_a_constant(test: ast.AST) -> bool:

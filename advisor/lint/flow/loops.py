@@ -179,8 +179,7 @@ class LoopAnalysis(BranchGuards, FlowView):
         """A loop in an nn.Module's own ``forward`` (an RNN unrolled over time steps, a walk over layers) is
         part of one forward pass: the loop that calls the model still runs one step per iteration."""
         info = self.flow.scopes.functions.get(self.index.scope_of(loop))
-        return info is not None and info.name == "forward" and info.class_info is not None \
-            and info.class_info.is_model
+        return info is not None and info.name == "forward" and info.of_a_model
 
     def runs_update(self, loop: ast.AST) -> bool:
         """Does the loop's own body (inner loops aside) run ``loss.backward()`` / ``optimizer.step()`` on CUDA?"""

@@ -39,6 +39,11 @@ class FunctionInfo:
         return self.node.name
 
     @property
+    def of_a_model(self) -> bool:
+        """A method of one of the file's nn.Module classes."""
+        return self.class_info is not None and self.class_info.is_model
+
+    @property
     def takes_self(self) -> bool:
         if self.class_info is None or not self.positional:
             return False

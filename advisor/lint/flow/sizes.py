@@ -317,8 +317,9 @@ class TensorSizes(IntValues):
             if last in api.FUNCTIONAL_LOSSES:
                 sizes = [self._operand(a, depth) for a in call.args[:2]]
                 return None if None in sizes or not any(sizes) else max(sizes)  # type: ignore[type-var]
-        if qualified in ("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.autograd.Variable",
-                         "torch.autograd.variable.Variable") and call.args:  # the tensor it wraps
+        if (qualified in api.MODULE_PARAMETERS or qualified in ("torch.autograd.Variable",
+                                                               "torch.autograd.variable.Variable")) \
+                and call.args:  # the tensor it wraps
             return self.numel(call.args[0], depth + 1)
         if isinstance(call.func, ast.Name) and not qualified:
             if self.loss_module(call.func):  # loss_fn(z, y): reduces (or keeps) its inputs' elements

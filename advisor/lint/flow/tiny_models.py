@@ -16,7 +16,7 @@ from typing import Callable, Optional
 
 from advisor.lint.flow.op_sizes import REDUCING_METHODS, SAME_SIZE_FUNCTIONS, SAME_SIZE_METHODS, VIEWS
 from advisor.lint.index import parameter_defaults
-from advisor.lint.torch_api import FUNCTIONAL_ELEMENTWISE
+from advisor.lint.torch_api import FUNCTIONAL_ELEMENTWISE, MODULE_PARAMETERS
 
 # Layers without sizes of their own, whose output has as many elements as their input.
 _SIZE_FREE = frozenset({
@@ -171,8 +171,7 @@ class TinyModels:
 
     def _parameter(self, value: ast.AST, known: Sizes) -> Optional[TinyModel]:
         """``nn.Parameter(torch.randn(1, requires_grad=True))``: a parameter the code sizes."""
-        if not (isinstance(value, ast.Call) and self._qual(value.func) in ("torch.nn.Parameter",
-                                                                          "torch.nn.parameter.Parameter")
+        if not (isinstance(value, ast.Call) and self._qual(value.func) in MODULE_PARAMETERS
                 and value.args and isinstance(value.args[0], ast.Call)):
             return None
         factory = value.args[0]
