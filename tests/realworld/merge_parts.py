@@ -1,12 +1,12 @@
 """Merge the parts of a new lint corpus, gathered in helper worktrees, into tests/realworld/scripts_rN.
 
 Usage (from the repository root; the corpus's `about` text on standard input):
-    python -m tests.realworld.merge_parts 60 /work/wt/corpus60a /work/wt/corpus60b ... < about.txt
+    python -m tests.realworld.merge_parts 60 /work/wt/corpus60a /work/wt/corpus60b ... [--drop 14656 ...] < about.txt
 
 Each worktree holds `tests/realworld/scripts_rN/labels_X.json` (keys `pool/NNNNN_slug.py`), the scripts under
 `scripts_rN/pool/` (never committed) and its part note `README_scripts_rN_X.md`. The merge drops a file whose source
 an earlier part or an earlier corpus already has (same repository file or search-index id) or that does not parse,
-splits the rest once by repository (repository_split.py, seed N x 11) and writes `scripts_rN/{dev,heldout}/`,
+or that the lead names with --drop (a near-duplicate a gatherer flags), splits the rest once by repository (repository_split.py, seed N x 11) and writes `scripts_rN/{dev,heldout}/`,
 `scripts_rN/labels.json` and the part notes. It prints what it dropped and the halves' counts; it never runs lint.
 """
 
@@ -32,12 +32,14 @@ def _earlier_sources(number: int) -> tuple[set[str], set[str]]:
         if labels.parent.name == f"scripts_r{number}":
             continue
         for item in json.loads(labels.read_text())["items"].values():
+            if "source" not in item:  # a second labelling's item names its file by key only
+                continue
             origins.add(source_origin(item["source"]))
             ids.update(re.findall(r"file id (\d+)", item["source"]))
     return origins, ids
 
 
-def merge(number: int, worktrees: list[Path], about: str) -> dict[str, dict]:
+def merge(number: int, worktrees: list[Path], about: str, drop: set[str] = frozenset()) -> dict[str, dict]:
     corpus = HERE / f"scripts_r{number}"
     origins, ids = _earlier_sources(number)
     merged: dict[str, tuple[dict, Path]] = {}
@@ -46,6 +48,9 @@ def merge(number: int, worktrees: list[Path], about: str) -> dict[str, dict]:
         for labels in sorted(part_dir.glob("labels_*.json")):
             for key, item in json.loads(labels.read_text())["items"].items():
                 name, path = key.split("/", 1)[1], part_dir / key
+                if name.split("_", 1)[0] in drop:
+                    print(f"dropped {tree.name}/{name}: named by --drop")
+                    continue
                 origin, item_ids = source_origin(item["source"]), set(re.findall(r"file id (\d+)", item["source"]))
                 if origin in origins or item_ids & ids:
                     print(f"dropped {tree.name}/{name}: source already used ({origin})")
@@ -75,8 +80,10 @@ def merge(number: int, worktrees: list[Path], about: str) -> dict[str, dict]:
 
 
 def main() -> None:
-    number, worktrees = int(sys.argv[1]), [Path(p) for p in sys.argv[2:]]
-    items = merge(number, worktrees, sys.stdin.read().strip())
+    args = sys.argv[1:]
+    dropped = args.index("--drop") if "--drop" in args else len(args)
+    number, worktrees, drop = int(args[0]), [Path(p) for p in args[1:dropped]], set(args[dropped + 1:])
+    items = merge(number, worktrees, sys.stdin.read().strip(), drop)
     for half in ("dev", "heldout"):
         mine = [v for k, v in items.items() if k.startswith(half + "/")]
         per_check = Counter(f["id"] for v in mine for f in v["findings"])
