@@ -191,6 +191,10 @@ class FileContext:
         sites = [call for name in names for call in self.index.calls_by_name.get(name, ())]
         return [call for call in sites if info in self.callees(call)]
 
+    def model_calls(self, info: FunctionInfo) -> list[ast.Call]:
+        """``model(images)`` calls that run a model class's ``forward`` (call_sites leaves them out)."""
+        return self._loops.model_calls(info)
+
     # -- loops -------------------------------------------------------------------------------------------
     def enclosing_loops(self, node: ast.AST) -> list[ast.AST]:
         """Loops around ``node`` in its own function, innermost first (a for-loop's iterable is outside)."""

@@ -380,10 +380,11 @@ def _only_caller(ctx, holders) -> bool:
 
 def _sites_in_loops(ctx, info) -> list:
     """The calls of ``info`` that run in a loop: written in one, or in a function a loop calls. A call once outside
-    any loop (a first evaluation before training) is not a place that reads per step."""
+    any loop (a first evaluation before training) is not a place that reads per step. A model's forward is called as
+    ``model(x)``: the test loop's call and the training loop's are two places."""
     def in_a_loop(site) -> bool:
         if ctx.enclosing_loops(site):
             return True
         holder = ctx.function_of(site)
         return holder is not None and any(ctx.enclosing_loops(outer) for outer in ctx.call_sites(holder))
-    return [site for site in ctx.call_sites(info) if in_a_loop(site)]
+    return [site for site in ctx.call_sites(info) + ctx.model_calls(info) if in_a_loop(site)]

@@ -179,6 +179,18 @@ def _settings_only(ctx, node: ast.ClassDef) -> bool:
         if isinstance(child, (ast.Assign, ast.AnnAssign)) and child.value is not None and any(
                 isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
                 for target in (child.targets if isinstance(child, ast.Assign) else [child.target])) \
-                and not all(isinstance(part, _PLAIN) for part in ast.walk(child.value)):
+                and (not all(isinstance(part, _PLAIN) for part in ast.walk(child.value))
+                     or _names_a_network(child.value)):
             return False
     return True
+
+
+def _names_a_network(node: ast.AST) -> bool:
+    """``self.encoder = encoder`` (GraphCL's Encoder(encoder=gconv, ...)): a network handed in and kept is the module's
+    own submodule, its parameters the module's -- no setting. (A loss handed in records nothing.)"""
+    return isinstance(node, ast.Name) and bool(api.MODEL_NAME_HINT.search(node.id)) \
+        and not LOSS_OR_METRIC.search(node.id) and not _A_SETTING.search(node.id)
+
+
+_A_SETTING = re.compile(r"num|^n_|dim|size|count|len|ratio|rate|type|name|mode|kind|flag|use_", re.IGNORECASE)
+# (num_heads, head_dim, layer_norm_eps, model_type: settings whose names mention a network)

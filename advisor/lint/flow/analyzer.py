@@ -36,7 +36,7 @@ from advisor.lint.flow.kinds import (
     NUMPY,
 )
 from advisor.lint.flow.moves import moved_in_place
-from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex, evaluated_arguments
+from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex, call_sites, evaluated_arguments
 from advisor.lint.index import FileIndex, parameter_defaults
 from advisor.lint.names import Names, dotted
 
@@ -140,7 +140,7 @@ class FlowAnalyzer(ExpressionStatements, CallEvaluator):
         for name in info.positional + info.keyword_only + [info.vararg, info.kwarg]:
             if name is not None:
                 environment.env[name] = info.param_kinds.get(name, 0) or initial_parameter_kind(
-                    self.index, info, name)
+                    self.index, info, name) or self._module_model_of(info, name)
         if info.takes_self and info.class_info is not None:
             environment.env[info.positional[0]] = (MODEL if info.class_info.is_model else 0) | info.class_info.instance_bit
         seen = self.cuda_seen
@@ -158,6 +158,13 @@ class FlowAnalyzer(ExpressionStatements, CallEvaluator):
             self.dirty.update(self.scopes.children_of(info.node))
         if info.class_info is not None:
             self._share_attributes(info.class_info, info.exit_env)
+
+    def _module_model_of(self, info: FunctionInfo, name: str) -> int:
+        """``def recall_at_k(model, k=10):`` that the file never calls, beside a module-level ``model = MF(...).to(device)``:
+        a script's helper written for the script's model (labelled as written) -- its ``model`` is that model."""
+        if info.class_info is not None or not isinstance(info.parent, ast.Module) or call_sites(self.index, info):
+            return 0
+        return self.environment.module_env.get(name, 0) & (MODEL_BITS | INSTANCE_BITS)
 
     def _outer_envs(self, info: FunctionInfo) -> list[dict[str, int]]:
         envs: list[dict[str, int]] = []

@@ -30,6 +30,7 @@ from advisor.lint.flow.kinds import (
     INSTANCE_BITS,
     LOADER,
     MODEL,
+    MODEL_BITS,
     NUMPY,
 )
 from advisor.lint.flow.literals import (
@@ -294,6 +295,10 @@ class CallEvaluator(MethodResults):
             if functions:
                 return self._call_each(functions, node, pos, kw)
         out = self.call_value(held, pos, kw) | self.run_forward(held, node, pos, kw)
+        if not out and held & CUDA_TENSOR and not held & (MODEL_BITS | CUDA_FN) and pos:
+            # `loss_fn = losses.structure_loss().to(device)`, then loss_fn(pred, y): what .to() moved was no tensor
+            # (a tensor is not callable) but a module the file's factory built -- run on the GPU, it hands back CUDA data
+            return CUDA_TENSOR
         if every_kind(pos, kw) & CUDA_TENSOR and not held & (CUDA_MODEL | CUDA_TENSOR | CPU_TENSOR) \
                 and (held & MODEL or not held and api.MODEL_NAME_HINT.search(name)):
             self.bind(name, held | MODEL | CUDA_MODEL)  # model(x) of CUDA data: the module is on the GPU too

@@ -25,7 +25,7 @@ from advisor.lint.flow.branch_shapes import (
     updates_a_running_value,
 )
 from advisor.lint.flow.conditions import bound_is_fixed, cuda_condition, mode_switch, rank_condition
-from advisor.lint.flow.kinds import CUDA_TENSOR
+from advisor.lint.flow.kinds import CUDA_TENSOR, TENSOR_BITS
 from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, target_names
 from advisor.lint.names import dotted
 
@@ -119,6 +119,10 @@ class BranchGuards:
                 and isinstance(test.left.op, ast.Mod) and self.sizes.int_value(test.left.right) == 1:
             return False  # (`if (epoch + 1) % 1 == 0:` holds on every iteration; so does `% print_interval` with
             # `print_interval = 1`)
+        if _differs_from_a_constant(test) and any(self._a_tensor(side) for side in ast.walk(test)
+                                                  if isinstance(side, ast.expr) and side is not test):
+            return False  # `if torch.mean(target) != 0.:` of a batch's CPU data: holds for almost every batch (as the
+            # host read `if loss != 0:` above)
         if isinstance(test, ast.BoolOp):  # `a and b` runs when both hold: a guard if either is one; `a or b` when
             # either holds: a guard only if both are (`not self.training or random.random() > eps` runs on most steps)
             combine = any if isinstance(test.op, ast.And) else all
@@ -161,6 +165,11 @@ class BranchGuards:
                 return _one_iteration(test, stop, assigned if isinstance(stop, LOOP_TYPES) else self.assigned(stop))
             return not mode_switch(test, assigned) and not _fixed_in(test, stop, assigned)
         return False
+
+    def _a_tensor(self, node: ast.expr) -> bool:
+        """A tensor by its kind, or the result of a torch function (``torch.mean(target)`` of a batch of unknown kind)."""
+        return bool(self.kind(node) & TENSOR_BITS) or isinstance(node, ast.Call) \
+            and (self.names.qual(node.func) or "").startswith("torch.")
 
     def _counts_an_inner_walk(self, test: ast.Compare, stop: Optional[ast.AST]) -> bool:
         """``if idx == 0:`` where idx counts a loop inside ``stop`` around the test (``for idx, metric_fn in
@@ -311,8 +320,15 @@ _BAD_VALUE_TESTS = {"isnan": True, "isinf": True, "isfinite": False}  # name -> 
 
 
 def _healthy_path(test: ast.AST) -> bool:
-    """``if loss.isnan().any() == False:``, ``if not torch.isnan(loss):``, ``if torch.isfinite(loss).all():``: the
-    branch a healthy step takes -- every iteration, unless training diverged (the reads under it count)."""
+    """``if loss.isnan().any() == False:``, ``if not torch.isnan(loss):``, ``if torch.isfinite(loss).all():``,
+    ``if not torch.isnan(loss) and not torch.isinf(loss):``: the branch a healthy step takes -- every iteration, unless
+    training diverged (the reads under it count)."""
+    return _healthy_polarity(test) is True
+
+
+def _healthy_polarity(test: ast.AST) -> Optional[bool]:
+    """True when ``test`` holds for a healthy value, False when it holds for a bad one (nan / inf), None when it is not
+    such a test. ``a and b`` is healthy when both parts are, ``a or b`` bad when both are (``isnan(l) or isinf(l)``)."""
     healthy = True
     while True:
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
@@ -322,12 +338,20 @@ def _healthy_path(test: ast.AST) -> bool:
             test, healthy = test.left, not healthy  # `... == False`
         else:
             break
+    if isinstance(test, ast.BoolOp):
+        parts = {_healthy_polarity(value) for value in test.values}
+        joined = isinstance(test.op, ast.And)  # `and` of healthy parts is healthy; `or` of bad parts is bad
+        if parts != {joined}:
+            return None  # (`a and not t.isfinite().all()`: the polarity of a part says nothing of the whole)
+        return joined == healthy
     if not isinstance(test, ast.Call):
-        return False  # (`a and not t.isfinite().all()`: the polarity of a part says nothing of the whole)
+        return None
     names = [n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
              for n in ast.walk(test) if isinstance(n, ast.Call)]
     checks = [name for name in names if name in _BAD_VALUE_TESTS]
-    return len(checks) == 1 and _BAD_VALUE_TESTS[checks[0]] != healthy
+    if len(checks) != 1:
+        return None
+    return _BAD_VALUE_TESTS[checks[0]] != healthy
 
 
 def counter_compared(test: ast.AST, above: bool) -> Optional[tuple[ast.AST, ast.AST, bool]]:

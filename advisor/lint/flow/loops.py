@@ -322,6 +322,7 @@ class LoopAnalysis(BranchGuards, FlowView):
             seen_functions.add(info)
             for name in {info.name} | self.flow.scopes.names_holding(info):
                 work.extend((site, depth + 1) for site in index.calls_by_name.get(name, ()))
+            work.extend((site, depth + 1) for site in self.model_calls(info))  # model(x) runs forward
             work.extend((site, depth + 1) for site in index.calls_by_name.get("step", ())  # optimizer.step(closure)
                         if site.args and isinstance(site.args[0], ast.Name) and site.args[0].id == info.name)
         return sorted(found, key=lambda loop: (loop.lineno, loop.col_offset))

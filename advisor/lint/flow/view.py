@@ -8,7 +8,8 @@ import ast
 from typing import Optional
 
 from advisor.lint.flow.analyzer import FlowResult
-from advisor.lint.flow.kinds import TENSOR_BITS
+from advisor.lint.flow.kinds import CUDA_MODEL, MODEL, TENSOR_BITS
+from advisor.lint.flow.scopes import FunctionInfo
 from advisor.lint.index import FileIndex
 from advisor.lint.names import Names
 
@@ -26,3 +27,13 @@ class FlowView:
     def qual(self, node: ast.AST) -> Optional[str]:
         """The import path of ``node`` unless its root name holds a tensor here (names.qual_unless_rebound)."""
         return self.names.qual_unless_rebound(node, lambda root: bool(self.flow.values.get(root, 0) & TENSOR_BITS))
+
+    def model_calls(self, info: FunctionInfo) -> list[ast.Call]:
+        """``model(images)`` of an instance of the user's model class: the calls that run its ``forward`` through
+        ``__call__``, which calls by the function's name leave out."""
+        owner = info.class_info
+        if info.name != "forward" or owner is None or not owner.is_model:
+            return []
+        return [call for call in self.index.calls
+                if not (isinstance(call.func, ast.Attribute) and call.func.attr == "forward")
+                and self.kind(call.func) & owner.instance_bit and self.kind(call.func) & (MODEL | CUDA_MODEL)]

@@ -1,0 +1,147 @@
+"""Classes of session 24 (issue 12), each with its must-not twin, fixed on r60's dev half."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+_HEALTHY_BOTH = """
+import torch
+def evaluate_loss(model, loader, criterion, device):
+    total = 0.0
+    with torch.no_grad():
+        for x, y in loader:
+            loss = criterion(model(x.to(device)), y.to(device))
+            if {test}:
+                total += loss.item()
+    return total
+"""
+
+_FACTORY_LOSS = """
+import torch
+import losses
+structure_loss_fn = None
+def main(loader, net, opt):
+    global structure_loss_fn
+    device = torch.device({device})
+    structure_loss_fn = losses.structure_loss().to(device)
+    for images, masks in loader:
+        pred = net(images.to(device))
+        loss = structure_loss_fn(pred, masks.to(device))
+        loss.backward()
+        opt.step()
+        print(loss.item())
+"""
+
+_UNCALLED_EVAL = """
+import torch
+device = torch.device("cuda")
+def recall_at_k(model, k=10):
+    with torch.no_grad():
+        scores = model.user_emb.weight @ model.item_emb.weight.t()
+        hits = []
+        for u in test_users:
+            hits.append(torch.topk(scores[u], k)[1].cpu().numpy())
+        return hits
+model = MatrixFactorization(100, 50){move}
+"""
+
+_BATCH_FILTER = """
+import torch
+def train(train_loader, model, opt, loss_fn, device):
+    predictions = []
+    for data, target in train_loader:
+        opt.zero_grad()
+        if {test}:
+            prediction = model(data.to(device))
+            loss = loss_fn(prediction, target.to(device))
+            predictions.extend(prediction.cpu().detach())
+            loss.backward()
+            opt.step()
+    return predictions
+"""
+
+_FORWARD_READS = """
+import torch
+import numpy as np
+class SNN(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(40, 10)
+    def forward(self, x):
+        out = self.fc(x)
+        return out, np.mean(np.abs(x.detach().cpu().numpy()))
+model = SNN().to("cuda")
+def test(loader):
+    for images, labels in loader:
+        predictions, rate = model(images.to("cuda"))
+def train(loader, optimizer):
+    for images, labels in loader:
+        predictions, _ = model(images.to("cuda"))
+        optimizer.zero_grad()
+        loss = predictions.sum()
+        loss.backward()
+        optimizer.step()
+test(test_loader)
+train(train_loader, optimizer)
+"""
+
+_HANDED_ENCODER = """
+import torch
+class Encoder(torch.nn.Module):
+    def __init__(self, {param}):
+        super().__init__()
+        self.inner = {param}
+    def forward(self, x):
+        return torch.relu(x) if isinstance(self.inner, int) else self.inner(x)
+def test(model, dataloader, device):
+    model.eval()
+    outs = []
+    for data in dataloader:
+        outs.append(model(data.to(device)))
+    return torch.cat(outs)
+def main():
+    device = torch.device("cuda")
+    model = Encoder({passed}).to(device)
+    test(model, loader, device)
+main()
+"""
+
+CASES = [
+    ("GA103", "if not torch.isnan(loss) and not torch.isinf(loss): the path every healthy batch takes, so the read "
+     "under it runs per batch too (r60 dev 14613)",
+     _HEALTHY_BOTH.format(test="not torch.isnan(loss) and not torch.isinf(loss)"), [7, 8]),
+    ("GA103", "not (isnan(loss) or isinf(loss)) is the same healthy path",
+     _HEALTHY_BOTH.format(test="not (torch.isnan(loss) or torch.isinf(loss))"), [7, 8]),
+    ("GA103", "twin: isnan(loss) or isinf(loss) holds only for a diverged batch: the read under it is rare",
+     _HEALTHY_BOTH.format(test="torch.isnan(loss) or torch.isinf(loss)"), [7]),
+    ("GA103", "structure_loss_fn = losses.structure_loss().to(device), then structure_loss_fn(pred, y): a tensor is not "
+     "callable, so what .to() moved is a module, and its output on CUDA inputs is CUDA data (r60 dev 14969)",
+     _FACTORY_LOSS.format(device='"cuda" if torch.cuda.is_available() else "cpu"'), [13]),
+    ("GA103", "twin: the same on the CPU reads nothing back", _FACTORY_LOSS.format(device='"cpu"'), []),
+    ("GA103", "def recall_at_k(model, k) the script never calls, beside a module-level model = MF(...).to(device): the "
+     "helper is written for that model, so its per-user .cpu() reads the GPU (r60 dev 14802)",
+     _UNCALLED_EVAL.format(move=".to(device)"), [8]),
+    ("GA103", "twin: the script's model stays on the CPU", _UNCALLED_EVAL.format(move=""), []),
+    ("GA103", "if torch.mean(target) != 0. and torch.mean(target) != 1.: a batch filter that drops the rare one-class "
+     "batch holds for almost every batch, so the per-batch .cpu() under it counts (r60 dev 14957)",
+     _BATCH_FILTER.format(test="torch.mean(target) != 0. and torch.mean(target) != 1."), [9]),
+    ("GA103", "twin: if torch.mean(target) == 0.: only the one-class batches take the branch",
+     _BATCH_FILTER.format(test="torch.mean(target) == 0."), []),
+    ("GA103", "a model's forward that reads its input back, called as model(images) from the test loop and the training "
+     "loop: two places that chose to run it per step, each reported at its calling line (session-12 placement; r60 "
+     "dev 14960)", _FORWARD_READS, [13, 16]),
+    ("GA103", "twin: called from one loop only, the read is reported inside the forward",
+     _FORWARD_READS.replace("        predictions, rate = model(images.to(\"cuda\"))", "        pass"), [9]),
+    ("GA107", "Encoder(encoder=gconv) keeps the network it is handed (self.encoder = encoder): its parameters are the "
+     "module's, so the evaluation loop's forward after eval() records a graph (r60 dev 14809)",
+     _HANDED_ENCODER.format(param="encoder", passed="GConv(2, 32)"), [12]),
+    ("GA107", "twin: a module that keeps only a setting handed in (self.num_layers = num_layers) has no parameter",
+     _HANDED_ENCODER.format(param="num_layers", passed="2"), []),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_s24_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
