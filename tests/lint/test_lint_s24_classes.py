@@ -108,6 +108,19 @@ def main():
 main()
 """
 
+_COUNTED_INDEX = """
+import torch
+MAX_STEP = 50
+device = torch.device("cuda")
+def evaluate(model, loader):
+    for batch in loader:
+        pred = model(batch.to(device))
+        for student in range(pred.shape[0]):
+            steps = pred[student].shape[0]
+            index = torch.LongTensor([[i for i in range({count})]]).to(device)
+            picked = pred[student].gather(0, index)
+"""
+
 CASES = [
     ("GA103", "if not torch.isnan(loss) and not torch.isinf(loss): the path every healthy batch takes, so the read "
      "under it runs per batch too (r60 dev 14613)",
@@ -139,6 +152,11 @@ CASES = [
      _HANDED_ENCODER.format(param="encoder", passed="GConv(2, 32)"), [12]),
     ("GA107", "twin: a module that keeps only a setting handed in (self.num_layers = num_layers) has no parameter",
      _HANDED_ENCODER.format(param="num_layers", passed="2"), []),
+    ("GA105", "torch.LongTensor([[i for i in range(MAX_STEP - 1)]]).to(device) per student: the numbers up to a "
+     "constant are the same list on every iteration, copied again each time (r60 dev 14820)",
+     _COUNTED_INDEX.format(count="MAX_STEP - 1"), [9]),
+    ("GA105", "twin: up to a length the loop computes (steps), the list may change", _COUNTED_INDEX.format(count="steps"),
+     []),
 ]
 
 

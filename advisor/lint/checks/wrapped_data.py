@@ -39,12 +39,38 @@ def wrapped_data(ctx, node: ast.AST) -> Optional[str]:
             data = data.func.value  # torch.from_numpy(y_train.reshape(-1, 1)): still y_train's values
         if isinstance(data, ast.Call) and ctx.qual(data.func) in _ARRAY_OF and len(data.args) == 1:
             data = data.args[0]  # torch.from_numpy(np.array([0.9] * batch_size)): the list's values
-        literal = is_literal(data) or _repeated_literal(data)  # torch.tensor([0.5, 2.0]), [0.9] * batch_size
+        literal = is_literal(data) or _repeated_literal(data) or _counted_literal(data)  # torch.tensor([0.5, 2.0]),
+        # [0.9] * batch_size, [[i for i in range(C.MAX_STEP - 1)]]
         return dotted(data) or (ast.unparse(data) if literal else None)
     return None
 
 
 _ARRAY_OF = frozenset({"numpy.array", "numpy.asarray"})
+
+
+def _counted_literal(node: ast.AST) -> bool:
+    """``[[i for i in range(C.MAX_STEP - 1)]]``: the numbers up to a constant (a capitalised name, a config field, a
+    number), written as a comprehension -- the same values on every call, like a list written out."""
+    while isinstance(node, (ast.List, ast.Tuple)) and len(node.elts) == 1:
+        node = node.elts[0]
+    if not (isinstance(node, ast.ListComp) and len(node.generators) == 1):
+        return False
+    walk = node.generators[0]
+    return not walk.ifs and isinstance(walk.target, ast.Name) and isinstance(node.elt, ast.Name) \
+        and node.elt.id == walk.target.id and isinstance(walk.iter, ast.Call) \
+        and isinstance(walk.iter.func, ast.Name) and walk.iter.func.id == "range" \
+        and all(_a_constant(argument) for argument in walk.iter.args)
+
+
+def _a_constant(node: ast.AST) -> bool:
+    """A number, ``MAX_STEP``, ``C.MAX_STEP`` / ``config.max_len``, or arithmetic of those."""
+    if isinstance(node, ast.BinOp):
+        return _a_constant(node.left) and _a_constant(node.right)
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int)
+    if isinstance(node, ast.Name):
+        return node.id.isupper()
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id != "self"
 
 
 def _repeated_literal(node: ast.AST) -> bool:
