@@ -121,6 +121,23 @@ def evaluate(model, loader):
             picked = pred[student].gather(0, index)
 """
 
+_AGENT_ACTION = """
+import torch
+from torch.distributions import Categorical
+class Agent:
+    def __init__(self, model, device):
+        self.model = model.to(device)
+        self.device = device
+    def evaluate(self, env):
+        with torch.no_grad():
+            self.model.eval()
+            return self.model.forward(env.reset(), self.device)
+    def select_action(self, s):
+{before}        dist = self.model.forward(s, self.device)
+        action = Categorical(dist).sample()
+        return {handed}
+"""
+
 CASES = [
     ("GA103", "if not torch.isnan(loss) and not torch.isinf(loss): the path every healthy batch takes, so the read "
      "under it runs per batch too (r60 dev 14613)",
@@ -157,6 +174,13 @@ CASES = [
      _COUNTED_INDEX.format(count="MAX_STEP - 1"), [9]),
     ("GA105", "twin: up to a length the loop computes (steps), the list may change", _COUNTED_INDEX.format(count="steps"),
      []),
+    ("GA107", "select_action() hands back the policy's distribution with the action; only evaluate() puts self.model in "
+     "eval mode: the distribution may feed a policy-gradient loss elsewhere (r60 dev 14815)",
+     _AGENT_ACTION.format(before="", handed="action, dist"), []),
+    ("GA107", "twin: the method itself puts the model in eval mode", _AGENT_ACTION.format(
+        before="        self.model.eval()\n", handed="action, dist"), [13]),
+    ("GA107", "twin: only the sampled action goes back: the graph is recorded for nothing",
+     _AGENT_ACTION.format(before="", handed="action.item()"), [12]),
 ]
 
 

@@ -46,7 +46,7 @@ from advisor.lint.checks import grad_state
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.forwards import model_of, trains
 from advisor.lint.checks.grad_off import grad_mode_of_caller, grad_off, grad_switched_off_lines, method_grad_off
-from advisor.lint.checks.helper_forwards import helper_forward_hits
+from advisor.lint.checks.helper_forwards import evaluated_elsewhere_handed_back, helper_forward_hits
 from advisor.lint.checks.not_models import (
     LOSS_OR_METRIC,
     feature_transform,
@@ -175,6 +175,9 @@ def run(ctx) -> Iterator[Hit]:
                       "copied in and never trained, yet its graph is recorded and the backward pass walks it "
                       "(run it under torch.no_grad())", node=call)
             continue
+        if ctx.kind(model) & EVAL and evaluated_elsewhere_handed_back(ctx, call, model):
+            continue  # an agent's select_action(): another method's self.model.eval(), and the distribution handed
+            # back (with the action) may feed a policy-gradient loss elsewhere
         if ctx.kind(model) & EVAL:
             once = not loops and isinstance(scope, ast.Module) and not ctx.unit.is_notebook
             clock = None

@@ -18,6 +18,7 @@ from advisor.lint.checks.training_steps import backward_of, sample_after_trainin
 from advisor.lint.flow.kinds import CPU_TENSOR, CUDA_TENSOR
 from advisor.lint.flow.steps import steps_environment
 from advisor.lint.model import Hit
+from advisor.lint.names import dotted
 
 
 def helper_forward_hits(ctx, call: ast.Call, model: ast.AST, training: dict, reported: set) -> Iterator[Hit]:
@@ -75,3 +76,31 @@ def helper_forward_hit(ctx, call: ast.Call, site: ast.AST, model: ast.AST) -> Hi
     return Hit(f"{short(site)} runs {short(model)}'s forward ({where(ctx, call)}) on every iteration of the loop "
                f"at {where(ctx, ctx.index.enclosing_loops(site)[0])} with autograd on and no backward pass (no "
                "torch.no_grad() or torch.inference_mode() around it)", node=site)
+
+
+def evaluated_elsewhere_handed_back(ctx, call: ast.Call, model: ast.AST) -> bool:
+    """``dist = self.model.forward(s, self.device); ...; return action, dist`` in a method that never puts
+    ``self.model`` in eval mode itself (evaluate() does): the output goes back to the caller, which may train on it."""
+    key, info = dotted(model), ctx.function_of(call)
+    if not key or not key.startswith("self.") or info is None or _evaluates(info, key) or any(
+            _evaluates(caller, key) for caller in _callers(ctx, info, 2)):
+        return False  # (vali(): self.model.eval(), then a batch helper that hands the outputs back: helper_forward_hits)
+    statement = ctx.index.statement_of(call)
+    names = {t.id for target in getattr(statement, "targets", []) for t in ast.walk(target) if isinstance(t, ast.Name)}
+    return any(isinstance(node, ast.Return) and any(  # (return x.cpu().numpy(): host data, no graph handed back)
+        isinstance(part, ast.Name) and part.id in names
+        for part in (node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]))
+        for node in ast.walk(info.node))
+
+
+def _evaluates(info, key: str) -> bool:
+    """Does the function put ``key`` in eval mode (``self.model.eval()``, or ``self.set_eval()`` of the class)?"""
+    return any(isinstance(c.func, ast.Attribute) and (c.func.attr == "eval" and dotted(c.func.value) == key
+                                                      or "eval" in c.func.attr and dotted(c.func.value) == "self")
+               for c in ast.walk(info.node) if isinstance(c, ast.Call))
+
+
+def _callers(ctx, info, depth: int) -> list:
+    found = [ctx.function_of(site) for site in ctx.call_sites(info)]
+    found = [f for f in found if f is not None and f is not info]
+    return found + [g for f in found for g in _callers(ctx, f, depth - 1)] if depth > 0 else found
