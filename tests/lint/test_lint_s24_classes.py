@@ -138,6 +138,25 @@ class Agent:
         return {handed}
 """
 
+_NEXT_BATCH = """
+import time
+import torch
+device = torch.device("cuda")
+model = Net().to(device)
+def train(loader, optimizer):
+    batch_times = []
+    it = iter({source})
+    for step in range(1, 1000):
+        start = time.time()
+        batch = next(it)
+        pred = model(batch.to(device))
+        pred.sum().backward()
+        optimizer.step()
+        batch_times.append(time.time() - start)
+    print(sum(batch_times) / len(batch_times))
+train(train_loader, opt)
+"""
+
 CASES = [
     ("GA103", "if not torch.isnan(loss) and not torch.isinf(loss): the path every healthy batch takes, so the read "
      "under it runs per batch too (r60 dev 14613)",
@@ -181,6 +200,11 @@ CASES = [
         before="        self.model.eval()\n", handed="action, dist"), [13]),
     ("GA107", "twin: only the sampled action goes back: the graph is recorded for nothing",
      _AGENT_ACTION.format(before="", handed="action.item()"), [12]),
+    ("GA102", "it = iter(loader); for step in range(...): batch = next(it): a training run over a DataLoader, one "
+     "batch a step -- its per-step clock's cold first step is noise, as in `for batch in loader` (r60 dev 14625)",
+     _NEXT_BATCH.format(source="loader"), []),
+    ("GA102", "twin: batches drawn from a generator of the file's own are no DataLoader",
+     _NEXT_BATCH.format(source="make_batches()"), [11]),
 ]
 
 

@@ -277,7 +277,23 @@ class LoopAnalysis(BranchGuards, FlowView):
             iterable = iterable.value  # loaders['test'], dataloaders[phase]: one of a dict of loaders; and by name
         named_loader = isinstance(iterable, (ast.Name, ast.Attribute)) and not self.kind(iterable) \
             and named_like_loader(last_identifier(iterable))  # (data_loader = get_dataloader(...), self.train_loader)
-        return bool(self.kind(iterable) & LOADER) or named_loader
+        return bool(self.kind(iterable) & LOADER) or named_loader or self._draws_from_loader(loop)
+
+    def _draws_from_loader(self, loop: ast.AST) -> bool:
+        """``loader = iter(train_data); for step in range(1, n + 1): batch = next(loader)``: one batch an iteration."""
+        return any(isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call)
+                   and isinstance(statement.value.func, ast.Name) and statement.value.func.id == "next"
+                   and statement.value.args and self._a_loader_iterator(statement.value.args[0])
+                   for statement in getattr(loop, "body", []))
+
+    def _a_loader_iterator(self, node: ast.AST) -> bool:
+        if self.kind(node) & LOADER:
+            return True
+        bound = self.index.assigned_values.get(node.id, []) if isinstance(node, ast.Name) else []
+        made = bound[0] if len(bound) == 1 else None
+        return isinstance(made, ast.Call) and isinstance(made.func, ast.Name) and made.func.id == "iter" \
+            and len(made.args) == 1 and isinstance(made.args[0], (ast.Name, ast.Attribute)) \
+            and (bool(self.kind(made.args[0]) & LOADER) or named_like_loader(last_identifier(made.args[0])))
 
     def iterations(self, loop: ast.AST) -> Optional[int]:
         """The iteration count the code spells out (``range(100_000)``, ``while i < N``), else None."""
