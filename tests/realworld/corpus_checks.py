@@ -53,7 +53,7 @@ def check_item(scripts: Path, key: str, item: dict) -> None:
     try:
         with warnings.catch_warnings():  # third-party code: invalid escapes in Windows paths are theirs
             warnings.simplefilter("ignore")
-            ast.parse(text)
+            ast.parse((scripts / key).read_bytes())  # as Python reads a file: a UTF-8 byte-order mark is allowed
         parses = True
     except SyntaxError:
         parses = False
