@@ -157,6 +157,19 @@ def train(loader, optimizer):
 train(train_loader, opt)
 """
 
+_DTYPE_ATTRIBUTE = """
+import torch
+class Solver:
+    def __init__(self, device, dx, tensorType={default}):
+        self._tensorType = tensorType
+        self.dx = torch.tensor([dx], dtype=self._tensorType, device=device)
+        self.t = torch.zeros(1, dtype=self._tensorType, device=device)
+        self.h = torch.zeros(64, 64, dtype=self._tensorType, device=device)
+if __name__ == "__main__":
+    s = Solver(torch.device("cuda"), 0.1,
+               tensorType={passed})
+"""
+
 CASES = [
     ("GA103", "if not torch.isnan(loss) and not torch.isinf(loss): the path every healthy batch takes, so the read "
      "under it runs per batch too (r60 dev 14613)",
@@ -205,6 +218,12 @@ CASES = [
      _NEXT_BATCH.format(source="loader"), []),
     ("GA102", "twin: batches drawn from a generator of the file's own are no DataLoader",
      _NEXT_BATCH.format(source="make_batches()"), [11]),
+    ("GA109", "dtype=self._tensorType in every factory of a solver whose tensorType parameter defaults to torch.float64 "
+     "and whose run passes it: reported where float64 is written (the default, the call), not at each factory (r61 "
+     "dev 15265)", _DTYPE_ATTRIBUTE.format(default="torch.float64", passed="torch.float64"), [3, 10]),
+    ("GA109", "a float32 default and a float64 run: only the call chooses float64",
+     _DTYPE_ATTRIBUTE.format(default="torch.float32", passed="torch.float64"), [10]),
+    ("GA109", "twin: float32 both ways", _DTYPE_ATTRIBUTE.format(default="torch.float32", passed="torch.float32"), []),
 ]
 
 

@@ -9,6 +9,8 @@ from typing import Optional
 
 from advisor.lint.flow import DTYPE_F64
 from advisor.lint.flow.scopes import passed_at
+from advisor.lint.index import parameter_defaults
+from advisor.lint.names import dotted
 
 _MAX_DEPTH = 4
 
@@ -48,3 +50,33 @@ def _origin(ctx, name: ast.Name, depth: int) -> Optional[ast.Return]:
             return None
         found.add(origin)
     return found.pop() if len(found) == 1 else None
+
+
+def attribute_dtype_choices(ctx, call: ast.Call) -> list[ast.AST]:
+    """``dtype=self._tensorType`` of a class whose ``__init__`` keeps its ``tensorType=torch.float64`` parameter
+    (``self._tensorType = tensorType``): where float64 is written for it -- the parameter's default, and each call
+    building the object that passes float64 -- so GA109 names the choice once, not the dozens of factories using it."""
+    dtype = next((k.value for k in call.keywords if k.arg == "dtype"), None)
+    key = dotted(dtype) if isinstance(dtype, ast.Attribute) else None
+    info = ctx.function_of(call)
+    owner = info.class_info if info is not None else None
+    init = owner.methods.get("__init__") if owner is not None else None
+    if not key or not key.startswith("self.") or init is None:
+        return []
+    kept = [v for v in ctx.index.assigned_by_dotted.get(key, []) if ctx.function_of(v) is not None]
+    if len(kept) != 1 or not isinstance(kept[0], ast.Name) or ctx.function_of(kept[0]) is not init \
+            or kept[0].id not in init.positional + init.keyword_only:
+        return []
+    parameter = kept[0].id
+    default = parameter_defaults(init.node.args).get(parameter)
+    choices = [default] if default is not None and _float64(ctx, default) else []
+    for site in ctx.index.calls_by_name.get(owner.name, []):  # Solver(..., tensorType=torch.float64)
+        passed = passed_at(site, init, parameter)
+        if passed is not None and _float64(ctx, passed):
+            choices.append(passed)
+    return choices
+
+
+def _float64(ctx, node: ast.AST) -> bool:
+    """``torch.float64`` by its kind, or by its name where the pass left an argument unvalued."""
+    return bool(ctx.kind(node) & DTYPE_F64) or ctx.qual(node) in ("torch.float64", "torch.double")

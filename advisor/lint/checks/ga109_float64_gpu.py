@@ -20,7 +20,7 @@ from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short
-from advisor.lint.checks.dtype_origins import dtype_origin
+from advisor.lint.checks.dtype_origins import attribute_dtype_choices, dtype_origin
 from advisor.lint.flow import CUDA_MODEL, CUDA_TENSOR, DTYPE_F64, F64
 from advisor.lint.flow.kinds import INSTANCE_BITS, MODEL_BITS
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
@@ -130,6 +130,13 @@ def _float64_hits(ctx) -> Iterator[Hit]:
         if converted is not None:  # x = x.double() / x = x.to(device) on the next line: at the conversion
             yield Hit(_message(call, name), node=call, line=converted.lineno, column=converted.func.end_col_offset
                       - len("double") if converted.func.end_col_offset else 0)
+            continue
+        choices = attribute_dtype_choices(ctx, call)
+        if choices:  # dtype=self._tensorType of a tensorType=torch.float64 parameter: where float64 is written
+            for choice in (c for c in choices if id(c) not in chosen):
+                chosen.add(id(choice))
+                yield Hit(f"{short(choice)} makes {short(call)} and every other tensor made with that dtype float64 "
+                          "on the GPU", node=choice)
             continue
         origin = dtype_origin(ctx, call)
         if origin is not None:  # dtype = get_dtype(cfg) handed to every factory: once, where float64 is chosen
