@@ -325,7 +325,7 @@ WRITES_OUT = re.compile(r"^_*(save|write|dump|export|store|imsave|imwrite|plot|s
                         re.IGNORECASE)
 # A helper of the user's project, by its name, that puts what it is handed on the GPU: the pre-0.4 idiom
 # `def to_var(x): return Variable(x.cuda())`, `to_cuda(batch)`, `to_gpu(model)` (its result is on the GPU).
-MOVES_TO_GPU = re.compile(r"^_*(to_var|to_cuda|to_gpu|cuda_var|var_cuda|move_to_(cuda|gpu))(_if_available)?$",
+MOVES_TO_GPU = re.compile(r"^_*(to_var|to_cuda|to_gpu|cuda_var|var_cuda|move_to_(cuda|gpu)|data_to_device)(_if_available)?$",
                           re.IGNORECASE)
 # A helper, by its name, that fetches or places data (or builds a model) on the device it is handed.
 DATA_ON_DEVICE_HINT = re.compile(r"^_*(get|load|fetch|next|sample|prepare|make|build|create|init|move|send|read)"

@@ -170,6 +170,48 @@ if __name__ == "__main__":
                tensorType={passed})
 """
 
+_DATA_TO_DEVICE = """
+import numpy as np
+def seq_train(loader, model, optimizer, device):
+    losses = []
+    for data in loader:
+        vid = device.{move}(data[0])
+        ret_dict = model(vid)
+        loss = model.criterion_calculation(ret_dict, data[2])
+        if np.isinf(loss.item()):
+            continue
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+"""
+
+_DECODED_TEXT = """
+import torch
+def evaluate(loader, model, device):
+    sents = []
+    with torch.no_grad():
+        for x in loader:
+            ret_dict = model(x.to(device))
+            sents += ret_dict["{key}"]
+    for i, sample in enumerate(sents):
+        for j, word in enumerate(sample):
+            print("{{}} {{}}".format(i, word[0]))
+"""
+
+_ELSE_OF_HEALTHY = """
+import torch
+def evaluate(loader, model, device):
+    values = []
+    for x in loader:
+        loss = model(x.to(device)).sum()
+        if not (torch.isnan(loss).item() or torch.isinf(loss).item()):
+            values.append(1.0)
+        else:
+            print("bad loss", {else_read})
+    return values
+"""
+
 CASES = [
     ("GA103", "if not torch.isnan(loss) and not torch.isinf(loss): the path every healthy batch takes, so the read "
      "under it runs per batch too (r60 dev 14613)",
@@ -224,6 +266,16 @@ CASES = [
     ("GA109", "a float32 default and a float64 run: only the call chooses float64",
      _DTYPE_ATTRIBUTE.format(default="torch.float32", passed="torch.float64"), [10]),
     ("GA109", "twin: float32 both ways", _DTYPE_ATTRIBUTE.format(default="torch.float32", passed="torch.float32"), []),
+    ("GA103", "device.data_to_device(batch) of a multi-GPU helper object (SLR's GpuDataParallel): named for moving data "
+     "to the device, its result is CUDA data (r61 dev 15008)", _DATA_TO_DEVICE.format(move="data_to_device"), [8, 12]),
+    ("GA103", "twin: a method named for something else (device.describe(batch)) says nothing of where data goes",
+     _DATA_TO_DEVICE.format(move="describe"), []),
+    ("GA103", "ret_dict['recognized_sents'] of a model's result dict is decoded text, not a tensor: formatting its words "
+     "reads nothing (r61 dev 15008)", _DECODED_TEXT.format(key="recognized_sents"), []),
+    ("GA103", "twin: ret_dict['logits'] is a CUDA tensor, its rows formatted one by one read back",
+     _DECODED_TEXT.format(key="logits"), [10]),
+    ("GA103", "the else of a healthy-path test (if not (isnan(l).item() or isinf(l).item()):) is the diverged batch: a "
+     "read there is rare (r61 dev 15008)", _ELSE_OF_HEALTHY.format(else_read="torch.isinf(loss).item()"), [6, 6]),
 ]
 
 

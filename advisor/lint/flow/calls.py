@@ -268,6 +268,9 @@ class CallEvaluator(MethodResults):
                 and receiver_node.id == "self" and api.TRANSFORM_NAME.search(attr):
             return pos[0] & (CUDA_TENSOR | CPU_TENSOR | F64)  # self.preprocess(img) of a transform handed in: the
             # input transformed, on its device
+        if not out and pos and not receiver & (CUDA_TENSOR | CPU_TENSOR) and api.MOVES_TO_GPU.match(attr) \
+                and not every_kind(pos, kw) & CPU_DEVICE:  # device.data_to_device(batch) of a multi-GPU helper object
+            return CUDA_MODEL | (pos[0] & (MODEL | F64)) if pos[0] & MODEL else CUDA_TENSOR | (pos[0] & F64)
         return out | (receiver & INSTANCE_BITS if attr in api.MODEL_SELF_METHODS and is_module(out) else 0)
 
     # -- plain names: builtins, the user's functions and classes, values held in variables ------------

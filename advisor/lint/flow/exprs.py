@@ -52,6 +52,9 @@ def union(shape: Shape) -> int:
 
 
 _COUNTER_KEY = re.compile(r"^(epoch|epochs|step|steps|global_step|iteration|iterations|iter|n_iter|start_epoch)$")
+# ret_dict['recognized_sents'], out["captions"]: decoded text a model's result dict carries beside its tensors
+_TEXT_KEY = re.compile(r"(^|_)(sents?|sentences?|texts?|captions?|transcripts?|transcriptions?|hyps?|hypothes[ie]s)$",
+                       re.IGNORECASE)
 
 
 class ExprEvaluator(AttributeReads):
@@ -159,7 +162,8 @@ class ExprEvaluator(AttributeReads):
             cpu = stored and all(is_cpu_device(self.index, value) for value in stored)  # file itself only sets it
             return CPU_DEVICE if cpu else CUDA_DEVICE  # to the CPU (configs['device'] = torch.device('cpu'))
         if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) \
-                and (_COUNTER_KEY.match(node.slice.value) or isinstance(node.value, ast.Name)
+                and (_COUNTER_KEY.match(node.slice.value) or _TEXT_KEY.search(node.slice.value)
+                     or isinstance(node.value, ast.Name)
                      and node.slice.value in self.index.text_keys.get(node.value.id, ())):
             return 0  # checkpoint['epoch'], state['steps'] + 1: a counter saved as a Python number, not a tensor;
             # sample["question"] of {"question": tokenizer.decode(ids), ...}: text

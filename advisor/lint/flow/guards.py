@@ -75,8 +75,8 @@ class BranchGuards:
         """Does the ``else`` of ``test`` run on some iterations only? Not the else of ``if step % 100 == 0:`` nor of
         ``if i == 0:`` (every other iteration), nor of an epsilon-greedy ``if training and random() < eps:`` (the
         greedy steps, most of them); the else of a flag set in the loop, or of a condition that is itself the host
-        read (a running best), does."""
-        if self.effects.truth_sync(test):
+        read (a running best), does -- as does the else of a healthy-path test (``if not (isnan(l) or isinf(l)):``)."""
+        if self.effects.truth_sync(test) or _healthy_polarity(test) is True:
             return True
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             return self.is_guard(test.operand, stop)
