@@ -172,7 +172,7 @@ def reads_what_it_is_handed(func: ast.AST) -> bool:
 
 
 # Modules whose functions turn a tensor argument into a Python number: math.isfinite(loss) reads it.
-HOST_VALUE_MODULES = ("math.",)
+HOST_VALUE_MODULES = ("math.", "random.", "statistics.")  # (random.choices(acts, weights=probs): read back)
 # torchvision's converters to a PIL image copy the tensor to the host first (to_pil_image calls .cpu() / .numpy()).
 PIL_CONVERTERS = frozenset({"torchvision.transforms.functional.to_pil_image", "torchvision.transforms.ToPILImage",
                             "torchvision.transforms.transforms.ToPILImage", "torchvision.transforms.v2.ToPILImage",

@@ -212,6 +212,21 @@ def evaluate(loader, model, device):
     return values
 """
 
+_WEIGHTED_CHOICE = """
+import torch
+from random import choices
+device = "cuda" if torch.cuda.is_available() else "cpu"
+policy = Policy().to(device)
+def run_episode(env):
+    state = env.reset()
+    while True:
+        action_dist = policy(torch.as_tensor(state, device=device).view(1, 4)).view(-1)
+        action = choices([0, 1], weights={weights}, k=1)[0]
+        state, reward, done, _ = env.step(action)
+        if done:
+            break
+"""
+
 CASES = [
     ("GA103", "if not torch.isnan(loss) and not torch.isinf(loss): the path every healthy batch takes, so the read "
      "under it runs per batch too (r60 dev 14613)",
@@ -276,6 +291,11 @@ CASES = [
      _DECODED_TEXT.format(key="logits"), [10]),
     ("GA103", "the else of a healthy-path test (if not (isnan(l).item() or isinf(l).item()):) is the diverged batch: a "
      "read there is rare (r61 dev 15008)", _ELSE_OF_HEALTHY.format(else_read="torch.isinf(loss).item()"), [6, 6]),
+    ("GA103", "random.choices(actions, weights=action_dist) of the CUDA policy output: random reads the weights as Python "
+     "numbers, a host read every environment step (r61 dev 15311, 15312)",
+     _WEIGHTED_CHOICE.format(weights="action_dist"), [9]),
+    ("GA103", "twin: weights already read back once (a list) read nothing more",
+     _WEIGHTED_CHOICE.format(weights="[0.5, 0.5]"), []),
 ]
 
 

@@ -168,8 +168,8 @@ class Effects(NameCallEffects, FlowView):
                 return bool(self.kind(func.value) & CPU_TENSOR) and self._cuda_argument(call)
         elif isinstance(func, ast.Name) and func.id in api.SYNC_BUILTINS:
             return any(self.kind(argument) & CUDA_TENSOR for argument in call.args)
-        if not call.args or not self._cuda_argument(call):
-            return False  # math.isfinite(loss), wandb.log({...}): only with a CUDA tensor handed in
+        if not call.args or not (self._cuda_argument(call) or any(self.kind(k.value) & CUDA_TENSOR for k in call.keywords)):
+            return False  # math.isfinite(loss), wandb.log({...}), random.choices(a, weights=p): only with a CUDA tensor
         name = self.qual(func) or run_logger(self.index, self.qual, func) or ""
         return name.startswith(api.HOST_VALUE_MODULES) or name in api.LOGGING_FUNCTIONS \
             or makes_a_pil_image(call, self.qual)
@@ -197,7 +197,8 @@ class Effects(NameCallEffects, FlowView):
             if qualified.startswith("torch.cuda.") or qualified in api.DEVICE_CONSTRUCTORS:
                 return 0, None
             if qualified.startswith(api.HOST_VALUE_MODULES) and any(
-                    self.kind(a) & CUDA_TENSOR and not self.kind(a) & CONTAINER for a in call.args):
+                    self.kind(a) & CUDA_TENSOR and not self.kind(a) & CONTAINER
+                    for a in list(call.args) + [k.value for k in call.keywords]):
                 return SYNC | HOST_READ, None  # math.isfinite(loss): the tensor becomes a Python float
             if qualified in api.LOGGING_FUNCTIONS and logs_cuda(self.qual, self.kind, call):
                 return SYNC | HOST_READ, None  # wandb.log({"loss": loss})
