@@ -227,6 +227,18 @@ def run_episode(env):
             break
 """
 
+_EXPORT_MARK = """
+import torch
+def simulate(solver, device, interval):
+    export_n = 0
+    t = torch.zeros(1, device=device)
+    while t.item() < 200.0:
+        t = t + torch.rand(1, device=device) * 0.1
+        if t.item() >= (export_n + 1) * interval:
+            print("export at", t.cpu())
+{advance}
+"""
+
 CASES = [
     ("GA103", "if not torch.isnan(loss) and not torch.isinf(loss): the path every healthy batch takes, so the read "
      "under it runs per batch too (r60 dev 14613)",
@@ -296,6 +308,11 @@ CASES = [
      _WEIGHTED_CHOICE.format(weights="action_dist"), [9]),
     ("GA103", "twin: weights already read back once (a list) read nothing more",
      _WEIGHTED_CHOICE.format(weights="[0.5, 0.5]"), []),
+    ("GA103", "if t.item() >= (export_n + 1) * interval: ...; export_n += 1 -- the branch moves its own mark on, so it "
+     "runs once per interval: the read in it is now and then (r61 dev 15265)",
+     _EXPORT_MARK.format(advance="            export_n += 1"), [5, 7]),
+    ("GA103", "twin: a mark that never moves is passed once and then holds on every step",
+     _EXPORT_MARK.format(advance="            pass"), [5, 7, 8]),
 ]
 
 

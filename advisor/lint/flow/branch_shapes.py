@@ -36,6 +36,20 @@ def resets_its_counter(branch: ast.If) -> bool:
                for statement in branch.body)
 
 
+def advances_its_threshold(branch: ast.If) -> bool:
+    """``if t.item() >= (self._export_n + 1) * self.export_timeStep: export(); self._export_n += 1`` (or ``next_save
+    += interval``): a value compared against a mark the branch moves on -- it runs once each time the value passes
+    the next mark, now and then."""
+    test = branch.test
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE))):
+        return False
+    marks = {dotted(n) for side in (test.left, test.comparators[0]) for n in ast.walk(side)
+             if isinstance(n, (ast.Name, ast.Attribute)) and dotted(n)}
+    return any(isinstance(statement, ast.AugAssign) and isinstance(statement.op, ast.Add)
+               and dotted(statement.target) in marks for statement in branch.body)
+
+
 def running_best(branch: ast.If) -> bool:
     """``if loss.item() < best_loss: best_loss = loss.item(); save(...)``: a new best, now and then (its test is the
     step's read, reported there; the reads in the branch run only on improvement)."""

@@ -17,6 +17,7 @@ from typing import Optional
 
 from advisor.lint.flow import steps
 from advisor.lint.flow.branch_shapes import (
+    advances_its_threshold,
     counts_rounds,
     ran_out,
     resets_its_counter,
@@ -69,7 +70,7 @@ class BranchGuards:
             return True  # a branch that leaves the loop runs once at most (a function's branch that returns is taken on
             # any call: `if greedy: return q.argmax().item()`)
         return not in_else and (steps.fills_when_empty(parent.test, parent.body) or resets_its_counter(parent)
-                                or turns_itself_off(parent) or running_best(parent))
+                                or turns_itself_off(parent) or running_best(parent) or advances_its_threshold(parent))
 
     def _else_guard(self, test: ast.AST, stop: Optional[ast.AST]) -> bool:
         """Does the ``else`` of ``test`` run on some iterations only? Not the else of ``if step % 100 == 0:`` nor of
