@@ -239,6 +239,25 @@ def simulate(solver, device, interval):
 {advance}
 """
 
+_MADDPG_LEARN = """
+import torch
+class MADDPG:
+    def __init__(self, agents, device):
+        self.agents = agents
+        self.device = device
+        self.optimizers = [torch.optim.Adam(a.actor_local.parameters()) for a in agents]
+    def learn(self, states, actions, rewards, next_states):
+        for idx, agent in enumerate(self.agents):
+            next_actions = []
+            for i, other in enumerate(self.agents):
+                next_actions.append(other.actor_target(next_states[:, i, :].to(self.device)))
+            agent.{update}(states.to(self.device), torch.cat(next_actions, dim=1))
+            self.soft_update(agent.actor_local, agent.actor_target, 0.01)
+    def soft_update(self, local, target, tau):
+        for t, l in zip(target.parameters(), local.parameters()):
+            t.data.copy_(tau * l.data + (1.0 - tau) * t.data)
+"""
+
 CASES = [
     ("GA103", "if not torch.isnan(loss) and not torch.isinf(loss): the path every healthy batch takes, so the read "
      "under it runs per batch too (r60 dev 14613)",
@@ -313,6 +332,11 @@ CASES = [
      _EXPORT_MARK.format(advance="            export_n += 1"), [5, 7]),
     ("GA103", "twin: a mark that never moves is passed once and then holds on every step",
      _EXPORT_MARK.format(advance="            pass"), [5, 7, 8]),
+    ("GA107", "agent.learn_critic(states, next_actions) of agents the file cannot resolve is a training update, not a "
+     "critic's forward; the target actors' forwards feeding it are target networks run with autograd on (r61 dev "
+     "15159)", _MADDPG_LEARN.format(update="learn_critic"), [11]),
+    ("GA107", "twin: agent.critic(states, next_actions) is a forward: it and the targets' are inference with no backward",
+     _MADDPG_LEARN.format(update="critic"), [11, 12]),
 ]
 
 

@@ -26,7 +26,7 @@ _NOT_A_FORWARD = api.MODEL_QUIET_METHODS | api.MODEL_SELF_METHODS | {"parameters
 _SETS_STATE = re.compile(r"^_*(load|set|copy|assign|register|reset|init|update|fill|save|export|dump|to_onnx"
                          r"|add|grow|freeze|unfreeze|prune)(_|$)")
 # actor.training_step(batch), agent.train_on_batch(x, y): a training step, which runs backward() and step() itself
-_TRAINS = re.compile(r"^_*(training_step|train_step|train_on_batch|train_batch|learn|optimi[sz]e_step)$")
+_TRAINS = re.compile(r"^_*(training_step|train_step|train_on_batch|train_batch|learn(_\w+)?|optimi[sz]e_step)$")
 
 
 def trains(method: str) -> bool:
@@ -79,7 +79,8 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
         return func  # self.target_net(next_states) of a target handed in, refreshed by load_state_dict(policy's)
     if not callee and ctx.kind(call) & CUDA_TENSOR and arguments & CUDA_TENSOR \
             and isinstance(func, (ast.Name, ast.Attribute)) and _named_like_a_model(ctx, func) \
-            and not ctx.callees(call) and ctx.qual(func) is None:
+            and not ctx.callees(call) and ctx.qual(func) is None \
+            and not (isinstance(func, ast.Attribute) and trains(func.attr)):  # (agent.learn_critic(...): an update)
         return func
     return None
 

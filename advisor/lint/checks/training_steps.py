@@ -8,6 +8,7 @@ import builtins
 import re
 from typing import Optional
 
+from advisor.lint.checks.forwards import trains
 from advisor.lint.flow import CUDA_WORKER
 from advisor.lint.flow.steps import builds_a_schedule
 from advisor.lint.index import FUNCTION_TYPES, LOOP_TYPES, children, target_names
@@ -33,6 +34,8 @@ def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST],
         name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
         if name in _TRAINING_CALLS or ctx.qual(func) in ("torch.autograd.grad", "torch.autograd.backward"):
             return True
+        if isinstance(func, ast.Attribute) and not ctx.callees(call) and trains(name) and call.args:
+            return True  # agent.learn_actor(states, predicted_actions) of an agent the file cannot resolve: an update
         if name == "step" and isinstance(func, ast.Attribute) and (
                 ctx.kind(func.value) & CUDA_WORKER or _OPTIMIZER.search(last_identifier(func.value))):
             return True
@@ -210,4 +213,12 @@ def backward_after(ctx, call: ast.Call, scope: ast.AST) -> bool:
             ctx.qual(func) in ("torch.autograd.grad", "torch.autograd.backward")
         if wants and ctx.index.scope_of(other) is scope:
             return True
-    return False
+    return any(_an_update_after(ctx, other, call, scope, loops) for other in ctx.calls_in(scope))
+
+
+def _an_update_after(ctx, other: ast.Call, call: ast.Call, scope: ast.AST, loops: list) -> bool:
+    """``agent.learn_critic(states, ..., next_actions)`` later in the step, of an agent the file cannot resolve: the
+    update runs backward on what it is handed (MADDPG's learn(): the target actors' actions feed the critic's)."""
+    func = other.func
+    return isinstance(func, ast.Attribute) and trains(func.attr) and bool(other.args) and not ctx.callees(other) \
+        and other.lineno > call.lineno and (not loops or any(loop in ctx.index.enclosing_loops(other) for loop in loops))
