@@ -258,6 +258,22 @@ class MADDPG:
             t.data.copy_(tau * l.data + (1.0 - tau) * t.data)
 """
 
+_FLOAT64_LAYERS = """
+import torch
+import torch.nn as nn
+class TCN(nn.Module):
+    def __init__(self, layers):
+        super().__init__()
+        self.conv = nn.Conv1d(1, layers, 3, dtype={dtype})
+        self.classifier = nn.Linear(layers, 1, dtype={dtype})
+    def forward(self, x):
+        return self.classifier(torch.transpose(self.conv(x), 1, 2))
+device = torch.device("cuda")
+model = TCN(16).to(device)
+for batch in loader:
+    out = model(batch.to(device))
+"""
+
 CASES = [
     ("GA103", "if not torch.isnan(loss) and not torch.isinf(loss): the path every healthy batch takes, so the read "
      "under it runs per batch too (r60 dev 14613)",
@@ -337,6 +353,10 @@ CASES = [
      "15159)", _MADDPG_LEARN.format(update="learn_critic"), [11]),
     ("GA107", "twin: agent.critic(states, next_actions) is a forward: it and the targets' are inference with no backward",
      _MADDPG_LEARN.format(update="critic"), [11, 12]),
+    ("GA109", "nn.Conv1d(..., dtype=float) / nn.Linear(..., dtype=float) in a model moved to CUDA: float64 layers, "
+     "reported where they are built (as .double() on them), not at every forward (r61 dev 15172)",
+     _FLOAT64_LAYERS.format(dtype="float"), [6, 7]),
+    ("GA109", "twin: float32 layers", _FLOAT64_LAYERS.format(dtype="torch.float32"), []),
 ]
 
 

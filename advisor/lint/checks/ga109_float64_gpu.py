@@ -151,6 +151,9 @@ def _float64_hits(ctx) -> Iterator[Hit]:
     for cast in casts:  # (after every call: which casts a move reaches is known only then)
         cls = ctx.class_of_method(cast)
         if id(cast) in moved or (cls is not None and ctx.instances_on_cuda(cls)) or (cls is None and 0 in moved):
+            if _layer_made_float64(ctx, cast):
+                yield Hit(f"{short(cast)} makes a float64 layer, and the program runs it on the GPU", node=cast)
+                continue
             yield Hit(f"{short(cast)} makes a model float64, and the program runs it on the GPU", node=cast,
                       line=cast.func.end_lineno, column=(cast.func.end_col_offset or 0) - len("double"))  # (the .double)
 
@@ -160,7 +163,17 @@ def _model_casts(ctx) -> list[ast.Call]:
     helper: a module cast to float64 before it is moved (the move, or the forwards, would repeat the one mistake)."""
     return [call for call in ctx.index.calls_by_name.get("double", [])
             if isinstance(call.func, ast.Attribute) and not call.args
-            and ctx.kind(call) & MODEL_BITS and not ctx.kind(call) & CUDA_MODEL]
+            and ctx.kind(call) & MODEL_BITS and not ctx.kind(call) & CUDA_MODEL] + [
+        call for call in ctx.index.calls if _layer_made_float64(ctx, call)]
+
+
+def _layer_made_float64(ctx, call: ast.Call) -> bool:
+    """``nn.Conv1d(c, l, 3, dtype=float)`` / ``nn.Linear(n, 1, dtype=torch.float64)``: a layer made float64 where it
+    is built -- the same mistake as ``.double()`` on it."""
+    dtype = next((k.value for k in call.keywords if k.arg == "dtype"), None)
+    return dtype is not None and (ctx.qual(call.func) or "").startswith("torch.nn.") \
+        and bool(ctx.kind(call) & MODEL_BITS) and not ctx.kind(call) & CUDA_MODEL \
+        and (bool(ctx.kind(dtype) & DTYPE_F64) or isinstance(dtype, ast.Name) and dtype.id == "float")
 
 
 def _float64_model_at_work(ctx, call: ast.Call) -> bool:
