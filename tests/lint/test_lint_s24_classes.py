@@ -274,6 +274,21 @@ for batch in loader:
     out = model(batch.to(device))
 """
 
+_ODE_TIMES = """
+import torch
+import numpy as np
+from torchdiffeq import odeint
+device = torch.device("cuda")
+t0 = 0
+t1 = 10
+for itr in range(1000):
+    z = odeint(func, x0, torch.tensor([{times}]).type(torch.float32).to(device))
+    loss = z.sum()
+    loss.backward()
+points = np.vstack(np.meshgrid(np.linspace(-1, 1, 9), np.linspace(-1, 1, 9))).reshape([2, -1]).T
+grid = torch.tensor(points){cast}.to(device)
+"""
+
 CASES = [
     ("GA103", "if not torch.isnan(loss) and not torch.isinf(loss): the path every healthy batch takes, so the read "
      "under it runs per batch too (r60 dev 14613)",
@@ -357,6 +372,14 @@ CASES = [
      "reported where they are built (as .double() on them), not at every forward (r61 dev 15172)",
      _FLOAT64_LAYERS.format(dtype="float"), [6, 7]),
     ("GA109", "twin: float32 layers", _FLOAT64_LAYERS.format(dtype="torch.float32"), []),
+    ("GA105", "torch.tensor([t1, t0]) of names bound only to numbers (t0 = 0, t1 = 10) is a literal list, rebuilt and "
+     "copied every iteration (r61 dev 15210)", _ODE_TIMES.format(times="t1, t0", cast=".type(torch.float32)"), [8]),
+    ("GA105", "twin: a name the loop binds (itr) changes the values", _ODE_TIMES.format(
+        times="t1, itr", cast=".type(torch.float32)"), []),
+    ("GA109", "torch.tensor(points).type(torch.float32).to(device): the float64 NumPy grid is cast down before the move "
+     "(r61 dev 15210)", _ODE_TIMES.format(times="t1, t0", cast=".type(torch.float32)"), []),
+    ("GA109", "twin: without the cast the grid goes to the GPU as float64",
+     _ODE_TIMES.format(times="t1, t0", cast=""), [12]),
 ]
 
 

@@ -39,13 +39,28 @@ def wrapped_data(ctx, node: ast.AST) -> Optional[str]:
             data = data.func.value  # torch.from_numpy(y_train.reshape(-1, 1)): still y_train's values
         if isinstance(data, ast.Call) and ctx.qual(data.func) in _ARRAY_OF and len(data.args) == 1:
             data = data.args[0]  # torch.from_numpy(np.array([0.9] * batch_size)): the list's values
-        literal = is_literal(data) or _repeated_literal(data) or _counted_literal(data)  # torch.tensor([0.5, 2.0]),
-        # [0.9] * batch_size, [[i for i in range(C.MAX_STEP - 1)]]
+        literal = is_literal(data) or _repeated_literal(data) or _counted_literal(data) \
+            or _named_numbers(ctx, data)  # torch.tensor([0.5, 2.0]), [0.9] * batch_size,
+        # [[i for i in range(C.MAX_STEP - 1)]], [t1, t0] of t0 = 0; t1 = 10
         return dotted(data) or (ast.unparse(data) if literal else None)
     return None
 
 
 _ARRAY_OF = frozenset({"numpy.array", "numpy.asarray"})
+
+
+def _named_numbers(ctx, node: ast.AST) -> bool:
+    """``[t1, t0]`` where every name is bound only to a number written out (``t0 = 0``, ``t1 = 10``): a literal list
+    spelled with names -- the same values on every call."""
+    if not isinstance(node, (ast.List, ast.Tuple)) or not node.elts:
+        return False
+    for element in node.elts:
+        if is_literal(element):
+            continue
+        values = ctx.index.assigned_values.get(element.id, []) if isinstance(element, ast.Name) else []
+        if not values or not all(is_literal(v) and not isinstance(v, (ast.List, ast.Tuple)) for v in values):
+            return False
+    return True
 
 
 def _counted_literal(node: ast.AST) -> bool:

@@ -148,7 +148,14 @@ def type_cast(target: ast.AST, receiver: int, qual: Callable[[ast.AST], Optional
         return CPU_TENSOR | (receiver & FRESH) | (F64 if text.endswith("DoubleTensor") else 0)
     if text in api.F64_DTYPES and text.startswith("torch."):  # x.type(torch.float64): a cast where x is
         return receiver & (CUDA_TENSOR | CPU_TENSOR | FRESH) | F64
+    if text in _NARROWER_DTYPES:  # torch.tensor(points).type(torch.float32): float64 NumPy data cast down, where it is
+        return receiver & (CUDA_TENSOR | CPU_TENSOR | FRESH)
     return 0
+
+
+_NARROWER_DTYPES = frozenset(f"torch.{name}" for name in (
+    "float32", "float", "float16", "half", "bfloat16", "int64", "long", "int32", "int", "int16", "int8", "uint8",
+    "bool"))
 
 
 def came_from_generate(node: ast.AST, index, depth: int = 0) -> bool:
