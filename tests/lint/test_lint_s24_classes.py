@@ -289,6 +289,24 @@ points = np.vstack(np.meshgrid(np.linspace(-1, 1, 9), np.linspace(-1, 1, 9))).re
 grid = torch.tensor(points){cast}.to(device)
 """
 
+_POSTPROCESSED_BATCH = """
+import torch
+def infer(model, tokenizer, texts, batch_size=8):
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model.to(device)
+    model.eval()
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(texts), batch_size):
+            enc = tokenizer(texts[i:i + batch_size], return_tensors="pt")
+            mask = enc["attention_mask"].to(device)
+            outputs = model(input_ids=enc["input_ids"].to(device), attention_mask=mask)
+            predictions = torch.argmax(outputs.logits, dim=-1).cpu().numpy()
+            for j, pred_seq in enumerate({walked}):
+                out.append(pred_seq[:mask[j].sum().item()])
+    return out
+"""
+
 CASES = [
     ("GA103", "if not torch.isnan(loss) and not torch.isinf(loss): the path every healthy batch takes, so the read "
      "under it runs per batch too (r60 dev 14613)",
@@ -380,6 +398,12 @@ CASES = [
      "(r61 dev 15210)", _ODE_TIMES.format(times="t1, t0", cast=".type(torch.float32)"), []),
     ("GA109", "twin: without the cast the grid goes to the GPU as float64",
      _ODE_TIMES.format(times="t1, t0", cast=""), [12]),
+    ("GA103", "for j, pred_seq in enumerate(predictions): the batch's own predictions post-processed one by one -- part of "
+     "the batch's step, so the per-batch .cpu() before it still counts (r61 dev 15359)",
+     _POSTPROCESSED_BATCH.format(walked="predictions"), [12, 14]),
+    ("GA103", "twin: a walk over something else (a loop of steps inside) makes the outer loop a loop of rounds",
+     _POSTPROCESSED_BATCH.format(walked="range(3)").replace("pred_seq[:mask[j].sum().item()]",
+                                                            "model(mask[:, j:]).logits.sum().item()"), [14]),
 ]
 
 

@@ -34,6 +34,7 @@ from advisor.lint.flow.view import FlowView
 from advisor.lint.flow.walks import (
     sums_loss_terms,
     sweeps_settings,
+    walked_batch_result,
     walked_cuda_tensor,
     walks_a_mapping,
     walks_clusters,
@@ -170,7 +171,7 @@ class LoopAnalysis(BranchGuards, FlowView):
     def _walks_own_result(self, loop: ast.AST, around: ast.AST) -> bool:
         """``out = model(x)`` then ``for i in range(out.shape[1]): loss = loss + criterion(out[:, i], y)``: a walk
         over the parts of what this iteration of ``around`` computed is part of its step (a loss per head)."""
-        walked = self.walked_tensor(loop)
+        walked = self.walked_tensor(loop) or walked_batch_result(loop, self.kind)
         return isinstance(walked, ast.Name) and any(
             around in self.index.ancestors(value) and value.lineno < loop.lineno
             for value in self.index.assigned_values.get(walked.id, ()))

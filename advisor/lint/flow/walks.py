@@ -13,7 +13,7 @@ import ast
 import re
 from typing import Optional
 
-from advisor.lint.flow.kinds import CUDA_TENSOR
+from advisor.lint.flow.kinds import CUDA_TENSOR, NUMPY, TENSOR_BITS
 from advisor.lint.index import FileIndex, target_names
 from advisor.lint.names import dotted
 
@@ -237,3 +237,13 @@ def _free_names(node: ast.AST) -> set[str]:
     bound = {n.id for c in ast.walk(node) if isinstance(c, ast.comprehension) for n in ast.walk(c.target)
              if isinstance(n, ast.Name)}
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} - bound
+
+
+def walked_batch_result(loop: ast.AST, kind) -> Optional[ast.AST]:
+    """``for j, pred_seq in enumerate(predictions):`` of ``predictions = out.argmax(-1).cpu().numpy()``: the
+    sequences of a batch's result, read back and post-processed one by one (a name holding tensors or arrays)."""
+    iterable = getattr(loop, "iter", None)
+    while isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) \
+            and iterable.func.id in ("enumerate", "zip") and iterable.args:
+        iterable = iterable.args[0]
+    return iterable if isinstance(iterable, ast.Name) and kind(iterable) & (TENSOR_BITS | NUMPY) else None
