@@ -82,15 +82,17 @@ def evaluated_elsewhere_handed_back(ctx, call: ast.Call, model: ast.AST) -> bool
     """``dist = self.model.forward(s, self.device); ...; return action, dist`` in a method that never puts
     ``self.model`` in eval mode itself (evaluate() does): the output goes back to the caller, which may train on it."""
     key, info = dotted(model), ctx.function_of(call)
-    if not key or not key.startswith("self.") or info is None or _evaluates(info, key) or any(
-            _evaluates(caller, key) for caller in _callers(ctx, info, 2)):
-        return False  # (vali(): self.model.eval(), then a batch helper that hands the outputs back: helper_forward_hits)
+    if not key or not key.startswith("self.") or info is None:
+        return False
     statement = ctx.index.statement_of(call)
     names = {t.id for target in getattr(statement, "targets", []) for t in ast.walk(target) if isinstance(t, ast.Name)}
-    return any(isinstance(node, ast.Return) and any(  # (return x.cpu().numpy(): host data, no graph handed back)
+    handed_back = names and any(isinstance(node, ast.Return) and any(  # (return x.cpu().numpy(): host data, no graph)
         isinstance(part, ast.Name) and part.id in names
         for part in (node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]))
         for node in ast.walk(info.node))
+    # (vali(): self.model.eval(), then a batch helper that hands the outputs back: helper_forward_hits)
+    return bool(handed_back) and not _evaluates(info, key) and not any(
+        _evaluates(caller, key) for caller in _callers(ctx, info, 2))
 
 
 def _evaluates(info, key: str) -> bool:

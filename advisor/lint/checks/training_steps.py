@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+from functools import lru_cache
 from typing import Optional
 
 from advisor.lint.checks.forwards import trains
@@ -213,7 +214,14 @@ def backward_after(ctx, call: ast.Call, scope: ast.AST) -> bool:
             ctx.qual(func) in ("torch.autograd.grad", "torch.autograd.backward")
         if wants and ctx.index.scope_of(other) is scope:
             return True
-    return any(_an_update_after(ctx, other, call, scope, loops) for other in ctx.calls_in(scope))
+    return any(ctx.index.scope_of(other) is scope and _an_update_after(ctx, other, call, scope, loops)
+               for other in _update_calls(ctx.index))
+
+
+@lru_cache(maxsize=4)
+def _update_calls(index) -> tuple[ast.Call, ...]:
+    """The file's calls named like a training update (``agent.learn_critic(...)``), found once per file."""
+    return tuple(c for name, found in index.calls_by_name.items() if trains(name) for c in found)
 
 
 def _an_update_after(ctx, other: ast.Call, call: ast.Call, scope: ast.AST, loops: list) -> bool:

@@ -5,10 +5,11 @@ FileContext (which builds them, and which they never import)."""
 from __future__ import annotations
 
 import ast
+from functools import cached_property
 from typing import Optional
 
 from advisor.lint.flow.analyzer import FlowResult
-from advisor.lint.flow.kinds import CUDA_MODEL, MODEL, TENSOR_BITS
+from advisor.lint.flow.kinds import CUDA_MODEL, INSTANCE_BITS, MODEL, TENSOR_BITS
 from advisor.lint.flow.scopes import FunctionInfo
 from advisor.lint.index import FileIndex
 from advisor.lint.names import Names
@@ -34,6 +35,11 @@ class FlowView:
         owner = info.class_info
         if info.name != "forward" or owner is None or not owner.is_model:
             return []
+        return [call for call in self._instance_calls if self.kind(call.func) & owner.instance_bit]
+
+    @cached_property
+    def _instance_calls(self) -> list[ast.Call]:
+        """The calls of a module that is an instance of one of the user's classes (found once, for every forward)."""
         return [call for call in self.index.calls
                 if not (isinstance(call.func, ast.Attribute) and call.func.attr == "forward")
-                and self.kind(call.func) & owner.instance_bit and self.kind(call.func) & (MODEL | CUDA_MODEL)]
+                and self.kind(call.func) & INSTANCE_BITS and self.kind(call.func) & (MODEL | CUDA_MODEL)]
