@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from tests.realworld.scripts_r3_split import IDS
+from tests.realworld.scripts_r3_split import IDS, _improve_by_swaps
 
 KEYS = IDS + ["__clean", "__n"]
 
@@ -46,10 +46,6 @@ def _weight(item: dict) -> Counter:
     return c
 
 
-def _imbalance(counts: dict[str, Counter]) -> int:
-    return sum((counts["dev"][key] - counts["heldout"][key]) ** 2 for key in KEYS)
-
-
 def split_groups(items: dict[str, dict], seed: int) -> dict[str, str]:
     members: dict[str, list[str]] = {}
     for name in sorted(items):
@@ -73,28 +69,5 @@ def split_groups(items: dict[str, dict], seed: int) -> dict[str, str]:
                 best = (score, half)
         side[group] = best[1]
         counts[best[1]].update(weights[group])
-    _swap_while_better(sorted(members, key=lambda g: members[g][0]), side, counts, weights)
+    _improve_by_swaps(sorted(members, key=lambda g: members[g][0]), side, counts, weights.__getitem__, KEYS)
     return {name: side[group] for group, names in members.items() for name in names}
-
-
-def _swap_while_better(groups: list[str], side: dict[str, str], counts: dict[str, Counter], weights: dict) -> None:
-    improved = True
-    while improved:
-        improved = False
-        for a in groups:
-            for b in groups:
-                if side[a] != "dev" or side[b] != "heldout":
-                    continue
-                before = _imbalance(counts)
-                counts["dev"].subtract(weights[a])
-                counts["dev"].update(weights[b])
-                counts["heldout"].subtract(weights[b])
-                counts["heldout"].update(weights[a])
-                if _imbalance(counts) < before:
-                    side[a], side[b] = "heldout", "dev"
-                    improved = True
-                else:  # undo
-                    counts["dev"].subtract(weights[b])
-                    counts["dev"].update(weights[a])
-                    counts["heldout"].subtract(weights[a])
-                    counts["heldout"].update(weights[b])
