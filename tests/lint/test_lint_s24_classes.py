@@ -307,6 +307,24 @@ def infer(model, tokenizer, texts, batch_size=8):
     return out
 """
 
+_PREFETCHED = """
+import torch
+from torch.utils.data import DataLoader
+from dataset.prefetch import {wrapper}
+def train(forecaster, train_loader, optimizer, score_fn, epochs):
+    for epoch in range(epochs):
+        prefetcher = {wrapper}(train_loader)
+        batch = prefetcher.next()
+        while batch is not None:
+            data, label = batch
+            loss = ((forecaster(data) - label) ** 2).mean()
+            loss.backward()
+            optimizer.step()
+            print(loss.item())
+            batch = prefetcher.next()
+train(forecast_fn, DataLoader(dataset, batch_size=8, pin_memory=True, num_workers=4), opt, crit, 10)
+"""
+
 CASES = [
     ("GA103", "if not torch.isnan(loss) and not torch.isinf(loss): the path every healthy batch takes, so the read "
      "under it runs per batch too (r60 dev 14613)",
@@ -404,6 +422,11 @@ CASES = [
     ("GA103", "twin: a walk over something else (a loop of steps inside) makes the outer loop a loop of rounds",
      _POSTPROCESSED_BATCH.format(walked="range(3)").replace("pred_seq[:mask[j].sum().item()]",
                                                             "model(mask[:, j:]).logits.sum().item()"), [14]),
+    ("GA103", "DataPrefetcher(train_loader).next(): apex's prefetcher idiom hands out batches already copied to the GPU "
+     "on a side stream, so the per-step loss.item() reads back (r62 dev 15710)",
+     _PREFETCHED.format(wrapper="DataPrefetcher"), [13]),
+    ("GA103", "twin: a wrapper named for something else says nothing of where its batches are",
+     _PREFETCHED.format(wrapper="BatchIterator"), []),
 ]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 from typing import Optional
 
 from advisor.lint import torch_api as api
@@ -47,13 +48,16 @@ from advisor.lint.flow.method_results import Kw, MethodResults, every_kind
 from advisor.lint.flow.moves import is_module
 from advisor.lint.flow.numpy_kinds import numpy_result
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
-from advisor.lint.names import dotted
+from advisor.lint.names import dotted, last_identifier, named_like_loader
 from advisor.lint.torch_factories import torch_factory
 
 _MATH_BUILTINS = frozenset({"sum", "min", "max", "abs", "pow", "round"})  # on tensors they return tensors
 _BUILTINS = frozenset(dir(builtins))
 _COPYING_FACTORIES = frozenset({"tensor", "as_tensor", "asarray"})
 _MOVE_RECEIVER_METHODS = frozenset({"to", "cuda", "double", "float", "half", "bfloat16", "pin_memory"})
+
+
+_PREFETCHER = re.compile(r"prefetcher$", re.IGNORECASE)
 
 
 def _keyword(call: ast.Call, name: str) -> Optional[ast.AST]:
@@ -170,6 +174,10 @@ class CallEvaluator(MethodResults):
             return out
         if not name.startswith("torch.") and api.TO_HOST.match(last):
             return NUMPY  # from utils.vis import tensor2array: host data, whatever it was handed
+        if _PREFETCHER.search(last) and len(node.args) == 1 and isinstance(node.args[0], (ast.Name, ast.Attribute)) \
+                and (pos[0] & LOADER or named_like_loader(last_identifier(node.args[0]))):
+            return LOADER | CUDA_TENSOR  # DataPrefetcher(train_loader) (apex's data_prefetcher): batches copied to the
+            # GPU on a side stream, handed out by .next()
         if name.split(".", 1)[0] not in api.NOT_ON_CUDA and every_kind(pos, kw) & CUDA_TENSOR \
                 and not api.TEXT_DECODING.search(last):  # a library built on torch (from train import ctc_decode: text)
             if last.endswith("Loader"):  # NeighborLoader(data_on_cuda, ...): batches of CUDA data, not a tensor
