@@ -325,6 +325,24 @@ def train(forecaster, train_loader, optimizer, score_fn, epochs):
 train(forecast_fn, DataLoader(dataset, batch_size=8, pin_memory=True, num_workers=4), opt, crit, 10)
 """
 
+_ONE_VALIDATION_BATCH = """
+import torch
+from torch.utils.data import DataLoader
+DEVICE = "cuda"
+def fit(model, train_loader, val_loader, optimiser, loss_func, epochs):
+    for epoch in range(epochs):
+        for x, y in ProgressBar(train_loader, unit="batch"):
+            loss = loss_func(model(x.to(DEVICE)), y.to(DEVICE))
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+        x_val, y_val = {draw}
+        with torch.inference_mode():
+            logits = model(x_val.to(DEVICE)).cpu()
+        print(loss_func(logits, y_val).item())
+fit(net, DataLoader(train_set, batch_size=64), DataLoader(val_set, batch_size=256), opt, torch.nn.CrossEntropyLoss(), 10)
+"""
+
 CASES = [
     ("GA103", "if not torch.isnan(loss) and not torch.isinf(loss): the path every healthy batch takes, so the read "
      "under it runs per batch too (r60 dev 14613)",
@@ -427,6 +445,9 @@ CASES = [
      _PREFETCHED.format(wrapper="DataPrefetcher"), [13]),
     ("GA103", "twin: a wrapper named for something else says nothing of where its batches are",
      _PREFETCHED.format(wrapper="BatchIterator"), []),
+    ("GA103", "x_val, y_val = next(iter(val_loader)) in the epoch loop: the first validation batch again, once per epoch "
+     "-- not a walk over the loader, so the epoch's reads are per epoch (r62 held-out 15721, after scoring)",
+     _ONE_VALIDATION_BATCH.format(draw="next(iter(val_loader))"), []),
 ]
 
 

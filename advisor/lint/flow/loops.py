@@ -284,13 +284,17 @@ class LoopAnalysis(BranchGuards, FlowView):
         """``loader = iter(train_data); for step in range(1, n + 1): batch = next(loader)``: one batch an iteration."""
         return any(isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call)
                    and isinstance(statement.value.func, ast.Name) and statement.value.func.id == "next"
-                   and statement.value.args and self._a_loader_iterator(statement.value.args[0])
+                   and statement.value.args and self._a_loader_iterator(statement.value.args[0], loop)
                    for statement in getattr(loop, "body", []))
 
-    def _a_loader_iterator(self, node: ast.AST) -> bool:
+    def _a_loader_iterator(self, node: ast.AST, loop: ast.AST) -> bool:
+        """An iterator over a loader made before the loop (``next(iter(val_loader))`` in an epoch loop takes the
+        first batch again each time: one validation batch per epoch, not a walk over the loader)."""
+        if not isinstance(node, ast.Name) or node.id in self.assigned(loop):
+            return False
         if self.kind(node) & LOADER:
             return True
-        bound = self.index.assigned_values.get(node.id, []) if isinstance(node, ast.Name) else []
+        bound = self.index.assigned_values.get(node.id, [])
         made = bound[0] if len(bound) == 1 else None
         return isinstance(made, ast.Call) and isinstance(made.func, ast.Name) and made.func.id == "iter" \
             and len(made.args) == 1 and isinstance(made.args[0], (ast.Name, ast.Attribute)) \
