@@ -60,6 +60,11 @@ _MOVE_RECEIVER_METHODS = frozenset({"to", "cuda", "double", "float", "half", "bf
 _PREFETCHER = re.compile(r"prefetcher$", re.IGNORECASE)
 
 
+def _moved_to_gpu(kind: int) -> int:
+    """What a helper that moves its argument to the GPU (to_var(x), device.data_to_device(batch)) hands back."""
+    return CUDA_MODEL | (kind & (MODEL | F64)) if kind & MODEL else CUDA_TENSOR | (kind & F64)
+
+
 def _keyword(call: ast.Call, name: str) -> Optional[ast.AST]:
     return next((k.value for k in call.keywords if k.arg == name), None)
 
@@ -185,7 +190,7 @@ class CallEvaluator(MethodResults):
             return CUDA_MODEL if _builds_a_loss(last, pos) else CUDA_TENSOR  # fed CUDA tensors
         if name.split(".", 1)[0] not in api.NOT_ON_CUDA and api.MOVES_TO_GPU.match(last) and pos \
                 and not every_kind(pos, kw) & CPU_DEVICE:  # from utils import to_var; x = to_var(batch)
-            return CUDA_MODEL | (pos[0] & (MODEL | F64)) if pos[0] & MODEL else CUDA_TENSOR | (pos[0] & F64)
+            return _moved_to_gpu(pos[0])
         if name.split(".", 1)[0] not in api.NOT_ON_CUDA:
             return placed_on(last, pos, kw)
         return 0
@@ -278,7 +283,7 @@ class CallEvaluator(MethodResults):
             # input transformed, on its device
         if not out and pos and not receiver & (CUDA_TENSOR | CPU_TENSOR) and api.MOVES_TO_GPU.match(attr) \
                 and not every_kind(pos, kw) & CPU_DEVICE:  # device.data_to_device(batch) of a multi-GPU helper object
-            return CUDA_MODEL | (pos[0] & (MODEL | F64)) if pos[0] & MODEL else CUDA_TENSOR | (pos[0] & F64)
+            return _moved_to_gpu(pos[0])
         return out | (receiver & INSTANCE_BITS if attr in api.MODEL_SELF_METHODS and is_module(out) else 0)
 
     # -- plain names: builtins, the user's functions and classes, values held in variables ------------
