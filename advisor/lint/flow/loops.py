@@ -269,6 +269,11 @@ class LoopAnalysis(BranchGuards, FlowView):
         """``for batch in loader`` (also through enumerate(), tqdm(), zip(), and through a name bound once to such a
         wrapper: ``pbar = tqdm(range(len(loader))); for _ in pbar:``, one iteration per batch)."""
         iterable = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
+        return self._over_a_loader(iterable) or self._draws_from_loader(loop)
+
+    def _over_a_loader(self, iterable: Optional[ast.AST]) -> bool:
+        """Does walking ``iterable`` walk a DataLoader's batches (the loader itself, a wrapper of it, a name bound
+        once to one)?"""
         if isinstance(iterable, ast.Name) and not self.kind(iterable) & LOADER:
             bound = self.index.assigned_values.get(iterable.id, [])
             iterable = bound[0] if len(bound) == 1 and isinstance(bound[0], ast.Call) else iterable
@@ -278,27 +283,18 @@ class LoopAnalysis(BranchGuards, FlowView):
             iterable = iterable.value  # loaders['test'], dataloaders[phase]: one of a dict of loaders; and by name
         named_loader = isinstance(iterable, (ast.Name, ast.Attribute)) and not self.kind(iterable) \
             and named_like_loader(last_identifier(iterable))  # (data_loader = get_dataloader(...), self.train_loader)
-        return bool(self.kind(iterable) & LOADER) or named_loader or self._draws_from_loader(loop)
+        return bool(self.kind(iterable) & LOADER) or named_loader
 
     def _draws_from_loader(self, loop: ast.AST) -> bool:
-        """``loader = iter(train_data); for step in range(1, n + 1): batch = next(loader)``: one batch an iteration."""
+        """``loader = iter(train_data); for step in range(1, n + 1): batch = next(loader)``: one batch an iteration,
+        from an iterator made before the loop (``next(iter(val_loader))`` in an epoch loop takes the first batch again
+        each time: one validation batch per epoch, not a walk over the loader)."""
         return any(isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call)
                    and isinstance(statement.value.func, ast.Name) and statement.value.func.id == "next"
-                   and statement.value.args and self._a_loader_iterator(statement.value.args[0], loop)
+                   and statement.value.args and isinstance(statement.value.args[0], ast.Name)
+                   and statement.value.args[0].id not in self.assigned(loop)
+                   and self._over_a_loader(statement.value.args[0])
                    for statement in getattr(loop, "body", []))
-
-    def _a_loader_iterator(self, node: ast.AST, loop: ast.AST) -> bool:
-        """An iterator over a loader made before the loop (``next(iter(val_loader))`` in an epoch loop takes the
-        first batch again each time: one validation batch per epoch, not a walk over the loader)."""
-        if not isinstance(node, ast.Name) or node.id in self.assigned(loop):
-            return False
-        if self.kind(node) & LOADER:
-            return True
-        bound = self.index.assigned_values.get(node.id, [])
-        made = bound[0] if len(bound) == 1 else None
-        return isinstance(made, ast.Call) and isinstance(made.func, ast.Name) and made.func.id == "iter" \
-            and len(made.args) == 1 and isinstance(made.args[0], (ast.Name, ast.Attribute)) \
-            and (bool(self.kind(made.args[0]) & LOADER) or named_like_loader(last_identifier(made.args[0])))
 
     def iterations(self, loop: ast.AST) -> Optional[int]:
         """The iteration count the code spells out (``range(100_000)``, ``while i < N``), else None."""
