@@ -35,7 +35,7 @@ def _trains(ctx, calls: list[ast.Call], scope: ast.AST, loop: Optional[ast.AST],
         name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
         if name in _TRAINING_CALLS or ctx.qual(func) in ("torch.autograd.grad", "torch.autograd.backward"):
             return True
-        if isinstance(func, ast.Attribute) and not ctx.callees(call) and trains(name) and call.args:
+        if _unresolved_update(ctx, call):
             return True  # agent.learn_actor(states, predicted_actions) of an agent the file cannot resolve: an update
         if name == "step" and isinstance(func, ast.Attribute) and (
                 ctx.kind(func.value) & CUDA_WORKER or _OPTIMIZER.search(last_identifier(func.value))):
@@ -214,7 +214,7 @@ def backward_after(ctx, call: ast.Call, scope: ast.AST) -> bool:
             ctx.qual(func) in ("torch.autograd.grad", "torch.autograd.backward")
         if wants and ctx.index.scope_of(other) is scope:
             return True
-    return any(ctx.index.scope_of(other) is scope and _an_update_after(ctx, other, call, scope, loops)
+    return any(ctx.index.scope_of(other) is scope and _an_update_after(ctx, other, call, loops)
                for other in _update_calls(ctx.index))
 
 
@@ -224,9 +224,15 @@ def _update_calls(index) -> tuple[ast.Call, ...]:
     return tuple(c for name, found in index.calls_by_name.items() if trains(name) for c in found)
 
 
-def _an_update_after(ctx, other: ast.Call, call: ast.Call, scope: ast.AST, loops: list) -> bool:
-    """``agent.learn_critic(states, ..., next_actions)`` later in the step, of an agent the file cannot resolve: the
-    update runs backward on what it is handed (MADDPG's learn(): the target actors' actions feed the critic's)."""
-    func = other.func
-    return isinstance(func, ast.Attribute) and trains(func.attr) and bool(other.args) and not ctx.callees(other) \
-        and other.lineno > call.lineno and (not loops or any(loop in ctx.index.enclosing_loops(other) for loop in loops))
+def _an_update_after(ctx, other: ast.Call, call: ast.Call, loops: list) -> bool:
+    """``agent.learn_critic(states, ..., next_actions)`` later in the step: the update runs backward on what it is
+    handed (MADDPG's learn(): the target actors' actions feed the critic's)."""
+    return _unresolved_update(ctx, other) and other.lineno > call.lineno \
+        and (not loops or any(loop in ctx.index.enclosing_loops(other) for loop in loops))
+
+
+def _unresolved_update(ctx, call: ast.Call) -> bool:
+    """``agent.learn_critic(...)``: a method named like a training update (forwards.trains), handed data, of an object
+    the file cannot resolve -- it runs backward() and step() itself."""
+    return isinstance(call.func, ast.Attribute) and trains(call.func.attr) and bool(call.args) \
+        and not ctx.callees(call)
