@@ -348,14 +348,19 @@ class FileIndex:
         block = next((getattr(owner, field) for field in ("body", "orelse", "finalbody")
                       if statement in getattr(owner, field, [])), [])
         found: Optional[ast.stmt] = None
+        in_block: Optional[set[int]] = None  # (made once: `node in block` compares a module's statements one by one)
         for store in self.names_by_id.get(name, ()):
             if not isinstance(store.ctx, ast.Store):
                 continue
             node: Optional[ast.AST] = store
             while node is not None and self.parents.get(node) is not owner:
                 node = self.parents.get(node)
-            if isinstance(node, ast.stmt) and node.lineno < statement.lineno and node in block \
-                    and (found is None or node.lineno > found.lineno):
+            if not isinstance(node, ast.stmt) or node.lineno >= statement.lineno \
+                    or found is not None and node.lineno <= found.lineno:
+                continue
+            if in_block is None:
+                in_block = {id(s) for s in block}
+            if id(node) in in_block:
                 found = node
         return found
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from functools import partial
 from typing import Iterable, Optional
 
@@ -59,6 +61,27 @@ def lint_text(text: str, path: str = "<string>", select: Optional[Iterable[str]]
 
 def lint_unit(unit: SourceUnit, ids: set[str],
               machine: Optional[Machine] = None) -> tuple[list[LintFinding], list[Note]]:
+    with _collector_paused():
+        return _lint_parsed(unit, ids, machine)
+
+
+@contextmanager
+def _collector_paused():
+    """A file's syntax tree and its analyses are hundreds of thousands of objects that all live until the file is
+    done; the cyclic garbage collector walks them again and again meanwhile (about a third of the time on a
+    10,000-line module) and finds next to nothing to free -- reference counting frees the rest. Paused for one
+    file; whatever cycles the file left behind are collected once it is switched back on."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _lint_parsed(unit: SourceUnit, ids: set[str], machine: Optional[Machine]) -> tuple[list[LintFinding], list[Note]]:
     tree, problems = parse_unit(unit)
     findings: list[tuple[LintFinding, tuple[int, int]]] = []  # with its lines in the parsed text
     notes: list[Note] = []
