@@ -105,6 +105,10 @@ class FileContext:
         """Such a model, when ``optimizer`` was built over its parameters."""
         return self._sizes.tiny_models.updated_by(optimizer)
 
+    def returned_parts(self, name: str, scope: ast.AST) -> list[ast.AST]:
+        """``a, b = make_batch(n)`` in ``scope``: what the file's own make_batch returns at a's place."""
+        return self._sizes.returned_parts(name, scope)
+
     def int_value(self, node: ast.AST) -> Optional[int]:
         """A constant int the code spells out (not the default of a command-line option: checks name those)."""
         return self._sizes.int_value(node, options=False)

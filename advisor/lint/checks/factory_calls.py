@@ -44,7 +44,8 @@ def factory_call(ctx, node: ast.AST) -> Optional[ast.Call]:
     while isinstance(node, (ast.Call, ast.Subscript)):
         if isinstance(node, ast.Subscript):  # torch.linspace(t0, t1, n)[k:]: a slice of the fill, still a fill;
             # torch.eye(n)[labels]: rows picked from it (a one-hot), made from the fill too
-            if not (isinstance(node.slice, (ast.Slice, ast.Name, ast.Attribute)) and isinstance(node.value, ast.Call)):
+            if not (isinstance(node.slice, (ast.Slice, ast.Name, ast.Attribute)) or _a_view(node.slice)) \
+                    or not isinstance(node.value, ast.Call):
                 return None
             node, peeled = node.value, True
             continue
@@ -157,6 +158,12 @@ def cpu_type_cast(ctx, call: ast.Call) -> bool:
         and not text.startswith("torch.cuda.")  # type: ignore[union-attr]
 
 
+def _a_view(index: ast.AST) -> bool:
+    """``[None]``, ``[None, :, :]``, ``[:, None]``: new axes and whole slices -- a view of the fill, not a pick."""
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    return all(isinstance(p, ast.Slice) or isinstance(p, ast.Constant) and p.value is None for p in parts)
+
+
 def factory_assignment(ctx, scope: ast.AST, name: str, before_line: int) -> Optional[ast.Call]:
     found = None
     for value in ctx.index.assigned_values.get(name, ()):  # the values bound to the name, in source order
@@ -217,3 +224,34 @@ def reads_shape_only(ctx, name: ast.Name) -> bool:
         return True
     return isinstance(parent, ast.Call) and parent.args[:1] == [name] \
         and (ctx.qual(parent.func) or "").removeprefix("torch.") in _LIKE_FACTORIES
+
+
+def filled_between(ctx, scope: ast.AST, name: str, factory: ast.Call, copy: ast.Call) -> bool:
+    """Is ``name[...] = v`` (or ``+=``) written after the line that makes it and before the line that copies it?
+    Not a constant written at constant places (``labels[:, 1] = 1.``): still a constant tensor the GPU can make."""
+    first, last = factory.end_lineno or factory.lineno, copy.lineno
+    for node in ctx.index.assigns:
+        if not first < node.lineno < last or ctx.index.scope_of(node) is not scope or constant_store(node):
+            continue
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+            while isinstance(target, ast.Subscript):
+                target = target.value
+                if isinstance(target, ast.Name) and target.id == name:
+                    return True
+    return False
+
+
+def returned_factory(ctx, scope: ast.AST, name: str) -> Optional[ast.Call]:
+    """The factory in the file's own helper whose one return hands ``name`` its tensor (``return ids, mask``, ids
+    bound to torch.randint(...) there and not filled in before the return)."""
+    parts = ctx.returned_parts(name, scope)
+    if len(parts) != 1:
+        return None
+    part = parts[0]
+    if not isinstance(part, ast.Name):
+        return factory_call(ctx, part)
+    helper = ctx.index.scope_of(part)
+    factory = factory_assignment(ctx, helper, part.id, part.lineno)
+    if factory is None or filled_between(ctx, helper, part.id, factory, part):
+        return None
+    return factory

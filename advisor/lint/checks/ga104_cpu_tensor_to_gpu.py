@@ -31,12 +31,13 @@ from advisor.lint.checks.attribute_fills import attribute_fill
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.factory_calls import (
     CASTS,
-    constant_store,
     factory_assignment,
     factory_call,
+    filled_between,
     name_loads,
     next_store_line,
     reads_shape_only,
+    returned_factory,
     used_between,
 )
 from advisor.lint.checks.fill_fixes import cast_around, device_text, made_on_the_device
@@ -126,7 +127,7 @@ def run(ctx) -> Iterator[Hit]:
             factory = factory_assignment(ctx, scope, receiver.id, call.lineno)
             if _literal(ctx, factory):
                 continue
-            if factory is not None and _filled_between(ctx, scope, receiver.id, factory, call):
+            if factory is not None and filled_between(ctx, scope, receiver.id, factory, call):
                 continue  # z = torch.zeros(n); z[i][i] = 1; z = z.to(d): filled in on the CPU, then moved
             untouched_fill = _is_constant_fill(ctx, factory) and not used_between(ctx, scope, receiver.id, factory, call)
             if not (before & FRESH or numpy_fill(ctx, factory) or untouched_fill):
@@ -148,6 +149,8 @@ def run(ctx) -> Iterator[Hit]:
         if isinstance(receiver, ast.Name) and _device_varies_by_call(ctx, call) \
                 and not _bound_in(ctx, receiver.id, ctx.index.scope_of(call)):
             continue  # X made once, then train(torch.device("cpu")) and train(torch.device("cuda")): both use it
+        if factory is None and isinstance(receiver, ast.Name):  # q, m = make_batch(n); q = q.to(device): where
+            factory = returned_factory(ctx, ctx.index.scope_of(call), receiver.id)  # make_batch makes it
         device = device_text(func, call)
         if func.attr == "to" and call.args and _a_handed_tensor(ctx, call.args[0], call):
             device = f"{device}.device"  # .to(X_real): X_real's device
@@ -363,21 +366,6 @@ def _is_constant_fill(ctx, factory: Optional[ast.Call]) -> bool:
     if isinstance(fill, ast.Call) and ctx.qual(fill.func) in api.NUMPY_RANDOM_FILLS:
         return False  # (a random draw is a fill the GPU could make, but its values are not fixed by the shape)
     return fill is not None or (ctx.qual(factory.func) or "")[6:] in _TORCH_FILLS
-
-
-def _filled_between(ctx, scope: ast.AST, name: str, factory: ast.Call, copy: ast.Call) -> bool:
-    """Is ``name[...] = v`` (or ``+=``) written after the line that makes it and before the line that copies it?
-    Not a constant written at constant places (``labels[:, 1] = 1.``): still a constant tensor the GPU can make."""
-    first, last = factory.end_lineno or factory.lineno, copy.lineno
-    for node in ctx.index.assigns:
-        if not first < node.lineno < last or ctx.index.scope_of(node) is not scope or constant_store(node):
-            continue
-        for target in (node.targets if isinstance(node, ast.Assign) else [node.target]):
-            while isinstance(target, ast.Subscript):
-                target = target.value
-                if isinstance(target, ast.Name) and target.id == name:
-                    return True
-    return False
 
 
 def _assigned_back(ctx, call: ast.Call, name: str) -> bool:

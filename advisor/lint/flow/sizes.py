@@ -158,6 +158,12 @@ class TensorSizes(IntValues):
         self._passed.update(found)
         return found
 
+    def returned_parts(self, name: str, scope: ast.AST) -> list[ast.AST]:
+        """``X, y = make_data(cfg)`` in ``scope``: the expressions at X's place in the tuples make_data returns."""
+        if self._unpacks is None:
+            self._unpacks = unpack_statements(self.index)
+        return returned_parts(self.index, self._unpacks, self._module_functions(), name, scope)
+
     def _module_functions(self) -> dict[str, ast.FunctionDef]:
         """The module's top-level defs by name (a name defined once, and not also assigned)."""
         if self._functions is None:

@@ -1,0 +1,54 @@
+"""Classes of session 25 (issue 12), each with its must-not twin, fixed on r60-r62's spent held-out halves."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.lint_helpers import lines_of
+
+_SYNTHETIC_BATCH = """
+import torch
+device = torch.device("cuda")
+def make_batch(batch_size, vocab=1000):
+    ids = torch.randint(1, vocab, (batch_size, 20))
+    mask = torch.ones_like(ids).float()
+    {fill}
+    return ids, mask
+def train(model, opt):
+    for epoch in range(5):
+        ids, mask = make_batch(64)
+        ids = ids.to(device)
+        mask = mask.to(device)
+        loss = model(ids, mask)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""
+
+_IDENTITY_IN_LOSS = """
+import torch
+def orthogonality_loss(transform):
+    identity = torch.eye(transform.size(1)){index}
+    if transform.is_cuda:
+        identity = identity.cuda()
+    diff = torch.bmm(transform, transform.transpose(1, 2)) - identity
+    return torch.norm(diff)
+"""
+
+CASES = [
+    ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
+     "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
+     _SYNTHETIC_BATCH.format(fill="pass"), [4, 5]),
+    ("GA104", "twin: a fill written into on the CPU before the return is data, not a fill the GPU could make; the mask "
+     "is still reported where it is made",
+     _SYNTHETIC_BATCH.format(fill="ids[:, 0] = vocab_ids[0]"), [5]),
+    ("GA104", "torch.eye(n)[None, :, :] then .cuda(): new axes are a view of the fill, reported where it is made "
+     "(r60 held-out 14711, after scoring)", _IDENTITY_IN_LOSS.format(index="[None, :, :]"), [3]),
+    ("GA104", "twin: one row picked by a constant index is no longer the fill (a pick, not a view): not reported",
+     _IDENTITY_IN_LOSS.format(index="[0]"), []),
+]
+
+
+@pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])
+def test_s25_classes(check, about, code, expected):
+    assert [line for line, found in lines_of(code, select=[check])] == expected
