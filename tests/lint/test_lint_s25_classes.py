@@ -35,6 +35,20 @@ def orthogonality_loss(transform):
     return torch.norm(diff)
 """
 
+_RANK_DEVICE = """
+import torch
+def main(rank, loader, model, opt):
+    device = rank {op} torch.cuda.device_count()
+    model = model.to(device)
+    for x, y in loader:
+        x = x.to(device, non_blocking=True)
+        loss = model(x, y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        running += loss.item()
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -46,6 +60,11 @@ CASES = [
      "(r60 held-out 14711, after scoring)", _IDENTITY_IN_LOSS.format(index="[None, :, :]"), [3]),
     ("GA104", "twin: one row picked by a constant index is no longer the fill (a pick, not a view): not reported",
      _IDENTITY_IN_LOSS.format(index="[0]"), []),
+    ("GA103", "device = rank % torch.cuda.device_count(): the GPU a distributed process takes (DiT's idiom), so the batch "
+     "and the loss are on the GPU and loss.item() reads back every step (r61 held-out 15177, after scoring)",
+     _RANK_DEVICE.format(op="%"), [11]),
+    ("GA103", "twin: rank // device_count() is a node number, not a GPU: nothing known to be on the GPU",
+     _RANK_DEVICE.format(op="//"), []),
 ]
 
 

@@ -75,7 +75,14 @@ def is_device_number(node: ast.AST, assigned: dict[str, list[ast.AST]]) -> bool:
             and _GPU_INDEXES.match(last_identifier(node.value)):
         return True
     values = assigned.get(node.id, []) if isinstance(node, ast.Name) else [node]
-    return bool(values) and all(isinstance(v, ast.Constant) and type(v.value) is int for v in values)
+    return bool(values) and all(isinstance(v, ast.Constant) and type(v.value) is int or _gpu_of_rank(v)
+                                for v in values)
+
+
+def _gpu_of_rank(node: ast.AST) -> bool:
+    """``rank % torch.cuda.device_count()``: the GPU a distributed process takes (DiT's and its forks' idiom)."""
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.right, ast.Call) \
+        and last_identifier(node.right.func) == "device_count"
 
 
 def is_text(node: ast.AST) -> bool:
