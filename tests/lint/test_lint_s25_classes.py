@@ -49,6 +49,17 @@ def main(rank, loader, model, opt):
         running += loss.item()
 """
 
+_OLD_TORCH_READ = """
+import torch
+def test(model, loader):
+    correct = 0
+    for x, y in loader:
+        out = model(x.cuda())
+        num = {value}.data[0]
+        correct += num
+    return correct
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -65,6 +76,10 @@ CASES = [
      _RANK_DEVICE.format(op="%"), [11]),
     ("GA103", "twin: rank // device_count() is a node number, not a GPU: nothing known to be on the GPU",
      _RANK_DEVICE.format(op="//"), []),
+    ("GA103", "(a.sum() + b.sum()).data[0]: torch 0.3's read of a whole reduction (one element), per batch (r60 held-out "
+     "14602, after scoring)", _OLD_TORCH_READ.format(value="((out > 0.5).float().sum() + (y.cuda() == 1).sum())"), [6]),
+    ("GA103", "twin: out.data[0] of a batch's output is its first row, still on the GPU: no read",
+     _OLD_TORCH_READ.format(value="out"), []),
 ]
 
 

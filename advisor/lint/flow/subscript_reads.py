@@ -68,13 +68,30 @@ def old_scalar_read(node: ast.Subscript, index: FileIndex) -> bool:
     was read (``.item()`` came with 0.4) -- a host read like ``.item()``. Only for a loss (a value the file steps back
     through, ``loss.backward()``, or one named a loss): ``output.data[0]`` of a batch is its first row, no read."""
     data = node.value
-    if not (isinstance(data, ast.Attribute) and data.attr == "data" and isinstance(data.value, ast.Name)
+    if not (isinstance(data, ast.Attribute) and data.attr == "data"
             and isinstance(node.slice, ast.Constant) and node.slice.value == 0):
         return False
+    if _whole_reduction(data.value):  # (a.sum() + b.sum()).data[0], d.mean().data[0]: one element, read
+        return True
+    if not isinstance(data.value, ast.Name):
+        return False
     name = data.value.id
-    return "loss" in name.lower() or any(
+    values = index.assigned_values.get(name, [])
+    return "loss" in name.lower() or bool(values) and all(_whole_reduction(v) for v in values) or any(
         isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) and call.func.value.id == name
         for call in index.calls_by_name.get("backward", ()))
+
+
+_WHOLE_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "norm", "prod", "std", "var"})
+
+
+def _whole_reduction(node: ast.AST) -> bool:
+    """``x.sum()``, ``(a.sum() + b.sum()) / n``: a reduction over every element (no dim), one value."""
+    if isinstance(node, ast.BinOp):
+        sides = [side for side in (node.left, node.right) if not isinstance(side, ast.Constant)]
+        return bool(sides) and all(_whole_reduction(side) for side in sides)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _WHOLE_REDUCTIONS \
+        and not node.args and not node.keywords
 
 
 def _keyed(key: ast.AST, base: ast.AST, index: FileIndex) -> bool:
