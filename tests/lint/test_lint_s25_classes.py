@@ -60,6 +60,21 @@ def test(model, loader):
     return correct
 """
 
+_TIMED_EVAL_BATCH = """
+import time
+import torch
+def test(model, loader):
+    accs = []
+    with torch.no_grad():
+        for x, y in loader:
+            tic = time.time()
+            pred = model(x.cuda()).argmax(-1)
+            {read}
+            toc = time.time()
+            print(toc - tic)
+    return accs
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -80,6 +95,11 @@ CASES = [
      "14602, after scoring)", _OLD_TORCH_READ.format(value="((out > 0.5).float().sum() + (y.cuda() == 1).sum())"), [6]),
     ("GA103", "twin: out.data[0] of a batch's output is its first row, still on the GPU: no read",
      _OLD_TORCH_READ.format(value="out"), []),
+    ("GA103", "accs.extend((pred == y).cpu().tolist()) just before a per-batch clock closes: the flags are collected "
+     "for later, the program's own per-batch read, not a latency test's wait (r60 held-out 14623, after scoring)",
+     _TIMED_EVAL_BATCH.format(read="accs.extend((pred == y.cuda()).cpu().tolist())"), [9]),
+    ("GA103", "twin: a read whose value is dropped just before the clock is how the clock waits for the GPU",
+     _TIMED_EVAL_BATCH.format(read="pred.cpu()"), []),
 ]
 
 

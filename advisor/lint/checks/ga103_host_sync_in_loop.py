@@ -331,10 +331,14 @@ def _timing_waits(ctx) -> set[int]:
 
 def _kept(ctx, read: ast.AST, loop: ast.AST) -> bool:
     """Is what ``read`` reads back bound to a name the loop uses again further down (``outputs = [... .to(cpu)]``,
-    then ``evaluator.update(outputs)``)? A wait's value is dropped (``out = model(x).sum().item()``, never read)."""
+    then ``evaluator.update(outputs)``)? A wait's value is dropped (``out = model(x).sum().item()``, never read); one
+    collected into a list (``v_acc.extend((pred == y).cpu().tolist())``) is kept for later."""
     statement = read
     while statement is not None and not isinstance(statement, ast.stmt):
         statement = ctx.index.parents.get(statement)
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) \
+            and isinstance(statement.value.func, ast.Attribute) and statement.value.func.attr in ("append", "extend"):
+        return True
     if not isinstance(statement, ast.Assign):
         return False
     names = {n.id for target in statement.targets for n in ast.walk(target) if isinstance(n, ast.Name)}
