@@ -75,6 +75,20 @@ def test(model, loader):
     return accs
 """
 
+_PROJECT_DEVICE = """
+{head}
+def test(model, all_users, u_batch_size):
+    model.eval()
+    top_k = max(world.topks)
+    ratings = []
+    with torch.no_grad():
+        for users in utils.minibatch(all_users, batch_size=u_batch_size):
+            users = torch.Tensor(users).long().to(world.device)
+            rating = model.getUsersRating(users)
+            ratings.append(rating.cpu())
+    return ratings
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -100,6 +114,14 @@ CASES = [
      _TIMED_EVAL_BATCH.format(read="accs.extend((pred == y.cuda()).cpu().tolist())"), [9]),
     ("GA103", "twin: a read whose value is dropped just before the clock is how the clock waits for the GPU",
      _TIMED_EVAL_BATCH.format(read="pred.cpu()"), []),
+    ("GA103", "users.to(world.device) with `import world`: a device the project configures in its own module, can be "
+     "CUDA, so the per-batch rating.cpu() reads back (r60 held-out 14925, after scoring)",
+     _PROJECT_DEVICE.format(head="import torch\nimport utils\nimport world"), [12]),
+    ("GA103", "the same in an excerpt that dropped its imports: world is bound nowhere in the file and several of its "
+     "settings are read (world.device, world.topks): a module of the project",
+     _PROJECT_DEVICE.format(head="import torch\nimport utils"), [11]),
+    ("GA103", "twin: world bound in the file to something of its own says nothing of a device",
+     _PROJECT_DEVICE.format(head="import torch\nimport utils\nworld = Grid(10)"), []),
 ]
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 
 from advisor.lint import torch_api as api
@@ -26,6 +27,8 @@ from advisor.lint.flow.kinds import (
 from advisor.lint.names import dotted, last_identifier
 
 # A layer's parameters: tensors where the module is (model.fc1.weight of a CUDA model is on the GPU).
+# Libraries whose own `device` attributes are no configured device (torch.device is a class; jax.devices a list).
+_LIBRARIES = frozenset({"torch", "numpy", "jax", "tensorflow", "cupy", "numba", "pycuda", "mxnet", "paddle"})
 _PARAMETER_ATTRS = frozenset({"weight", "bias"})
 # A container's sizes and counts: Python ints, whatever it holds.
 _COUNT = re.compile(r"^_*(batch_size|capacity|max_?size|maxlen|buffer_size|memory_size|num_\w+|n_\w+)$")
@@ -60,8 +63,10 @@ class AttributeReads:
         if qualified is not None:
             if qualified in api.F64_DTYPES:
                 return DTYPE | DTYPE_F64
-            if api.names_a_device(node.attr) and any(api.DEVICE_HOLDER.search(p) for p in qualified.split(".")[:-1]):
-                return CUDA_DEVICE  # config.DEVICE of the project's `import config`: a configured device, can be CUDA
+            if api.names_a_device(node.attr) and (any(api.DEVICE_HOLDER.search(p) for p in qualified.split(".")[:-1])
+                                                  or qualified.split(".")[0] not in _LIBRARIES):
+                return CUDA_DEVICE  # config.DEVICE of the project's `import config`, world.device of `import world`:
+                # a device the project configures in one of its own modules, can be CUDA
             return DTYPE if qualified.startswith(api.OTHER_DTYPE_PREFIXES) else 0
         key = dotted(node)
         held = self.lookup(key) if key is not None else None
@@ -95,6 +100,8 @@ class AttributeReads:
             if not base and (any(api.DEVICE_HOLDER.search(part) for part in holder) or isinstance(node.value, ast.Name)
                              and node.value.id == "self" and not of_a_class):  # (def step(self, ...) outside a class)
                 return CUDA_DEVICE  # args.device / run_context.device: a device configured elsewhere, can be CUDA
+            if not base and isinstance(node.value, ast.Name) and self._unbound(node.value.id):
+                return CUDA_DEVICE  # world.device of a project module the excerpt uses without its import
             if not base and handed_device(node, self.scope):
                 return CUDA_DEVICE  # .to(x_t.device) of the tensor the function is handed: wherever the caller put it
             if not base and attr == "device" and api.MODEL_NAME_HINT.search(holder[-1]):
@@ -113,6 +120,17 @@ class AttributeReads:
             out |= base & (MODEL | CUDA_MODEL)  # a submodule
         return out
 
+
+    def _unbound(self, name: str) -> bool:
+        """A name the file never binds (no import, parameter, assignment, loop or ``with`` target) and reads several
+        settings of (``world.device``, ``world.topks``): another module of the project, used by an excerpt that
+        dropped its imports -- not a tensor of another module, whose ``.device`` is wherever that tensor is."""
+        uses = self.index.names_by_id.get(name, ())
+        if name in self.index.parameters or self.names.qual(ast.Name(id=name)) is not None or hasattr(builtins, name) \
+                or not all(isinstance(n.ctx, ast.Load) for n in uses):
+            return False
+        read = {parent.attr for n in uses if isinstance(parent := self.index.parents.get(n), ast.Attribute)}
+        return len(read) > 1 and not (read - {"device", "DEVICE"}) & api.TENSOR_META_ATTRS
 
     def _made_with_a_cuda_device(self, name: str) -> bool:
         """``name = SomeClass(..., device)`` (a class of another module) handed a device that can be CUDA, on every
