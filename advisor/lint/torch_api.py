@@ -89,9 +89,14 @@ LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader
                      "torch_geometric.loader.DataLoader", "torch_geometric.data.DataLoader",
                      "torch_geometric.loader.NeighborLoader", "torch_geometric.loader.LinkNeighborLoader",
                      "torch_geometric.loader.HGTLoader", "torch_geometric.loader.DataListLoader",
-                     "monai.data.DataLoader", "monai.data.dataloader.DataLoader"})
+                     "monai.data.DataLoader", "monai.data.dataloader.DataLoader",
+                     # DGL's GraphDataLoader (graph classification: batches of whole graphs collated on the host) and
+                     # torchmeta's episode loaders subclass torch's too, and hand num_workers / pin_memory to it
+                     "dgl.dataloading.GraphDataLoader", "dgl.dataloading.dataloader.GraphDataLoader",
+                     "torchmeta.utils.data.BatchMetaDataLoader", "torchmeta.utils.data.MetaDataLoader"})
 # Frameworks with a DataLoader of their own that is not torch's
-# (DGL's samples graphs its own way, often on the GPU: its num_workers and pin_memory mean other things)
+# (DGL's DataLoader samples subgraphs its own way, often on the GPU: its num_workers and pin_memory mean other
+# things -- its GraphDataLoader is listed above)
 _OTHER_FRAMEWORKS = frozenset({"paddle", "mxnet", "tensorflow", "tf", "keras", "jax", "flax", "mindspore", "oneflow",
                                "jittor", "megengine", "dgl"})
 

@@ -89,6 +89,18 @@ def test(model, all_users, u_batch_size):
     return ratings
 """
 
+_GRAPH_LOADER = """
+import torch
+from dgl.dataloading import {loader}
+def train(dataset, model, opt, device):
+    loader = {loader}(dataset, batch_size=32, shuffle=True)
+    for graphs, labels in loader:
+        loss = model(graphs.to(device), labels.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -122,6 +134,11 @@ CASES = [
      _PROJECT_DEVICE.format(head="import torch\nimport utils"), [11]),
     ("GA103", "twin: world bound in the file to something of its own says nothing of a device",
      _PROJECT_DEVICE.format(head="import torch\nimport utils\nworld = Grid(10)"), []),
+    ("GA106", "DGL's GraphDataLoader subclasses torch's DataLoader (batches of whole graphs collated on the host): with "
+     "default options it loads in the main process, unpinned (r63 dev 15951; torchmeta's BatchMetaDataLoader too)",
+     _GRAPH_LOADER.format(loader="GraphDataLoader"), [4]),
+    ("GA106", "twin: DGL's own DataLoader samples subgraphs its own way (often on the GPU): its options mean other things",
+     _GRAPH_LOADER.format(loader="DataLoader"), []),
 ]
 
 
