@@ -101,6 +101,33 @@ def train(dataset, model, opt, device):
         opt.step()
 """
 
+_DTYPE_CONSTANT = """
+import torch
+from torch.autograd import grad
+dtype = torch.double
+device = torch.device("cuda")
+def dfx(x, f{param}):
+    return grad([f], [x], grad_outputs=torch.ones(x.shape, dtype=dtype, device=device), create_graph=True)[0]
+def d2fx(x, f{param}):
+    return grad(dfx(x, f), [x], grad_outputs=torch.ones(x.shape, dtype=dtype, device=device), create_graph=True)[0]
+"""
+
+_FLOAT64_METHOD = """
+import torch
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(3, 1)
+    def losses(self, x):
+        w = torch.ones(x.shape[0], dtype=torch.float64, device=x.device)
+        return (w * self.fc(x).squeeze()).mean()
+model = Net().cuda()
+x = torch.rand(10, 3, device="cuda")
+for step in range(100):
+    loss = {call}
+    loss.backward()
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -139,6 +166,15 @@ CASES = [
      _GRAPH_LOADER.format(loader="GraphDataLoader"), [4]),
     ("GA106", "twin: DGL's own DataLoader samples subgraphs its own way (often on the GPU): its options mean other things",
      _GRAPH_LOADER.format(loader="DataLoader"), []),
+    ("GA109", "dtype = torch.double at module level, handed to every factory as dtype=dtype: reported once, at the constant "
+     "where float64 is chosen (the session-25 placement; r63 dev 16065)", _DTYPE_CONSTANT.format(param=""), [3]),
+    ("GA109", "twin: a dtype parameter of the function is the caller's choice, not the constant's: at each factory",
+     _DTYPE_CONSTANT.format(param=", dtype=torch.float32"), []),
+    ("GA109", "model.losses(x), a method of the file's own class that makes float64 inside: reported inside, where the "
+     "float64 is chosen, not again at the call (r63 dev 16065; r58-r62 lose six such reports)",
+     _FLOAT64_METHOD.format(call="model.losses(x)"), [7]),
+    ("GA109", "twin: the model's forward under the float64 choice made in losses() is not reported a second time",
+     _FLOAT64_METHOD.format(call="model.losses(x) + model(x).mean()"), [7]),
 ]
 
 

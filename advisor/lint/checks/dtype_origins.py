@@ -77,6 +77,19 @@ def attribute_dtype_choices(ctx, call: ast.Call) -> list[ast.AST]:
     return choices
 
 
+def constant_dtype_choice(ctx, call: ast.Call) -> Optional[ast.AST]:
+    """``dtype=DTYPE`` of a module-level ``DTYPE = torch.double`` bound once (and not a parameter of the function
+    making the tensor): the constant is where float64 is chosen for every factory that uses it."""
+    dtype = next((k.value for k in call.keywords if k.arg == "dtype"), None)
+    info = ctx.function_of(call)
+    if not isinstance(dtype, ast.Name) or info is not None and dtype.id in info.positional + info.keyword_only:
+        return None
+    values = ctx.index.assigned_values.get(dtype.id, [])
+    if len(values) != 1 or ctx.index.scope_of(values[0]) is not ctx.index.tree or not _float64(ctx, values[0]):
+        return None
+    return values[0]
+
+
 def _float64(ctx, node: ast.AST) -> bool:
     """``torch.float64`` by its kind, or by its name where the pass left an argument unvalued."""
     return bool(ctx.kind(node) & DTYPE_F64) or ctx.qual(node) in ("torch.float64", "torch.double")

@@ -20,7 +20,7 @@ from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short
-from advisor.lint.checks.dtype_origins import attribute_dtype_choices, dtype_origin
+from advisor.lint.checks.dtype_origins import attribute_dtype_choices, constant_dtype_choice, dtype_origin
 from advisor.lint.flow import CUDA_MODEL, CUDA_TENSOR, DTYPE_F64, F64
 from advisor.lint.flow.kinds import INSTANCE_BITS, MODEL_BITS
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
@@ -137,6 +137,13 @@ def _float64_hits(ctx) -> Iterator[Hit]:
                 chosen.add(id(choice))
                 yield Hit(f"{short(choice)} makes {short(call)} and every other tensor made with that dtype float64 "
                           "on the GPU", node=choice)
+            continue
+        constant = constant_dtype_choice(ctx, call)
+        if constant is not None:  # dtype=DTYPE of a module-level DTYPE = torch.double: once, at the constant
+            if id(constant) not in chosen:
+                chosen.add(id(constant))
+                yield Hit(f"{short(constant)} makes {short(call)} and every other tensor made with that dtype float64 "
+                          "on the GPU", node=constant)
             continue
         origin = dtype_origin(ctx, call)
         if origin is not None:  # dtype = get_dtype(cfg) handed to every factory: once, where float64 is chosen
@@ -283,7 +290,7 @@ def _calls_user_code(ctx, call: ast.Call) -> bool:
     scope = ctx.index.scope_of(call)
     if isinstance(func, ast.Name):
         return ctx.resolve(func.id, scope) is not None
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+    if isinstance(func, ast.Attribute):  # self.step(x), model.LossFunctions(x): a method of the file's own class
         return ctx.callee(call) is not None
     return False
 
