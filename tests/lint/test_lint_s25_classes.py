@@ -128,6 +128,20 @@ for step in range(100):
     loss.backward()
 """
 
+_PASS_PER_EPOCH = """
+import torch
+from train import train_fn
+from metrics import calculate_metrics
+def main(model, loss_fn, train_loader, val_loader, x, y, epochs=50):
+    model = model.to("cuda")
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    weight = torch.tensor([3.0]).to("cuda")
+    for epoch in range(epochs):
+        train_loss = train_fn({handed}, model, optimizer, weight)
+        metric_dict = calculate_metrics({handed}, model, weight)
+        print(f"loss {{train_loss:.4f}} f1 {{metric_dict['f1']:.3f}}")
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -175,6 +189,10 @@ CASES = [
      _FLOAT64_METHOD.format(call="model.losses(x)"), [7]),
     ("GA109", "twin: the model's forward under the float64 choice made in losses() is not reported a second time",
      _FLOAT64_METHOD.format(call="model.losses(x) + model(x).mean()"), [7]),
+    ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
+     "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
+    ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",
+     _PASS_PER_EPOCH.format(handed="(x, y)"), [11, 11]),
 ]
 
 

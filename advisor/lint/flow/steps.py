@@ -10,6 +10,7 @@ not queued kernels.
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 
 from advisor.lint.flow.effects import COMPUTE, Event
@@ -163,12 +164,25 @@ _EPOCH_RUN = re.compile(r"epoch|^(train|fit)(_model|_network|_net)?$|^run_traini
 
 def runs_epochs(index, loop: ast.AST) -> bool:
     """Does the loop's own body call a training run the file does not define (``train_joint_epoch(model, ...)``,
-    ``fit(model, data)`` imported from the project)? Then one iteration is a run or an epoch, not a step."""
+    ``fit(model, data)`` imported from the project, ``train_fn(train_loader, model, ...)`` handed a whole loader)?
+    Then one iteration is a run or an epoch, not a step."""
     for call in _body_calls(loop.body):
         name = last_identifier(call.func)
-        if name not in index.bound_names and _EPOCH_RUN.search(name):  # (not the file's own def or variable)
-            return True
+        if name not in index.bound_names and (_EPOCH_RUN.search(name) or _handed_a_loader(call)):
+            return True  # (not the file's own def or variable)
     return False
+
+
+_LOADER_NAME = re.compile(r"(^|_)(data_?)?loaders?$|(^|_)dl$", re.IGNORECASE)
+
+
+def _handed_a_loader(call: ast.Call) -> bool:
+    """``train_fn(train_loader, model, ...)``: a function of another module handed a whole DataLoader (by its name)
+    walks it -- a pass over the data. (A class handed one, ``DataPrefetcher(val_loader)``, wraps it; ``len(loader)``,
+    ``iter(loader)`` are Python's: no pass.)"""
+    name = last_identifier(call.func)
+    return not name[:1].isupper() and not hasattr(builtins, name) and any(isinstance(a, (ast.Name, ast.Attribute)) and _LOADER_NAME.search(last_identifier(a))
+               for a in list(call.args) + [k.value for k in call.keywords])
 
 
 def waits_for_user(index, body: list[ast.stmt]) -> bool:
