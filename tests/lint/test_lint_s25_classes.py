@@ -142,6 +142,28 @@ def main(model, loss_fn, train_loader, val_loader, x, y, epochs=50):
         print(f"loss {{train_loss:.4f}} f1 {{metric_dict['f1']:.3f}}")
 """
 
+_FLAGGED_HELPER = """
+import torch
+class Exp:
+    def _forward(self, x, y, flag):
+        out = self.model(x.to("cuda"))
+        if flag in ["valid", "test"]:
+            out = out.detach().cpu()
+        return out
+    def train(self, loader, opt):
+        for x, y in loader:
+            out = self._forward(x, y, flag="train")
+            loss = self.criterion(out, y.to("cuda"))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    def valid(self, loader, mode):
+        with torch.no_grad():
+            for x, y in loader:
+                out = self._forward(x, y, flag={flag})
+                self.preds.append(out)
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -189,6 +211,11 @@ CASES = [
      _FLOAT64_METHOD.format(call="model.losses(x)"), [7]),
     ("GA109", "twin: the model's forward under the float64 choice made in losses() is not reported a second time",
      _FLOAT64_METHOD.format(call="model.losses(x) + model(x).mean()"), [7]),
+    ("GA103", "self._forward(x, y, flag=\"valid\") whose `if flag in [\"valid\", \"test\"]: out = out.cpu()` runs for the "
+     "constant this call passes: reported at this calling line, not at the flag=\"train\" one (the session-12 placement "
+     "for a helper called from two loops; r63 dev 16010)", _FLAGGED_HELPER.format(flag='"valid"'), [18]),
+    ("GA103", "twin: a flag the call does not spell out (flag=mode) leaves the branch unknown: nothing reported",
+     _FLAGGED_HELPER.format(flag="mode"), []),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

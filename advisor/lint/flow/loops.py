@@ -25,7 +25,7 @@ from advisor.lint.flow.effects import COMPUTE, HOST_READ, KERNEL, SYNC, Effects,
 from advisor.lint.flow.expr_effects import expression_effect
 from advisor.lint.flow.guards import BranchGuards
 from advisor.lint.flow.kinds import CUDA_TENSOR, CUDA_WORKER, LOADER
-from advisor.lint.flow.read_arguments import read_needs_other_arguments
+from advisor.lint.flow.read_arguments import read_for_these_arguments, read_needs_other_arguments
 from advisor.lint.flow.rounds import after_inner_steps
 from advisor.lint.flow.scopes import FunctionInfo, call_sites
 from advisor.lint.flow.sizes import TensorSizes
@@ -356,7 +356,8 @@ class LoopAnalysis(BranchGuards, FlowView):
         for event in self.iteration_events(loop):
             if event.callee is None or self.guarded(event.node, loop):
                 continue
-            inner = self.function_host_read(event.callee, 0, set())
+            inner = self.function_host_read(event.callee, 0, set()) \
+                or read_for_these_arguments(self, event, self._every_call_events(event.callee))
             if inner is not None and not read_needs_other_arguments(self, event, inner):
                 found.append((event, inner))
         return found
