@@ -67,8 +67,10 @@ LEGACY_CUDA_CONSTRUCTORS = frozenset(f"torch.cuda.{name}" for name in (
 # (d2l.try_gpu(): Dive into Deep Learning's helper, the GPU when there is one -- the code of its exercises and
 # of projects built on them)
 CUDA_DEVICE_FUNCTIONS = frozenset({"torch.cuda.current_device", "d2l.torch.try_gpu", "d2l.try_gpu"})
-# A project's helper that picks the device (utils.get_device("auto"), select_device(opt.device)): may be CUDA.
-DEVICE_PICKER = re.compile(r"^_*(get|select|setup|set_up|pick|choose|resolve|init|auto|find)_?(torch_)?device$")
+# A project's helper that picks the device (utils.get_device("auto"), select_device(opt.device), N-BEATS's
+# default_device(), the Jovian courses' get_default_device()): may be CUDA.
+DEVICE_PICKER = re.compile(r"^_*((get|select|setup|set_up|pick|choose|resolve|init|auto|find)_?(default_|best_)?"
+                           r"|default_|best_)(torch_)?device$")
 # Devices of other accelerators' libraries (DirectML, XLA): not CUDA, so no CUDA cost is reported on them.
 OTHER_DEVICE_FUNCTIONS = frozenset({"torch_directml.device", "torch_xla.device", "torch_xla.core.xla_model.xla_device",
                                     "torch_xla.runtime.xla_device"})

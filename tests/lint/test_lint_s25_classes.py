@@ -164,6 +164,22 @@ class Exp:
                 self.preds.append(out)
 """
 
+_PICKED_DEVICE = """
+import numpy as np
+import torch
+from common.torch.ops import {picker}
+def trainer(model, training_set, iterations):
+    model = model.to({picker}())
+    optimizer = torch.optim.Adam(model.parameters())
+    for i in range(iterations):
+        x, y = next(training_set)
+        loss = ((model(x) - y) ** 2).mean()
+        if np.isnan(float(loss)):
+            break
+        loss.backward()
+        optimizer.step()
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -216,6 +232,11 @@ CASES = [
      "for a helper called from two loops; r63 dev 16010)", _FLAGGED_HELPER.format(flag='"valid"'), [18]),
     ("GA103", "twin: a flag the call does not spell out (flag=mode) leaves the branch unknown: nothing reported",
      _FLAGGED_HELPER.format(flag="mode"), []),
+    ("GA103", "model.to(default_device()): N-BEATS's project helper that picks the device (like get_device(), "
+     "get_default_device()) can pick CUDA, so float(loss) reads back every step (r63 dev 16021)",
+     _PICKED_DEVICE.format(picker="default_device"), [10]),
+    ("GA103", "the Jovian courses' get_default_device()", _PICKED_DEVICE.format(picker="get_default_device"), [10]),
+    ("GA103", "twin: a helper named for the CPU picks no GPU", _PICKED_DEVICE.format(picker="cpu_device"), []),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",
