@@ -180,6 +180,32 @@ def trainer(model, training_set, iterations):
         optimizer.step()
 """
 
+_CALLED_METRICS = """
+import torch
+{define}
+def evaluate(loader, model):
+    metric = Metrics()
+    totals = {{}}
+    with torch.no_grad():
+        for x, y in loader:
+            preds = (torch.sigmoid(model(x.to("cuda"))) > 0.5).float()
+            scores = metric(y.to("cuda"), preds)
+            for name, value in scores.items():
+                totals[name] = totals.get(name, 0.0) + value.item()
+    return totals
+"""
+_METRICS_CLASS = """
+class Metrics:
+    def __call__(self, y_true, y_pred):
+        tp = (y_true * y_pred).sum()
+        return {"tp": tp, "precision": tp / (y_pred.sum() + 1e-6)}
+"""
+_METRICS_ON_HOST = """
+class Metrics:
+    def __call__(self, y_true, y_pred):
+        return {"tp": int((y_true * y_pred).sum())}
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -237,6 +263,11 @@ CASES = [
      _PICKED_DEVICE.format(picker="default_device"), [10]),
     ("GA103", "the Jovian courses' get_default_device()", _PICKED_DEVICE.format(picker="get_default_device"), [10]),
     ("GA103", "twin: a helper named for the CPU picks no GPU", _PICKED_DEVICE.format(picker="cpu_device"), []),
+    ("GA103", "metric(y, preds) of a class of the file's own with a __call__ hands back what __call__ returns (a dict "
+     "of CUDA sums), so value.item() per batch reads back (r63 dev 16124; r62 held-out 15403, spent)",
+     _CALLED_METRICS.format(define=_METRICS_CLASS), [16]),
+    ("GA103", "twin: a __call__ that hands back Python numbers reads inside (reported there, once); the loop's "
+     "value.item() then reads nothing", _CALLED_METRICS.format(define=_METRICS_ON_HOST), [5]),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

@@ -242,11 +242,13 @@ class FlowAnalyzer(ExpressionStatements, CallEvaluator):
         """`net(x)` with `net = Net()` of the user's nn.Module class runs Net.forward on x: its parameters learn
         what the call passes (a clock read inside forward then times CUDA work)."""
         out = 0
-        if held & INSTANCE_BITS and held & MODEL_BITS:
+        if held & INSTANCE_BITS:  # (and `metrics = self(y, preds)` / `meter(y, p)` of a class of the file's own with
+            # a __call__: what that method hands back)
             for info in self.scopes.classes_of(held):
-                forward = info.methods.get("forward") if info.is_model else None
-                if forward is not None:
-                    out |= self.call_function(forward, call, pos, kw, skip_self=True)
+                method = info.methods.get("forward") if info.is_model and held & MODEL_BITS \
+                    else info.methods.get("__call__")
+                if method is not None:
+                    out |= self.call_function(method, call, pos, kw, skip_self=True)
         return out
 
     def _name(self, node: ast.Name) -> int:

@@ -77,10 +77,16 @@ class NameCallEffects:
             and not any(self.kind(k.value) & (CUDA_TENSOR | CPU_TENSOR) for k in call.keywords)
 
     def _forward_of(self, func: ast.AST) -> Optional[FunctionInfo]:
+        """What calling an instance of the file's own class runs: an nn.Module's forward, or a plain class's
+        ``__call__`` (``metric(y, preds)`` of a metrics object)."""
         kind = self.kind(func)
-        if not kind & INSTANCE_BITS or not kind & (MODEL | CUDA_MODEL):
+        if not kind & INSTANCE_BITS:
             return None
-        found = [c.methods["forward"] for c in self.flow.scopes.classes_of(kind) if c.is_model and "forward" in c.methods]
+        if kind & (MODEL | CUDA_MODEL):
+            found = [c.methods["forward"] for c in self.flow.scopes.classes_of(kind)
+                     if c.is_model and "forward" in c.methods]
+        else:
+            found = [c.methods["__call__"] for c in self.flow.scopes.classes_of(kind) if "__call__" in c.methods]
         return found[0] if len(found) == 1 else None
 
 
