@@ -331,10 +331,10 @@ TO_HOST = re.compile(r"^_*(tensor_?(2|to)_?(array|arr|np|numpy|img|image|im|list
 WRITES_OUT = re.compile(r"^_*(save|write|dump|export|store|imsave|imwrite|plot|show|draw|visuali[sz]e|render)",
                         re.IGNORECASE)
 # A helper of the user's project, by its name, that puts what it is handed on the GPU: the pre-0.4 idiom
-# `def to_var(x): return Variable(x.cuda())`, `to_cuda(batch)`, `to_gpu(model)` (its result is on the GPU); also as a
-# method of a helper object: `device.data_to_device(batch)` (a multi-GPU wrapper's).
-MOVES_TO_GPU = re.compile(r"^_*(to_var|to_cuda|to_gpu|cuda_var|var_cuda|move_to_(cuda|gpu)|data_to_device)(_if_available)?$",
-                          re.IGNORECASE)
+# `def to_var(x): return Variable(x.cuda())`, `to_cuda(batch)`, `to_gpu(model)`, DGL's JTNN `cuda(model)` (its result
+# is on the GPU); also as a method of a helper object: `device.data_to_device(batch)` (a multi-GPU wrapper's).
+MOVES_TO_GPU = re.compile(r"^_*(to_var|to_cuda|to_gpu|cuda_var|var_cuda|move_to_(cuda|gpu)|data_to_device|cuda|gpu)"
+                          r"(_if_available)?$", re.IGNORECASE)
 # A helper, by its name, that fetches or places data (or builds a model) on the device it is handed.
 DATA_ON_DEVICE_HINT = re.compile(r"^_*(get|load|fetch|next|sample|prepare|make|build|create|init|move|send|read)"
                                  r"|batch|to_device|to_cuda|to_gpu|model", re.IGNORECASE)

@@ -206,6 +206,18 @@ class Metrics:
         return {"tp": int((y_true * y_pred).sum())}
 """
 
+_STAR_CUDA = """
+import torch
+from jtnn import *
+model = JTNNVAE(vocab, 450, 56, 3)
+optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+model = {mover}(model)
+def test(loader):
+    for batch in loader:
+        loss, kl = model(batch, 1.0)
+        print(kl)
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -268,6 +280,11 @@ CASES = [
      _CALLED_METRICS.format(define=_METRICS_CLASS), [16]),
     ("GA103", "twin: a __call__ that hands back Python numbers reads inside (reported there, once); the loop's "
      "value.item() then reads nothing", _CALLED_METRICS.format(define=_METRICS_ON_HOST), [5]),
+    ("GA107", "model = cuda(model) of a star import (DGL's JTNN helper): a helper named for the move puts the model "
+     "on the GPU, so the test loop's forward without no_grad records (r63 dev 16365)",
+     _STAR_CUDA.format(mover="cuda"), [8]),
+    ("GA107", "twin: a helper named for something else says nothing of where the model is",
+     _STAR_CUDA.format(mover="prepare"), []),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

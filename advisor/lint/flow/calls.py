@@ -342,6 +342,11 @@ class CallEvaluator(MethodResults):
             return pos[0]  # pre-0.4 code quoted without its imports: torch.autograd.Variable is its tensor
         if api.TO_HOST.match(name):
             return NUMPY  # tensor2array(pred) of a star import: host data
+        if api.MOVES_TO_GPU.match(name) and pos and not every_kind(pos, kw) & CPU_DEVICE:
+            handed = node.args[0]  # model = cuda(model), to_var(x) of a star import: put on the GPU (a model when
+            model = isinstance(handed, ast.Name) and (handed.id in self.index.parameter_owners  # its parameters are
+                                                      or bool(api.MODEL_NAME_HINT.search(handed.id)))  # taken)
+            return _moved_to_gpu(pos[0] | (MODEL if model else 0))
         if api.COMPUTES_ON_ITS_INPUTS.search(name) and every_kind(pos, kw) & CUDA_TENSOR \
                 and not api.TEXT_DECODING.search(name):  # named like a model or a loss,
             return CUDA_MODEL if _builds_a_loss(name, pos) else CUDA_TENSOR  # fed CUDA tensors
