@@ -218,6 +218,18 @@ def test(loader):
         print(kl)
 """
 
+_TYPE_AS = """
+import torch
+def validation(model, loader, criterion):
+    accuracy = 0
+    for images, labels in loader:
+        images, labels = images.to("cuda"), labels.to("cuda")
+        output = model.forward(images)
+        equality = labels == output.max(1)[1]
+        accuracy += equality.type_as({other}).mean()
+    return accuracy
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -285,6 +297,11 @@ CASES = [
      _STAR_CUDA.format(mover="cuda"), [8]),
     ("GA107", "twin: a helper named for something else says nothing of where the model is",
      _STAR_CUDA.format(mover="prepare"), []),
+    ("GA103", "equality.type_as(torch.FloatTensor()) of a CUDA comparison: the other's type is a CPU one, so the "
+     "flags are copied back on every batch (the Udacity projects' idiom; r64 dev 16518)",
+     _TYPE_AS.format(other="torch.FloatTensor()"), [8]),
+    ("GA103", "twin: type_as(output), a CUDA tensor: a cast on the GPU, nothing read back",
+     _TYPE_AS.format(other="output"), []),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

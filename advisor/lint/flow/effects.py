@@ -162,7 +162,7 @@ class Effects(NameCallEffects, FlowView):
         if isinstance(func, ast.Attribute):
             if func.attr == "format" or func.attr in api.HOST_SYNC_METHODS or api.reads_what_it_is_handed(func):
                 return True
-            if func.attr in ("to", "type"):  # (.to("cpu"), .type(torch.FloatTensor))
+            if func.attr in ("to", "type", "type_as"):  # (.to("cpu"), .type(torch.FloatTensor), .type_as(cpu_t))
                 return bool(self.kind(func.value) & CUDA_TENSOR)
             if func.attr == "copy_":  # host.copy_(d): the GPU data read back into host memory
                 return bool(self.kind(func.value) & CPU_TENSOR) and self._cuda_argument(call)
@@ -249,7 +249,8 @@ class Effects(NameCallEffects, FlowView):
         if receiver & CUDA_TENSOR:
             if attr == "numpy":
                 return 0, None  # t.numpy() of a CUDA tensor raises instead of copying: a bug, not a slow read
-            if attr in api.HOST_SYNC_METHODS or attr in ("to", "type") and value & CPU_TENSOR and not value & CUDA_TENSOR:
+            if attr in api.HOST_SYNC_METHODS or attr in ("to", "type", "type_as") and value & CPU_TENSOR \
+                    and not value & CUDA_TENSOR:
                 return SYNC | HOST_READ, None  # (.to("cpu") and .type(torch.FloatTensor) copy back too)
             if attr == "cuda" or attr == "to" and not any(self.kind(a) & DTYPE for a in call.args) \
                     and not any(k.arg == "dtype" for k in call.keywords):  # (.to(torch.half): a cast kernel)

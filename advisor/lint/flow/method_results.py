@@ -79,6 +79,10 @@ class MethodResults(ExprEvaluator):
             cast = type_cast(node.args[0], receiver, self.names.qual, self.index.assigned_values)
             if cast:
                 return cast
+        if attr == "type_as" and pos and receiver & (CUDA_TENSOR | CPU_TENSOR) and not receiver & CONTAINER \
+                and pos[0] & (CUDA_TENSOR | CPU_TENSOR) and not pos[0] & CONTAINER:
+            return pos[0] & (CUDA_TENSOR | CPU_TENSOR | F64)  # eq.type_as(torch.FloatTensor()): the other's type --
+            # its device too (a CUDA tensor made like a CPU one is copied back)
         if receiver == 0 and attr in _MODEL_DTYPE_METHODS and looks_like_model(receiver_node):
             # GenLSTM(stride=500).double(), netG.half(): a class the file imports, made or named like a model;
             # converting it must not lose that it is one (.cuda() next moves a model, not a tensor)
