@@ -230,6 +230,22 @@ def validation(model, loader, criterion):
     return accuracy
 """
 
+_BITS_PER_DIM = """
+import numpy as np
+import torch
+def vq_loss(x_prime, x):
+    nll = ((x_prime - x) ** 2).mean(){cast}
+    return nll / np.log(2.)
+def train(loss_func, model, loader, opt):
+    for x in loader:
+        x = x.cuda()
+        bpd = loss_func(model(x), x)
+        bpd.backward()
+        opt.step()
+model = Net().cuda()
+train(vq_loss, model, loader, torch.optim.Adam(model.parameters()))
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -302,6 +318,10 @@ CASES = [
      _TYPE_AS.format(other="torch.FloatTensor()"), [8]),
     ("GA103", "twin: type_as(output), a CUDA tensor: a cast on the GPU, nothing read back",
      _TYPE_AS.format(other="output"), []),
+    ("GA109", "nll / np.log(2.): a NumPy float64 scalar is a Python float to torch (np.float64 subclasses float) and "
+     "promotes nothing, so the CUDA result stays float32 (r64 dev 16303)", _BITS_PER_DIM.format(cast=""), []),
+    ("GA109", "twin: a float64 tensor in the division does make it float64, reported where it is chosen",
+     _BITS_PER_DIM.format(cast=".double()"), [4]),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

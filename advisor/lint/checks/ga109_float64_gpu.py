@@ -288,8 +288,8 @@ def _float64_origin_below(ctx, call: ast.Call) -> Optional[ast.Call]:
 def _calls_user_code(ctx, call: ast.Call) -> bool:
     func = call.func
     scope = ctx.index.scope_of(call)
-    if isinstance(func, ast.Name):
-        return ctx.resolve(func.id, scope) is not None
+    if isinstance(func, ast.Name):  # (also loss_func(x) of a parameter the calls fill with the file's function)
+        return ctx.resolve(func.id, scope) is not None or bool(ctx.callees(call))
     if isinstance(func, ast.Attribute):  # self.step(x), model.LossFunctions(x): a method of the file's own class
         return ctx.callee(call) is not None
     return False

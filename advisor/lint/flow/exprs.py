@@ -180,14 +180,16 @@ class ExprEvaluator(AttributeReads):
             return 0  # "%.4f" % loss is text (and a host read of loss: see effects.py)
         both = left | right
         out = 0
-        if both & CUDA_TENSOR:
-            out = CUDA_TENSOR | (both & F64)
+        if both & CUDA_TENSOR:  # elbo / np.log(2.): a NumPy float64 scalar is a Python float to torch (np.float64
+            # subclasses float) and promotes nothing; only a float64 tensor makes the result float64
+            tensors = CUDA_TENSOR | CPU_TENSOR
+            out = CUDA_TENSOR | ((left if left & tensors else 0) | (right if right & tensors else 0)) & F64
         elif both & CPU_TENSOR:  # new only when every tensor in it is (inputs @ weights + noise: data)
             if own_reduction(node.right, node.left):  # fill / fill.sum(): made from the fill alone
                 right |= left & FRESH
             fresh = all(side & FRESH or not side & CPU_TENSOR for side in (left, right))
             out = CPU_TENSOR | (both & F64) | (FRESH if fresh else 0)
-        if both & NUMPY:
+        if both & NUMPY and not out & CUDA_TENSOR:  # (with a CUDA tensor NumPy takes part as a scalar only)
             out |= NUMPY | (both & F64)
         if isinstance(node.op, ast.Add):
             out |= left & CUDA_DEVICE  # "cuda:" + str(rank)
