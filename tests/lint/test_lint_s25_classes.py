@@ -246,6 +246,22 @@ model = Net().cuda()
 train(vq_loss, model, loader, torch.optim.Adam(model.parameters()))
 """
 
+_PYCUDA_TIMING = """
+import time
+import numpy as np
+import torch
+{library}
+def inference(context, inputs, out_cpu, in_gpu, out_gpu):
+    cuda.memcpy_htod(in_gpu, inputs)
+    context.execute(1, [int(in_gpu), int(out_gpu)])
+    cuda.memcpy_dtoh(out_cpu, out_gpu)
+    return out_cpu
+for i in range(10):
+    t1 = time.time()
+    res = inference(context, inputs, out_cpu, in_gpu, out_gpu)
+    print(time.time() - t1)
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -322,6 +338,11 @@ CASES = [
      "promotes nothing, so the CUDA result stays float32 (r64 dev 16303)", _BITS_PER_DIM.format(cast=""), []),
     ("GA109", "twin: a float64 tensor in the division does make it float64, reported where it is chosen",
      _BITS_PER_DIM.format(cast=".double()"), [4]),
+    ("GA101", "in_gpu / out_gpu in a file that drives the GPU through pycuda (TensorRT's samples): that library's "
+     "buffers, not torch tensors, so no torch timing finding (r64 dev 16456)",
+     _PYCUDA_TIMING.format(library="import pycuda.driver as cuda"), []),
+    ("GA101", "twin: without pycuda the *_gpu names are read as CUDA tensors, as before",
+     _PYCUDA_TIMING.format(library="from buffers import cuda"), [13]),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

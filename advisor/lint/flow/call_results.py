@@ -206,7 +206,7 @@ def initial_parameter_kind(index, info: FunctionInfo, name: str) -> int:
     in a test module that never uses CUDA); else what its name suggests (``device``: a device that may be CUDA)."""
     if _every_call_passes(index, info, name, lambda passed: isinstance(passed, ast.Constant) and passed.value is None):
         return 0  # (def __init__(self, ..., device=None), every call passing None or leaving it: the CPU default)
-    hint = name_hint(name)
+    hint = name_hint(name, index)
     cpu = hint & DEVICE_BITS and _every_call_passes(index, info, name, lambda passed: is_cpu_device(index, passed, 0))
     return CPU_DEVICE if cpu else hint or (MODEL if _annotated_module(info, name) else 0)
 

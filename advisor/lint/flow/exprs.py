@@ -141,7 +141,7 @@ class ExprEvaluator(AttributeReads):
                 elsewhere = self.index.assigned_values.get(node.id, ())
                 if elsewhere and all(isinstance(v, ast.Constant) and v.value == "cpu" for v in elsewhere):
                     return CPU_DEVICE
-                return name_hint(node.id) or (CUDA_MODEL if api.FREE_MODEL_NAME.match(node.id)
+                return name_hint(node.id, self.index) or (CUDA_MODEL if api.FREE_MODEL_NAME.match(node.id)
                                               and node.id not in self._stored_names else 0)
             return CUDA_FN if isinstance(found, FunctionInfo) and found.touches_cuda else 0
         if kind & FRESH:  # any use but a move makes the CPU copy needed: no longer "fresh"

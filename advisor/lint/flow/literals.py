@@ -37,11 +37,31 @@ def has_float_literal(node: ast.AST) -> bool:
     return False
 
 
-def name_hint(name: str) -> int:
-    """What a name nothing in the file binds (or a parameter no call site fills) holds, by its name."""
+def name_hint(name: str, index=None) -> int:
+    """What a name nothing in the file binds (or a parameter no call site fills) holds, by its name. (``in_gpu`` in a
+    file that drives the GPU through pycuda, CuPy or TensorRT is that library's buffer, not a torch tensor.)"""
     if api.names_a_device(name):  # device, DEVICE, def_device / train_device of a helper module (not cpu_device)
         return CUDA_DEVICE
+    if index is not None and uses_another_gpu_library(index):
+        return 0
     return CUDA_TENSOR if api.CUDA_TENSOR_NAME_HINT.match(name) else 0
+
+
+_OTHER_GPU_LIBRARIES = frozenset({"pycuda", "cupy", "tensorrt"})
+
+
+def uses_another_gpu_library(index) -> bool:
+    """Does the file import a GPU library other than torch (pycuda, CuPy, TensorRT) -- whose buffers it names
+    ``*_gpu``? (Asked once per file: the answer is kept on the index.)"""
+    known = index.__dict__.get("_another_gpu_library")
+    if known is None:
+        known = index.__dict__["_another_gpu_library"] = _imports_another_gpu_library(index)
+    return known
+
+
+def _imports_another_gpu_library(index) -> bool:
+    return any((alias.name if isinstance(node, ast.Import) else node.module or "").split(".")[0] in _OTHER_GPU_LIBRARIES
+               for node in index.imports for alias in (node.names if isinstance(node, ast.Import) else [None]))
 
 
 def is_device_key(node: Optional[ast.AST]) -> bool:
