@@ -262,6 +262,21 @@ for i in range(10):
     print(time.time() - t1)
 """
 
+_TIMED_LOAD = """
+from time import time
+import torch
+from resnet import resnet20
+def load_pretrained():
+    global model, device
+    device = torch.device("cuda")
+    model = resnet20()
+    model.load_state_dict(torch.load("resnet20.pth"))
+    model.to(device){extra}
+start_time = time()
+load_pretrained()
+print(f"loaded in {{time() - start_time:.3f}}s")
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -343,6 +358,11 @@ CASES = [
      _PYCUDA_TIMING.format(library="import pycuda.driver as cuda"), []),
     ("GA101", "twin: without pycuda the *_gpu names are read as CUDA tensors, as before",
      _PYCUDA_TIMING.format(library="from buffers import cuda"), [13]),
+    ("GA101", "a clock around the file's own load_pretrained(), whose only GPU work is model.to(device): copies from "
+     "pageable memory, no kernel -- the copies-only rule through a call (r64 dev 16260)", _TIMED_LOAD.format(extra=""),
+     []),
+    ("GA101", "twin: the same helper warming the model up with a forward queues kernels the clock does not wait for",
+     _TIMED_LOAD.format(extra="\n    model(torch.randn(1, 3, 32, 32, device=device))"), [13]),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

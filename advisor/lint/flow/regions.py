@@ -37,8 +37,10 @@ class TimedRegion:
 
     @property
     def runs_kernels(self) -> bool:
-        """Does the region compute or fill on the GPU (or call the user's code, which may), not only copy?"""
-        return any(e.bits & (COMPUTE | KERNEL) or e.callee is not None for e in self.events)
+        """Does the region compute or fill on the GPU (or call the user's code, which may), not only copy? (A call of
+        the user's function whose whole effect is known to be copies -- ``load_model()`` ending in ``model.to(device)``
+        -- copies only.)"""
+        return any(e.bits & (COMPUTE | KERNEL) or e.callee is not None and not e.bits & WORK for e in self.events)
 
     @property
     def closing_sync(self) -> Optional[Event]:
