@@ -277,6 +277,22 @@ load_pretrained()
 print(f"loaded in {{time() - start_time:.3f}}s")
 """
 
+_LAYER_WALK = """
+import torch
+import torch.nn as nn
+from base import BaseRecommender
+class MultVAE(BaseRecommender):
+    def __init__(self):
+        super().__init__()
+        self.encoder = nn.ModuleList([nn.Linear(100, 50), nn.Linear(50, 20)])
+        self.to("cuda")
+    def {method}(self, x):
+        h = x.cuda()
+        for layer in self.encoder:
+            h = layer(h)
+        return h
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -363,6 +379,11 @@ CASES = [
      []),
     ("GA101", "twin: the same helper warming the model up with a forward queues kernels the clock does not wait for",
      _TIMED_LOAD.format(extra="\n    model(torch.randn(1, 3, 32, 32, device=device))"), [13]),
+    ("GA107", "for layer in self.encoder: h = layer(h) in a model's own forward (its base class from another file): one "
+     "forward pass walking its layers, not a loop of inferences (r63 dev 15962)", _LAYER_WALK.format(method="forward"),
+     []),
+    ("GA107", "twin: the same walk in another method that nothing trains is a loop of forwards without no_grad",
+     _LAYER_WALK.format(method="embed"), [12]),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

@@ -212,7 +212,7 @@ def run(ctx) -> Iterator[Hit]:
                 yield from helper_forward_hits(ctx, call, model, training, reported)
             continue
         if trains_around(ctx, call, scope, loops, training) or sample_after_training(ctx, call, loops[0]) \
-                or results_stepped_back(ctx, call):
+                or results_stepped_back(ctx, call) or _in_a_models_forward(ctx, call):
             continue  # (forward_pass_samples(X, y): its loop sums the forwards of a loss its caller steps back)
         reported.update(_reporting(key))
         yield Hit(f"{short(call)} runs the model on every iteration of the loop at {where(ctx, loops[0])} with "
@@ -376,3 +376,10 @@ def _module_names(ctx) -> dict[str, list[ast.Name]]:
             stack.extend(ast.iter_child_nodes(node))
     return found
 
+
+def _in_a_models_forward(ctx, call: ast.Call) -> bool:
+    """``for layer in self.encoder: h = layer(h)`` in a model's own forward (a class's ``forward`` method, whatever
+    base class of another file it derives from): one forward pass walking its layers, not a loop of inferences --
+    whether it records a graph for nothing is its callers' matter."""
+    holder = ctx.function_of(call)
+    return holder is not None and holder.name == "forward" and holder.class_info is not None
