@@ -293,6 +293,21 @@ class MultVAE(BaseRecommender):
         return h
 """
 
+_DTYPE_DEFAULT = """
+import torch
+def create_poisson_2d(grid_n, device="cuda", dtype=torch.float64):
+    n = grid_n * grid_n
+    diagonal = torch.full((n,), 4.0, dtype=dtype, device=device)
+    off = torch.full((n - 1,), -1.0, dtype=dtype, device=device)
+    return diagonal, off
+def run_benchmark(args):
+    device = "cuda"
+    dtype = {dtype}
+    for grid_n in [100, 200]:
+        diagonal, off = create_poisson_2d(grid_n, device, dtype)
+        b = torch.randn(grid_n * grid_n, dtype=dtype, device=device)
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -384,6 +399,11 @@ CASES = [
      []),
     ("GA107", "twin: the same walk in another method that nothing trains is a loop of forwards without no_grad",
      _LAYER_WALK.format(method="embed"), [12]),
+    ("GA109", "dtype=torch.float64 as a helper's parameter default, and dtype = torch.float64 in the caller that hands it "
+     "on: reported at those two choices, not at each factory using dtype=dtype (the session-25 placement; r65 dev "
+     "16858-16860)", _DTYPE_DEFAULT.format(dtype="torch.float64"), [2, 9]),
+    ("GA109", "twin: a caller handing a dtype the file does not spell out (a command-line choice): each factory as before",
+     _DTYPE_DEFAULT.format(dtype="args.dtype"), [4, 5]),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

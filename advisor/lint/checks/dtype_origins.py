@@ -77,17 +77,50 @@ def attribute_dtype_choices(ctx, call: ast.Call) -> list[ast.AST]:
     return choices
 
 
-def constant_dtype_choice(ctx, call: ast.Call) -> Optional[ast.AST]:
-    """``dtype=DTYPE`` of a module-level ``DTYPE = torch.double`` bound once (and not a parameter of the function
-    making the tensor): the constant is where float64 is chosen for every factory that uses it."""
+def named_dtype_choices(ctx, call: ast.Call) -> list[ast.AST]:
+    """``dtype=dtype`` of a name the file binds to float64 once: where float64 is chosen, so GA109 names the choice once
+    and not every factory using it -- ``DTYPE = torch.double`` at module level; ``dtype = torch.float64`` in the
+    function; or, for a parameter, its ``dtype=torch.float64`` default and what each call passes for it (a float64
+    constant, or a name the caller binds to one). [] when the name is not followed to float64 choices."""
     dtype = next((k.value for k in call.keywords if k.arg == "dtype"), None)
+    if not isinstance(dtype, ast.Name):
+        return []
     info = ctx.function_of(call)
-    if not isinstance(dtype, ast.Name) or info is not None and dtype.id in info.positional + info.keyword_only:
-        return None
-    values = ctx.index.assigned_values.get(dtype.id, [])
-    if len(values) != 1 or ctx.index.scope_of(values[0]) is not ctx.index.tree or not _float64(ctx, values[0]):
-        return None
-    return values[0]
+    if info is not None and dtype.id in info.positional + info.keyword_only:
+        return _parameter_choices(ctx, info, dtype.id)
+    scope = info.node if info is not None else ctx.index.tree
+    chosen = _bound_choice(ctx, dtype.id, scope)
+    if chosen is None and scope is not ctx.index.tree and not _bound_in(ctx, dtype.id, scope):
+        chosen = _bound_choice(ctx, dtype.id, ctx.index.tree)
+    return [chosen] if chosen is not None else []
+
+
+def _parameter_choices(ctx, info, name: str) -> list[ast.AST]:
+    default = parameter_defaults(info.node.args).get(name)
+    choices = [default] if default is not None and _float64(ctx, default) else []
+    for site in ctx.index.calls_by_name.get(info.name, []):
+        passed = passed_at(site, info, name)
+        if passed is None:
+            continue
+        if isinstance(passed, ast.Name):
+            caller = ctx.function_of(site)
+            passed = _bound_choice(ctx, passed.id, caller.node if caller is not None else ctx.index.tree)
+            if passed is None:
+                return []  # a caller hands a dtype not followed here: leave the factories to be reported
+        elif not _float64(ctx, passed):
+            return []
+        choices.append(passed)
+    return list({id(c): c for c in choices}.values())
+
+
+def _bound_choice(ctx, name: str, scope: ast.AST) -> Optional[ast.AST]:
+    """The one float64 value ``name`` is bound to in ``scope`` (its own statements), or None."""
+    values = [v for v in ctx.index.assigned_values.get(name, []) if ctx.index.scope_of(v) is scope]
+    return values[0] if len(values) == 1 and _float64(ctx, values[0]) else None
+
+
+def _bound_in(ctx, name: str, scope: ast.AST) -> bool:
+    return any(ctx.index.scope_of(v) is scope for v in ctx.index.assigned_values.get(name, []))
 
 
 def _float64(ctx, node: ast.AST) -> bool:

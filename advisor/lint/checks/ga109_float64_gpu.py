@@ -20,7 +20,7 @@ from typing import Iterator, Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short
-from advisor.lint.checks.dtype_origins import attribute_dtype_choices, constant_dtype_choice, dtype_origin
+from advisor.lint.checks.dtype_origins import attribute_dtype_choices, dtype_origin, named_dtype_choices
 from advisor.lint.flow import CUDA_MODEL, CUDA_TENSOR, DTYPE_F64, F64
 from advisor.lint.flow.kinds import INSTANCE_BITS, MODEL_BITS
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
@@ -138,12 +138,12 @@ def _float64_hits(ctx) -> Iterator[Hit]:
                 yield Hit(f"{short(choice)} makes {short(call)} and every other tensor made with that dtype float64 "
                           "on the GPU", node=choice)
             continue
-        constant = constant_dtype_choice(ctx, call)
-        if constant is not None:  # dtype=DTYPE of a module-level DTYPE = torch.double: once, at the constant
-            if id(constant) not in chosen:
-                chosen.add(id(constant))
-                yield Hit(f"{short(constant)} makes {short(call)} and every other tensor made with that dtype float64 "
-                          "on the GPU", node=constant)
+        named = named_dtype_choices(ctx, call)
+        if named:  # dtype=dtype of DTYPE = torch.double, a dtype=torch.float64 default: once, where it is chosen
+            for choice in (c for c in named if id(c) not in chosen):
+                chosen.add(id(choice))
+                yield Hit(f"{short(choice)} makes {short(call)} and every other tensor made with that dtype float64 "
+                          "on the GPU", node=choice)
             continue
         origin = dtype_origin(ctx, call)
         if origin is not None:  # dtype = get_dtype(cfg) handed to every factory: once, where float64 is chosen
