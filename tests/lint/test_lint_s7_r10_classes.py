@@ -287,7 +287,7 @@ class OnGpu:
         self.x = torch.linspace(0, 1, n, device=device, dtype=dtype)
 op = SplitOp(128, device=None, dtype=torch.float64)
 gpu = OnGpu(128, device="cuda")
-""", [7]),
+""", [6]),  # (at OnGpu's dtype=torch.float64 default: the session-25 GA109 placement)
     ("GA104", "a factory through two Python-number operations, (torch.arange(n) + 0.5) * dx, is still made only to be "
      "copied", """
 import torch

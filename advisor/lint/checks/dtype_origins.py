@@ -114,9 +114,11 @@ def _parameter_choices(ctx, info, name: str) -> list[ast.AST]:
 
 
 def _bound_choice(ctx, name: str, scope: ast.AST) -> Optional[ast.AST]:
-    """The one float64 value ``name`` is bound to in ``scope`` (its own statements), or None."""
+    """The one float64 dtype ``name`` is bound to in ``scope`` (its own statements), or None -- spelled out, not a
+    helper's result (``dtype = get_dtype(cfg)``: dtype_origin places that at the helper's return)."""
     values = [v for v in ctx.index.assigned_values.get(name, []) if ctx.index.scope_of(v) is scope]
-    return values[0] if len(values) == 1 and _float64(ctx, values[0]) else None
+    return values[0] if len(values) == 1 and not isinstance(values[0], ast.Call) and _float64(ctx, values[0]) \
+        else None
 
 
 def _bound_in(ctx, name: str, scope: ast.AST) -> bool:
