@@ -308,6 +308,15 @@ def run_benchmark(args):
         b = torch.randn(grid_n * grid_n, dtype=dtype, device=device)
 """
 
+_FOUR_PREDICTIONS = """
+import torch
+model = Net().cuda().eval()
+images, labels = next(iter(test_loader))
+with torch.no_grad():
+    _, predicted = torch.max(model(images.cuda()), 1)
+print(" ".join(f"{{CLASSES[predicted[j].item()]}}" for j in range({count})))
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -404,6 +413,9 @@ CASES = [
      "16858-16860)", _DTYPE_DEFAULT.format(dtype="torch.float64"), [2, 9]),
     ("GA109", "twin: a caller handing a dtype the file does not spell out (a command-line choice): each factory as before",
      _DTYPE_DEFAULT.format(dtype="args.dtype"), [4, 5]),
+    ("GA103", "a caption of four predictions read once (for j in range(4)), outside any loop: four waits, nothing to "
+     "win (r65 dev 16615, 16616)", _FOUR_PREDICTIONS.format(count="4"), []),
+    ("GA103", "twin: a walk of a thousand elements reads a thousand times", _FOUR_PREDICTIONS.format(count="1000"), [6]),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

@@ -32,7 +32,8 @@ import ast
 from typing import Iterator, Optional
 
 from advisor.lint.checks.common import line_of, short, where
-from advisor.lint.checks.lbfgs_closures import FEW_WAITS, lbfgs_closure_reads
+from advisor.lint.checks.few_waits import few_elements, few_runs, sites_in_loops
+from advisor.lint.checks.lbfgs_closures import lbfgs_closure_reads
 from advisor.lint.flow import CPU_TENSOR, CUDA_TENSOR, SYNC
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
@@ -146,8 +147,9 @@ def _comprehension_reads(ctx) -> Iterator[Hit]:
             read = _read_of_computed(node.elt, lambda n, name=name: isinstance(n, ast.Name) and n.id == name)
             read = read if read is not None and ctx.kind(read.func.value) & CUDA_TENSOR else None
         loops = ctx.enclosing_loops(node)
-        if any(ctx.runs_on_some_iterations(node, loop) for loop in loops):
-            continue  # `if step % 100 == 0: norm = sum(p.grad.norm().item() ** 2 for p in ...)`: now and then
+        if any(ctx.runs_on_some_iterations(node, loop) for loop in loops) or not loops and few_elements(ctx, generator.iter):
+            continue  # `if step % 100 == 0: norm = sum(p.grad.norm().item() ** 2 for p in ...)`: now and then;
+            # `' '.join(CLASSES[predicted[j].item()] for j in range(4))` once: four reads, nothing to win
         if read is not None and not _filled_once_per_epoch(ctx, generator.iter):
             yield Hit(f"{short(read)} waits for the GPU once per element of {short(generator.iter)}: read them "
                       "all at once (torch.stack(...).tolist() or torch.cat(...).cpu())", node=read)
@@ -245,7 +247,7 @@ def run(ctx) -> Iterator[Hit]:
     yield from _lbfgs_closure_reads(ctx)
     timing = None  # the reads that close a timed region: a latency test's wait, not a stall (built on first need)
     for loop in ctx.loops_with_host_reads():
-        if not ctx.loop_is_hot(loop) or _few_runs(ctx, loop):
+        if not ctx.loop_is_hot(loop) or few_runs(ctx, loop):
             continue
         if timing is None:
             timing = _timing_waits(ctx)
@@ -292,21 +294,6 @@ def _reads_inside(ctx, loop, call, timing: set[int]) -> Iterator[Hit]:
                           f"{where(ctx, loop)}: {runs_it}, and it calls {describe(inner.node)} "
                           f"({where(ctx, inner.node)})", node=inner_call.node,
                           evidence={"loop_line": line_of(ctx, loop), "sync_line": line_of(ctx, inner.node)})
-
-
-def _few_runs(ctx, loop) -> bool:
-    """``for i in range(0, 4):`` (and no loop around it, or only loops of known short counts): a handful of waits,
-    nothing to win. A two-pass flip loop inside a loop over batches runs per batch; so does a short loop in a function
-    a loop calls (``ppo_update(..., ppo_epochs=4)`` after every rollout of the training loop)."""
-    total = 1
-    for each in [loop] + ctx.enclosing_loops(loop):
-        count = ctx.loop_iterations(each)
-        if count is None:
-            return False
-        total *= count
-    holder = ctx.function_of(loop)
-    return total <= FEW_WAITS and not (holder is not None and _sites_in_loops(ctx, holder))
-    # (range(4): a loop this short waits this often at most)
 
 
 def _timing_waits(ctx) -> set[int]:
@@ -379,16 +366,4 @@ def _only_caller(ctx, holders) -> bool:
     is reported inside the helper (one place to change). With two or more call sites -- in other loops, or twice in
     this one (check(a) and check(b) per class) -- each call in a loop is reported instead: each is where the program
     chose to read per step (the placement settled for the lint corpora in session 12)."""
-    return all(len(_sites_in_loops(ctx, info)) <= 1 for info in holders)
-
-
-def _sites_in_loops(ctx, info) -> list:
-    """The calls of ``info`` that run in a loop: written in one, or in a function a loop calls. A call once outside
-    any loop (a first evaluation before training) is not a place that reads per step. A model's forward is called as
-    ``model(x)``: the test loop's call and the training loop's are two places."""
-    def in_a_loop(site) -> bool:
-        if ctx.enclosing_loops(site):
-            return True
-        holder = ctx.function_of(site)
-        return holder is not None and any(ctx.enclosing_loops(outer) for outer in ctx.call_sites(holder))
-    return [site for site in ctx.call_sites(info) + ctx.model_calls(info) if in_a_loop(site)]
+    return all(len(sites_in_loops(ctx, info)) <= 1 for info in holders)
