@@ -317,6 +317,18 @@ with torch.no_grad():
 print(" ".join(f"{{CLASSES[predicted[j].item()]}}" for j in range({count})))
 """
 
+_LR_LOGGED = """
+import torch
+from utils import init_optimizer
+model = Net().cuda()
+optimizer = init_optimizer(model.parameters(), lr=1e-3)
+for x, y in loader:
+    loss = criterion(model(x.cuda()), y.cuda())
+    loss.backward()
+    optimizer.step()
+    writer.add_scalar("lr", optimizer.param_groups[0][{key}], step)
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -416,6 +428,9 @@ CASES = [
     ("GA103", "a caption of four predictions read once (for j in range(4)), outside any loop: four waits, nothing to "
      "win (r65 dev 16615, 16616)", _FOUR_PREDICTIONS.format(count="4"), []),
     ("GA103", "twin: a walk of a thousand elements reads a thousand times", _FOUR_PREDICTIONS.format(count="1000"), [6]),
+    ("GA103", "optimizer.param_groups[0][\"lr\"] logged every step: a Python number, even when the pass took the "
+     "optimizer (built by a helper over CUDA parameters) for a tensor (r65 dev 16958)", _LR_LOGGED.format(key='"lr"'), []),
+    ("GA103", "twin: the group's \"params\" are the CUDA parameters themselves", _LR_LOGGED.format(key='"params"'), [9]),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

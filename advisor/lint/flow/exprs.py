@@ -36,6 +36,7 @@ from advisor.lint.flow.kinds import (
 )
 from advisor.lint.flow.literals import fixed_flag, is_cpu_device, is_device_key, is_text, name_hint, own_reduction
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
+from advisor.lint.flow.subscript_reads import optimizer_setting
 from advisor.lint.index import children
 from advisor.lint.names import Names, dotted
 
@@ -155,8 +156,8 @@ class ExprEvaluator(AttributeReads):
     def _subscript(self, node: ast.Subscript) -> int:
         base = self.ev(node.value)
         self.ev(node.slice)
-        if not isinstance(node.ctx, ast.Load):
-            return 0
+        if not isinstance(node.ctx, ast.Load) or optimizer_setting(node):
+            return 0  # (optimizer.param_groups[0]["lr"]: a Python number, whatever the optimizer was built over)
         if not base & (TENSOR_BITS | NUMPY) and is_device_key(node.slice):  # cfg['device']: a device a configuration
             stored = self.index.stored_under_keys.get(node.slice.value, [])  # file names, can be CUDA -- unless the
             cpu = stored and all(is_cpu_device(self.index, value) for value in stored)  # file itself only sets it

@@ -108,3 +108,11 @@ def _keyed(key: ast.AST, base: ast.AST, index: FileIndex) -> bool:
                 and any(isinstance(n, ast.Name) and n.id == key.id for n in ast.walk(loop.target)):
             return True
     return (index.scope_of(base), base.id) in index.keyed_by_text
+
+
+def optimizer_setting(node: ast.Subscript) -> bool:
+    """``opt.param_groups[0]["lr"]`` (or ``["momentum"]``, ...): a group's hyperparameter -- not its ``["params"]``."""
+    group = node.value
+    return isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) and node.slice.value != "params" \
+        and isinstance(group, ast.Subscript) and isinstance(group.value, ast.Attribute) \
+        and group.value.attr == "param_groups"
