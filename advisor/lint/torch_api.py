@@ -110,7 +110,15 @@ def is_loader(name: str, call) -> bool:
     if name in LOADERS:
         return True
     return name.endswith(".DataLoader") and name.split(".", 1)[0] not in _OTHER_FRAMEWORKS \
-        and not name.startswith("torch.") and bool(call.args or any(k.arg == "dataset" for k in call.keywords))
+        and not name.startswith("torch.") and bool(call.args or any(k.arg == "dataset" for k in call.keywords)) \
+        and not _handed_two_arrays(call)
+
+
+def _handed_two_arrays(call) -> bool:
+    """``DataLoader(data['x_train'], data['y_train'], batch_size)``: a project's own loader over inputs and targets --
+    torch's takes one dataset, then the batch size (a number, never a subscript of the data)."""
+    return len(call.args) >= 3 and isinstance(call.args[1], ast.Subscript) \
+        and isinstance(call.args[0], ast.Subscript)
 
 
 DATASETS_OF_TENSORS = frozenset({"torch.utils.data.TensorDataset"})

@@ -329,6 +329,13 @@ for x, y in loader:
     writer.add_scalar("lr", optimizer.param_groups[0][{key}], step)
 """
 
+_PROJECT_LOADER = """
+import torch
+from utils import DataLoader
+model = Net().cuda()
+data["train_loader"] = DataLoader({handed}, args.batch_size, shuffle=True)
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -431,6 +438,11 @@ CASES = [
     ("GA103", "optimizer.param_groups[0][\"lr\"] logged every step: a Python number, even when the pass took the "
      "optimizer (built by a helper over CUDA parameters) for a tensor (r65 dev 16958)", _LR_LOGGED.format(key='"lr"'), []),
     ("GA103", "twin: the group's \"params\" are the CUDA parameters themselves", _LR_LOGGED.format(key='"params"'), [9]),
+    ("GA106", "DataLoader(data['x_train'], data['y_train'], batch_size) of the project's utils: its own loader over "
+     "inputs and targets (torch's takes one dataset, then a batch size) -- no workers or pinning to ask of it (r65 dev "
+     "16752, STSSL/DCRNN's idiom)", _PROJECT_LOADER.format(handed="data['x_train'], data['y_train']"), []),
+    ("GA106", "twin: a re-export handed one dataset is torch's loader passed on", _PROJECT_LOADER.format(
+        handed="data['train_set']"), [4]),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",
