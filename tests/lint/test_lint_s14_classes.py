@@ -98,7 +98,8 @@ sizes = [len(f.nonzero()) for f in feats]
 """, [6]),
     ("GA103", "a loop's sole call of a helper reaches the reads of the helpers only that helper calls "
      "(Metrics.update -> self.distance -> .item()); a nested helper with a second call site is reported at the "
-     "helper's calling line (self.gap(p, g)), the session-12 placement one level down", """
+     "helper's calling line (self.gap(p, g)), the session-12 placement one level down -- since session 25 only call "
+     "sites in loops count, and gap's second one (summary) is in none: at gap's own read", """
 import torch
 class Metrics:
     def update(self, p, g):
@@ -123,7 +124,7 @@ for x, y in loader:
     out = model(x.cuda())
     metrics.update(out, y.cuda())
     tracker.update(out, y.cuda())
-""", [5, 9, 13, 14]),
+""", [5, 9, 13, 18]),
     ("GA103", "torch 0.3's loss.data[0] in a training loop reads the loss like .item(); outputs.data[0] is the "
      "batch's first row, no read", """
 import torch

@@ -336,6 +336,21 @@ model = Net().cuda()
 data["train_loader"] = DataLoader({handed}, args.batch_size, shuffle=True)
 """
 
+_HELPER_CHAIN = """
+import torch
+model = Net().cuda().eval()
+def predict(path):
+    with torch.no_grad():
+        out = model(load(path).cuda())
+    return out.argmax().item()
+def visualize(path):
+    label = predict(path)
+    plot(path, label)
+for path in files:
+    visualize(path)
+{second}
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -443,6 +458,11 @@ CASES = [
      "16752, STSSL/DCRNN's idiom)", _PROJECT_LOADER.format(handed="data['x_train'], data['y_train']"), []),
     ("GA106", "twin: a re-export handed one dataset is torch's loader passed on", _PROJECT_LOADER.format(
         handed="data['train_set']"), [4]),
+    ("GA103", "loop -> visualize() -> predict() whose .item() another loop also reaches: each loop's calling line, "
+     "nothing inside the helpers (the session-25 rule for chains; r65 dev 16602, r62 dev 15613, r61 held-out 15363)",
+     _HELPER_CHAIN.format(second="for path in more_files:\n    print(predict(path))"), [11, 13]),
+    ("GA103", "twin: one loop reaching the read through the chain: at the read's own line",
+     _HELPER_CHAIN.format(second=""), [6]),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

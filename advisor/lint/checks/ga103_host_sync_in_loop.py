@@ -289,11 +289,18 @@ def _reads_inside(ctx, loop, call, timing: set[int]) -> Iterator[Hit]:
                                                                                "sync_line": line_of(ctx, read.node)})
         for inner_call in ctx.every_call_helper_calls(holder):
             inner = ctx.helper_host_read(inner_call.callee) if inner_call.callee not in holders else None
-            if inner is not None and id(inner.node) not in timing:
-                yield Hit(f"{short(inner_call.node)} waits for the GPU on every iteration of the loop at "
-                          f"{where(ctx, loop)}: {runs_it}, and it calls {describe(inner.node)} "
-                          f"({where(ctx, inner.node)})", node=inner_call.node,
-                          evidence={"loop_line": line_of(ctx, loop), "sync_line": line_of(ctx, inner.node)})
+            if inner is None or id(inner.node) in timing:
+                continue
+            evidence = {"loop_line": line_of(ctx, loop), "sync_line": line_of(ctx, inner.node)}
+            if len(sites_in_loops(ctx, inner_call.callee)) <= 1:  # this loop is the only one reaching it: the read
+                yield Hit(f"{describe(inner.node)} waits for the GPU on every iteration of the loop at "  # itself
+                          f"{where(ctx, loop)}: {runs_it}", node=_pointed_at(ctx, inner.node), evidence=evidence)
+                continue
+            # reached from other loops too: each loop's calling line is the place (the session-25 rule for chains
+            # of helpers), not the call inside this loop's own helper
+            yield Hit(f"{short(call.node)} waits for the GPU on every iteration of the loop at {where(ctx, loop)}: it "
+                      f"calls {short(inner_call.node)} ({where(ctx, inner_call.node)}), which calls "
+                      f"{describe(inner.node)} ({where(ctx, inner.node)})", node=call.node, evidence=evidence)
 
 
 def _timing_waits(ctx) -> set[int]:
