@@ -126,7 +126,7 @@ class AttributeReads:
         settings of (``world.device``, ``world.topks``): another module of the project, used by an excerpt that
         dropped its imports -- not a tensor of another module, whose ``.device`` is wherever that tensor is."""
         uses = self.index.names_by_id.get(name, ())
-        if name in self.index.parameters or self.names.qual(ast.Name(id=name)) is not None or hasattr(builtins, name) \
+        if name in self.index.parameters or name in self.names.imports or hasattr(builtins, name) \
                 or not all(isinstance(n.ctx, ast.Load) for n in uses):
             return False
         read = {parent.attr for n in uses if isinstance(parent := self.index.parents.get(n), ast.Attribute)}
