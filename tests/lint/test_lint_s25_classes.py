@@ -351,6 +351,32 @@ for path in files:
 {second}
 """
 
+_PREDICT_BATCHES = """
+import numpy as np
+import torch
+import torch.nn as nn
+from base import BaseRecommender
+class MultVAE(BaseRecommender):
+    def __init__(self, device):
+        super().__init__()
+        self.device = device
+        self.encoder = nn.ModuleList([nn.Linear(100, 50), nn.Linear(50, 20)])
+        self.to(self.device)
+    def {method}(self, x):
+        h = x
+        for layer in self.encoder:
+            h = layer(h)
+        return h
+    def predict(self, rows):
+        with torch.no_grad():
+            return self.{method}(torch.Tensor(rows).to(self.device)).cpu().numpy()
+    def get_output(self, batches):
+        return [self.predict(rows) for rows in batches]
+model = MultVAE(torch.device("cuda"))
+for rows in DataBatcher(users, batch_size=1024):
+    out = model.predict(rows)
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -463,6 +489,11 @@ CASES = [
      _HELPER_CHAIN.format(second="for path in more_files:\n    print(predict(path))"), [11, 13]),
     ("GA103", "twin: one loop reaching the read through the chain: at the read's own line",
      _HELPER_CHAIN.format(second=""), [6]),
+    ("GA103", "a batch loop calling predict(), whose forward walks the model's layers (a class of a base from another "
+     "file): the walk is part of one forward, so the batch loop is the hot one and predict's .cpu() reads per batch "
+     "(r63 dev 15962)", _PREDICT_BATCHES.format(method="forward"), [18]),
+    ("GA103", "twin: a loop of steps inside a method other than forward makes the calling loop a loop of rounds",
+     _PREDICT_BATCHES.format(method="encode_all"), []),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

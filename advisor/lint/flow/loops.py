@@ -179,8 +179,8 @@ class LoopAnalysis(BranchGuards, FlowView):
     def _in_model_forward(self, loop: ast.AST) -> bool:
         """A loop in an nn.Module's own ``forward`` (an RNN unrolled over time steps, a walk over layers) is
         part of one forward pass: the loop that calls the model still runs one step per iteration."""
-        info = self.flow.scopes.functions.get(self.index.scope_of(loop))
-        return info is not None and info.name == "forward" and info.of_a_model
+        info = self.flow.scopes.functions.get(self.index.scope_of(loop))  # (a class's forward, whatever base of
+        return info is not None and info.name == "forward" and info.class_info is not None  # another file it has)
 
     def runs_update(self, loop: ast.AST) -> bool:
         """Does the loop's own body (inner loops aside) run ``loss.backward()`` / ``optimizer.step()`` on CUDA?"""
