@@ -377,6 +377,23 @@ for rows in DataBatcher(users, batch_size=1024):
     out = model.predict(rows)
 """
 
+_WARMUP_FLAG = """
+import time
+import torch
+def test_matmul(m, n, iterations, warmup=False):
+    a = torch.randn(m, n).cuda().half()
+    torch.cuda.synchronize()
+    start = time.time()
+    c = torch.matmul(a, a)
+    torch.cuda.synchronize()
+    first = time.time() - start
+    if warmup:
+        return
+    print(first)
+test_matmul(8192, 8192, 10{flag})
+test_matmul(512, 512, 10000)
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -494,6 +511,10 @@ CASES = [
      "(r63 dev 15962)", _PREDICT_BATCHES.format(method="forward"), [18]),
     ("GA103", "twin: a loop of steps inside a method other than forward makes the calling loop a loop of rounds",
      _PREDICT_BATCHES.format(method="encode_all"), []),
+    ("GA102", "test_matmul(..., warmup=True) called first: the call says it is the warm-up, its cold time is dropped "
+     "(r63 dev 16061)", _WARMUP_FLAG.format(flag=", warmup=True"), []),
+    ("GA102", "twin: without the warm-up call the first measured call runs cuBLAS cold", _WARMUP_FLAG.format(flag=""),
+     [7]),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

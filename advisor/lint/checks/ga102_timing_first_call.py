@@ -36,7 +36,14 @@ from typing import Iterator, Optional
 from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.library_training import trained_before
-from advisor.lint.checks.measured_time import drops_cold_runs, starts_after_warmup, times_a_job, totals_training_steps
+from advisor.lint.checks.measured_time import (
+    drops_cold_runs,
+    handed_function_ran_before,
+    starts_after_warmup,
+    times_a_job,
+    totals_training_steps,
+    warmed_up_by_a_call,
+)
 from advisor.lint.flow import COMPUTE, CUDA_MODEL, HOST_READ, KERNEL, MODEL, SYNC, WORK
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import last_identifier
@@ -129,47 +136,6 @@ def _holds(ctx, region, node: ast.AST) -> bool:
     return None not in lines and ctx.index.scope_of(node) is region.scope and lines[0] <= node.lineno <= lines[1]
 
 
-def _warmed_up_by_a_call(ctx, region) -> bool:
-    """``def inf(): t0 = time.time(); ...; return time.time() - t0`` run on its own first (``inf()``, or a dry-run loop of
-    ``_ = measure(model, x)``), then where its times are kept: the first calls are the warm-up, their cold time is not
-    among the times kept."""
-    info = ctx.function_at(region.scope)
-    if info is None:
-        return False
-    sites = sorted(ctx.call_sites(info), key=lambda call: call.lineno)
-    kept = [site for site in sites if not _dropped(ctx, site)]
-    looped = [site for site in sites if ctx.index.enclosing_loops(site)]
-    return bool(kept) and any(_dropped(ctx, site) and site.lineno < kept[0].lineno for site in sites) \
-        or bool(looped) and any(not ctx.index.enclosing_loops(site) and _dropped(ctx, site)
-                                and site.lineno < looped[0].lineno for site in sites)
-
-
-def _handed_function_ran_before(ctx, region) -> bool:
-    """``def benchmark(fn, ...): fn(); torch.cuda.synchronize(); start.record(); fn() ...``: the function handed
-    in (the work timed) ran once before the clock -- a warm-up, whatever it computes."""
-    start = region.open
-    info = ctx.function_at(region.scope)
-    if start is None or info is None:
-        return False
-    handed = set(info.positional + info.keyword_only)
-    calls = ctx.calls_in(region.scope)
-    timed = {e.node.func.id for e in region.events if isinstance(e.node, ast.Call)
-             and isinstance(e.node.func, ast.Name) and e.node.func.id in handed}
-    timed |= {c.func.id for c in calls if isinstance(c.func, ast.Name) and c.func.id in handed
-              and c.lineno > start.lineno}
-    moved = {c.func.value.id for c in calls if isinstance(c.func, ast.Attribute) and c.func.attr in ("to", "cuda")
-             and isinstance(c.func.value, ast.Name) and c.lineno < start.lineno}  # (net(x) on the CPU, then net.cuda())
-    return any(isinstance(c.func, ast.Name) and c.func.id in timed - moved and c.lineno < start.lineno for c in calls)
-
-
-def _dropped(ctx, call: ast.Call) -> bool:
-    """``inf()`` / ``_ = measure(model, x)`` / ``warmup_timings = exp(model, shape, 200)``: a call whose time nobody
-    keeps, or keeps under a warm-up's name (a warm-up, a dry run)."""
-    parent = ctx.index.parents.get(call)
-    return isinstance(parent, ast.Expr) or (isinstance(parent, ast.Assign) and all(
-        isinstance(t, ast.Name) and (t.id == "_" or "warm" in t.id.lower()) for t in parent.targets))
-
-
 _LONG_RUN = 10_000  # optimizer steps: a cold start of a second or less is noise next to them
 
 
@@ -206,8 +172,8 @@ def _cold_regions(ctx) -> Iterator[tuple]:
     for region in ctx.timed_regions():
         if region.repeated or ctx.region_trains(region) or ctx.region_calls_training_run(region) \
                 or drops_cold_runs(ctx, region) \
-                or times_a_job(ctx, region) or totals_training_steps(ctx, region) or _warmed_up_by_a_call(ctx, region) \
-                or starts_after_warmup(ctx, region) or _handed_function_ran_before(ctx, region) \
+                or times_a_job(ctx, region) or totals_training_steps(ctx, region) or warmed_up_by_a_call(ctx, region) \
+                or starts_after_warmup(ctx, region) or handed_function_ran_before(ctx, region) \
                 or _runs_long_training(ctx, region) or trained_before(ctx, region):
             continue  # the cold run never reaches the number reported, or is noise next to it
         if not region.has_work:

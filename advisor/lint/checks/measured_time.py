@@ -235,3 +235,52 @@ def _in_minutes(ctx, use: ast.AST) -> bool:
     # time.strftime('%H:%M:%S', time.gmtime(elapsed)), datetime.timedelta(seconds=elapsed): a clock of hours
     return isinstance(parent, ast.Call) and _function_name(parent.func) in _CLOCK_FORMATS and use in parent.args + [
         k.value for k in parent.keywords]
+
+
+def warmed_up_by_a_call(ctx, region) -> bool:
+    """``def inf(): t0 = time.time(); ...; return time.time() - t0`` run on its own first (``inf()``, or a dry-run loop of
+    ``_ = measure(model, x)``), then where its times are kept: the first calls are the warm-up, their cold time is not
+    among the times kept."""
+    info = ctx.function_at(region.scope)
+    if info is None:
+        return False
+    sites = sorted(ctx.call_sites(info), key=lambda call: call.lineno)
+    if sites and _told_to_warm_up(sites[0]) and any(not _told_to_warm_up(site) for site in sites[1:]):
+        return True  # test_matmul(8192, ..., warmup=True) first, then the measured calls
+    kept = [site for site in sites if not _dropped(ctx, site)]
+    looped = [site for site in sites if ctx.index.enclosing_loops(site)]
+    return bool(kept) and any(_dropped(ctx, site) and site.lineno < kept[0].lineno for site in sites) \
+        or bool(looped) and any(not ctx.index.enclosing_loops(site) and _dropped(ctx, site)
+                                and site.lineno < looped[0].lineno for site in sites)
+
+
+def handed_function_ran_before(ctx, region) -> bool:
+    """``def benchmark(fn, ...): fn(); torch.cuda.synchronize(); start.record(); fn() ...``: the function handed
+    in (the work timed) ran once before the clock -- a warm-up, whatever it computes."""
+    start = region.open
+    info = ctx.function_at(region.scope)
+    if start is None or info is None:
+        return False
+    handed = set(info.positional + info.keyword_only)
+    calls = ctx.calls_in(region.scope)
+    timed = {e.node.func.id for e in region.events if isinstance(e.node, ast.Call)
+             and isinstance(e.node.func, ast.Name) and e.node.func.id in handed}
+    timed |= {c.func.id for c in calls if isinstance(c.func, ast.Name) and c.func.id in handed
+              and c.lineno > start.lineno}
+    moved = {c.func.value.id for c in calls if isinstance(c.func, ast.Attribute) and c.func.attr in ("to", "cuda")
+             and isinstance(c.func.value, ast.Name) and c.lineno < start.lineno}  # (net(x) on the CPU, then net.cuda())
+    return any(isinstance(c.func, ast.Name) and c.func.id in timed - moved and c.lineno < start.lineno for c in calls)
+
+
+def _told_to_warm_up(call: ast.Call) -> bool:
+    """``run(..., warmup=True)``: the call's own keyword says it is the warm-up."""
+    return any(k.arg is not None and "warm" in k.arg.lower() and isinstance(k.value, ast.Constant)
+               and k.value.value is True for k in call.keywords)
+
+
+def _dropped(ctx, call: ast.Call) -> bool:
+    """``inf()`` / ``_ = measure(model, x)`` / ``warmup_timings = exp(model, shape, 200)``: a call whose time nobody
+    keeps, or keeps under a warm-up's name (a warm-up, a dry run)."""
+    parent = ctx.index.parents.get(call)
+    return isinstance(parent, ast.Expr) or (isinstance(parent, ast.Assign) and all(
+        isinstance(t, ast.Name) and (t.id == "_" or "warm" in t.id.lower()) for t in parent.targets))
