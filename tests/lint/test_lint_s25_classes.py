@@ -394,6 +394,29 @@ test_matmul(8192, 8192, 10{flag})
 test_matmul(512, 512, 10000)
 """
 
+_PYTHON_FLOAT = """
+import time
+import torch
+class AverageMeter:
+    def __init__(self):
+        self.sum, self.count = 0, 0
+    def update(self, val, n=1):
+        self.sum += val * n
+        self.count += n
+def to_python_float(t):
+    if {test}:
+        return t.item()
+    else:
+        return t[0]
+model = Net().cuda()
+losses = AverageMeter()
+for x, y in loader:
+    t0 = time.time()
+    loss = (model(x.cuda()) - y.cuda()).pow(2).mean()
+    losses.update(to_python_float(loss), x.size(0))
+    print(time.time() - t0)
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -515,6 +538,11 @@ CASES = [
      "(r63 dev 16061)", _WARMUP_FLAG.format(flag=", warmup=True"), []),
     ("GA102", "twin: without the warm-up call the first measured call runs cuBLAS cold", _WARMUP_FLAG.format(flag=""),
      [7]),
+    ("GA101", "apex's to_python_float: `if hasattr(t, \"item\")` sends tensors to .item(); the else branch's t[0] is "
+     "no tensor, so the meter update after the read queues nothing and the step clock waits (r63 dev 16162)",
+     _PYTHON_FLOAT.format(test='hasattr(t, "item")'), []),
+    ("GA101", "twin: a test that says nothing of the type leaves t[0] a CUDA tensor handed on after the read",
+     _PYTHON_FLOAT.format(test="t.dim() == 0"), [20]),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

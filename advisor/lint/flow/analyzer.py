@@ -16,6 +16,7 @@ from typing import Optional
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.argparse_options import argparse_options, required_options
+from advisor.lint.flow.branch_shapes import tensor_tested_away
 from advisor.lint.flow.call_results import defaulted_device, initial_parameter_kind, kept_through_call, returned_shape
 from advisor.lint.flow.calls import CallEvaluator
 from advisor.lint.flow.class_fields import bind_class_fields
@@ -318,7 +319,13 @@ class FlowAnalyzer(ExpressionStatements, CallEvaluator):
             return
         on_cuda = cuda_condition(node.test, self.names.qual, strict=True)
         self.bind_option_defaults(node)
-        self.branches([lambda: self._block(node.body), lambda: self._block(node.orelse)], may_skip_all=False,
+        untensored = tensor_tested_away(node.test)  # if hasattr(t, "item"): ... else: t[0] -- no tensor in the else
+
+        def orelse() -> None:
+            if untensored is not None:
+                self.bind(untensored, 0)
+            self._block(node.orelse)
+        self.branches([lambda: self._block(node.body), orelse], may_skip_all=False,
                       host_only=None if on_cuda is None else int(on_cuda), on_host=_without_cuda)
 
     def _for(self, node: ast.For) -> None:

@@ -102,3 +102,13 @@ def ran_out(test: ast.AST, assigned: set[str]) -> bool:
         return False
     op, bound = test.ops[0], test.comparators[0].value
     return isinstance(op, ast.GtE) and bound == 0 or isinstance(op, ast.Gt) and bound in (0, -1)
+
+
+def tensor_tested_away(test: ast.AST):
+    """``if hasattr(t, "item"):`` (apex's to_python_float): the else branch runs only for a ``t`` that is no tensor --
+    its name, whose kind that branch drops, or None."""
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "hasattr" \
+            and len(test.args) == 2 and isinstance(test.args[0], ast.Name) \
+            and isinstance(test.args[1], ast.Constant) and test.args[1].value in ("item", "cpu", "detach"):
+        return test.args[0].id
+    return None
