@@ -417,6 +417,19 @@ for x, y in loader:
     print(time.time() - t0)
 """
 
+_ASK_AND_GENERATE = """
+import torch
+model = LSTM_LM(5000, 128).cuda()
+def generate(word):
+    model.eval()
+    with torch.no_grad():
+        lens = torch.tensor([1]).to("cuda")
+        print(model(encode(word).cuda(), lens))
+while True:
+    {source}
+    generate(word)
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -543,6 +556,11 @@ CASES = [
      _PYTHON_FLOAT.format(test='hasattr(t, "item")'), []),
     ("GA101", "twin: a test that says nothing of the type leaves t[0] a CUDA tensor handed on after the read",
      _PYTHON_FLOAT.format(test="t.dim() == 0"), [20]),
+    ("GA105", "generate() called once per line a person types (while True: word = input(...)): one copy per request, "
+     "nothing to hoist out of a hot loop (r65 dev 16967)", _ASK_AND_GENERATE.format(
+        source='word = input("Input the first word: ")'), []),
+    ("GA105", "twin: the same loop fed from a list of words copies the literal on every iteration",
+     _ASK_AND_GENERATE.format(source="word = words.pop()"), [6]),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

@@ -49,6 +49,7 @@ from advisor.lint.flow import (
     MODEL,
     FunctionInfo,
 )
+from advisor.lint.flow.steps import waits_for_user
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 from advisor.lint.names import dotted, last_identifier
 
@@ -363,8 +364,9 @@ def _why_repeated(ctx, info: FunctionInfo, depth: int, visiting: set) -> Optiona
         return None
     for site in ctx.call_sites(info):
         loops = ctx.enclosing_loops(site)
-        if loops and not ctx.is_sweep(loops[0]):  # (a loop over settings runs separate experiments)
-            return f"which runs in the loop at {where(ctx, loops[0])}"
+        if loops and not ctx.is_sweep(loops[0]) and not waits_for_user(ctx.index, loops[0].body):
+            return f"which runs in the loop at {where(ctx, loops[0])}"  # (not a loop over settings -- separate
+            # experiments -- nor one that waits for a person's input on every turn)
         caller = ctx.function_of(site)
         if caller is not None:
             found = _why_repeated(ctx, caller, depth + 1, visiting | {info})
