@@ -430,6 +430,20 @@ while True:
     generate(word)
 """
 
+_EVENT_TIMED_STEP = """
+import numpy as np
+import torch
+m = torch.rand(10, 3, device="cuda")
+trajectory = np.zeros((5000, 3))
+start = torch.cuda.Event(enable_timing=True)
+end = torch.cuda.Event(enable_timing=True)
+for i in range(5000):
+    {open}
+    m = m + 0.01 * torch.sin(m)
+    trajectory[i] = m[0, :].cpu().numpy()
+    {close}
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -561,6 +575,12 @@ CASES = [
         source='word = input("Input the first word: ")'), []),
     ("GA105", "twin: the same loop fed from a list of words copies the literal on every iteration",
      _ASK_AND_GENERATE.format(source="word = words.pop()"), [6]),
+    ("GA103", "a per-step .cpu() read just before end.record(): CUDA events time the stream, so the read is no wait a "
+     "clock needs -- a per-step read like any other (r65 dev 16660)",
+     _EVENT_TIMED_STEP.format(open="start.record()", close="end.record()\n    torch.cuda.synchronize()\n"
+                              "    s0 += start.elapsed_time(end)"), [10]),
+    ("GA103", "twin: the same read just before a host clock closes is the latency test's wait",
+     _EVENT_TIMED_STEP.format(open="t0 = time.time()", close="print(time.time() - t0)"), []),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",
