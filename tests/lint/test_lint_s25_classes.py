@@ -444,6 +444,16 @@ for i in range(5000):
     {close}
 """
 
+_STARRED_SHAPE = """
+import torch
+class CycleGAN:
+    def __init__(self, batch_size, channels, height, width):
+        self.shape_A = (batch_size, channels, height, width)
+        self.input_A = torch.Tensor({args})
+        if torch.cuda.is_available():
+            self.input_A = self.input_A.cuda()
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -581,6 +591,10 @@ CASES = [
                               "    s0 += start.elapsed_time(end)"), [10]),
     ("GA103", "twin: the same read just before a host clock closes is the latency test's wait",
      _EVENT_TIMED_STEP.format(open="t0 = time.time()", close="print(time.time() - t0)"), []),
+    ("GA104", "torch.Tensor(*self.shape_A): an unpacked shape is sizes, an empty fill made on the CPU only to be moved "
+     "(r66 dev 17302)", _STARRED_SHAPE.format(args="*self.shape_A"), [5]),
+    ("GA104", "twin: torch.Tensor(data) of one sequence is data, copied as it must be",
+     _STARRED_SHAPE.format(args="self.shape_A"), []),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

@@ -263,8 +263,8 @@ def makes_new_data(name: str, call: ast.Call, first_kind: int, kinds: Optional[d
         return True  # a literal, or sizes
     if name == "tensor":
         return not first_kind & (NUMPY | CPU_TENSOR | CUDA_TENSOR)  # a list of Python numbers, unless known data
-    if len(call.args) > 1:
-        return True  # FloatTensor(n, m): sizes
+    if len(call.args) > 1 or isinstance(first, ast.Starred):
+        return True  # FloatTensor(n, m), Tensor(*shape): sizes (unpacked, a shape is separate ints)
     if isinstance(first, ast.Attribute) and first.attr == "shape":
         # torch.Tensor(x.shape): a tensor's torch.Size is sizes; a gym space's or an array's .shape is a tuple of
         # numbers, which torch.Tensor takes as data (``kinds``: what the pass knows of each expression)
