@@ -454,6 +454,17 @@ class CycleGAN:
             self.input_A = self.input_A.cuda()
 """
 
+_GAN_TENSOR_ALIAS = """
+import numpy as np
+import torch
+cuda = torch.cuda.is_available()
+Tensor = {alias}
+for i, batch in enumerate(dataloader):
+    valid = Tensor(np.ones((batch.size(0), 1)))
+    loss = criterion(D(batch.type(Tensor)), valid)
+    loss.backward()
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -595,6 +606,11 @@ CASES = [
      "(r66 dev 17302)", _STARRED_SHAPE.format(args="*self.shape_A"), [5]),
     ("GA104", "twin: torch.Tensor(data) of one sequence is data, copied as it must be",
      _STARRED_SHAPE.format(args="self.shape_A"), []),
+    ("GA104", "Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor (PyTorch-GAN's idiom), then "
+     "Tensor(np.ones(...)) per step: a NumPy fill copied to the GPU by the alias (r66 dev 17362)",
+     _GAN_TENSOR_ALIAS.format(alias="torch.cuda.FloatTensor if cuda else torch.FloatTensor"), [6]),
+    ("GA104", "twin: an alias of the CPU constructor only makes host data",
+     _GAN_TENSOR_ALIAS.format(alias="torch.FloatTensor"), []),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

@@ -255,3 +255,15 @@ def returned_factory(ctx, scope: ast.AST, name: str) -> Optional[ast.Call]:
     if factory is None or filled_between(ctx, helper, part.id, factory, part):
         return None
     return factory
+
+
+def cuda_constructor_alias(ctx, func: ast.AST) -> bool:
+    """``Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`` (PyTorch-GAN's idiom, or an if/else of the
+    two): a name bound only to legacy constructors, the CUDA one among them."""
+    if not isinstance(func, ast.Name):
+        return False
+    choices = [c for v in ctx.index.assigned_values.get(func.id, [])
+               for c in ((v.body, v.orelse) if isinstance(v, ast.IfExp) else (v,))]
+    quals = [ctx.qual(c) or "" for c in choices]
+    return bool(quals) and any(q in api.LEGACY_CUDA_CONSTRUCTORS for q in quals) \
+        and all(q in api.LEGACY_CUDA_CONSTRUCTORS or q[6:] in api.LEGACY_CONSTRUCTORS for q in quals)

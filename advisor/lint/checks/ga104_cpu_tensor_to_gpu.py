@@ -31,6 +31,7 @@ from advisor.lint.checks.attribute_fills import attribute_fill
 from advisor.lint.checks.common import short, where
 from advisor.lint.checks.factory_calls import (
     CASTS,
+    cuda_constructor_alias,
     factory_assignment,
     factory_call,
     filled_between,
@@ -254,7 +255,8 @@ def _legacy_cuda_copies(ctx) -> Iterator[Hit]:
     """``torch.cuda.FloatTensor(np.zeros((b, 3)))``: NumPy fills the host memory with a constant and the legacy CUDA
     constructor copies it over -- torch.zeros(b, 3, device="cuda") makes it there."""
     for call in ctx.index.calls:
-        if len(call.args) != 1 or call.keywords or ctx.qual(call.func) not in api.LEGACY_CUDA_CONSTRUCTORS:
+        if len(call.args) != 1 or call.keywords or ctx.qual(call.func) not in api.LEGACY_CUDA_CONSTRUCTORS \
+                and not cuda_constructor_alias(ctx, call.func):
             continue
         data = call.args[0]
         if made_by_numpy(ctx, data):
