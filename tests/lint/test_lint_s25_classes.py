@@ -465,6 +465,17 @@ for i, batch in enumerate(dataloader):
     loss.backward()
 """
 
+_SOMETIMES_HELPER = """
+import torch
+def save_images(net, batch):
+    sobel = torch.tensor([[-1.0, 0.0, 1.0], [-2.0, 0.0, 2.0], [-1.0, 0.0, 1.0]]).cuda()
+    save(net(batch.cuda()), sobel)
+for i, batch in enumerate(loader):
+    loss = net(batch.cuda()).mean()
+    loss.backward()
+{call}
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -611,6 +622,11 @@ CASES = [
      _GAN_TENSOR_ALIAS.format(alias="torch.cuda.FloatTensor if cuda else torch.FloatTensor"), [6]),
     ("GA104", "twin: an alias of the CPU constructor only makes host data",
      _GAN_TENSOR_ALIAS.format(alias="torch.FloatTensor"), []),
+    ("GA105", "a helper rebuilding a literal kernel on the GPU, called under `if i % 100 == 0:`: now and then, not per "
+     "step (r66 dev 17265; r59 dev 14416 and r60 held-out 14824 lose their false reports too)",
+     _SOMETIMES_HELPER.format(call="    if i % 100 == 0:\n        save_images(net, batch)"), []),
+    ("GA105", "twin: called on every step, the same copy is repeated per step",
+     _SOMETIMES_HELPER.format(call="    save_images(net, batch)"), [3]),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

@@ -364,6 +364,8 @@ def _why_repeated(ctx, info: FunctionInfo, depth: int, visiting: set) -> Optiona
         return None
     for site in ctx.call_sites(info):
         loops = ctx.enclosing_loops(site)
+        if loops and ctx.runs_on_some_iterations(site, loops[0]):
+            continue  # (save_images(...) under `if batches_done % 100 == 0:`: now and then, not per step)
         if loops and not ctx.is_sweep(loops[0]) and not waits_for_user(ctx.index, loops[0].body):
             return f"which runs in the loop at {where(ctx, loops[0])}"  # (not a loop over settings -- separate
             # experiments -- nor one that waits for a person's input on every turn)
