@@ -476,6 +476,15 @@ for i, batch in enumerate(loader):
 {call}
 """
 
+_FRAMEWORK_EPOCHS = """
+import torch
+model = LanguageModel(10000, 650).cuda()
+for epoch in range(40):
+    train_loss = model.train_epoch(iter=train_iter, optimizer=optimizer)
+    valid_loss = model.{call}
+    print(train_loss, valid_loss)
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -627,6 +636,11 @@ CASES = [
      _SOMETIMES_HELPER.format(call="    if i % 100 == 0:\n        save_images(net, batch)"), []),
     ("GA105", "twin: called on every step, the same copy is repeated per step",
      _SOMETIMES_HELPER.format(call="    save_images(net, batch)"), [3]),
+    ("GA107", "model.train_epoch(...) is a whole epoch of training, model.validate(valid_iter, loss) a whole pass over "
+     "an iterator the object runs itself: no forward of the loop's to report (r66 dev 17014, 17308)",
+     _FRAMEWORK_EPOCHS.format(call="validate(valid_iter, loss)"), []),
+    ("GA107", "twin: a method handed one batch is a forward the loop runs without no_grad",
+     _FRAMEWORK_EPOCHS.format(call="score(batch.cuda())"), [5]),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

@@ -12,7 +12,7 @@ from typing import Optional
 from advisor.lint import torch_api as api
 from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, EVAL, MODEL
 from advisor.lint.flow.literals import alias_names, is_text_data
-from advisor.lint.flow.steps import is_step_function
+from advisor.lint.flow.steps import handed_a_loader, is_step_function
 from advisor.lint.names import dotted, last_identifier
 
 _NOT_A_FORWARD = api.MODEL_QUIET_METHODS | api.MODEL_SELF_METHODS | {"parameters", "named_parameters", "apply"} | {
@@ -26,7 +26,8 @@ _NOT_A_FORWARD = api.MODEL_QUIET_METHODS | api.MODEL_SELF_METHODS | {"parameters
 _SETS_STATE = re.compile(r"^_*(load|set|copy|assign|register|reset|init|update|fill|save|export|dump|to_onnx"
                          r"|add|grow|freeze|unfreeze|prune)(_|$)")
 # actor.training_step(batch), agent.train_on_batch(x, y): a training step, which runs backward() and step() itself
-_TRAINS = re.compile(r"^_*(training_step|train_step|train_on_batch|train_batch|learn(_\w+)?|optimi[sz]e_step)$")
+_TRAINS = re.compile(r"^_*(training_step|train_step|train_on_batch|train_batch|learn(_\w+)?|optimi[sz]e_step"
+                     r"|train_(one_|an_)?epoch)$")  # (framework.train_epoch(epoch): a whole epoch of steps)
 
 
 def trains(method: str) -> bool:
@@ -59,7 +60,9 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
         return func if _unknown_eval_model(ctx, func, callee, arguments) else None
     if isinstance(func, ast.Attribute) and func.attr not in _NOT_A_FORWARD and not _SETS_STATE.match(func.attr) \
             and not trains(func.attr) and not _library_generate(ctx, func) and not _an_environment(func.value, func.attr) \
-            and (call.args or call.keywords):  # (model.required_data(): an accessor, handed no input)
+            and not handed_a_loader(call) \
+            and (call.args or call.keywords):  # (model.required_data(): an accessor, handed no input; framework.test(
+        # data, loader): a whole pass the object runs itself, its forwards unseen here)
         receiver = ctx.kind(func.value)
         if receiver & (MODEL | CUDA_MODEL) and not receiver & (CUDA_TENSOR | CPU_TENSOR) \
                 and ctx.kind(call) & CUDA_TENSOR and not any(is_step_function(f.node) for f in ctx.callees(call)) \

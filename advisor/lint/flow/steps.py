@@ -168,21 +168,22 @@ def runs_epochs(index, loop: ast.AST) -> bool:
     Then one iteration is a run or an epoch, not a step."""
     for call in _body_calls(loop.body):
         name = last_identifier(call.func)
-        if name not in index.bound_names and (_EPOCH_RUN.search(name) or _handed_a_loader(call)):
+        if name not in index.bound_names and (_EPOCH_RUN.search(name) or handed_a_loader(call)):
             return True  # (not the file's own def or variable)
     return False
 
 
-_LOADER_NAME = re.compile(r"(^|_)(data_?)?loaders?$|(^|_)dl$", re.IGNORECASE)
+_LOADER_NAME = re.compile(r"(^|_)(data_?)?(loaders?|iter|iterator)$|(^|_)dl$", re.IGNORECASE)  # (valid_iter: torchtext)
 
 
-def _handed_a_loader(call: ast.Call) -> bool:
+def handed_a_loader(call: ast.Call) -> bool:
     """``train_fn(train_loader, model, ...)``: a function of another module handed a whole DataLoader (by its name)
     walks it -- a pass over the data. (A class handed one, ``DataPrefetcher(val_loader)``, wraps it; ``len(loader)``,
     ``iter(loader)`` are Python's: no pass.)"""
     name = last_identifier(call.func)
-    return not name[:1].isupper() and not hasattr(builtins, name) and any(isinstance(a, (ast.Name, ast.Attribute)) and _LOADER_NAME.search(last_identifier(a))
-               for a in list(call.args) + [k.value for k in call.keywords])
+    return not name[:1].isupper() and not hasattr(builtins, name) and any(
+        isinstance(a, (ast.Name, ast.Attribute)) and _LOADER_NAME.search(last_identifier(a))
+        for a in list(call.args) + [k.value for k in call.keywords])
 
 
 def waits_for_user(index, body: list[ast.stmt]) -> bool:
