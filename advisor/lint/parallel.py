@@ -8,6 +8,7 @@ killed, no fork) falls back to linting in this process, so the answer never depe
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import sys
@@ -41,8 +42,11 @@ def map_in_order(function: Callable[[T], R], items: list[T], workers: int) -> It
     """``map(function, items)``, on ``workers`` forked processes when that is more than one."""
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return map(function, items)
+    gc.freeze()  # the objects the workers inherit: their collections never walk them, so never copy their pages
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
             return list(pool.map(function, items, chunksize=max(1, len(items) // (workers * 4))))
     except Exception:  # a broken pool (a worker killed, fork refused): the same work here, one file at a time
         return map(function, items)
+    finally:
+        gc.unfreeze()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from functools import lru_cache
 from typing import Optional
 
 from advisor.lint.checks.forwards import trains
@@ -218,10 +217,14 @@ def backward_after(ctx, call: ast.Call, scope: ast.AST) -> bool:
                for other in _update_calls(ctx.index))
 
 
-@lru_cache(maxsize=4)
 def _update_calls(index) -> tuple[ast.Call, ...]:
-    """The file's calls named like a training update (``agent.learn_critic(...)``), found once per file."""
-    return tuple(c for name, found in index.calls_by_name.items() if trains(name) for c in found)
+    """The file's calls named like a training update (``agent.learn_critic(...)``), found once per file and kept on
+    its index (an lru_cache keyed by the index kept the last files' whole syntax trees alive)."""
+    found = index.__dict__.get("_update_calls")
+    if found is None:
+        found = index.__dict__["_update_calls"] = tuple(
+            c for name, calls in index.calls_by_name.items() if trains(name) for c in calls)
+    return found
 
 
 def _an_update_after(ctx, other: ast.Call, call: ast.Call, loops: list) -> bool:
