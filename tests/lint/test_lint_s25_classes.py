@@ -485,6 +485,17 @@ for epoch in range(40):
     print(train_loss, valid_loss)
 """
 
+_ENUM_DEV = """
+import torch
+from utils_ner import NerDataset, Split
+model = Net()
+def evaluate(loader):
+    for batch in loader:
+        out = model(batch["x"].to({where}))
+        print(out.argmax(-1).tolist())
+dev_set = NerDataset(mode=Split.dev)
+"""
+
 CASES = [
     ("GA104", "ids, mask = make_batch(64) then .to(device): the fills are made in the file's own helper, and reported "
      "there, where they are made (the fifth corpus's rule across a return; r60 held-out 14808, after scoring)",
@@ -641,6 +652,11 @@ CASES = [
      _FRAMEWORK_EPOCHS.format(call="validate(valid_iter, loss)"), []),
     ("GA107", "twin: a method handed one batch is a forward the loop runs without no_grad",
      _FRAMEWORK_EPOCHS.format(call="score(batch.cuda())"), [5]),
+    ("GA103", "twin of world.device: Split.dev of a project's enum is a dataset split, not a device (r65 held-out 16606, "
+     "after scoring: tuned, not a measure)", _ENUM_DEV.format(where="Split.dev"), []),
+    ("GA103", "the same loop moving its batches to the project config's device reads per batch",
+     _ENUM_DEV.format(where="config.device").replace("from utils_ner import NerDataset, Split",
+                                                     "import config\nfrom utils_ner import NerDataset, Split"), [8]),
     ("GA103", "train_fn(train_loader, model, ...) of another module is handed a whole loader: one iteration is an epoch, "
      "and the epoch's metric reads are per epoch (r63 dev 16123)", _PASS_PER_EPOCH.format(handed="train_loader"), []),
     ("GA103", "twin: handed one batch, the same calls are a step, and reading their results every iteration waits",

@@ -34,6 +34,12 @@ _PARAMETER_ATTRS = frozenset({"weight", "bias"})
 _COUNT = re.compile(r"^_*(batch_size|capacity|max_?size|maxlen|buffer_size|memory_size|num_\w+|n_\w+)$")
 
 
+
+def _a_module_setting(parts: list[str]) -> bool:
+    """``world.device``: a module's own setting -- not a member of a class or enum it defines (``Split.dev`` of
+    ``from utils import Split``: dev is a dataset split), nor the ``dev`` abbreviation on its own."""
+    return parts[-1].lower() != "dev" and not any(part[:1].isupper() for part in parts[1:-1])
+
 class AttributeReads:
     """Mixed into the expression evaluator (flow/exprs.py), which supplies ``ev``, ``lookup``, ``qual_here``,
     ``scopes`` and the command-line options (``parsed_args``, ``argparse_defaults``)."""
@@ -63,8 +69,9 @@ class AttributeReads:
         if qualified is not None:
             if qualified in api.F64_DTYPES:
                 return DTYPE | DTYPE_F64
-            if api.names_a_device(node.attr) and (any(api.DEVICE_HOLDER.search(p) for p in qualified.split(".")[:-1])
-                                                  or qualified.split(".")[0] not in _LIBRARIES):
+            parts = qualified.split(".")
+            if api.names_a_device(node.attr) and (any(api.DEVICE_HOLDER.search(p) for p in parts[:-1])
+                                                  or parts[0] not in _LIBRARIES and _a_module_setting(parts)):
                 return CUDA_DEVICE  # config.DEVICE of the project's `import config`, world.device of `import world`:
                 # a device the project configures in one of its own modules, can be CUDA
             return DTYPE if qualified.startswith(api.OTHER_DTYPE_PREFIXES) else 0
