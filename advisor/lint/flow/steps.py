@@ -166,11 +166,23 @@ def runs_epochs(index, loop: ast.AST) -> bool:
     """Does the loop's own body call a training run the file does not define (``train_joint_epoch(model, ...)``,
     ``fit(model, data)`` imported from the project, ``train_fn(train_loader, model, ...)`` handed a whole loader)?
     Then one iteration is a run or an epoch, not a step."""
-    for call in _body_calls(loop.body):
+    calls = _body_calls(loop.body)
+    for call in calls:
         name = last_identifier(call.func)
-        if name not in index.bound_names and (_EPOCH_RUN.search(name) or handed_a_loader(call)):
+        if name not in index.bound_names and (_EPOCH_RUN.search(name) or handed_a_loader(call)
+                                              and not _stepped_by_hand(call, calls)):
             return True  # (not the file's own def or variable)
     return False
+
+
+def _stepped_by_hand(call: ast.Call, calls: list[ast.Call]) -> bool:
+    """``x = dataloader.next_batch()`` ... ``sample(x, net, dataloader)`` in the same body: the loop walks the loader
+    itself, and the helper is handed it for lookups, not for a pass of its own."""
+    handed = {last_identifier(a) for a in list(call.args) + [k.value for k in call.keywords]
+              if isinstance(a, (ast.Name, ast.Attribute))}
+    return any(isinstance(c.func, ast.Attribute) and isinstance(c.func.value, (ast.Name, ast.Attribute))
+               and last_identifier(c.func.value) in handed and _LOADER_NAME.search(last_identifier(c.func.value))
+               for c in calls)
 
 
 _LOADER_NAME = re.compile(r"(^|_)(data_?)?(loaders?|iter|iterator)$|(^|_)dl$", re.IGNORECASE)  # (valid_iter: torchtext)
