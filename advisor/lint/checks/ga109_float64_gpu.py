@@ -131,16 +131,11 @@ def _float64_hits(ctx) -> Iterator[Hit]:
             yield Hit(_message(call, name), node=call, line=converted.lineno, column=converted.func.end_col_offset
                       - len("double") if converted.func.end_col_offset else 0)
             continue
-        choices = attribute_dtype_choices(ctx, call)
-        if choices:  # dtype=self._tensorType of a tensorType=torch.float64 parameter: where float64 is written
+        # dtype=self._tensorType of a tensorType=torch.float64 parameter, dtype=dtype of DTYPE = torch.double,
+        # a dtype=torch.float64 default: once, where float64 is written
+        choices = attribute_dtype_choices(ctx, call) or named_dtype_choices(ctx, call)
+        if choices:
             for choice in (c for c in choices if id(c) not in chosen):
-                chosen.add(id(choice))
-                yield Hit(f"{short(choice)} makes {short(call)} and every other tensor made with that dtype float64 "
-                          "on the GPU", node=choice)
-            continue
-        named = named_dtype_choices(ctx, call)
-        if named:  # dtype=dtype of DTYPE = torch.double, a dtype=torch.float64 default: once, where it is chosen
-            for choice in (c for c in named if id(c) not in chosen):
                 chosen.add(id(choice))
                 yield Hit(f"{short(choice)} makes {short(call)} and every other tensor made with that dtype float64 "
                           "on the GPU", node=choice)
