@@ -152,9 +152,7 @@ class TensorSizes(IntValues):
 
     def _unpacked(self, name: str, scope: ast.AST) -> list[ast.AST]:
         """``X, y = make_data(cfg)``: the parts at X's place in every tuple the file's function returns."""
-        if self._unpacks is None:
-            self._unpacks = unpack_statements(self.index)
-        found = returned_parts(self.index, self._unpacks, self._module_functions(), name, scope)
+        found = self.returned_parts(name, scope)
         self._passed.update(found)
         return found
 
