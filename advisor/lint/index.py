@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 from functools import cached_property
-from typing import Iterator, Optional, Union
+from typing import Any, Callable, Iterator, Optional, Union
 
 from advisor.lint.names import dotted
 
@@ -155,6 +155,7 @@ class FileIndex:
             c.func.value.id for c in self.calls if isinstance(c.func, ast.Attribute)
             and c.func.attr in ("parameters", "named_parameters") and isinstance(c.func.value, ast.Name))
         self._scope_cache: dict[ast.AST, ScopeNode] = {}
+        self._memos: dict[str, Any] = {}
         self.parameters = frozenset(_parameter_names(self.functions))
         self.bound_names.update(f.name for f in self.functions)
         self.bound_names.update(c.name for c in self.classes)
@@ -290,6 +291,12 @@ class FileIndex:
         while parent is not None:
             yield parent
             parent = self.parents.get(parent)
+
+    def memo(self, key: str, make: Callable[[], Any]) -> Any:
+        """A fact a check works out once per file, kept on its index (an lru_cache would keep old trees alive)."""
+        if key not in self._memos:
+            self._memos[key] = make()
+        return self._memos[key]
 
     def scope_of(self, node: ast.AST) -> ScopeNode:
         """The function (or module) whose body holds ``node``; lambdas belong to where they are written."""

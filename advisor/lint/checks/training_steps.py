@@ -218,13 +218,9 @@ def backward_after(ctx, call: ast.Call, scope: ast.AST) -> bool:
 
 
 def _update_calls(index) -> tuple[ast.Call, ...]:
-    """The file's calls named like a training update (``agent.learn_critic(...)``), found once per file and kept on
-    its index (an lru_cache keyed by the index kept the last files' whole syntax trees alive)."""
-    found = index.__dict__.get("_update_calls")
-    if found is None:
-        found = index.__dict__["_update_calls"] = tuple(
-            c for name, calls in index.calls_by_name.items() if trains(name) for c in calls)
-    return found
+    """The file's calls named like a training update (``agent.learn_critic(...)``), found once per file."""
+    return index.memo("update_calls", lambda: tuple(
+        c for name, calls in index.calls_by_name.items() if trains(name) for c in calls))
 
 
 def _an_update_after(ctx, other: ast.Call, call: ast.Call, loops: list) -> bool:

@@ -53,10 +53,7 @@ _OTHER_GPU_LIBRARIES = frozenset({"pycuda", "cupy", "tensorrt"})
 def uses_another_gpu_library(index) -> bool:
     """Does the file import a GPU library other than torch (pycuda, CuPy, TensorRT) -- whose buffers it names
     ``*_gpu``? (Asked once per file: the answer is kept on the index.)"""
-    known = index.__dict__.get("_another_gpu_library")
-    if known is None:
-        known = index.__dict__["_another_gpu_library"] = _imports_another_gpu_library(index)
-    return known
+    return index.memo("another_gpu_library", lambda: _imports_another_gpu_library(index))
 
 
 def _imports_another_gpu_library(index) -> bool:
