@@ -26,19 +26,19 @@ from advisor.lint.flow.kinds import (
 )
 from advisor.lint.names import dotted, last_identifier
 
-# A layer's parameters: tensors where the module is (model.fc1.weight of a CUDA model is on the GPU).
 # Libraries whose own `device` attributes are no configured device (torch.device is a class; jax.devices a list).
 _LIBRARIES = frozenset({"torch", "numpy", "jax", "tensorflow", "cupy", "numba", "pycuda", "mxnet", "paddle"})
+# A layer's parameters: tensors where the module is (model.fc1.weight of a CUDA model is on the GPU).
 _PARAMETER_ATTRS = frozenset({"weight", "bias"})
 # A container's sizes and counts: Python ints, whatever it holds.
 _COUNT = re.compile(r"^_*(batch_size|capacity|max_?size|maxlen|buffer_size|memory_size|num_\w+|n_\w+)$")
-
 
 
 def _a_module_setting(parts: list[str]) -> bool:
     """``world.device``: a module's own setting -- not a member of a class or enum it defines (``Split.dev`` of
     ``from utils import Split``: dev is a dataset split), nor the ``dev`` abbreviation on its own."""
     return parts[-1].lower() != "dev" and not any(part[:1].isupper() for part in parts[1:-1])
+
 
 class AttributeReads:
     """Mixed into the expression evaluator (flow/exprs.py), which supplies ``ev``, ``lookup``, ``qual_here``,
@@ -126,7 +126,6 @@ class AttributeReads:
                 return CUDA_TENSOR | (base & F64) if base & CUDA_MODEL else 0  # model.fc1.weight: a parameter
             out |= base & (MODEL | CUDA_MODEL)  # a submodule
         return out
-
 
     def _unbound(self, name: str) -> bool:
         """A name the file never binds (no import, parameter, assignment, loop or ``with`` target) and reads several

@@ -65,8 +65,9 @@ def sliced_by_cuda_bounds(node: ast.Subscript, kind) -> bool:
 
 def old_scalar_read(node: ast.Subscript, index: FileIndex) -> bool:
     """``loss.data[0]``: before torch 0.4 a loss was a one-element tensor, and indexing its data was how its value
-    was read (``.item()`` came with 0.4) -- a host read like ``.item()``. Only for a loss (a value the file steps back
-    through, ``loss.backward()``, or one named a loss): ``output.data[0]`` of a batch is its first row, no read."""
+    was read (``.item()`` came with 0.4) -- a host read like ``.item()``. Only for one value: a loss (a value the
+    file steps back through, ``loss.backward()``, or one named a loss), a reduction over every element
+    (``d.mean().data[0]``) or a name only ever bound to one: ``output.data[0]`` of a batch is its first row, no read."""
     data = node.value
     if not (isinstance(data, ast.Attribute) and data.attr == "data"
             and isinstance(node.slice, ast.Constant) and node.slice.value == 0):
