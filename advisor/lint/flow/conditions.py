@@ -137,3 +137,19 @@ def gpu_branch_device(test: ast.AST, body: int, orelse: int, qual: Callable[[ast
     """``device if torch.cuda.is_available() else "cpu"``: the branch taken with a GPU is the GPU's device, whatever
     the pass knows of it (a parameter, an option)."""
     return CUDA_DEVICE if not body and orelse & CPU_DEVICE and cuda_condition(test, qual) else 0
+
+
+def a_cpu_fallback(node: ast.AST, ancestors, qual: Callable[[ast.AST], Optional[str]]) -> bool:
+    """``node`` sits in the body of an ``if`` that runs only without CUDA (``if not torch.cuda.is_available():``,
+    ``if device != "cpu" and not torch.cuda.is_available():``): ``cfg["device"] = "cpu"`` there is the fallback of a
+    device the run means to be the GPU, not the file's choice of the CPU. ``ancestors``: the node's parents, inner
+    first."""
+    child = node
+    for parent in ancestors:
+        if isinstance(parent, ast.If) and child in parent.body:
+            test = parent.test
+            clauses = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+            if any(cuda_condition(clause, qual, strict=True) is False for clause in clauses):
+                return True
+        child = parent
+    return False

@@ -13,7 +13,9 @@ from operator import or_
 from typing import Callable, Optional
 
 from advisor.lint import torch_api as api
-from advisor.lint.flow.kinds import CUDA_DEVICE, DEVICE_BITS
+from advisor.lint.flow.conditions import a_cpu_fallback
+from advisor.lint.flow.kinds import CPU_DEVICE, CUDA_DEVICE, DEVICE_BITS
+from advisor.lint.flow.literals import is_cpu_device
 from advisor.lint.names import last_identifier
 
 ENVIRONMENT_READERS = frozenset({"os.getenv", "os.environ.get"})
@@ -94,3 +96,12 @@ def chosen_elsewhere(value: ast.AST, qual: Callable[[ast.AST], Optional[str]]) -
 def from_command_line(node: ast.AST, qual: Callable[[ast.AST], Optional[str]]) -> bool:
     """``sys.argv[1]``: a word the run is started with -- as a device, whatever the user types (cuda, cuda:1)."""
     return isinstance(node, ast.Subscript) and qual(node.value) == "sys.argv"
+
+
+def configured_device(index, key: str, qual: Callable[[ast.AST], Optional[str]]) -> int:
+    """``cfg["device"]``: a device a configuration names, can be CUDA -- unless the file itself only ever sets that
+    key to the CPU (``configs["device"] = torch.device("cpu")``). A store under ``if not torch.cuda.is_available():``
+    is the fallback of a run without CUDA, not that choice."""
+    stored = [value for value in index.stored_under_keys.get(key, [])
+              if not a_cpu_fallback(value, index.ancestors(value), qual)]
+    return CPU_DEVICE if stored and all(is_cpu_device(index, value) for value in stored) else CUDA_DEVICE

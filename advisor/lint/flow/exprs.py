@@ -15,6 +15,7 @@ from typing import Optional, Union
 from advisor.lint import torch_api as api
 from advisor.lint.flow.attributes import AttributeReads
 from advisor.lint.flow.conditions import gpu_branch_device
+from advisor.lint.flow.device_sources import configured_device
 from advisor.lint.flow.kinds import (
     CONTAINER,
     CPU_DEVICE,
@@ -34,7 +35,7 @@ from advisor.lint.flow.kinds import (
     NUMPY,
     TENSOR_BITS,
 )
-from advisor.lint.flow.literals import fixed_flag, is_cpu_device, is_device_key, is_text, name_hint, own_reduction
+from advisor.lint.flow.literals import fixed_flag, is_device_key, is_text, name_hint, own_reduction
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
 from advisor.lint.flow.subscript_reads import optimizer_setting
 from advisor.lint.index import children
@@ -158,10 +159,8 @@ class ExprEvaluator(AttributeReads):
         self.ev(node.slice)
         if not isinstance(node.ctx, ast.Load) or optimizer_setting(node):
             return 0  # (optimizer.param_groups[0]["lr"]: a Python number, whatever the optimizer was built over)
-        if not base & (TENSOR_BITS | NUMPY) and is_device_key(node.slice):  # cfg['device']: a device a configuration
-            stored = self.index.stored_under_keys.get(node.slice.value, [])  # file names, can be CUDA -- unless the
-            cpu = stored and all(is_cpu_device(self.index, value) for value in stored)  # file itself only sets it
-            return CPU_DEVICE if cpu else CUDA_DEVICE  # to the CPU (configs['device'] = torch.device('cpu'))
+        if not base & (TENSOR_BITS | NUMPY) and is_device_key(node.slice):  # cfg['device']
+            return configured_device(self.index, node.slice.value, self.qual_here)
         if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) \
                 and (_COUNTER_KEY.match(node.slice.value) or _TEXT_KEY.search(node.slice.value)
                      or isinstance(node.value, ast.Name)
