@@ -25,6 +25,39 @@ def main(cfg):
         cfg['device'] = 'cpu'
 """
 
+_MODELS_IN_A_DICT = """
+import torch
+from model import Encoder, Classifier
+def test(models, loader, device):
+    E, C = models['E'], models['C']
+    correct = 0
+    with torch.no_grad():
+        for x, y in loader:
+            x, y = x.to(device), y.to(device)
+            out = C(E(x))
+            correct += out.argmax(1).eq(y).sum().item()
+    return correct
+device = torch.device("cuda")
+test({models}, loader, device)
+"""
+
+_MIXED_DICT = """
+import torch
+from model import Tagger, Encoder
+device = torch.device("cuda")
+model = Tagger().to(device)
+params = {{"model": model, "encoder": {encoder}}}
+def predict(params, loader):
+    decoder = params["encoder"]
+    model = params["model"]
+    model.eval()
+    with torch.no_grad():
+        outputs = [model(x.to(device)).cpu().numpy() for x in loader]
+    for row in outputs:
+        print(decoder(row))
+predict(params, loader)
+"""
+
 CASES = [
     ("GA103", "cfg['device'] set to 'cpu' only under `if device != 'cpu' and not torch.cuda.is_available():` -- the "
      "fallback of a run without CUDA, so the configured device is the GPU and loss.item() reads per step (r65 "
@@ -32,6 +65,15 @@ CASES = [
      [12]),
     ("GA103", "twin: a file that sets the device to the CPU on a switch of its own runs on the CPU",
      _CONFIGURED_DEVICE.format(test="cfg.get('force_cpu')"), []),
+    ("GA103", "models handed to the evaluation in a dict ({'E': E, 'C': C}) and taken out again by key: still the "
+     "CUDA models, so their outputs' .item() is a read per batch (r65 held-out 16963)",
+     _MODELS_IN_A_DICT.format(models="{'E': Encoder().to(device), 'C': Classifier().to(device)}"), [10]),
+    ("GA103", "twin: models the file never moves to the GPU (a CPU run)",
+     _MODELS_IN_A_DICT.format(models="{'E': Encoder(), 'C': Classifier()}").replace(
+         "x, y = x.to(device), y.to(device)", "pass"), []),
+    ("GA107", "must-not: a dict holding a model beside a label decoder hands no model back for the decoder -- calling "
+     "it on a NumPy row is no forward pass (r59 held-out 14218 when dict values were all taken for models)",
+     _MIXED_DICT.format(encoder="Encoder()"), []),
 ]
 
 

@@ -32,6 +32,7 @@ from advisor.lint.flow.kinds import (
     INSTANCE_BITS,
     LOADER,
     MODEL,
+    MODEL_BITS,
     NUMPY,
     TENSOR_BITS,
 )
@@ -251,13 +252,12 @@ class ExprEvaluator(AttributeReads):
         return out | CONTAINER if out & TENSOR_BITS else out
 
     def _dict(self, node: ast.Dict) -> int:
-        out = 0
-        for key, value in zip(node.keys, node.values, strict=True):
-            if key is not None:
-                self.ev(key)
-            out |= self.ev(value)
-        out &= TENSOR_BITS | NUMPY
-        return out | CONTAINER if out else 0
+        for key in filter(None, node.keys):
+            self.ev(key)
+        kinds = tuple(self.ev(value) for value in node.values)
+        every_model = bool(kinds) and all(kind & MODEL_BITS for kind in kinds)  # a dict of models ({'E': E, 'C': C})
+        out = union(kinds) & (TENSOR_BITS | NUMPY | (MODEL_BITS if every_model else 0))  # hands each back; a mixed
+        return out | CONTAINER if out & (TENSOR_BITS | NUMPY) else out  # one ({'model': m, 'decoder': d}) none
 
     def _lambda(self, node: ast.Lambda) -> int:
         params = [a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
