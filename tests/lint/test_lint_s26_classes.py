@@ -58,6 +58,22 @@ def predict(params, loader):
 predict(params, loader)
 """
 
+_LOSS_OBJECT_METHOD = """
+import torch
+from losses import BiEncoderNllLoss
+def train(model, loader, opt, device):
+    loss_function = BiEncoderNllLoss()
+    epoch_loss = 0.0
+    for q, ctx in loader:
+        q_vectors, ctx_vectors = model(q.to({device})), model(ctx.to({device}))
+        loss, correct = loss_function.calc(q_vectors, ctx_vectors)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        epoch_loss += loss.item()
+    return epoch_loss
+"""
+
 CASES = [
     ("GA103", "cfg['device'] set to 'cpu' only under `if device != 'cpu' and not torch.cuda.is_available():` -- the "
      "fallback of a run without CUDA, so the configured device is the GPU and loss.item() reads per step (r65 "
@@ -74,6 +90,11 @@ CASES = [
     ("GA107", "must-not: a dict holding a model beside a label decoder hands no model back for the decoder -- calling "
      "it on a NumPy row is no forward pass (r59 held-out 14218 when dict values were all taken for models)",
      _MIXED_DICT.format(encoder="Encoder()"), []),
+    ("GA103", "loss_function.calc(q, ctx) of a BiEncoderNllLoss() from another module computes the loss on the device "
+     "of the tensors it is handed: reading it every step waits (r64 held-out 16552, r62 held-out 15602)",
+     _LOSS_OBJECT_METHOD.format(device='"cuda"'), [12]),
+    ("GA103", "twin: handed CPU tensors, the same loss is computed on the host",
+     _LOSS_OBJECT_METHOD.format(device='"cpu"'), []),
 ]
 
 

@@ -29,7 +29,7 @@ from advisor.lint.flow.kinds import (
     TENSOR_BITS,
 )
 from advisor.lint.flow.literals import dtype_kind, is_device_key, looks_like_model, type_cast
-from advisor.lint.flow.metrics import fed_cuda
+from advisor.lint.flow.metrics import fed_cuda, loss_object
 from advisor.lint.flow.moves import is_module, moved
 from advisor.lint.flow.tensor_envs import STEPPING_METHODS, tensor_environments
 from advisor.lint.flow.tensor_methods import tensor_method_result
@@ -75,6 +75,8 @@ class MethodResults(ExprEvaluator):
             return 0  # results.pandas() of a detector: host tables, read back by the library
         if attr in ("aggregate", "compute") and not receiver and fed_cuda(self.index, self.values, receiver_node):
             return CUDA_TENSOR  # dice_metric(y_pred=out, y=y) ... dice_metric.aggregate(): where its inputs were
+        if not receiver and every_kind(pos, kw) & CUDA_TENSOR and loss_object(self.index, receiver_node):
+            return CUDA_TENSOR  # loss_function.calc(q_vectors, ctx_vectors, ...) of a BiEncoderNllLoss(): on their device
         if attr == "type" and node.args and receiver & (CUDA_TENSOR | CPU_TENSOR):
             cast = type_cast(node.args[0], receiver, self.names.qual, self.index.assigned_values)
             if cast:
