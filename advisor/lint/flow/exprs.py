@@ -29,8 +29,6 @@ from advisor.lint.flow.kinds import (
     DTYPE_F64,
     F64,
     FRESH,
-    INSTANCE_BITS,
-    LOADER,
     MODEL,
     MODEL_BITS,
     NUMPY,
@@ -39,20 +37,9 @@ from advisor.lint.flow.kinds import (
 from advisor.lint.flow.literals import fixed_flag, is_device_key, is_text, name_hint, own_reduction
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo, ScopeIndex
 from advisor.lint.flow.subscript_reads import optimizer_setting
+from advisor.lint.flow.unpacking import Unpacking, union
 from advisor.lint.index import children
-from advisor.lint.names import Names, dotted
-
-Shape = Union[int, tuple]  # the kind of each item when unpacking: (0, CPU_TENSOR) for enumerate(loader)
-
-
-def union(shape: Shape) -> int:
-    if isinstance(shape, tuple):
-        out = 0
-        for item in shape:
-            out |= union(item)
-        return out
-    return shape
-
+from advisor.lint.names import Names
 
 _COUNTER_KEY = re.compile(r"^(epoch|epochs|step|steps|global_step|iteration|iterations|iter|n_iter|start_epoch)$")
 # ret_dict['recognized_sents'], out["captions"]: decoded text a model's result dict carries beside its tensors
@@ -60,7 +47,7 @@ _TEXT_KEY = re.compile(r"(^|_)(sents?|sentences?|texts?|captions?|transcripts?|t
                        re.IGNORECASE)
 
 
-class ExprEvaluator(AttributeReads):
+class ExprEvaluator(AttributeReads, Unpacking):
     names: Names
     scopes: ScopeIndex
     scope: ast.AST
@@ -297,64 +284,6 @@ class ExprEvaluator(AttributeReads):
 
     def _passthrough(self, node: ast.AST) -> int:
         return self.ev(node.value) if node.value is not None else 0
-
-    # -- unpacking ----------------------------------------------------------------------------------
-    def element_of(self, node: ast.AST, kind: int) -> Shape:
-        """Kind of the items ``for x in node`` yields."""
-        if isinstance(node, ast.Name) and not kind:  # bar = tqdm(enumerate(loader)); for step, data in bar
-            bound = [v for v in self.index.assigned_values.get(node.id, ()) if self.index.scope_of(v) is self.scope]
-            if len(bound) == 1 and isinstance(bound[0], ast.Call) and bound[0].lineno < node.lineno:
-                return self.element_of(bound[0], self.values.get(bound[0], 0))
-        if isinstance(node, ast.Call) and node.args:
-            callee = self.names.qual(node.func) or (node.func.id if isinstance(node.func, ast.Name) else "")
-            if callee == "enumerate":
-                return (0, self.element_of(node.args[0], self.values.get(node.args[0], 0)))
-            if callee == "zip":
-                return tuple(self.element_of(a, self.values.get(a, 0)) for a in node.args)
-            if callee in api.PASSTHROUGH_CALLS:
-                return self.element_of(node.args[0], self.values.get(node.args[0], 0))
-            if callee == "range":
-                return 0
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args and node.func.attr \
-                in ("items", "named_parameters", "named_buffers"):  # for k, v in losses.items(): a name, the tensor
-            return (0, kind & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL))
-        if isinstance(node, (ast.List, ast.Tuple)) and node.elts and all(  # for family, cls, rank in [("a", A, 8),
-                isinstance(e, ast.Tuple) and len(e.elts) == len(node.elts[0].elts) for e in node.elts):  # ...]
-            return tuple(union(tuple(self.values.get(e.elts[i], 0) for e in node.elts))
-                         for i in range(len(node.elts[0].elts)))  # each name gets its own position's kinds
-        if kind & LOADER:  # a batch: the copy to the GPU is needed, pin_memory makes it cheap -- unless the loader
-            return (CUDA_TENSOR if kind & CUDA_TENSOR else CPU_TENSOR) | (kind & F64)  # places it (accelerate)
-        return kind & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL | CUDA_DEVICE | INSTANCE_BITS)
-
-    def bind_target(self, target: ast.AST, shape: Shape) -> None:
-        if isinstance(target, ast.Name):
-            self.bind(target.id, union(shape))
-        elif isinstance(target, (ast.Tuple, ast.List)):
-            items = target.elts
-            if isinstance(shape, tuple) and len(shape) == len(items) \
-                    and not any(isinstance(e, ast.Starred) for e in items):
-                for item, item_shape in zip(items, shape, strict=True):
-                    self.bind_target(item, item_shape)
-            else:  # loss, acc = step(batch) returning [loss, acc]: the parts of a list of tensors are tensors
-                for item in items:
-                    self.bind_target(item, union(shape) & ~(FRESH | CONTAINER))
-        elif isinstance(target, ast.Starred):
-            self.bind_target(target.value, shape)
-        elif isinstance(target, ast.Attribute):
-            key = dotted(target)
-            if key is not None:
-                self.bind(key, union(shape))
-            else:
-                self.ev(target.value)
-        elif isinstance(target, ast.Subscript):
-            self.ev(target.value)
-            self.ev(target.slice)
-            key = dotted(target.value)
-            added = union(shape) & (TENSOR_BITS | NUMPY) & ~FRESH
-            if key is not None and added:
-                held = self.lookup(key) or 0
-                if held & CONTAINER or not held & (TENSOR_BITS | NUMPY):  # inputs[k] = v.cuda(): a dict of them
-                    self.bind(key, held | added | CONTAINER)  # (not t[i] = v: a tensor keeps its device)
 
     # -- calls --------------------------------------------------------------------------------------
     def eval_args(self, call: ast.Call, keep_first_fresh: bool = False) -> tuple[list[int], dict[Optional[str], int]]:
