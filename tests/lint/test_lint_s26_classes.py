@@ -74,6 +74,15 @@ def train(model, loader, opt, device):
     return epoch_loss
 """
 
+_NAMED_PARAMETER_TABLE = """
+import torch
+model = BertForSequenceClassification.from_pretrained("bert-base-uncased")
+model.cuda()
+params = list(model.named_parameters())
+for p in params[0:5]:
+    print("{{:<55}} {{:>12}}".format(p[{index}], str(tuple(p[1].size()))))
+"""
+
 CASES = [
     ("GA103", "cfg['device'] set to 'cpu' only under `if device != 'cpu' and not torch.cuda.is_available():` -- the "
      "fallback of a run without CUDA, so the configured device is the GPU and loss.item() reads per step (r65 "
@@ -95,6 +104,11 @@ CASES = [
      _LOSS_OBJECT_METHOD.format(device='"cuda"'), [12]),
     ("GA103", "twin: handed CPU tensors, the same loss is computed on the host",
      _LOSS_OBJECT_METHOD.format(device='"cpu"'), []),
+    ("GA103", "the BERT tutorial's parameter table: p[0] of a (name, parameter) pair from named_parameters() is the "
+     "name and p[1].size() its shape -- nothing read from the GPU (r66 held-out 17008, three lines)",
+     _NAMED_PARAMETER_TABLE.format(index=0), []),
+    ("GA103", "twin: formatting p[1], the CUDA parameter itself, copies it back",
+     _NAMED_PARAMETER_TABLE.format(index=1), [6]),
 ]
 
 

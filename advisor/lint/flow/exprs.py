@@ -147,6 +147,9 @@ class ExprEvaluator(AttributeReads, Unpacking):
         self.ev(node.slice)
         if not isinstance(node.ctx, ast.Load) or optimizer_setting(node):
             return 0  # (optimizer.param_groups[0]["lr"]: a Python number, whatever the optimizer was built over)
+        item = self.item_of_loop_tuple(node)  # p[0] of for p in model.named_parameters(): the name
+        if item is not None:
+            return item
         if not base & (TENSOR_BITS | NUMPY) and is_device_key(node.slice):  # cfg['device']
             return configured_device(self.index, node.slice.value, self.qual_here)
         if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) \

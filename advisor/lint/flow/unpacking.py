@@ -5,7 +5,7 @@ supplies ``ev``, ``bind``, ``lookup``, ``index``, ``names``, ``scope`` and ``val
 from __future__ import annotations
 
 import ast
-from typing import Union
+from typing import Optional, Union
 
 from advisor.lint import torch_api as api
 from advisor.lint.flow.kinds import (
@@ -39,10 +39,14 @@ def union(shape: Shape) -> int:
 class Unpacking:
     def element_of(self, node: ast.AST, kind: int) -> Shape:
         """Kind of the items ``for x in node`` yields."""
-        if isinstance(node, ast.Name) and not kind:  # bar = tqdm(enumerate(loader)); for step, data in bar
+        if isinstance(node, ast.Name):  # bar = tqdm(enumerate(loader)); for step, data in bar
             bound = [v for v in self.index.assigned_values.get(node.id, ()) if self.index.scope_of(v) is self.scope]
             if len(bound) == 1 and isinstance(bound[0], ast.Call) and bound[0].lineno < node.lineno:
-                return self.element_of(bound[0], self.values.get(bound[0], 0))
+                shape = self.element_of(bound[0], self.values.get(bound[0], 0))
+                if not kind or isinstance(shape, tuple):  # (params = list(model.named_parameters()): pairs)
+                    return shape
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):  # params[0:5]: some of the items
+            return self.element_of(node.value, self.values.get(node.value, 0))
         if isinstance(node, ast.Call) and node.args:
             callee = self.names.qual(node.func) or (node.func.id if isinstance(node.func, ast.Name) else "")
             if callee == "enumerate":
@@ -63,6 +67,19 @@ class Unpacking:
         if kind & LOADER:  # a batch: the copy to the GPU is needed, pin_memory makes it cheap -- unless the loader
             return (CUDA_TENSOR if kind & CUDA_TENSOR else CPU_TENSOR) | (kind & F64)  # places it (accelerate)
         return kind & (CUDA_TENSOR | CPU_TENSOR | F64 | NUMPY | MODEL | CUDA_MODEL | CUDA_DEVICE | INSTANCE_BITS)
+
+    def item_of_loop_tuple(self, node: ast.Subscript) -> Optional[int]:
+        """``p[0]`` of ``for p in model.named_parameters():``: the parameter's name, not the tensor -- the kind at
+        that position of the tuples the loop around it hands out, when their shape is known."""
+        if not (isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant)
+                and type(node.slice.value) is int):
+            return None
+        loop = next((loop for loop in self.index.enclosing_loops(node) if isinstance(loop, ast.For)
+                     and isinstance(loop.target, ast.Name) and loop.target.id == node.value.id), None)
+        shape = self.element_of(loop.iter, self.values.get(loop.iter, 0)) if loop is not None else 0
+        if isinstance(shape, tuple) and -len(shape) <= node.slice.value < len(shape):
+            return union(shape[node.slice.value])
+        return None
 
     def bind_target(self, target: ast.AST, shape: Shape) -> None:
         if isinstance(target, ast.Name):
