@@ -83,6 +83,26 @@ for p in params[0:5]:
     print("{{:<55}} {{:>12}}".format(p[{index}], str(tuple(p[1].size()))))
 """
 
+_HANDED_IN_MODEL = """
+import torch
+class Trainer:
+    def __init__(self, args, model):
+        self.args = args
+        self.model = model
+        self.optimizer = torch.optim.Adam(self.model.parameters())
+    def train_an_epoch(self, train_data):
+        total_loss = 0
+        for batch in train_data:
+            self.optimizer.zero_grad()
+            loss = self.model.calculate_loss(batch)
+            loss.backward()
+            self.optimizer.step()
+            total_loss += loss.item()
+        return total_loss
+    def evaluate(self, users):
+        return self.model.predict({move})
+"""
+
 CASES = [
     ("GA103", "cfg['device'] set to 'cpu' only under `if device != 'cpu' and not torch.cuda.is_available():` -- the "
      "fallback of a run without CUDA, so the configured device is the GPU and loss.item() reads per step (r65 "
@@ -109,6 +129,13 @@ CASES = [
      _NAMED_PARAMETER_TABLE.format(index=0), []),
     ("GA103", "twin: formatting p[1], the CUDA parameter itself, copies it back",
      _NAMED_PARAMETER_TABLE.format(index=1), [6]),
+    ("GA103", "a trainer another file builds, handed its model, whose methods move batches to the configured device: the "
+     "model sits beside that data, so the loss it computes is read back every step (r66 dev 17202; also r60 held-out "
+     "14916, r65 held-out 16918, r59 dev 14574/14575)", _HANDED_IN_MODEL.format(move="users.to(self.args.device)"),
+     [14]),
+    ("GA103", "twin: a trainer that moves nothing anywhere leaves the model's device unknown (r61 dev 15203, r60 "
+     "held-out 14971: labelled clean)", _HANDED_IN_MODEL.format(move="users"), []),
+    ("GA103", "twin: moving only to the CPU is no sign of a GPU", _HANDED_IN_MODEL.format(move='users.to("cpu")'), []),
 ]
 
 

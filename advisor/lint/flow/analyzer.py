@@ -134,7 +134,7 @@ class FlowAnalyzer(ExpressionStatements, CallEvaluator):
     def _analyze_function(self, info: FunctionInfo) -> None:
         self.dirty.discard(info)
         info.analyzed = True
-        before = (info.return_kind, info.touches_cuda, info.exit_env)
+        before = (info.return_kind, info.touches_cuda, info.exit_env, info.moves_data_to_cuda)
         environment = self.environment
         self.scope, self.returned = info.node, 0
         environment.current, environment.outer, environment.env = info, self._outer_envs(info), {}
@@ -157,6 +157,8 @@ class FlowAnalyzer(ExpressionStatements, CallEvaluator):
                     self.dirty.add(reader)
         if info.exit_env != before[2]:
             self.dirty.update(self.scopes.children_of(info.node))
+        if info.moves_data_to_cuda and not before[3]:  # a model it (or its class) is handed sits beside that data:
+            self.dirty.update(info.class_info.methods.values() if info.class_info is not None else [info])  # again
         if info.class_info is not None:
             self._share_attributes(info.class_info, info.exit_env)
 

@@ -26,7 +26,7 @@ from advisor.lint.flow.literals import is_cpu_device, name_hint
 from advisor.lint.flow.scopes import FunctionInfo, call_sites, passed_at
 from advisor.lint.index import parameter_defaults
 from advisor.lint.names import dotted, last_identifier
-from advisor.lint.torch_api import DEVICE_NAME_HINT, MODEL_NAME_HINT
+from advisor.lint.torch_api import DEVICE_NAME_HINT, FREE_MODEL_NAME, MODEL_NAME_HINT
 
 
 def returned_shape(analyzer, target: ast.AST, value: ast.AST) -> Optional[tuple[int, ...]]:
@@ -208,7 +208,24 @@ def initial_parameter_kind(index, info: FunctionInfo, name: str) -> int:
         return 0  # (def __init__(self, ..., device=None), every call passing None or leaving it: the CPU default)
     hint = name_hint(name, index)
     cpu = hint & DEVICE_BITS and _every_call_passes(index, info, name, lambda passed: is_cpu_device(index, passed, 0))
-    return CPU_DEVICE if cpu else hint or (MODEL if _annotated_module(info, name) else 0)
+    if cpu:
+        return CPU_DEVICE
+    if not hint and FREE_MODEL_NAME.match(name) and not call_sites(index, info) and _moves_data_only(info, name):
+        return CUDA_MODEL | MODEL  # def __init__(self, args, model) of a trainer another file builds, whose methods
+        # move the batches to a device: the model is handed in from where it was placed, beside that data
+    return hint or (MODEL if _annotated_module(info, name) else 0)
+
+
+def _moves_data_only(info: FunctionInfo, model: str) -> bool:
+    """Does the function (a method: any method of its class) copy data to a device that can be CUDA, as the pass has
+    seen so far (``x.to(self.args.device)``), but never move the model it is handed (``net.cuda()`` says where the
+    model goes, and that it was elsewhere before)?"""
+    functions = list(info.class_info.methods.values()) if info.class_info is not None else [info]
+    if not any(function.moves_data_to_cuda for function in functions):
+        return False
+    scope = info.class_info.node if info.class_info is not None else info.node
+    return not any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("to", "cuda")
+                   and isinstance(node.func.value, ast.Name) and node.func.value.id == model for node in ast.walk(scope))
 
 
 def _annotated_module(info: FunctionInfo, name: str) -> bool:

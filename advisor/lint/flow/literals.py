@@ -120,8 +120,8 @@ def looks_like_model(node: ast.AST) -> bool:
     """Nothing is known about ``node``: is it a model by how it is made or named?"""
     if isinstance(node, ast.Call):
         name = last_identifier(node.func)
-        if name == "Variable":  # Variable(images).to(device): pre-0.4 autograd's wrapper of the data it is handed
-            return bool(node.args) and looks_like_model(node.args[0])
+        if name in ("Variable", "deepcopy"):  # Variable(images).to(device): pre-0.4 autograd's wrapper of the data it
+            return bool(node.args) and looks_like_model(node.args[0])  # is handed; deepcopy(self.model): a copy
         if name[:1].isupper() and not api.NOT_A_MODEL.search(name):
             return True
         if _DATA_MAKER.match(name):

@@ -22,7 +22,9 @@ from advisor.lint.flow.kinds import (
     MODEL_BITS,
 )
 from advisor.lint.flow.literals import is_device_number, looks_like_model, made_by_predictor_library
-from advisor.lint.names import dotted
+from advisor.lint.index import parameter_defaults
+from advisor.lint.names import dotted, last_identifier
+from advisor.lint.torch_api import DEVICE_HOLDER, FREE_MODEL_NAME
 
 Kw = dict[Optional[str], int]
 _PYTHON_TYPES = frozenset({"bool", "int", "float", "complex"})
@@ -80,6 +82,7 @@ def moved(evaluator, receiver: int, attr: str, node: ast.Call, pos: list[int], k
         out = receiver & F64
         if target & CUDA_DEVICE:
             out |= CUDA_TENSOR
+            note_data_move(evaluator, node, receiver_node)
         if target & CPU_DEVICE:
             out |= CPU_TENSOR
         if not device_given:
@@ -101,3 +104,22 @@ def moved_in_place(value: ast.AST, kind: int, lookup) -> Optional[str]:
     if key is None or not kind & MODEL_BITS or kind & (CUDA_TENSOR | CPU_TENSOR) or not (lookup(key) or 0) & MODEL_BITS:
         return None
     return key
+
+
+def note_data_move(evaluator, node: ast.Call, receiver_node: ast.AST) -> None:
+    """Mark the function being analysed as one that copies data to a device that can be CUDA -- a model it is handed
+    sits there too (call_results.initial_parameter_kind). Not when the device is a parameter with a default of its
+    own (``def run(..., device="cpu")``: a switch nothing here is seen to set), nor when what moves may be a model
+    the pass has not recognised yet (``deepcopy(self.model).to(device)``)."""
+    current = evaluator.environment.current
+    if current is None or current.moves_data_to_cuda or any(
+            isinstance(part, (ast.Name, ast.Attribute)) and FREE_MODEL_NAME.match(last_identifier(part))
+            for part in ast.walk(receiver_node)):
+        return
+    device = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "device"), None)
+    if isinstance(device, ast.Name) and isinstance(parameter_defaults(current.node.args).get(device.id), ast.Constant):
+        return
+    if isinstance(device, ast.Attribute) and device.attr == "device" and isinstance(device.value, ast.Name) \
+            and not DEVICE_HOLDER.search(device.value.id):
+        return  # x.to(y.device): where other data already is, which says nothing of a GPU (args.device does)
+    current.moves_data_to_cuda = True

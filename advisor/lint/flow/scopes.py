@@ -30,6 +30,7 @@ class FunctionInfo:
     param_kinds: dict[str, int] = field(default_factory=dict)
     return_kind: int = 0
     touches_cuda: bool = False
+    moves_data_to_cuda: bool = False  # it copies data (not a model) to a device that can be CUDA: .to(self.args.device)
     exit_env: dict[str, int] = field(default_factory=dict)
     called: bool = False  # some call in the module reaches it
     analyzed: bool = False
