@@ -103,6 +103,38 @@ class Trainer:
         return self.model.predict({move})
 """
 
+_CAPTION_DECODER = """
+import torch
+import torch.nn as nn
+import pytorch_lightning as pl
+class Attention(pl.LightningModule):
+    def __init__(self, dim):
+        super().__init__()
+        self.score = nn.Linear(dim, 1)
+    def forward(self, features, h):
+        return torch.softmax(self.score(features + h), dim=1)
+class Decoder({base}):
+    def __init__(self, dim):
+        super().__init__()
+        self.attention = Attention(dim)
+    def generate_caption(self, features, h, max_len=20):
+        alphas = []
+        word = torch.tensor([1]).view(1, -1).to(self.device)
+        h = h + self.attention(word, h)
+        for i in range(max_len):
+            alpha = self.attention(features, h)
+            alphas.append(alpha.argmax(dim=1))
+        return alphas
+class EncoderDecoder(pl.LightningModule):
+    def __init__(self, dim):
+        super().__init__()
+        self.decoder = Decoder(dim)
+    def forward(self, features, h, sequential=False):
+        if sequential:
+            return self.decoder.generate_caption(features, h)
+        return self.decoder.attention(features, h)
+"""
+
 CASES = [
     ("GA103", "cfg['device'] set to 'cpu' only under `if device != 'cpu' and not torch.cuda.is_available():` -- the "
      "fallback of a run without CUDA, so the configured device is the GPU and loss.item() reads per step (r65 "
@@ -136,6 +168,12 @@ CASES = [
     ("GA103", "twin: a trainer that moves nothing anywhere leaves the model's device unknown (r61 dev 15203, r60 "
      "held-out 14971: labelled clean)", _HANDED_IN_MODEL.format(move="users"), []),
     ("GA103", "twin: moving only to the CPU is no sign of a GPU", _HANDED_IN_MODEL.format(move='users.to("cpu")'), []),
+    ("GA107", "a caption decoder's own generate_caption runs its own layers in a loop: one computation of the module, "
+     "whose grad mode its callers choose -- not a forward the method should wrap (r68 dev 18105, five reports)",
+     _CAPTION_DECODER.format(base="pl.LightningModule"), []),
+    ("GA107", "twin: a plain object (no module) running a model it holds in a loop, nothing stepped back, is inference",
+     _CAPTION_DECODER.format(base="object").replace("super().__init__()\n        self.attention",
+                                                    "self.device = 'cuda'\n        self.attention"), [19]),
 ]
 
 

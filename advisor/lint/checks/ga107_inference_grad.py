@@ -140,8 +140,10 @@ def run(ctx) -> Iterator[Hit]:
         if key in reported or any(line < call.lineno for line in global_off) or grad_off(ctx, call, 0) \
                 or method_grad_off(ctx, call):
             continue
-        if grad_mode_of_caller(ctx, call, evaluated=bool(ctx.kind(model) & EVAL)):
-            continue  # a module's forward (a Lightning eval hook) runs in the grad mode its caller chose
+        if grad_mode_of_caller(ctx, call, evaluated=bool(ctx.kind(model) & EVAL)) \
+                or not ctx.kind(model) & EVAL and _own_submodule(ctx, model):
+            continue  # a module's forward (a Lightning eval hook), a module's own layers (not a frozen teacher it
+            # holds in eval mode): the grad mode its caller chose
         if single_layer(ctx, model) or LOSS_OR_METRIC.search(last_identifier(model)) \
                 or feature_transform(ctx, model) or self_inferring_detector(ctx, model):
             continue  # nn.Softmax(...) timed on its own: nothing to record; a loss: not a model's inference
@@ -383,3 +385,12 @@ def _in_a_models_forward(ctx, call: ast.Call) -> bool:
     whether it records a graph for nothing is its callers' matter."""
     holder = ctx.function_of(call)
     return holder is not None and holder.name == "forward" and holder.class_info is not None
+
+
+def _own_submodule(ctx, model: ast.AST) -> bool:
+    """``self.attention(features, h)`` in a method of an nn.Module (a caption decoder's ``generate_caption``, a
+    transducer's ``decode``): the module running its own layers -- one computation of the model, whose grad mode its
+    callers choose; a forward of it they run is reported there."""
+    holder = ctx.function_of(model)
+    return isinstance(model, ast.Attribute) and isinstance(model.value, ast.Name) and model.value.id == "self" \
+        and holder is not None and holder.class_info is not None and holder.class_info.is_model
