@@ -135,6 +135,23 @@ class EncoderDecoder(pl.LightningModule):
         return self.decoder.attention(features, h)
 """
 
+_NEIGHBOR_SAMPLER = """
+import torch
+import torch.nn.functional as F
+device = torch.device("cuda")
+def train(model, convs, loader, x, opt):
+    for batch_size, n_id, adjs in loader:
+        adjs = [adj.to(device) for adj in adjs]
+        h = x[n_id].to(device)
+        for i, (edge_index, _, {name}) in enumerate(adjs):
+            h_target = h[:{name}[1]]
+            h = convs[i]((h, h_target), edge_index)
+        loss = F.cross_entropy(h, h)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""
+
 CASES = [
     ("GA103", "cfg['device'] set to 'cpu' only under `if device != 'cpu' and not torch.cuda.is_available():` -- the "
      "fallback of a run without CUDA, so the configured device is the GPU and loss.item() reads per step (r65 "
@@ -174,6 +191,11 @@ CASES = [
     ("GA107", "twin: a plain object (no module) running a model it holds in a loop, nothing stepped back, is inference",
      _CAPTION_DECODER.format(base="object").replace("super().__init__()\n        self.attention",
                                                     "self.device = 'cuda'\n        self.attention"), [19]),
+    ("GA103", "PyG's NeighborSampler: `for i, (edge_index, _, size) in enumerate(adjs)` -- size is the pair of node "
+     "counts beside the moved edge_index, Python ints, so h[:size[1]] reads nothing (r68 dev 18114, the GraphSAGE "
+     "example's idiom)", _NEIGHBOR_SAMPLER.format(name="size"), []),
+    ("GA103", "twin: a part of the moved record named for a tensor bounds the slice with a CUDA value",
+     _NEIGHBOR_SAMPLER.format(name="counts"), [9]),
 ]
 
 

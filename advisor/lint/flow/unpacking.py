@@ -5,6 +5,7 @@ supplies ``ev``, ``bind``, ``lookup``, ``index``, ``names``, ``scope`` and ``val
 from __future__ import annotations
 
 import ast
+import re
 from typing import Optional, Union
 
 from advisor.lint import torch_api as api
@@ -23,6 +24,9 @@ from advisor.lint.flow.kinds import (
     TENSOR_BITS,
 )
 from advisor.lint.names import dotted
+
+# A part of an unpacked record named as a size or a count: Python ints beside its tensors (edge_index, e_id, size).
+_SIZE_NAME = re.compile(r"^(size|sizes|shape|num_\w+|n_\w+|\w+_size|\w+_sizes)$")
 
 Shape = Union[int, tuple]  # the kind of each item when unpacking: (0, CPU_TENSOR) for enumerate(loader)
 
@@ -90,9 +94,10 @@ class Unpacking:
                     and not any(isinstance(e, ast.Starred) for e in items):
                 for item, item_shape in zip(items, shape, strict=True):
                     self.bind_target(item, item_shape)
-            else:  # loss, acc = step(batch) returning [loss, acc]: the parts of a list of tensors are tensors
-                for item in items:
-                    self.bind_target(item, union(shape) & ~(FRESH | CONTAINER))
+            else:  # loss, acc = step(batch) returning [loss, acc]: the parts of a list of tensors are tensors --
+                for item in items:  # but for a part named as a size (PyG's `for edge_index, _, size in adjs`)
+                    sized = isinstance(item, ast.Name) and _SIZE_NAME.match(item.id)
+                    self.bind_target(item, 0 if sized else union(shape) & ~(FRESH | CONTAINER))
         elif isinstance(target, ast.Starred):
             self.bind_target(target.value, shape)
         elif isinstance(target, ast.Attribute):
