@@ -86,7 +86,7 @@ targets = inputs @ torch.tensor([[1.1], [2.2]]) + 0.1 * torch.randn(2, 1)
 targets = targets.to(device)
 noise = torch.randn(2, 1) * 0.5 + torch.rand(2, 1)
 noise = noise.to(device)
-""", [7]),
+""", [6]),  # (a combination of fills, reported where it is made since session 26: r68 dev 17954, r64 held-out 16462)
     ("GA104", "np.pi is a number: (torch.rand(1, n) * 2 * np.pi).to(device) is a fill made only to be copied", """
 import numpy as np
 import torch

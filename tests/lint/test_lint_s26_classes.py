@@ -152,6 +152,17 @@ def train(model, convs, loader, x, opt):
         opt.step()
 """
 
+_CHAINED_FILL = """
+import torch
+class GRU4Rec:
+    device = "cuda"
+    def embedding_dropout(self, input):
+        p_drop = torch.Tensor(input.size(0), 1).fill_(1 - self.dropout_input)
+        mask = {draw}
+        mask = mask.to(self.device)
+        return input * mask
+"""
+
 CASES = [
     ("GA103", "cfg['device'] set to 'cpu' only under `if device != 'cpu' and not torch.cuda.is_available():` -- the "
      "fallback of a run without CUDA, so the configured device is the GPU and loss.item() reads per step (r65 "
@@ -196,6 +207,11 @@ CASES = [
      "example's idiom)", _NEIGHBOR_SAMPLER.format(name="size"), []),
     ("GA103", "twin: a part of the moved record named for a tensor bounds the slice with a CUDA value",
      _NEIGHBOR_SAMPLER.format(name="counts"), [9]),
+    ("GA104", "a fill carried through statements before its copy (p_drop filled, a mask drawn from it, the mask "
+     "moved) is reported where it is made, the first fill (r66 held-out 17102; r64 held-out 16462, r68 dev 17954)",
+     _CHAINED_FILL.format(draw="torch.bernoulli(p_drop).expand_as(input) / (1 - self.dropout_input)"), [5]),
+    ("GA104", "twin: a draw scaled by a value handed in may be data: reported at the copy (the session-19 rule)",
+     _CHAINED_FILL.format(draw="torch.bernoulli(p_drop) * input"), [7]),
 ]
 
 

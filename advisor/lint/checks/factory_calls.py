@@ -267,3 +267,40 @@ def cuda_constructor_alias(ctx, func: ast.AST) -> bool:
     quals = [ctx.qual(c) or "" for c in choices]
     return bool(quals) and any(q in api.LEGACY_CUDA_CONSTRUCTORS for q in quals) \
         and all(q in api.LEGACY_CUDA_CONSTRUCTORS or q[6:] in api.LEGACY_CONSTRUCTORS for q in quals)
+
+
+def made_at(ctx, scope: ast.AST, name: str, copy: ast.Call, depth: int = 0) -> Optional[ast.Call]:
+    """Where the CPU tensor ``name`` copied at ``copy`` was made when no one factory call gives it: the first torch
+    factory in the statement that last bound it, or in the statements that bound the names that one reads
+    (``p_drop = torch.Tensor(n, 1).fill_(p)``; ``mask = torch.bernoulli(p_drop) / p``; ``mask.to(device)``: at the
+    ``torch.Tensor`` line; ``lab = torch.ones(n, k).long() * torch.arange(n)``; ``lab = lab.reshape(-1)``: at the
+    ``torch.ones``) -- the line the fifth corpus's rule reports, where the tensor is made."""
+    value = None
+    for candidate in ctx.index.assigned_values.get(name, ()):
+        statement = ctx.index.parents.get(candidate)
+        if isinstance(statement, ast.Assign) and statement.lineno < copy.lineno \
+                and ctx.index.scope_of(statement) is scope:
+            value = candidate
+    if value is None or depth > 2 or _scaled_by_a_handed_value(scope, value):
+        return None
+    for node in ast.walk(value):  # (source order within the statement is close enough: the first fill written)
+        if isinstance(node, ast.Call) and torch_factory(ctx.qual(node.func) or ""):
+            drawn_from = node.args[0] if node.args and (ctx.qual(node.func) or "").split(".")[-1] \
+                in api.SAMPLING_FACTORIES else None  # torch.bernoulli(p_drop): drawn from the fill p_drop
+            found = made_at(ctx, scope, drawn_from.id, copy, depth + 1) if isinstance(drawn_from, ast.Name) else None
+            return found or node
+    for node in ast.walk(value):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            found = made_at(ctx, scope, node.id, ctx.index.parents.get(value) or copy, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _scaled_by_a_handed_value(scope: ast.AST, value: ast.AST) -> bool:
+    """``torch.ones((N, 1)) * N`` with ``N`` a parameter: combined with a value handed in (perhaps a tensor), the
+    result may be data -- its copy is reported where it happens (session 19), not at the fill."""
+    arguments = getattr(scope, "args", None)
+    handed = {a.arg for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs} if arguments else set()
+    return any(isinstance(node, ast.BinOp) and any(isinstance(side, ast.Name) and side.id in handed
+                                                   for side in (node.left, node.right)) for node in ast.walk(value))

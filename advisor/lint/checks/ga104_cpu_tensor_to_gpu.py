@@ -35,6 +35,7 @@ from advisor.lint.checks.factory_calls import (
     factory_assignment,
     factory_call,
     filled_between,
+    made_at,
     name_loads,
     next_store_line,
     reads_shape_only,
@@ -161,6 +162,8 @@ def run(ctx) -> Iterator[Hit]:
         # a two-statement `x = torch.rand(n)` / `x = x.cuda()` is reported where the tensor is made (a NumPy draw
         # bound to a name before torch wraps it: where NumPy makes it)
         made = fill if isinstance(fill, ast.Call) and factory is not None and fill.lineno < factory.lineno else factory
+        if made is None and isinstance(receiver, ast.Name):  # made by a combination or a chain of statements
+            made = made_at(ctx, ctx.index.scope_of(call), receiver.id, call)
         if factory is not None and plain:  # (a combination of fills: no one-call rewrite)
             fix = _create_on_the_gpu(ctx, factory, fill, device) + (
                 f" ({where(ctx, made)})" if made.lineno != call.lineno else "")
