@@ -163,6 +163,18 @@ class GRU4Rec:
         return input * mask
 """
 
+_DDPM_SAMPLING = """
+import torch
+from tqdm import tqdm
+def sample(model, n, noise_steps, device="cuda"):
+    x = torch.randn((n, 3, 64, 64), device=device)
+    with torch.no_grad():
+        for i in {steps}:
+            t = (torch.ones(n) * i).long().to(device)
+            x = x - model(x, t)
+    return x
+"""
+
 CASES = [
     ("GA103", "cfg['device'] set to 'cpu' only under `if device != 'cpu' and not torch.cuda.is_available():` -- the "
      "fallback of a run without CUDA, so the configured device is the GPU and loss.item() reads per step (r65 "
@@ -212,6 +224,12 @@ CASES = [
      _CHAINED_FILL.format(draw="torch.bernoulli(p_drop).expand_as(input) / (1 - self.dropout_input)"), [5]),
     ("GA104", "twin: a draw scaled by a value handed in may be data: reported at the copy (the session-19 rule)",
      _CHAINED_FILL.format(draw="torch.bernoulli(p_drop) * input"), [7]),
+    ("GA104", "the DDPM sampling loop: `for i in tqdm(reversed(range(1, steps)))`, t = (torch.ones(n) * i).long()"
+     ".to(device) -- i is an int through the progress bar, so t is a fill made on the CPU only to be copied, every "
+     "step (r68 dev 17955, r62 held-out 15608)", _DDPM_SAMPLING.format(steps="tqdm(reversed(range(1, noise_steps)))"),
+     [7]),
+    ("GA104", "twin: a step taken from a list the file does not show may be a tensor: the product may be data",
+     _DDPM_SAMPLING.format(steps="tqdm(schedule)"), []),
 ]
 
 

@@ -27,7 +27,7 @@ from advisor.lint.flow.returned_parts import returned_parts, unpack_statements
 from advisor.lint.flow.shapes import TensorShapes, count
 from advisor.lint.flow.tiny_models import TinyModels, optimized_argument, peel_same_model, without_moves_in_place
 from advisor.lint.index import FileIndex, parameter_defaults
-from advisor.lint.names import Names
+from advisor.lint.names import Names, last_identifier
 
 _SHAPE_FACTORIES = frozenset({"zeros", "ones", "empty", "rand", "randn", "full"})
 _DATA_FACTORIES = frozenset({"tensor", "as_tensor", "asarray", "Tensor", "FloatTensor", "LongTensor", "IntTensor",
@@ -366,7 +366,8 @@ class TensorSizes(IntValues):
 
 
 def _a_range(node: ast.AST) -> bool:
-    """``range(n)``, ``reversed(range(n))``."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "reversed" and node.args:
+    """``range(n)``, ``reversed(range(n))``, also through a progress bar (``tqdm(reversed(range(1, steps)))``: the
+    DDPM sampling loop) and tqdm's own ``trange(n)``."""
+    while isinstance(node, ast.Call) and node.args and last_identifier(node.func) in ("reversed", "tqdm"):
         node = node.args[0]
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+    return isinstance(node, ast.Call) and last_identifier(node.func) in ("range", "trange")
