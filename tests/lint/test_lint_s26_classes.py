@@ -175,6 +175,33 @@ def sample(model, n, noise_steps, device="cuda"):
     return x
 """
 
+_DDPG_AGENT = """
+import torch
+import torch.nn.functional as F
+class Agent:
+    def __init__(self, config):
+        self.config = config
+        self.actor_local = config.actor_network_fn()
+        self.actor_target = config.actor_network_fn()
+        self.critic_local = config.critic_network_fn()
+        self.critic_target = config.critic_network_fn()
+        self.critic_optimizer = config.critic_optimizer_fn(self.critic_local.parameters())
+        {sync}
+    def act(self, states):
+        return self.actor_local(torch.from_numpy(states).float().to(self.config.device))
+    def learn(self, states, actions, rewards, next_states, gamma):
+        actions_next = self.actor_target(next_states)
+        Q_targets_next = self.critic_target(next_states, actions_next)
+        Q_targets = rewards + gamma * Q_targets_next
+        critic_loss = F.mse_loss(self.critic_local(states, actions), Q_targets)
+        self.critic_optimizer.zero_grad()
+        critic_loss.backward()
+        self.critic_optimizer.step()
+    def soft_update(self, local_model, target_model, tau):
+        for target_param, local_param in zip(target_model.parameters(), local_model.parameters()):
+            target_param.data.copy_(tau * local_param.data + (1.0 - tau) * target_param.data)
+"""
+
 CASES = [
     ("GA103", "cfg['device'] set to 'cpu' only under `if device != 'cpu' and not torch.cuda.is_available():` -- the "
      "fallback of a run without CUDA, so the configured device is the GPU and loss.item() reads per step (r65 "
@@ -230,6 +257,12 @@ CASES = [
      [7]),
     ("GA104", "twin: a step taken from a list the file does not show may be a tensor: the product may be data",
      _DDPM_SAMPLING.format(steps="tqdm(schedule)"), []),
+    ("GA107", "DDPG's targets built by a config factory and refreshed by self.soft_update(local, target, tau): target "
+     "networks whose forwards in the update record a graph nobody uses (r58 dev 14019, the Udacity MADDPG agent)",
+     _DDPG_AGENT.format(sync="self.soft_update(self.critic_local, self.critic_target, 1)\n        "
+                        "self.soft_update(self.actor_local, self.actor_target, 1)"), [16, 17]),
+    ("GA107", "twin: models the file never copies weights into say nothing of being targets",
+     _DDPG_AGENT.format(sync="pass"), []),
 ]
 
 

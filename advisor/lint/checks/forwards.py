@@ -10,6 +10,7 @@ import re
 from typing import Optional
 
 from advisor.lint import torch_api as api
+from advisor.lint.checks.target_nets import refreshed_targets
 from advisor.lint.flow import CPU_TENSOR, CUDA_MODEL, CUDA_TENSOR, EVAL, MODEL
 from advisor.lint.flow.literals import alias_names, is_text_data
 from advisor.lint.flow.steps import handed_a_loader, is_step_function
@@ -78,8 +79,9 @@ def model_of(ctx, call: ast.Call) -> Optional[ast.AST]:
         return func  # model = torch.load(path).cuda(); model(x): a whole model unpickled, read as data by the pass
     if not callee and not arguments & CPU_TENSOR and _handed_model(ctx, func):
         return func  # def time_inference(model, inputs): model(inputs) -- in a file that profiles CUDA work
-    if not callee and ctx.uses_cuda and (dotted(func) or "") in ctx.index.loaded_from_state_dicts:
-        return func  # self.target_net(next_states) of a target handed in, refreshed by load_state_dict(policy's)
+    if not callee and ctx.uses_cuda and (dotted(func) or "") in refreshed_targets(ctx.index):
+        return func  # self.target_net(next_states) of a target handed in, refreshed by load_state_dict(policy's) or
+        # a soft update
     if not callee and ctx.kind(call) & CUDA_TENSOR and arguments & CUDA_TENSOR \
             and isinstance(func, (ast.Name, ast.Attribute)) and _named_like_a_model(ctx, func) \
             and not ctx.callees(call) and ctx.qual(func) is None \

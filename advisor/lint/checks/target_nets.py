@@ -40,7 +40,7 @@ class TargetNetworks:
             return False
         if self._optimized is None:
             self._optimized = self._build()
-        return self._optimizers and text not in self._optimized or text in self._index.loaded_from_state_dicts
+        return self._optimizers and text not in self._optimized or text in refreshed_targets(self._index)
         # (refreshed from the trained model: a target even where the optimizer is handed in from elsewhere)
 
 
@@ -57,3 +57,24 @@ def _parameters_handed(index, call: ast.Call) -> set[str]:
                 found.add(dotted(node.func.value) or "")
     return found
 
+
+_COPIES_WEIGHTS = re.compile(r"(soft|hard|polyak)_?update|update_?target", re.IGNORECASE)
+
+
+def refreshed_targets(index) -> frozenset[str]:
+    """The dotted names of models whose weights the file copies in from another model: ``target_net.load_state_dict(
+    policy_net.state_dict())``, and a target handed to a soft or hard update (``self.soft_update(self.actor_local,
+    self.actor_target, tau)``: DDPG's and MADDPG's targets, built by a factory the file does not show). Asked once
+    per file."""
+    return index.memo("refreshed_targets", lambda: _refreshed(index))
+
+
+def _refreshed(index) -> frozenset[str]:
+    found = set(index.loaded_from_state_dicts)
+    for call in index.calls:
+        if _COPIES_WEIGHTS.search(last_identifier(call.func)):
+            for argument in list(call.args) + [k.value for k in call.keywords]:
+                key = dotted(argument)
+                if key is not None and _TARGET_NAME.search(last_identifier(argument)):
+                    found.add(key)
+    return frozenset(found)
