@@ -158,7 +158,8 @@ class FlowAnalyzer(ExpressionStatements, CallEvaluator):
         if info.exit_env != before[2]:
             self.dirty.update(self.scopes.children_of(info.node))
         if info.moves_data_to_cuda and not before[3]:  # a model it (or its class) is handed sits beside that data:
-            self.dirty.update(info.class_info.methods.values() if info.class_info is not None else [info])  # again
+            siblings = info.class_info.methods.values() if info.class_info is not None else [info]  # run again
+            self.dirty.update(f for f in siblings if any(api.FREE_MODEL_NAME.match(p) for p in f.positional + f.keyword_only))
         if info.class_info is not None:
             self._share_attributes(info.class_info, info.exit_env)
 
