@@ -99,28 +99,6 @@ LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader
 # Frameworks with a DataLoader of their own that is not torch's
 # (DGL's DataLoader samples subgraphs its own way, often on the GPU: its num_workers and pin_memory mean other
 # things -- its GraphDataLoader is listed above)
-_OTHER_FRAMEWORKS = frozenset({"paddle", "mxnet", "tensorflow", "tf", "keras", "jax", "flax", "mindspore", "oneflow",
-                               "jittor", "megengine", "dgl"})
-
-
-def is_loader(name: str, call) -> bool:
-    """torch's DataLoader or a subclass (PyG, MONAI), also re-exported by the project's own module (``from preprocess
-    import DataLoader``, handed a dataset: the project's data module passes torch's on) -- not another framework's,
-    nor a project's own class of that name built with no dataset (``dl = DataLoader()``)."""
-    if name in LOADERS:
-        return True
-    return name.endswith(".DataLoader") and name.split(".", 1)[0] not in _OTHER_FRAMEWORKS \
-        and not name.startswith("torch.") and bool(call.args or any(k.arg == "dataset" for k in call.keywords)) \
-        and not _handed_two_arrays(call)
-
-
-def _handed_two_arrays(call) -> bool:
-    """``DataLoader(data['x_train'], data['y_train'], batch_size)``: a project's own loader over inputs and targets --
-    torch's takes one dataset, then the batch size (a number, never a subscript of the data)."""
-    return len(call.args) >= 3 and isinstance(call.args[1], ast.Subscript) \
-        and isinstance(call.args[0], ast.Subscript)
-
-
 DATASETS_OF_TENSORS = frozenset({"torch.utils.data.TensorDataset"})
 # Calls that hand back parts of the arrays they are given, of the same dtype (a float64 X stays float64).
 SPLITTING_CALLS = frozenset({"sklearn.model_selection.train_test_split", "numpy.split", "numpy.array_split"})

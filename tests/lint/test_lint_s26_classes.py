@@ -202,6 +202,16 @@ class Agent:
             target_param.data.copy_(tau * local_param.data + (1.0 - tau) * target_param.data)
 """
 
+_PROJECT_LOADER_CALL = """
+import torch
+from dataset.loader import DataLoader
+device = torch.device("cuda")
+train_loader = DataLoader({args})
+for batch in train_loader:
+    loss = model(batch.to(device))
+    loss.backward()
+"""
+
 CASES = [
     ("GA103", "cfg['device'] set to 'cpu' only under `if device != 'cpu' and not torch.cuda.is_available():` -- the "
      "fallback of a run without CUDA, so the configured device is the GPU and loss.item() reads per step (r65 "
@@ -263,6 +273,13 @@ CASES = [
                         "self.soft_update(self.actor_local, self.actor_target, 1)"), [16, 17]),
     ("GA107", "twin: models the file never copies weights into say nothing of being targets",
      _DDPG_AGENT.format(sync="pass"), []),
+    ("GA106", "a project's own DataLoader handed a file path (TACRED's DataLoader(opt['data_dir'] + '/train.json', "
+     "bs, opt, tokenizer)): torch's takes a dataset -- no workers or pinning to ask of it (r61 held-out 15027)",
+     _PROJECT_LOADER_CALL.format(args="opt['data_dir'] + '/train.json', opt['batch_size'], opt, tokenizer"), []),
+    ("GA106", "the same with a keyword torch's DataLoader does not take (Social LSTM's forcePreProcess=True; r65 "
+     "held-out 16907)", _PROJECT_LOADER_CALL.format(args="prefix, 32, 20, forcePreProcess=True"), []),
+    ("GA106", "twin: a re-export handed a dataset and torch's own keywords is torch's loader passed on",
+     _PROJECT_LOADER_CALL.format(args="train_set, batch_size=32, shuffle=True"), [4]),
 ]
 
 

@@ -26,13 +26,13 @@ from __future__ import annotations
 import ast
 from typing import Iterator, Optional
 
-from advisor.lint import torch_api as api
 from advisor.lint.checks.common import short
 from advisor.lint.checks.loader_arguments import loop_values, option_default, option_defaults, reaching_constant
 from advisor.lint.flow import CPU_TENSOR, CUDA_DEVICE, CUDA_MODEL, CUDA_TENSOR
 from advisor.lint.flow.conditions import cuda_condition
 from advisor.lint.flow.kinds import LOADER
 from advisor.lint.index import target_names
+from advisor.lint.loaders import is_loader
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
 
 DOC = CheckDoc(
@@ -92,7 +92,7 @@ def run(ctx) -> Iterator[Hit]:
         return
     defaults: Optional[dict[str, ast.AST]] = None
     for call in ctx.index.calls:
-        if not api.is_loader(ctx.qual(call.func) or "", call) or any(isinstance(a, ast.Starred) for a in call.args) \
+        if not is_loader(ctx.qual(call.func) or "", call) or any(isinstance(a, ast.Starred) for a in call.args) \
                 or any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in call.args):
             continue  # (DataLoader(...) in a course template: a placeholder for the student to fill in)
         if _peeked(ctx, call):
@@ -151,7 +151,7 @@ def _peeked(ctx, call: ast.Call) -> bool:
 def _pins_memory(ctx) -> bool:
     """``DataLoader(..., pin_memory=True)``: pinned memory only serves copies to a GPU -- a data module whose
     loaders feed one, though the training that moves the batches is in another file."""
-    return any(api.is_loader(ctx.qual(call.func) or "", call) and any(
+    return any(is_loader(ctx.qual(call.func) or "", call) and any(
         k.arg == "pin_memory" and isinstance(k.value, ast.Constant) and k.value.value is True for k in call.keywords)
         for call in ctx.index.calls)
 

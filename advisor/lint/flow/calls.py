@@ -48,6 +48,7 @@ from advisor.lint.flow.method_results import Kw, MethodResults, every_kind
 from advisor.lint.flow.moves import is_module
 from advisor.lint.flow.numpy_kinds import numpy_result
 from advisor.lint.flow.scopes import ClassInfo, FunctionInfo
+from advisor.lint.loaders import is_loader
 from advisor.lint.names import dotted, last_identifier, named_like_loader
 from advisor.lint.torch_factories import torch_factory
 
@@ -131,7 +132,7 @@ class CallEvaluator(MethodResults):
             return environment_device(node, pos)
         if torch_factory(name):
             return self._factory(torch_factory(name), node, pos, kw)
-        if api.is_loader(name, node):  # batches keep the dataset's dtype, and its device (a TensorDataset of CUDA tensors)
+        if is_loader(name, node):  # batches keep the dataset's dtype, and its device (a TensorDataset of CUDA tensors)
             dataset = pos[0] if pos else kw.get("dataset", 0)
             return LOADER | (dataset & (F64 | CUDA_TENSOR)) | self._items_on_cuda(dataset)
         if name in api.DATASETS_OF_TENSORS:
