@@ -212,6 +212,22 @@ for batch in train_loader:
     loss.backward()
 """
 
+_BATCH_RESULTS = """
+import torch
+device = torch.device("cuda")
+model = Net().to(device)
+def process_batch(images, filenames):
+    probs = torch.softmax(model(torch.cat(images).to(device)), dim=1)
+    _, predicted = torch.max(probs, 1)
+    results = []
+    for i in range({count}):
+        pred_class = predicted[i].item()
+        results.append((filenames[i], pred_class))
+    return results
+for batch, names in batches:
+    print(process_batch(batch, names))
+"""
+
 CASES = [
     ("GA103", "cfg['device'] set to 'cpu' only under `if device != 'cpu' and not torch.cuda.is_available():` -- the "
      "fallback of a run without CUDA, so the configured device is the GPU and loss.item() reads per step (r65 "
@@ -280,6 +296,11 @@ CASES = [
      "held-out 16907)", _PROJECT_LOADER_CALL.format(args="prefix, 32, 20, forcePreProcess=True"), []),
     ("GA106", "twin: a re-export handed a dataset and torch's own keywords is torch's loader passed on",
      _PROJECT_LOADER_CALL.format(args="train_set, batch_size=32, shuffle=True"), [4]),
+    ("GA103", "for i in range(len(filenames)) reading predicted[i].item(): a walk over the batch's names that reads the "
+     "CUDA predictions row by row, once per image of every batch (r58 held-out 13972)",
+     _BATCH_RESULTS.format(count="len(filenames)"), [9]),
+    ("GA103", "twin: a count the file spells out is not the batch (the session-19 rule for range(W) with W = 5)",
+     _BATCH_RESULTS.format(count="3"), []),
 ]
 
 

@@ -148,7 +148,25 @@ def walked_cuda_tensor(loop: ast.AST, index: FileIndex, kind) -> Optional[ast.AS
             if isinstance(walked, ast.Attribute) and walked.attr in ("size", "shape", "numel"):
                 walked = walked.value
                 break
-    return walked if kind(walked) & CUDA_TENSOR else None
+    if kind(walked) & CUDA_TENSOR:
+        return walked
+    counted = loop.iter.args[0] if isinstance(loop.iter, ast.Call) and loop.iter.args else None
+    return _indexed_alongside(loop, kind) if isinstance(counted, ast.Call) and isinstance(counted.func, ast.Name) \
+        and counted.func.id == "len" else None  # (range(len(names)); not a count the file spells out)
+
+
+def _indexed_alongside(loop: ast.AST, kind) -> Optional[ast.AST]:
+    """``for i in range(len(filenames)): pred = predicted[i].item()``: a walk over a list that indexes a CUDA tensor
+    by the same counter walks that tensor's rows too -- the batch's names beside its predictions."""
+    if not isinstance(loop.target, ast.Name):
+        return None
+    counter = loop.target.id
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and kind(node.value) & CUDA_TENSOR:
+            first = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
+            if isinstance(first, ast.Name) and first.id == counter:
+                return node.value
+    return None
 
 
 def _row_count_of(count: ast.AST, loop: ast.AST, index: FileIndex) -> Optional[ast.AST]:
