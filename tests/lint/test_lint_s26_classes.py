@@ -228,6 +228,28 @@ for batch, names in batches:
     print(process_batch(batch, names))
 """
 
+_FINETUNING_TUTORIAL = """
+import torch
+from torchvision import models
+feature_extract = {flag}
+def set_parameter_requires_grad(model, feature_extracting):
+    if feature_extracting:
+        for param in model.parameters():
+            param.requires_grad = False
+def predict(model, loader, device):
+    model.eval()
+    preds = []
+    for inputs, labels in loader:
+        outputs = model(inputs.to(device))
+        preds.append(outputs.argmax(1))
+    return preds
+device = torch.device("cuda")
+model_ft = models.resnet18(pretrained=True)
+set_parameter_requires_grad(model_ft, feature_extract)
+model_ft = model_ft.to(device)
+predict(model_ft, loader, device)
+"""
+
 CASES = [
     ("GA103", "cfg['device'] set to 'cpu' only under `if device != 'cpu' and not torch.cuda.is_available():` -- the "
      "fallback of a run without CUDA, so the configured device is the GPU and loss.item() reads per step (r65 "
@@ -301,6 +323,12 @@ CASES = [
      _BATCH_RESULTS.format(count="len(filenames)"), [9]),
     ("GA103", "twin: a count the file spells out is not the batch (the session-19 rule for range(W) with W = 5)",
      _BATCH_RESULTS.format(count="3"), []),
+    ("GA107", "torchvision's fine-tuning tutorial: set_parameter_requires_grad(model_ft, feature_extract) with "
+     "feature_extract = False freezes nothing, so predict()'s forward after eval() records a graph (r68 dev 18155; the "
+     "helper's `model` used to be read as freezing every `model` of the file)", _FINETUNING_TUTORIAL.format(flag="False"),
+     [12]),
+    ("GA107", "twin: with feature_extract = True the handed model is frozen and its forward records nothing",
+     _FINETUNING_TUTORIAL.format(flag="True"), []),
 ]
 
 

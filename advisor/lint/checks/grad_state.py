@@ -19,6 +19,7 @@ import ast
 import re
 from typing import Callable, Optional
 
+from advisor.lint.checks.helper_freezes import frozen_through_calls
 from advisor.lint.index import children
 from advisor.lint.names import last_identifier
 
@@ -33,15 +34,20 @@ def frozen_models(index) -> frozenset[str]:
     """The models whose parameters all stop requiring grad, as their code (``netW``, ``self.backbone``);
     ``EVERYTHING`` among them when a freeze names no model the code can tell."""
     frozen: set[str] = set()
+
+    def freeze(node: ast.AST, receiver: ast.AST) -> None:
+        name = _frozen_by(index, receiver)
+        handed = frozen_through_calls(index, node, name)  # a helper's freeze: what its callers hand it
+        frozen.update([name] if handed is None else handed)
     for call in index.calls_by_name.get("requires_grad_", ()):
         if _is_false(call.args[0] if call.args else _keyword(call, "requires_grad")) \
                 and isinstance(call.func, ast.Attribute):
-            frozen.add(_frozen_by(index, call.func.value))
+            freeze(call, call.func.value)
     for node in index.assigns:
         if isinstance(node, ast.Assign) and _is_false(node.value):
             for target in node.targets:
                 if isinstance(target, ast.Attribute) and target.attr == "requires_grad":
-                    frozen.add(_frozen_by(index, target.value))
+                    freeze(node, target.value)
     return frozenset(name for name in frozen if not _new_part_after_freeze(index, name))
 
 
