@@ -334,9 +334,11 @@ DEVICE_NAME_HINT = frozenset({"device", "DEVICE", "Device", "dev", "DEV", "cuda_
 
 
 def names_a_device(name: str) -> bool:
-    """``device``, ``cuda_device``, ``resolved_device``, ``train_device``: a name for a device (not ``cpu_device``)."""
+    """``device``, ``cuda_device``, ``resolved_device``, ``train_device``, ``torchDevice``: a name for a device (not
+    ``cpu_device``)."""
     lowered = name.lower()
-    return name in DEVICE_NAME_HINT or lowered.endswith("_device") and not lowered.startswith("cpu") \
+    return name in DEVICE_NAME_HINT or (lowered.endswith("_device") or name.endswith("Device")) \
+        and not lowered.startswith("cpu") \
         or lowered in _GPU_INDEX_NAMES
 
 

@@ -250,6 +250,13 @@ model_ft = model_ft.to(device)
 predict(model_ft, loader, device)
 """
 
+_CAMEL_DEVICE = """
+import torch
+class HopfieldNetwork:
+    def __init__(self, dimension, {name}):
+        self.weightMatrix = torch.zeros(size=(dimension, dimension)).to({name})
+"""
+
 CASES = [
     ("GA103", "cfg['device'] set to 'cpu' only under `if device != 'cpu' and not torch.cuda.is_available():` -- the "
      "fallback of a run without CUDA, so the configured device is the GPU and loss.item() reads per step (r65 "
@@ -329,6 +336,9 @@ CASES = [
      [12]),
     ("GA107", "twin: with feature_extract = True the handed model is frozen and its forward records nothing",
      _FINETUNING_TUTORIAL.format(flag="True"), []),
+    ("GA104", "a device parameter named in camelCase (torchDevice) is a device: the zeros made on the CPU and copied "
+     "there could be made on it (r68 dev 17858)", _CAMEL_DEVICE.format(name="torchDevice"), [4]),
+    ("GA104", "twin: cpuDevice names the CPU", _CAMEL_DEVICE.format(name="cpuDevice"), []),
 ]
 
 
