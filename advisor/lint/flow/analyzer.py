@@ -157,9 +157,11 @@ class FlowAnalyzer(ExpressionStatements, CallEvaluator):
                     self.dirty.add(reader)
         if info.exit_env != before[2]:
             self.dirty.update(self.scopes.children_of(info.node))
-        if info.moves_data_to_cuda and not before[3]:  # a model it (or its class) is handed sits beside that data:
-            siblings = info.class_info.methods.values() if info.class_info is not None else [info]  # run again
-            self.dirty.update(f for f in siblings if any(api.FREE_MODEL_NAME.match(p) for p in f.positional + f.keyword_only))
+        if info.moves_data_to_cuda and not before[3]:
+            # a model this function (or its class) is handed sits beside that data: run again the ones handed a model
+            siblings = info.class_info.methods.values() if info.class_info is not None else [info]
+            self.dirty.update(sibling for sibling in siblings
+                              if any(api.FREE_MODEL_NAME.match(p) for p in sibling.positional + sibling.keyword_only))
         if info.class_info is not None:
             self._share_attributes(info.class_info, info.exit_env)
 

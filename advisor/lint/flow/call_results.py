@@ -224,8 +224,9 @@ def _moves_data_only(info: FunctionInfo, model: str) -> bool:
     if not any(function.moves_data_to_cuda for function in functions):
         return False
     scope = info.class_info.node if info.class_info is not None else info.node
-    return not any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("to", "cuda")
-                   and isinstance(node.func.value, ast.Name) and node.func.value.id == model for node in ast.walk(scope))
+    return not any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                   and node.func.attr in ("to", "cuda") and isinstance(node.func.value, ast.Name)
+                   and node.func.value.id == model for node in ast.walk(scope))
 
 
 def _annotated_module(info: FunctionInfo, name: str) -> bool:
