@@ -150,9 +150,11 @@ def walked_cuda_tensor(loop: ast.AST, index: FileIndex, kind) -> Optional[ast.AS
                 break
     if kind(walked) & CUDA_TENSOR:
         return walked
-    counted = loop.iter.args[0] if isinstance(loop.iter, ast.Call) and loop.iter.args else None
-    return _indexed_alongside(loop, kind) if isinstance(counted, ast.Call) and isinstance(counted.func, ast.Name) \
-        and counted.func.id == "len" else None  # (range(len(names)); not a count the file spells out)
+    iterable = loop.iter  # range(len(names)) -- not a count the file spells out
+    counts_a_list = isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) \
+        and iterable.func.id == "range" and len(iterable.args) == 1 and isinstance(iterable.args[0], ast.Call) \
+        and isinstance(iterable.args[0].func, ast.Name) and iterable.args[0].func.id == "len"
+    return _indexed_alongside(loop, kind) if counts_a_list else None
 
 
 def _indexed_alongside(loop: ast.AST, kind) -> Optional[ast.AST]:
