@@ -13,7 +13,7 @@ import ast
 from functools import cached_property
 from typing import Optional
 
-from advisor.lint.cuda_signs import fixed_to_cpu, shows_cuda
+from advisor.lint.cuda_signs import another_accelerator_only, fixed_to_cpu, shows_cuda
 from advisor.lint.dead_branches import DeadLines, dead_lines, fixed_answers
 from advisor.lint.flow.analyzer import analyze
 from advisor.lint.flow.effects import COMPUTE, KERNEL, WORK, Effects, Event
@@ -68,8 +68,9 @@ class FileContext:
     def shows_cuda(self) -> bool:
         """Does the code name CUDA, a device or a GPU-only API anywhere (or move a value with .to())? A file
         that does not is CPU code: checks of GPU costs stay silent on it. So is one that binds its devices only to
-        the CPU and names no accelerator (cuda_signs.fixed_to_cpu)."""
-        return shows_cuda(self.unit.text) and not fixed_to_cpu(self.tree, self.unit.text)
+        the CPU and names no accelerator (cuda_signs.fixed_to_cpu), or picks Apple's GPU and names nothing of CUDA."""
+        text = self.unit.text
+        return shows_cuda(text) and not fixed_to_cpu(self.tree, text) and not another_accelerator_only(text)
 
     @cached_property
     def dead_lines(self) -> DeadLines:

@@ -38,6 +38,18 @@ def _in_code(pattern: re.Pattern, text: str) -> bool:
     return False
 
 
+# Words only code meant for an NVIDIA GPU writes; and the name of Apple's GPU backend as a word.
+_NVIDIA = re.compile(r"cuda|gpu|cudnn|nccl|nvidia|nvml|tensorrt|triton", re.IGNORECASE)
+_MPS = re.compile(r"(?<![A-Za-z0-9_])mps(?![A-Za-z0-9_])")
+
+
+def another_accelerator_only(text: str) -> bool:
+    """The code picks Apple's GPU or the CPU (``torch.device("mps" if torch.backends.mps.is_available() else
+    "cpu")``) and names nothing of CUDA: run as written it never runs on an NVIDIA GPU, so checks of CUDA costs stay
+    silent, as on CPU code (the labellers of r66 and r68 set such files clean)."""
+    return _in_code(_MPS, text) and not _in_code(_NVIDIA, text)
+
+
 def fixed_to_cpu(tree: ast.AST, text: str) -> bool:
     """The code names no accelerator, binds its devices only to the CPU (``device = 'cpu'``, ``torch.device("cpu")``,
     or a ``.device`` read off what those made) and takes none from outside (no parameter or command-line option

@@ -257,6 +257,18 @@ class HopfieldNetwork:
         self.weightMatrix = torch.zeros(size=(dimension, dimension)).to({name})
 """
 
+_APPLE_OR_CPU = """
+import torch
+def step(current_state):
+    neighbors = torch.roll(current_state, 1) + torch.roll(current_state, -1)
+    return torch.where(neighbors == 2, torch.tensor(1.0, device=current_state.device),
+                       torch.tensor(0.0, device=current_state.device))
+device = torch.device({choice})
+state = torch.randint(0, 2, (100, 100), device=device).float()
+for _ in range(200):
+    state = step(state)
+"""
+
 CASES = [
     ("GA103", "cfg['device'] set to 'cpu' only under `if device != 'cpu' and not torch.cuda.is_available():` -- the "
      "fallback of a run without CUDA, so the configured device is the GPU and loss.item() reads per step (r65 "
@@ -339,6 +351,11 @@ CASES = [
     ("GA104", "a device parameter named in camelCase (torchDevice) is a device: the zeros made on the CPU and copied "
      "there could be made on it (r68 dev 17858)", _CAMEL_DEVICE.format(name="torchDevice"), [4]),
     ("GA104", "twin: cpuDevice names the CPU", _CAMEL_DEVICE.format(name="cpuDevice"), []),
+    ("GA105", "a program that picks Apple's GPU or the CPU and names nothing of CUDA never runs on an NVIDIA GPU: no "
+     "CUDA-cost finding (r68 held-out 17860, r66 held-out 17105/17106, all labelled clean; after scoring: tuned)",
+     _APPLE_OR_CPU.format(choice='"mps" if torch.backends.mps.is_available() else "cpu"'), []),
+    ("GA105", "twin: the same program picking CUDA rebuilds its two constants on the GPU every step",
+     _APPLE_OR_CPU.format(choice='"cuda" if torch.cuda.is_available() else "cpu"'), [4, 5]),
 ]
 
 
