@@ -269,6 +269,16 @@ for _ in range(200):
     state = step(state)
 """
 
+_DTYPE_PARAMETER_MOVED = """
+import torch
+def mandelbrot(w, h, device, tensor_type=torch.cfloat):
+    z = torch.zeros((w, h), dtype=tensor_type).to(device)
+    return z
+def zoom(device):
+    return mandelbrot(1920, 1080, device, tensor_type={dtype})
+zoom(torch.device("cuda"))
+"""
+
 CASES = [
     ("GA103", "cfg['device'] set to 'cpu' only under `if device != 'cpu' and not torch.cuda.is_available():` -- the "
      "fallback of a run without CUDA, so the configured device is the GPU and loss.item() reads per step (r65 "
@@ -356,6 +366,11 @@ CASES = [
      _APPLE_OR_CPU.format(choice='"mps" if torch.backends.mps.is_available() else "cpu"'), []),
     ("GA105", "twin: the same program picking CUDA rebuilds its two constants on the GPU every step",
      _APPLE_OR_CPU.format(choice='"cuda" if torch.cuda.is_available() else "cpu"'), [4, 5]),
+    ("GA109", "torch.zeros(..., dtype=tensor_type).to(device) of a parameter every caller sets to torch.cdouble: at the "
+     "caller's choice, as for a factory made on the GPU (the session-25 placement; r69 dev 18251, after scoring)",
+     _DTYPE_PARAMETER_MOVED.format(dtype="torch.cdouble"), [6]),
+    ("GA109", "twin: a caller choosing complex64 makes nothing float64", _DTYPE_PARAMETER_MOVED.format(dtype="torch.cfloat"),
+     []),
 ]
 
 

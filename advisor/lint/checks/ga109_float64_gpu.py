@@ -133,7 +133,9 @@ def _float64_hits(ctx) -> Iterator[Hit]:
             continue
         # dtype=self._tensorType of a tensorType=torch.float64 parameter, dtype=dtype of DTYPE = torch.double,
         # a dtype=torch.float64 default: once, where float64 is written
-        choices = attribute_dtype_choices(ctx, call) or named_dtype_choices(ctx, call)
+        made = call.func.value if _a_move(call) and isinstance(call.func.value, ast.Call) else call  # (torch.zeros(n,
+        # dtype=tensor_type).to(device): the factory's dtype)
+        choices = attribute_dtype_choices(ctx, made) or named_dtype_choices(ctx, made)
         if choices:
             for choice in (c for c in choices if id(c) not in chosen):
                 chosen.add(id(choice))
