@@ -279,6 +279,29 @@ def zoom(device):
 zoom(torch.device("cuda"))
 """
 
+_STEP_BY_STEP = """
+import numpy as np
+import torch
+class StepByStep(object):
+    def __init__(self, model, loss_fn):
+        self.model = model
+        self.loss_fn = loss_fn
+        self.device = 'cuda' if torch.cuda.is_available() else 'cpu'
+        self.model.to(self.device)
+        self.valid_step_fn = self._make_valid_step_fn()
+    def _make_valid_step_fn(self):
+        def perform_val_step(x, y):
+            self.model.eval()
+            loss = self.loss_fn(self.model(x), y)
+            return loss.item()
+        return perform_val_step
+    def validate(self, data_loader):
+        step_fn = self.valid_step_fn
+        losses = []
+        {loop}
+        return np.mean(losses)
+"""
+
 CASES = [
     ("GA103", "cfg['device'] set to 'cpu' only under `if device != 'cpu' and not torch.cuda.is_available():` -- the "
      "fallback of a run without CUDA, so the configured device is the GPU and loss.item() reads per step (r65 "
@@ -371,6 +394,12 @@ CASES = [
      _DTYPE_PARAMETER_MOVED.format(dtype="torch.cdouble"), [6]),
     ("GA109", "twin: a caller choosing complex64 makes nothing float64", _DTYPE_PARAMETER_MOVED.format(dtype="torch.cfloat"),
      []),
+    ("GA103", "Godoy's StepByStep: self.valid_step_fn = self._make_valid_step_fn(), a closure returning loss.item(), "
+     "called through step_fn = self.valid_step_fn once per batch (r69 held-out 18462, after scoring: tuned)",
+     _STEP_BY_STEP.format(loop="for x, y in data_loader:\n            losses.append(step_fn(x.to(self.device), "
+                          "y.to(self.device)))"), [14]),
+    ("GA103", "twin: the closure called once, outside any loop, reads once",
+     _STEP_BY_STEP.format(loop="losses.append(step_fn(*next(iter(data_loader))))"), []),
 ]
 
 

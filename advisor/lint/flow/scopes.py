@@ -217,16 +217,25 @@ class ScopeIndex:
                                          for v in values if v is not node)
             self._held[key] = result
             return result
+        if _on_self(node):  # step_fn = self.train_step_fn, set in __init__ to self._make_train_step_fn()
+            values = [v for v in self.index.assigned_by_dotted.get(f"self.{node.attr}", ())
+                      if self._same_class(self.index.scope_of(v), scope)]
+            return self._all_known(self.held_functions(v, self.index.scope_of(v), depth + 1) for v in values) \
+                if values else ()
         if isinstance(node, ast.Call):
             if self._names.qual(node.func) == "functools.partial" and node.args:
                 return self.held_functions(node.args[0], scope, depth + 1)
-            if not isinstance(node.func, ast.Name):
-                return ()
-            factory = self.resolve(node.func.id, scope)
+            factory = self.method_of(scope, node.func.attr) if _on_self(node.func) else \
+                self.resolve(node.func.id, scope) if isinstance(node.func, ast.Name) else None
             if not isinstance(factory, FunctionInfo):
                 return ()
             return self._all_known(self.held_functions(v, factory.node, depth + 1) for v in self.returned(factory))
         return ()
+
+    def _same_class(self, one: ast.AST, other: ast.AST) -> bool:
+        first, second = self.functions.get(one), self.functions.get(other)
+        return first is not None and second is not None and first.class_info is not None \
+            and first.class_info is second.class_info
 
     @staticmethod
     def _all_known(options) -> tuple[FunctionInfo, ...]:
@@ -261,6 +270,11 @@ class ScopeIndex:
                     held = self.held_function(ast.Name(id=name, ctx=ast.Load()), self.index.tree)
                     if held is not None and held.name != name:
                         self._holders.setdefault(held, set()).add(name)
+                for value in values:  # step_fn = self.train_step_fn: one of the closures a factory method made
+                    if _on_self(value):
+                        for one in self.held_functions(value, self.index.scope_of(value)):
+                            if one.name != name:
+                                self._holders.setdefault(one, set()).add(name)
             for function in self.functions.values():  # def train(..., acc_fn): called with train(..., numpy_iou)
                 for name in function.positional + function.keyword_only:
                     held = self.held_function(ast.Name(id=name, ctx=ast.Load()), function.node) \
@@ -365,3 +379,8 @@ def evaluated_arguments(call: ast.Call, info: FunctionInfo) -> list[str]:
             if handed is not None and (key := dotted(handed)) is not None:
                 found.append(key)
     return found
+
+
+def _on_self(node: ast.AST) -> bool:
+    """``self.name``."""
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
