@@ -54,7 +54,8 @@ NUMPY_FILLS = frozenset({"numpy.zeros", "numpy.ones", "numpy.full", "numpy.empty
 # NumPy's random draws, by the torch factory that draws the same on the GPU (np.random.uniform has none of one call).
 NUMPY_RANDOM_FILLS = {"numpy.random.normal": "normal", "numpy.random.randn": "randn", "numpy.random.rand": "rand",
                       "numpy.random.random": "rand", "numpy.random.random_sample": "rand",
-                      "numpy.random.standard_normal": "randn", "numpy.random.uniform": None}
+                      "numpy.random.standard_normal": "randn", "numpy.random.uniform": None,
+                      "numpy.random.randint": "randint", "numpy.random.permutation": "randperm"}
 FILL_WRAPPERS = frozenset({"tensor", "as_tensor", "asarray", "from_numpy", "Tensor", "FloatTensor", "DoubleTensor"})
 # The legacy typed constructors: sizes (FloatTensor(64, 3)) make new data, a sequence (FloatTensor(state)) wraps it.
 LEGACY_CONSTRUCTORS = frozenset({"Tensor", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "HalfTensor",

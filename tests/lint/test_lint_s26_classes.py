@@ -302,6 +302,15 @@ class StepByStep(object):
         return np.mean(losses)
 """
 
+_CGAN_LABELS = """
+import numpy as np
+import torch
+device = torch.device("cuda")
+for imgs, labels in loader:
+    gen_labels = torch.from_numpy(np.random.randint(0, 10, imgs.shape[0]))
+    {use}
+"""
+
 CASES = [
     ("GA103", "cfg['device'] set to 'cpu' only under `if device != 'cpu' and not torch.cuda.is_available():` -- the "
      "fallback of a run without CUDA, so the configured device is the GPU and loss.item() reads per step (r65 "
@@ -400,7 +409,22 @@ CASES = [
                           "y.to(self.device)))"), [14]),
     ("GA103", "twin: the closure called once, outside any loop, reads once",
      _STEP_BY_STEP.format(loop="losses.append(step_fn(*next(iter(data_loader))))"), []),
+    ("GA104", "a cGAN's label draw, torch.from_numpy(np.random.randint(0, n_classes, batch_size)).to(device): NumPy draws "
+     "on the CPU what torch.randint draws on the GPU (r69 held-out 18364, after scoring: tuned)",
+     _CGAN_LABELS.format(use="gen_labels = gen_labels.to(device)"), [5]),
+    ("GA104", "twin: labels drawn for a CPU-side histogram are never copied",
+     _CGAN_LABELS.format(use="counts = np.bincount(gen_labels.numpy())"), []),
 ]
+
+
+def test_numpy_randint_fix_is_torch_randint_with_a_size_tuple():
+    from advisor.lint import lint_text
+    code = ("import numpy as np\nimport torch\nfor _ in range(9):\n"
+            "    a = torch.from_numpy(np.random.randint(0, 10, 64)).to('cuda')\n"
+            "    b = torch.tensor(np.random.randint(10, size=(64, 2))).to('cuda')\n")
+    fixes = [f.fix for f in lint_text(code, select=["GA104"])]
+    assert fixes == ["Create it on the GPU: torch.randint(0, 10, (64,), device='cuda')",
+                     "Create it on the GPU: torch.randint(10, (64, 2), device='cuda')"]
 
 
 @pytest.mark.parametrize("check,about,code,expected", CASES, ids=[c[1] for c in CASES])

@@ -17,7 +17,9 @@ def made_on_the_device(factory: ast.Call, numpy_fill: Optional[ast.Call], device
     ``torch.tensor(np.zeros(n))``, ``torch.normal(0, 1, (b, d), device=...)`` for ``torch.from_numpy(np.random.normal(0,
     1, (b, d)))``: ``random_draw`` names the torch factory); arithmetic with Python numbers around the factory is kept, and so is
     a cast of its result without arguments (``cast``: ``long`` of ``(torch.ones(n) * i).long()``)."""
-    if numpy_fill is not None and random_draw is not None:
+    if numpy_fill is not None and random_draw == "randint":
+        made = _torch_randint(numpy_fill)
+    elif numpy_fill is not None and random_draw is not None:
         made = ast.Call(func=ast.Name(id=f"torch.{random_draw}"), args=numpy_fill.args,
                         keywords=[k for k in numpy_fill.keywords if k.arg == "size"])  # (float32, as it is used)
     else:
@@ -31,6 +33,17 @@ def made_on_the_device(factory: ast.Call, numpy_fill: Optional[ast.Call], device
         if cast is not None:  # (torch.ones(n) * i).long(): keep the cast, the dtype the program uses
             rewritten = ast.Call(func=ast.Attribute(value=rewritten, attr=cast), args=[], keywords=[])
     return rewritten
+
+
+def _torch_randint(draw: ast.Call) -> ast.Call:
+    """``torch.randint(low, high, (size,))`` for ``np.random.randint(low, high, size)``: torch takes the size as a
+    tuple, and NumPy's one-bound form ``randint(n, size=k)`` draws from [0, n)."""
+    named = {k.arg: k.value for k in draw.keywords}
+    bounds = list(draw.args[:2]) + [named[k] for k in ("low", "high") if k in named][:2 - len(draw.args[:2])]
+    size = draw.args[2] if len(draw.args) > 2 else named.get("size", ast.Tuple(elts=[], ctx=ast.Load()))
+    if not isinstance(size, (ast.Tuple, ast.List)):
+        size = ast.Tuple(elts=[size], ctx=ast.Load())
+    return ast.Call(func=ast.Name(id="torch.randint"), args=[*bounds, size], keywords=[])
 
 
 def cast_around(parents: dict, node: Optional[ast.AST]) -> Optional[str]:
