@@ -56,7 +56,8 @@ NUMPY_RANDOM_FILLS = {"numpy.random.normal": "normal", "numpy.random.randn": "ra
                       "numpy.random.random": "rand", "numpy.random.random_sample": "rand",
                       "numpy.random.standard_normal": "randn", "numpy.random.uniform": None,
                       "numpy.random.randint": "randint", "numpy.random.permutation": "randperm"}
-FILL_WRAPPERS = frozenset({"tensor", "as_tensor", "asarray", "from_numpy", "Tensor", "FloatTensor", "DoubleTensor"})
+FILL_WRAPPERS = frozenset({"tensor", "as_tensor", "asarray", "from_numpy", "Tensor", "FloatTensor", "DoubleTensor",
+                           "LongTensor"})
 # The legacy typed constructors: sizes (FloatTensor(64, 3)) make new data, a sequence (FloatTensor(state)) wraps it.
 LEGACY_CONSTRUCTORS = frozenset({"Tensor", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "HalfTensor",
                                  "ByteTensor", "BoolTensor"})

