@@ -97,7 +97,9 @@ LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader
                      # DGL's GraphDataLoader (graph classification: batches of whole graphs collated on the host) and
                      # torchmeta's episode loaders subclass torch's too, and hand num_workers / pin_memory to it
                      "dgl.dataloading.GraphDataLoader", "dgl.dataloading.dataloader.GraphDataLoader",
-                     "torchmeta.utils.data.BatchMetaDataLoader", "torchmeta.utils.data.MetaDataLoader"})
+                     "torchmeta.utils.data.BatchMetaDataLoader", "torchmeta.utils.data.MetaDataLoader",
+                     # webdataset's WebLoader is torch's DataLoader with a pipeline's methods added
+                     "webdataset.WebLoader", "webdataset.compat.WebLoader"})
 # Frameworks with a DataLoader of their own that is not torch's
 # (DGL's DataLoader samples subgraphs its own way, often on the GPU: its num_workers and pin_memory mean other
 # things -- its GraphDataLoader is listed above)

@@ -418,6 +418,23 @@ CASES = [
      "14465, after scoring: tuned)", _CGAN_LABELS.format(use="gen_labels = torch.LongTensor(gen_labels.numpy())")
      .replace("torch.from_numpy(np.random.randint(0, 10, imgs.shape[0]))",
               "Variable(torch.LongTensor(np.random.randint(0, 10, imgs.shape[0]))).to(device)"), [5]),
+    ("GA106", "webdataset's WebLoader is torch's DataLoader with a pipeline's methods: without pinned memory it feeds "
+     "the GPU from pageable memory (r69 dev 18567, 18569, after scoring: tuned)", """
+import torch
+import webdataset as wds
+device = torch.device("cuda")
+loader = wds.WebLoader(dataset, batch_size=None, num_workers=8{pin})
+for images, texts in loader:
+    loss = model(images.to(device), texts)
+""".format(pin=""), [4]),
+    ("GA106", "twin: pinned, it is fine", """
+import torch
+import webdataset as wds
+device = torch.device("cuda")
+loader = wds.WebLoader(dataset, batch_size=None, num_workers=8, pin_memory=True)
+for images, texts in loader:
+    loss = model(images.to(device), texts)
+""", []),
 ]
 
 
