@@ -139,6 +139,11 @@ def dotted(node: ast.AST) -> Optional[str]:
     return ".".join(reversed(parts))
 
 
+def self_attribute(node: ast.AST) -> bool:
+    """``self.name``: an attribute read straight off ``self``."""
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
 def last_identifier(node: ast.AST) -> str:
     """The name a reader sees: `model` for `self.model`, `net` for `net`, '' for anything else."""
     if isinstance(node, ast.Attribute):

@@ -65,7 +65,7 @@ from advisor.lint.checks.training_steps import (
 from advisor.lint.flow import CUDA_MODEL, EVAL
 from advisor.lint.index import FUNCTION_TYPES
 from advisor.lint.model import CheckDoc, CheckInfo, Hit
-from advisor.lint.names import last_identifier
+from advisor.lint.names import last_identifier, self_attribute
 
 DOC = CheckDoc(
     what=('Finds a model run on the GPU for inference with autograd still on: after model.eval(), or in a '
@@ -392,5 +392,5 @@ def _own_submodule(ctx, model: ast.AST) -> bool:
     transducer's ``decode``): the module running its own layers -- one computation of the model, whose grad mode its
     callers choose; a forward of it they run is reported there."""
     holder = ctx.function_of(model)
-    return isinstance(model, ast.Attribute) and isinstance(model.value, ast.Name) and model.value.id == "self" \
-        and holder is not None and holder.class_info is not None and holder.class_info.is_model
+    return self_attribute(model) and holder is not None and holder.class_info is not None \
+        and holder.class_info.is_model

@@ -12,7 +12,7 @@ from typing import Optional, Union
 
 from advisor.lint.flow.kinds import CUDA_ANY, CUDA_DEVICE, INSTANCE_SHIFT
 from advisor.lint.index import FUNCTION_TYPES, FileIndex, FunctionNode
-from advisor.lint.names import Names, dotted, last_identifier
+from advisor.lint.names import Names, dotted, last_identifier, self_attribute
 from advisor.lint.torch_api import MODEL_BASE_HINT
 
 _MAX_HELD_DEPTH = 4
@@ -217,7 +217,7 @@ class ScopeIndex:
                                          for v in values if v is not node)
             self._held[key] = result
             return result
-        if _on_self(node):  # step_fn = self.train_step_fn, set in __init__ to self._make_train_step_fn()
+        if self_attribute(node):  # step_fn = self.train_step_fn, set in __init__ to self._make_train_step_fn()
             values = [v for v in self.index.assigned_by_dotted.get(f"self.{node.attr}", ())
                       if self._same_class(self.index.scope_of(v), scope)]
             return self._all_known(self.held_functions(v, self.index.scope_of(v), depth + 1) for v in values) \
@@ -225,7 +225,7 @@ class ScopeIndex:
         if isinstance(node, ast.Call):
             if self._names.qual(node.func) == "functools.partial" and node.args:
                 return self.held_functions(node.args[0], scope, depth + 1)
-            factory = self.method_of(scope, node.func.attr) if _on_self(node.func) else \
+            factory = self.method_of(scope, node.func.attr) if self_attribute(node.func) else \
                 self.resolve(node.func.id, scope) if isinstance(node.func, ast.Name) else None
             if not isinstance(factory, FunctionInfo):
                 return ()
@@ -271,7 +271,7 @@ class ScopeIndex:
                     if held is not None and held.name != name:
                         self._holders.setdefault(held, set()).add(name)
                 for value in values:  # step_fn = self.train_step_fn: one of the closures a factory method made
-                    if _on_self(value):
+                    if self_attribute(value):
                         for one in self.held_functions(value, self.index.scope_of(value)):
                             if one.name != name:
                                 self._holders.setdefault(one, set()).add(name)
@@ -379,8 +379,3 @@ def evaluated_arguments(call: ast.Call, info: FunctionInfo) -> list[str]:
             if handed is not None and (key := dotted(handed)) is not None:
                 found.append(key)
     return found
-
-
-def _on_self(node: ast.AST) -> bool:
-    """``self.name``."""
-    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"

@@ -16,6 +16,7 @@ from typing import Callable, Optional
 
 from advisor.lint.flow.op_sizes import REDUCING_METHODS, SAME_SIZE_FUNCTIONS, SAME_SIZE_METHODS, VIEWS
 from advisor.lint.index import parameter_defaults
+from advisor.lint.names import self_attribute
 from advisor.lint.torch_api import FUNCTIONAL_ELEMENTWISE, MODULE_PARAMETERS
 
 # Layers without sizes of their own, whose output has as many elements as their input.
@@ -155,7 +156,7 @@ class TinyModels:
             if isinstance(statement, ast.Expr) and _is_super_init(statement.value):
                 continue
             if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
-                    and _self_attribute(statement.targets[0])):
+                    and self_attribute(statement.targets[0])):
                 return None
             attribute, value = ast.unparse(statement.targets[0]), statement.value
             if isinstance(value, (ast.Name, ast.Constant)):  # self.hidden = hidden: a size for the layers
@@ -202,22 +203,18 @@ def _is_super_init(call: ast.AST) -> bool:
     return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "__init__"
 
 
-def _self_attribute(node: ast.AST) -> bool:
-    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
-
-
 def _elementwise_forward(forward: ast.FunctionDef, layers: set[str], qual) -> bool:
     """forward only calls the model's own layers and elementwise math (no loop, no other module or function)."""
     for node in ast.walk(forward):
         if isinstance(node, (ast.For, ast.While, ast.AsyncFor, ast.comprehension)):
             return False
-        if isinstance(node, ast.Attribute) and _self_attribute(node) and ast.unparse(node) not in layers:
+        if isinstance(node, ast.Attribute) and self_attribute(node) and ast.unparse(node) not in layers:
             return False  # self.other: something __init__ did not size
         if not isinstance(node, ast.Call):
             continue
         func = node.func
         name = qual(func) or ""
-        if _self_attribute(func) or name.removeprefix("torch.") in SAME_SIZE_FUNCTIONS \
+        if self_attribute(func) or name.removeprefix("torch.") in SAME_SIZE_FUNCTIONS \
                 or name.removeprefix("torch.nn.functional.") in FUNCTIONAL_ELEMENTWISE:
             continue
         if not name and isinstance(func, ast.Attribute) and func.attr in SAME_SIZE_METHODS | REDUCING_METHODS | VIEWS:
