@@ -148,7 +148,7 @@ def run(ctx) -> Iterator[Hit]:
                 or feature_transform(ctx, model) or self_inferring_detector(ctx, model):
             continue  # nn.Softmax(...) timed on its own: nothing to record; a loss: not a model's inference
         if frozen is None:
-            frozen = grad_state.frozen_models(ctx.index)
+            frozen = grad_state.frozen_models(ctx)
         if (grad_state.is_frozen(model, frozen) or parameter_free(ctx, model)) \
                 and not _fed_a_graph(ctx, call, scope, frozen, carrying):
             continue  # no parameter requires grad and neither does the input: nothing is recorded
@@ -231,7 +231,7 @@ def _timer_statements(ctx) -> Iterator[Hit]:
         if not ctx.kind(model) & CUDA_MODEL or not api.MODEL_NAME_HINT.search(last_identifier(model)) \
                 or grad_off(ctx, timer, 0) or single_layer(ctx, model) or feature_transform(ctx, model):
             continue
-        frozen = grad_state.frozen_models(ctx.index) if frozen is None else frozen
+        frozen = grad_state.frozen_models(ctx) if frozen is None else frozen
         if grad_state.is_frozen(model, frozen):
             continue
         yield Hit(f"{short(timer)} times {short(model)}'s forward with autograd on: the number includes the graph "

@@ -30,14 +30,15 @@ _MAX_ROUNDS = 8  # enough for any chain of re-bindings a real loop writes; keeps
 EVERYTHING = "*"
 
 
-def frozen_models(index) -> frozenset[str]:
+def frozen_models(ctx) -> frozenset[str]:
     """The models whose parameters all stop requiring grad, as their code (``netW``, ``self.backbone``);
     ``EVERYTHING`` among them when a freeze names no model the code can tell."""
+    index = ctx.index
     frozen: set[str] = set()
 
     def freeze(node: ast.AST, receiver: ast.AST) -> None:
         name = _frozen_by(index, receiver)
-        handed = frozen_through_calls(index, node, name)  # a helper's freeze: what its callers hand it
+        handed = frozen_through_calls(ctx, node, name)  # a helper's freeze: what its callers hand it
         frozen.update([name] if handed is None else handed)
     for call in index.calls_by_name.get("requires_grad_", ()):
         if _is_false(call.args[0] if call.args else _keyword(call, "requires_grad")) \
