@@ -166,12 +166,17 @@ def _a_view(index: ast.AST) -> bool:
 
 def factory_assignment(ctx, scope: ast.AST, name: str, before_line: int) -> Optional[ast.Call]:
     found = None
-    for value in ctx.index.assigned_values.get(name, ()):  # the values bound to the name, in source order
-        node = ctx.index.parents.get(value)
-        if isinstance(node, ast.Assign) and node.lineno < before_line and ctx.index.scope_of(node) is scope:
-            factory = factory_call(ctx, value)
-            found = factory if factory is not None else found
+    for value in _bound_before(ctx, scope, name, before_line):
+        factory = factory_call(ctx, value)
+        found = factory if factory is not None else found
     return found
+
+
+def _bound_before(ctx, scope: ast.AST, name: str, before_line: int) -> list[ast.AST]:
+    """The values plain assignments in ``scope`` bind to ``name`` before ``before_line``, in source order."""
+    return [value for value in ctx.index.assigned_values.get(name, ())
+            if isinstance(node := ctx.index.parents.get(value), ast.Assign) and node.lineno < before_line
+            and ctx.index.scope_of(node) is scope]
 
 
 def name_loads(scope: ast.AST) -> dict[str, list[int]]:
@@ -275,12 +280,8 @@ def made_at(ctx, scope: ast.AST, name: str, copy: ast.Call, depth: int = 0) -> O
     (``p_drop = torch.Tensor(n, 1).fill_(p)``; ``mask = torch.bernoulli(p_drop) / p``; ``mask.to(device)``: at the
     ``torch.Tensor`` line; ``lab = torch.ones(n, k).long() * torch.arange(n)``; ``lab = lab.reshape(-1)``: at the
     ``torch.ones``) -- the line the fifth corpus's rule reports, where the tensor is made."""
-    value = None
-    for candidate in ctx.index.assigned_values.get(name, ()):
-        statement = ctx.index.parents.get(candidate)
-        if isinstance(statement, ast.Assign) and statement.lineno < copy.lineno \
-                and ctx.index.scope_of(statement) is scope:
-            value = candidate
+    bound = _bound_before(ctx, scope, name, copy.lineno)
+    value = bound[-1] if bound else None
     if value is None or depth > 2 or _scaled_by_a_handed_value(scope, value):
         return None
     for node in ast.walk(value):  # (source order within the statement is close enough: the first fill written)
